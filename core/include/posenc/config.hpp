@@ -1,0 +1,107 @@
+// posenc/config.hpp: the JSON-like spec objects that select and configure an
+// encoding, and the reader that validates them.
+//
+// A spec is what the page sends and what a user pastes from a model's
+// config.json: `{type: 'sinusoidal', d_model: 512, base: 10000}`. The wasm
+// layer converts a JS object into a `Config` without interpreting it; each
+// family reads its keys with a `SpecReader`, which checks types and ranges and
+// rejects keys the family does not know, listing the accepted ones.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace posenc {
+
+class Config;
+
+/// One value of a spec: null, boolean, number, string, list of numbers, or a
+/// nested object (e.g. `rope_scaling`).
+using Value = std::variant<std::monostate, bool, double, std::string, std::vector<double>,
+                           std::shared_ptr<const Config>>;
+
+/// A JSON object: string keys, ordered for stable error messages.
+class Config {
+public:
+    Config() = default;
+    Config(std::initializer_list<std::pair<const std::string, Value>> entries) : entries_(entries) {}
+
+    void set(const std::string& key, Value value) { entries_[key] = std::move(value); }
+    bool has(const std::string& key) const { return entries_.count(key) != 0; }
+    /// The value at `key`. Throws std::out_of_range when absent.
+    const Value& at(const std::string& key) const { return entries_.at(key); }
+    const std::map<std::string, Value>& entries() const { return entries_; }
+
+private:
+    std::map<std::string, Value> entries_;
+};
+
+/// Shortest decimal text that reads back as the same double ("0.1", "1e+06", "nan").
+std::string format_number(double x);
+
+/// A readable rendering of a value for error messages: `7`, `"concat"`, `true`,
+/// `[1, 2]`, `{...}`, `null`.
+std::string describe(const Value& value);
+
+/// Throws std::invalid_argument with the message
+/// "<name> = <value> is invalid: expected <allowed>", the format of every
+/// bad-input error of posenc (the page matches <name> to its control).
+[[noreturn]] void throw_bad_param(const std::string& name, const std::string& value,
+                                  const std::string& allowed);
+
+/// Reads the keys of one spec object, checking each one's type and range.
+///
+/// The reader is given every key the family accepts; construction throws if the
+/// object holds any other ("sinusoidal spec: unknown key "foo"; accepted keys:
+/// type, d_model, base, layout, timescales"), and a missing required key names
+/// the same list. Other errors are std::invalid_argument naming the key, the
+/// value and the allowed range. A JSON null reads as "absent" (Hugging Face
+/// configs write `"rope_scaling": null`).
+class SpecReader {
+public:
+    /// `what` names the object in messages, e.g. "sinusoidal spec".
+    SpecReader(const Config& config, std::string what, std::vector<std::string> accepted_keys);
+
+    /// A finite number in [lo, hi]; `fallback` when the key is absent.
+    /// `allowed` describes the range in messages ("a finite number > 1").
+    double number(const std::string& key, double fallback, double lo, double hi,
+                  const std::string& allowed) const;
+    /// An integer in [lo, hi]; `fallback` when absent. Non-integral numbers
+    /// (7.5), NaN and infinities are rejected.
+    std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo,
+                         std::int64_t hi) const;
+    /// An integer in [lo, hi] that must be present.
+    std::int64_t required_integer(const std::string& key, std::int64_t lo, std::int64_t hi) const;
+    /// One of `choices`; `fallback` when absent.
+    std::string choice(const std::string& key, const std::string& fallback,
+                       const std::vector<std::string>& choices) const;
+
+private:
+    const Value* find(const std::string& key) const;
+    std::string key_list() const;
+
+    const Config& config_;
+    std::string what_;
+    std::vector<std::string> accepted_;
+};
+
+}  // namespace posenc
+
+namespace posenc {
+
+/// The largest table any function returns: 2^24 elements (64 MiB of float32),
+/// so that a slider at its maximum cannot exhaust the browser's memory.
+constexpr std::int64_t kMaxTableElements = std::int64_t(1) << 24;
+
+/// Checks a `[n, cols]` request: n in [1, kMaxTableElements] and
+/// n * cols <= kMaxTableElements. `cols_name` names the width ("d_model").
+/// Throws std::invalid_argument in the format of throw_bad_param.
+void check_table_shape(std::int64_t n, std::int64_t cols, const std::string& cols_name);
+
+}  // namespace posenc

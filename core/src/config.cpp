@@ -1,0 +1,128 @@
+#include "posenc/config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace posenc {
+
+std::string format_number(double x) {
+    if (std::isnan(x)) return "NaN";
+    if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+    char buf[40];
+    for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+        if (std::strtod(buf, nullptr) == x) break;
+    }
+    return buf;
+}
+
+std::string describe(const Value& value) {
+    struct Visitor {
+        std::string operator()(std::monostate) const { return "null"; }
+        std::string operator()(bool b) const { return b ? "true" : "false"; }
+        std::string operator()(double x) const { return format_number(x); }
+        std::string operator()(const std::string& s) const { return '"' + s + '"'; }
+        std::string operator()(const std::vector<double>& list) const {
+            std::string out = "[";
+            for (std::size_t i = 0; i < list.size() && i < 4; ++i)
+                out += (i ? ", " : "") + format_number(list[i]);
+            return out + (list.size() > 4 ? ", ...]" : "]");
+        }
+        std::string operator()(const std::shared_ptr<const Config>&) const { return "{...}"; }
+    };
+    return std::visit(Visitor{}, value);
+}
+
+void throw_bad_param(const std::string& name, const std::string& value, const std::string& allowed) {
+    throw std::invalid_argument(name + " = " + value + " is invalid: expected " + allowed);
+}
+
+SpecReader::SpecReader(const Config& config, std::string what, std::vector<std::string> accepted_keys)
+    : config_(config), what_(std::move(what)), accepted_(std::move(accepted_keys)) {
+    for (const auto& entry : config_.entries()) {
+        if (std::find(accepted_.begin(), accepted_.end(), entry.first) == accepted_.end())
+            throw std::invalid_argument(what_ + ": unknown key \"" + entry.first +
+                                        "\"; accepted keys: " + key_list());
+    }
+}
+
+std::string SpecReader::key_list() const {
+    std::string keys;
+    for (const auto& k : accepted_) keys += (keys.empty() ? "" : ", ") + k;
+    return keys;
+}
+
+const Value* SpecReader::find(const std::string& key) const {
+    if (std::find(accepted_.begin(), accepted_.end(), key) == accepted_.end())
+        throw std::logic_error(what_ + ": key \"" + key + "\" read but not declared");
+    if (!config_.has(key)) return nullptr;
+    const Value& value = config_.at(key);
+    return std::holds_alternative<std::monostate>(value) ? nullptr : &value;
+}
+
+static double as_number(const std::string& key, const Value& value, const std::string& allowed) {
+    if (!std::holds_alternative<double>(value)) throw_bad_param(key, describe(value), allowed);
+    return std::get<double>(value);
+}
+
+double SpecReader::number(const std::string& key, double fallback, double lo, double hi,
+                          const std::string& allowed) const {
+    const Value* value = find(key);
+    if (!value) return fallback;
+    const double x = as_number(key, *value, allowed);
+    if (!std::isfinite(x) || x < lo || x > hi) throw_bad_param(key, format_number(x), allowed);
+    return x;
+}
+
+static std::string integer_range(std::int64_t lo, std::int64_t hi) {
+    return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+}
+
+std::int64_t SpecReader::integer(const std::string& key, std::int64_t fallback, std::int64_t lo,
+                                 std::int64_t hi) const {
+    const Value* value = find(key);
+    if (!value) return fallback;
+    const std::string allowed = integer_range(lo, hi);
+    const double x = as_number(key, *value, allowed);
+    if (!std::isfinite(x) || x != std::floor(x) || x < double(lo) || x > double(hi))
+        throw_bad_param(key, format_number(x), allowed);
+    return static_cast<std::int64_t>(x);
+}
+
+std::int64_t SpecReader::required_integer(const std::string& key, std::int64_t lo, std::int64_t hi) const {
+    if (!find(key))
+        throw std::invalid_argument(what_ + ": missing required key \"" + key + "\" (" +
+                                    integer_range(lo, hi) + "); accepted keys: " + key_list());
+    return integer(key, 0, lo, hi);
+}
+
+std::string SpecReader::choice(const std::string& key, const std::string& fallback,
+                               const std::vector<std::string>& choices) const {
+    const Value* value = find(key);
+    if (!value) return fallback;
+    if (const auto* s = std::get_if<std::string>(value)) {
+        if (std::find(choices.begin(), choices.end(), *s) != choices.end()) return *s;
+    }
+    std::string allowed = "one of";
+    for (std::size_t i = 0; i < choices.size(); ++i) allowed += (i ? ", \"" : " \"") + choices[i] + '"';
+    throw_bad_param(key, describe(*value), allowed);
+}
+
+}  // namespace posenc
+
+namespace posenc {
+
+void check_table_shape(std::int64_t n, std::int64_t cols, const std::string& cols_name) {
+    if (n < 1 || n > kMaxTableElements)
+        throw_bad_param("n", std::to_string(n),
+                        "an integer in [1, " + std::to_string(kMaxTableElements) + "]");
+    if (n * cols > kMaxTableElements)
+        throw_bad_param("n", std::to_string(n),
+                        "n * " + cols_name + " <= " + std::to_string(kMaxTableElements) + " (" +
+                            cols_name + " = " + std::to_string(cols) + ", so n <= " +
+                            std::to_string(kMaxTableElements / cols) + ")");
+}
+
+}  // namespace posenc

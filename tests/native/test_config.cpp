@@ -1,0 +1,52 @@
+// Spec objects: key checking, null-as-default, the registry's type dispatch and
+// the number formatting used in every error message.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "posenc/config.hpp"
+#include "posenc/registry.hpp"
+#include "posenc/sinusoidal.hpp"
+
+using namespace posenc;
+using Catch::Matchers::Contains;
+
+TEST_CASE("format_number prints the shortest text that reads back exactly", "[config]") {
+    CHECK(format_number(0.1) == "0.1");
+    CHECK(format_number(7) == "7");
+    CHECK(format_number(1e6) == "1e+06");
+    CHECK(format_number(1.0 / 3.0) == "0.3333333333333333");
+    CHECK(format_number(NAN) == "NaN");
+    CHECK(format_number(-INFINITY) == "-Infinity");
+}
+
+TEST_CASE("an unknown key is rejected with the list of accepted keys", "[config]") {
+    CHECK_THROWS_WITH(sinusoidal::parse({{"type", std::string("sinusoidal")}, {"dmodel", 64.0}}),
+                      Contains("sinusoidal spec: unknown key \"dmodel\"") &&
+                          Contains("accepted keys: type, d_model, base, layout, timescales"));
+}
+
+TEST_CASE("absent and null keys take the paper's defaults", "[config]") {
+    const auto spec = sinusoidal::parse({{"base", std::monostate{}}});
+    CHECK(spec.d_model == 512);
+    CHECK(spec.base == 10000.0);
+    CHECK(spec.layout == sinusoidal::Layout::interleaved);
+    CHECK(spec.timescales == sinusoidal::Timescales::vaswani);
+}
+
+TEST_CASE("a missing required key names the key and the accepted ones", "[config]") {
+    const Config config{{"b", 1.0}};
+    const SpecReader read(config, "test spec", {"a", "b"});
+    CHECK_THROWS_WITH(read.required_integer("a", 1, 10),
+                      Contains("test spec: missing required key \"a\"") && Contains("accepted keys: a, b"));
+    CHECK(read.required_integer("b", 1, 10) == 1);
+    CHECK_THROWS_AS(read.integer("c", 0, 0, 1), std::logic_error);  // undeclared key: a programming error
+}
+
+TEST_CASE("the registry dispatches on type and rejects unknown types", "[config][registry]") {
+    CHECK_THROWS_WITH(position_table(Config{{"d_model", 8.0}}, 4), Contains("missing required key \"type\""));
+    CHECK_THROWS_WITH(position_table(Config{{"type", std::string("sinusiodal")}}, 4),
+                      Contains("type = \"sinusiodal\"") && Contains("\"sinusoidal\""));
+    CHECK_THROWS_WITH(position_table(Config{{"type", 3.0}}, 4), Contains("type = 3"));
+    CHECK(position_table(Config{{"type", std::string("sinusoidal")}, {"d_model", 4.0}}, 3).shape()[1] == 4);
+}
