@@ -13,6 +13,7 @@ namespace {
 struct Family {
     std::string type;
     std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n, std::int64_t offset)> table;
+    std::function<std::vector<double>(const Config&)> frequencies;
 };
 
 const std::vector<Family>& families() {
@@ -20,7 +21,8 @@ const std::vector<Family>& families() {
         {"sinusoidal",
          [](const Config& c, std::int64_t n, std::int64_t offset) {
              return sinusoidal::table(sinusoidal::parse(c), n, offset);
-         }},
+         },
+         [](const Config& c) { return sinusoidal::inv_freq(sinusoidal::parse(c)); }},
     };
     return all;
 }
@@ -62,6 +64,14 @@ xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::in
         throw std::invalid_argument("positionTable: type \"" + family.type +
                                     "\" is not an absolute encoding; it has no position table");
     return family.table(spec, n, offset);
+}
+
+std::vector<double> position_frequencies(const Config& spec) {
+    const Family& family = family_of(spec);
+    if (!family.frequencies)
+        throw std::invalid_argument("positionFrequencies: type \"" + family.type +
+                                    "\" has no sinusoidal frequencies");
+    return family.frequencies(spec);
 }
 
 }  // namespace posenc

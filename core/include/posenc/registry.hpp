@@ -26,4 +26,9 @@ const std::vector<std::string>& known_types();
 /// spec type that is not an absolute encoding.
 xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::int64_t offset = 0);
 
+/// Angular frequency of each sin/cos pair of an absolute encoding, radians per
+/// token, shape [d_model / 2] (wavelength = 2*pi / frequency, in tokens).
+/// Throws std::invalid_argument for a bad spec or one without frequencies.
+std::vector<double> position_frequencies(const Config& spec);
+
 }  // namespace posenc

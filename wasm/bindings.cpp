@@ -1,0 +1,158 @@
+// wasm/bindings.cpp: the embind layer. It converts JS values to core specs and
+// core results to fresh typed arrays; it computes nothing.
+//
+// Errors: no exception may unwind through wasm frames into JS (the stack pointer
+// and C++ objects in those frames would leak), so each binding catches and
+// returns an error marker, which wasm/post.js turns into a thrown JS Error.
+// Bindings are registered as "<name>__raw"; post.js exposes them as <name>.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cmath>
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "posenc/config.hpp"
+#include "posenc/registry.hpp"
+
+using emscripten::val;
+using posenc::Config;
+using posenc::Value;
+
+namespace {
+
+constexpr int kMaxDepth = 8;  // nesting of spec objects (rope_scaling is depth 2)
+
+Config to_config(const val& object, const std::string& path, int depth);
+
+Value to_value(const val& v, const std::string& path, int depth) {
+    const std::string type = v.typeOf().as<std::string>();
+    if (type == "number") return v.as<double>();
+    if (type == "boolean") return v.as<bool>();
+    if (type == "string") return v.as<std::string>();
+    if (v.isNull()) return std::monostate{};
+    if (type == "object" && val::global("Array").call<bool>("isArray", v)) {
+        const unsigned length = v["length"].as<unsigned>();
+        std::vector<double> list;
+        list.reserve(length);
+        for (unsigned i = 0; i < length; ++i) {
+            const val item = v[i];
+            if (item.typeOf().as<std::string>() != "number")
+                throw std::invalid_argument(path + "[" + std::to_string(i) + "] must be a number");
+            list.push_back(item.as<double>());
+        }
+        return list;
+    }
+    if (type == "object") return std::make_shared<const Config>(to_config(v, path, depth + 1));
+    throw std::invalid_argument(path + " must be a number, string, boolean, list of numbers, object or null, not " +
+                                type);
+}
+
+Config to_config(const val& object, const std::string& path, int depth) {
+    if (object.typeOf().as<std::string>() != "object" || object.isNull() ||
+        val::global("Array").call<bool>("isArray", object))
+        throw std::invalid_argument(path + " must be an object such as {type: 'sinusoidal', d_model: 64}");
+    if (depth > kMaxDepth) throw std::invalid_argument(path + " is nested too deeply");
+    Config config;
+    const val keys = val::global("Object").call<val>("keys", object);
+    const unsigned count = keys["length"].as<unsigned>();
+    for (unsigned i = 0; i < count; ++i) {
+        const std::string key = keys[i].as<std::string>();
+        const val item = object[key];
+        if (item.isUndefined()) continue;  // {base: undefined} means "not given"
+        config.set(key, to_value(item, path + "." + key, depth));
+    }
+    return config;
+}
+
+/// A JS number that must be an integer in [lo, hi], named `name` in errors.
+std::int64_t to_integer(const val& v, const char* name, std::int64_t lo, std::int64_t hi) {
+    const std::string allowed = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (v.typeOf().as<std::string>() != "number") posenc::throw_bad_param(name, v.typeOf().as<std::string>(), allowed);
+    const double x = v.as<double>();
+    if (!std::isfinite(x) || x != std::floor(x) || x < double(lo) || x > double(hi))
+        posenc::throw_bad_param(name, posenc::format_number(x), allowed);
+    return static_cast<std::int64_t>(x);
+}
+
+val float32_array(const float* data, std::size_t count) {
+    // The memory view is detached if wasm memory grows; copy it at once.
+    return val(emscripten::typed_memory_view(count, data)).call<val>("slice");
+}
+
+val float32_array(const std::vector<double>& values) {
+    std::vector<float> narrowed(values.begin(), values.end());
+    return float32_array(narrowed.data(), narrowed.size());
+}
+
+val error_marker(const char* name, const std::string& message) {
+    val error = val::object();
+    error.set("name", name);
+    error.set("message", message);
+    val marker = val::object();
+    marker.set("__posenc_error__", error);
+    return marker;
+}
+
+/// Runs a binding body; a C++ exception becomes an error marker (see top).
+template <class Body>
+val guarded(Body&& body) {
+    try {
+        return body();
+    } catch (const std::invalid_argument& e) {
+        return error_marker("RangeError", e.what());
+    } catch (const std::bad_alloc&) {
+        return error_marker("RangeError", "out of memory: the request is too large for this browser tab");
+    } catch (const std::exception& e) {
+        return error_marker("Error", e.what());
+    }
+}
+
+/// positionTable(spec, n): {data: Float32Array(n * d_model), rows: n, cols: d_model}.
+val position_table(val spec, val n) {
+    return guarded([&] {
+        const Config config = to_config(spec, "spec", 0);
+        const auto table = posenc::position_table(config, to_integer(n, "n", 1, posenc::kMaxTableElements));
+        val result = val::object();
+        result.set("data", float32_array(table.data(), table.size()));
+        result.set("rows", double(table.shape()[0]));
+        result.set("cols", double(table.shape()[1]));
+        return result;
+    });
+}
+
+/// positionFrequencies(spec): {inv_freq, wavelength}, Float32Array(d_model / 2) each.
+val position_frequencies(val spec) {
+    return guarded([&] {
+        const auto omega = posenc::position_frequencies(to_config(spec, "spec", 0));
+        std::vector<double> lambda(omega.size());
+        for (std::size_t i = 0; i < omega.size(); ++i) lambda[i] = 2.0 * M_PI / omega[i];
+        val result = val::object();
+        result.set("inv_freq", float32_array(omega));
+        result.set("wavelength", float32_array(lambda));
+        return result;
+    });
+}
+
+std::string version() {
+#ifdef __wasm_simd128__
+    return std::string("posenc ") + POSENC_VERSION + " (wasm, SIMD on)";
+#else
+    return std::string("posenc ") + POSENC_VERSION + " (wasm, SIMD off)";
+#endif
+}
+
+/// Bytes of wasm heap currently allocated by malloc: a diagnostic for leak tests.
+double heap_bytes_in_use() { return double(mallinfo().uordblks); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(posenc) {
+    emscripten::function("positionTable__raw", &position_table);
+    emscripten::function("positionFrequencies__raw", &position_frequencies);
+    emscripten::function("version", &version);
+    emscripten::function("heapBytesInUse", &heap_bytes_in_use);
+}
