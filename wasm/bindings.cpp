@@ -88,6 +88,11 @@ val float32_array(const std::vector<double>& values) {
     return float32_array(narrowed.data(), narrowed.size());
 }
 
+val int32_array(const std::vector<std::int64_t>& values) {
+    std::vector<std::int32_t> narrowed(values.begin(), values.end());
+    return val(emscripten::typed_memory_view(narrowed.size(), narrowed.data())).call<val>("slice");
+}
+
 val error_marker(const char* name, const std::string& message) {
     val error = val::object();
     error.set("name", name);
@@ -124,15 +129,18 @@ val position_table(val spec, val n) {
     });
 }
 
-/// positionFrequencies(spec): {inv_freq, wavelength}, Float32Array(d_model / 2) each.
+/// positionFrequencies(spec): {inv_freq, wavelength} (Float32Array(d_model / 2)),
+/// {sin_column, cos_column} (Int32Array(d_model / 2)).
 val position_frequencies(val spec) {
     return guarded([&] {
-        const auto omega = posenc::position_frequencies(to_config(spec, "spec", 0));
-        std::vector<double> lambda(omega.size());
-        for (std::size_t i = 0; i < omega.size(); ++i) lambda[i] = 2.0 * M_PI / omega[i];
+        const auto pairs = posenc::position_frequencies(to_config(spec, "spec", 0));
+        std::vector<double> lambda(pairs.inv_freq.size());
+        for (std::size_t i = 0; i < lambda.size(); ++i) lambda[i] = 2.0 * M_PI / pairs.inv_freq[i];
         val result = val::object();
-        result.set("inv_freq", float32_array(omega));
+        result.set("inv_freq", float32_array(pairs.inv_freq));
         result.set("wavelength", float32_array(lambda));
+        result.set("sin_column", int32_array(pairs.sin_column));
+        result.set("cos_column", int32_array(pairs.cos_column));
         return result;
     });
 }

@@ -13,7 +13,7 @@ namespace {
 struct Family {
     std::string type;
     std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n, std::int64_t offset)> table;
-    std::function<std::vector<double>(const Config&)> frequencies;
+    std::function<PairFrequencies(const Config&)> frequencies;
 };
 
 const std::vector<Family>& families() {
@@ -22,7 +22,15 @@ const std::vector<Family>& families() {
          [](const Config& c, std::int64_t n, std::int64_t offset) {
              return sinusoidal::table(sinusoidal::parse(c), n, offset);
          },
-         [](const Config& c) { return sinusoidal::inv_freq(sinusoidal::parse(c)); }},
+         [](const Config& c) {
+             const sinusoidal::Spec spec = sinusoidal::parse(c);
+             PairFrequencies pairs{sinusoidal::inv_freq(spec), {}, {}};
+             for (std::int64_t i = 0; i < spec.d_model / 2; ++i) {
+                 pairs.sin_column.push_back(sinusoidal::column(spec, i, false));
+                 pairs.cos_column.push_back(sinusoidal::column(spec, i, true));
+             }
+             return pairs;
+         }},
     };
     return all;
 }
@@ -66,7 +74,7 @@ xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::in
     return family.table(spec, n, offset);
 }
 
-std::vector<double> position_frequencies(const Config& spec) {
+PairFrequencies position_frequencies(const Config& spec) {
     const Family& family = family_of(spec);
     if (!family.frequencies)
         throw std::invalid_argument("positionFrequencies: type \"" + family.type +

@@ -48,6 +48,16 @@ test('positionFrequencies gives inv_freq and the wavelength 2*pi/inv_freq in tok
   assert.deepEqual(Array.from(wavelength), [1, 10, 100, 1000].map((x) => Math.fround(2 * Math.PI * x)));
 });
 
+test('positionFrequencies names the columns of each pair in both layouts', () => {
+  const inter = pe.positionFrequencies(sinusoidal());
+  assert.deepEqual(Array.from(inter.sin_column), [0, 2, 4, 6]);
+  assert.deepEqual(Array.from(inter.cos_column), [1, 3, 5, 7]);
+  const concat = pe.positionFrequencies(sinusoidal({ layout: 'concat' }));
+  assert.ok(concat.sin_column instanceof Int32Array);
+  assert.deepEqual(Array.from(concat.sin_column), [0, 1, 2, 3]);
+  assert.deepEqual(Array.from(concat.cos_column), [4, 5, 6, 7]);
+});
+
 test('each result is a fresh array that later calls do not overwrite', () => {
   const a = pe.positionTable(sinusoidal(), 4).data;
   const copy = Float32Array.from(a);

@@ -26,9 +26,17 @@ const std::vector<std::string>& known_types();
 /// spec type that is not an absolute encoding.
 xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::int64_t offset = 0);
 
-/// Angular frequency of each sin/cos pair of an absolute encoding, radians per
-/// token, shape [d_model / 2] (wavelength = 2*pi / frequency, in tokens).
-/// Throws std::invalid_argument for a bad spec or one without frequencies.
-std::vector<double> position_frequencies(const Config& spec);
+/// The sin/cos pairs of a sinusoidal absolute encoding, each [d_model / 2]:
+/// inv_freq[i], the angular frequency of pair i in radians per token
+/// (wavelength 2*pi / inv_freq[i], in tokens), and the table columns that hold
+/// its sine and cosine in the spec's layout.
+struct PairFrequencies {
+    std::vector<double> inv_freq;
+    std::vector<std::int64_t> sin_column, cos_column;
+};
+
+/// The pairs of `spec`. Throws std::invalid_argument for a bad spec or a type
+/// without sinusoidal pairs.
+PairFrequencies position_frequencies(const Config& spec);
 
 }  // namespace posenc

@@ -1,0 +1,163 @@
+// The playground in real headless Chromium: draws, reacts to controls, reports
+// bad values beside the control, keeps the state in the URL, logs no errors.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPlayground, startPlayground } from './browser.mjs';
+
+let playground;
+before(async () => { playground = await startPlayground(); });
+after(async () => { await playground?.close(); });
+
+/** Size, distinct colours and a hash of the heatmap canvas's pixels. */
+function heatmapPixels(page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('#heatmap canvas.matrix');
+    // Read through a copy so the page's own canvas is never read back.
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d', { willReadFrequently: true });
+    context.drawImage(canvas, 0, 0);
+    const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    const colours = new Set();
+    let hash = 2166136261;
+    for (let i = 0; i < data.length; i += 4) {
+      const rgba = (data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3];
+      colours.add(rgba);
+      hash = Math.imul(hash ^ rgba, 16777619);
+    }
+    return { width: canvas.width, height: canvas.height, colours: colours.size, hash };
+  });
+}
+
+async function waitForRedraw(page, before) {
+  await page.waitForFunction((old) => {
+    const canvas = document.querySelector('#heatmap canvas.matrix');
+    return canvas && `${canvas.width}x${canvas.height}` !== old;
+  }, `${before.width}x${before.height}`);
+}
+
+test('the heatmap is drawn, not blank, and the waves have one line per dimension', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page);
+  const pixels = await heatmapPixels(page);
+  assert.equal(pixels.width, 128, 'one canvas column per dimension (d_model = 128)');
+  assert.equal(pixels.height, 128, 'one canvas row per position (n = 128)');
+  assert.ok(pixels.colours > 50, `expected a colourful map, got ${pixels.colours} colours`);
+  // Axis labels, the legend and four wave lines (auto: pairs 0, 8, 16, 32).
+  const text = await page.textContent('#heatmap');
+  assert.match(text, /position/);
+  assert.match(text, /dimension/);
+  assert.match(text, /PE value/);
+  assert.equal(await page.locator('#waves svg [aria-label="line"] path').count(), 4);
+  assert.match(await page.textContent('#waves'), /dim 0 \(sin, i = 0, λ = 6\.28\)/);
+  assert.match(await page.textContent('footer'), /SIMD on/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('changing d_model recomputes in wasm and changes the pixels', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page);
+  const before = await heatmapPixels(page);
+  await page.fill('#control-d_model', '64');
+  await waitForRedraw(page, before);
+  const after = await heatmapPixels(page);
+  assert.equal(after.width, 64);
+  assert.notEqual(after.hash, before.hash);
+  // Flipping the timescales changes the colours but not the shape.
+  await page.selectOption('#control-timescales', 'tensor2tensor');
+  await page.waitForFunction(() => location.search.includes('timescales=tensor2tensor'));
+  const t2t = await heatmapPixels(page);
+  assert.equal(t2t.width, 64);
+  assert.notEqual(t2t.hash, after.hash);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the d_model slider works from the keyboard', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page);
+  const before = await heatmapPixels(page);
+  await page.focus('input[name="d_model-slider"]');
+  await page.keyboard.press('ArrowRight');
+  await waitForRedraw(page, before);
+  assert.equal(await page.inputValue('#control-d_model'), '130');
+  assert.equal((await heatmapPixels(page)).width, 130);
+  await page.close();
+});
+
+test('a bad value shows an inline error naming it and keeps the last good plot', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?d_model=32');
+  const good = await heatmapPixels(page);
+  await page.fill('#control-d_model', '7');
+  await page.waitForFunction(() => document.getElementById('error-d_model').textContent !== '');
+  assert.equal(await page.textContent('#error-d_model'),
+    'd_model = 7 is invalid: expected an even integer in [2, 16777216]');
+  assert.deepEqual(await heatmapPixels(page), good, 'the last good heatmap stays');
+  assert.match(await page.evaluate(() => location.search), /d_model=32/, 'the URL keeps the last good state');
+
+  // The core names the first bad parameter; with d_model fixed, base's error shows.
+  await page.fill('#control-d_model', '32');
+  await page.fill('#control-base', '1');
+  await page.waitForFunction(() => document.getElementById('error-base').textContent !== '');
+  assert.equal(await page.textContent('#error-d_model'), '');
+  assert.equal(await page.textContent('#error-base'), 'base = 1 is invalid: expected a finite number > 1');
+  await page.fill('#control-n', 'abc');
+  await page.waitForFunction(() => document.getElementById('error-n').textContent !== '');
+  assert.match(await page.textContent('#error-n'), /^n = abc is invalid: expected an integer in \[1, 4096\]$/);
+  await page.fill('#control-dims', '0, 40');
+  // Fixing every value clears the errors and draws again.
+  await page.fill('#control-n', '50');
+  await page.fill('#control-base', '100');
+  await page.fill('#control-d_model', '16');
+  await page.waitForFunction(() => document.querySelector('#heatmap canvas.matrix').width === 16);
+  assert.equal(await page.textContent('#error-d_model'), '');
+  // dim 40 does not exist at d_model = 16: the waves say so beside their control.
+  assert.equal(await page.textContent('#error-dims'), 'dims = 40 is invalid: expected dimension indices in [0, 15]');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the URL reproduces the state after a reload', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page);
+  await page.fill('#control-n', '64');
+  await page.fill('#control-base', '500');
+  await page.selectOption('#control-layout', 'concat');
+  await page.fill('#control-dims', '1, 3');
+  await page.waitForFunction(() => location.search.includes('dims=1,3'));
+  const search = await page.evaluate(() => location.search);
+  assert.equal(search, '?n=64&base=500&layout=concat&dims=1,3');
+  const before = await heatmapPixels(page);
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.inputValue('#control-n'), '64');
+  assert.equal(await page.inputValue('#control-base'), '500');
+  assert.equal(await page.inputValue('#control-layout'), 'concat');
+  assert.deepEqual(await heatmapPixels(page), before);
+  assert.equal(await page.locator('#waves svg [aria-label="line"] path').count(), 2);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the heatmap tooltip gives the exact value of the cell under the pointer', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?n=16&d_model=8&base=10000');
+  const box = await page.locator('#heatmap canvas.matrix').boundingBox();
+  // Cell (position 5, dimension 3): centre of row 5 of 16, column 3 of 8.
+  await page.mouse.move(box.x + (3.5 / 8) * box.width, box.y + (5.5 / 16) * box.height);
+  const tip = await page.innerText('#heatmap .tooltip');
+  assert.match(tip, /position 5/);
+  assert.match(tip, /dimension 3 \(cos\)/);
+  assert.match(tip, /pair i 1/);
+  const value = Number(/value (\S+)/.exec(tip)[1]);
+  assert.ok(Math.abs(value - Math.cos(5 * 0.1)) < 1e-5, `cos(0.5) expected, tooltip says ${value}`);
+  assert.match(tip, /wavelength 62\.8319 tokens/);
+  // Arrow keys move the probe: one step down is position 6.
+  await page.focus('#heatmap canvas.matrix');
+  await page.keyboard.press('ArrowDown');
+  assert.match(await page.innerText('#heatmap .tooltip'), /position 6\n/);
+  await page.close();
+});

@@ -1,0 +1,61 @@
+// The waves: PE(pos, dim) against position for a few dimensions, from the
+// fastest pair (wavelength 2*pi tokens) to slow ones, the progression that lets
+// a model read position at several scales.
+import * as Plot from '@observablehq/plot';
+
+/**
+ * Which columns to draw: the given list, or for "auto" the sine columns of four
+ * pairs spread over the spectrum (i = 0, d/16, d/8, d/4).
+ * @throws {Error} "dims = ... is invalid: ..." when a column is outside [0, d_model)
+ */
+export function chooseColumns(result, dims) {
+  const cols = result.table.cols;
+  if (dims === 'auto') {
+    const half = result.sin_column.length;
+    const pairs = [...new Set([0, half / 8, half / 4, half / 2].map((x) => Math.min(half - 1, Math.floor(x))))];
+    return pairs.map((i) => result.sin_column[i]);
+  }
+  const bad = dims.filter((d) => d >= cols);
+  if (bad.length) throw new Error(`dims = ${bad.join(', ')} is invalid: expected dimension indices in [0, ${cols - 1}]`);
+  return dims;
+}
+
+/**
+ * @param {HTMLElement} element  emptied and filled with the figure
+ * @param {object} result  from engine.absolute (table, wavelength, sin_column, cos_column)
+ * @param {{dims: 'auto' | number[]}} params
+ * @throws {Error} as chooseColumns, before touching the element
+ */
+export function render(element, result, params) {
+  const columns = chooseColumns(result, params.dims);
+  const { data, rows, cols } = result.table;
+  const pairOf = new Map();
+  result.sin_column.forEach((c, i) => pairOf.set(c, [i, 'sin']));
+  result.cos_column.forEach((c, i) => pairOf.set(c, [i, 'cos']));
+
+  const points = [];
+  for (const col of columns) {
+    const [pair, fn] = pairOf.get(col);
+    const wavelength = result.wavelength[pair];
+    const series = `dim ${col} (${fn}, i = ${pair}, λ = ${wavelength.toPrecision(3)})`;
+    for (let pos = 0; pos < rows; pos++) {
+      points.push({ position: pos, value: data[pos * cols + col], series, dimension: col, pair, wavelength });
+    }
+  }
+  const width = Math.max(320, Math.min(element.clientWidth || 720, 960));
+  const figure = Plot.plot({
+    width, height: 280, marginLeft: 56, marginBottom: 40,
+    x: { label: 'position (token) →', labelAnchor: 'center', labelOffset: 34, domain: [0, Math.max(1, rows - 1)] },
+    y: { label: '↑ PE(position, dimension)', domain: [-1.05, 1.05], grid: true },
+    color: { legend: true, type: 'categorical', domain: [...new Set(points.map((p) => p.series))] },
+    marks: [
+      Plot.ruleY([0], { stroke: '#999' }),
+      Plot.lineY(points, {
+        x: 'position', y: 'value', stroke: 'series', strokeWidth: 1.5, marker: rows <= 40 ? 'circle' : undefined,
+        channels: { dimension: 'dimension', 'pair i': 'pair', 'wavelength (tokens)': 'wavelength' },
+        tip: { format: { stroke: false, x: true, y: (v) => v.toPrecision(6), 'wavelength (tokens)': (v) => v.toPrecision(6) } },
+      }),
+    ],
+  });
+  element.replaceChildren(figure);
+}
