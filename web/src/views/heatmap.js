@@ -4,7 +4,7 @@
 import * as Plot from '@observablehq/plot';
 import { divergingScale, paintMatrix } from '../lib/raster.js';
 
-const MARGIN = { top: 8, right: 12, bottom: 40, left: 56 };
+const MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
 const HEIGHT = 360;
 
 /**
@@ -28,7 +28,7 @@ export function render(element, result) {
     width, height: HEIGHT, marginTop: MARGIN.top, marginRight: MARGIN.right,
     marginBottom: MARGIN.bottom, marginLeft: MARGIN.left,
     x: { domain: [0, cols], label: 'dimension →', labelAnchor: 'center', labelOffset: 34 },
-    y: { domain: [0, rows], reverse: true, label: '↓ position (token)', labelAnchor: 'center', labelOffset: 44 },
+    y: { domain: [0, rows], reverse: true, label: '↓ position (token)', labelAnchor: 'center', labelOffset: 52 },
     marks: [Plot.frame()],
   });
   axes.classList.add('axes');
