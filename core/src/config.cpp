@@ -91,10 +91,14 @@ std::int64_t SpecReader::integer(const std::string& key, std::int64_t fallback, 
     return static_cast<std::int64_t>(x);
 }
 
-std::int64_t SpecReader::required_integer(const std::string& key, std::int64_t lo, std::int64_t hi) const {
+void SpecReader::require(const std::string& key, const std::string& allowed) const {
     if (!find(key))
-        throw std::invalid_argument(what_ + ": missing required key \"" + key + "\" (" +
-                                    integer_range(lo, hi) + "); accepted keys: " + key_list());
+        throw std::invalid_argument(what_ + ": missing required key \"" + key + "\" (" + allowed +
+                                    "); accepted keys: " + key_list());
+}
+
+std::int64_t SpecReader::required_integer(const std::string& key, std::int64_t lo, std::int64_t hi) const {
+    require(key, integer_range(lo, hi));
     return integer(key, 0, lo, hi);
 }
 
@@ -108,6 +112,41 @@ std::string SpecReader::choice(const std::string& key, const std::string& fallba
     std::string allowed = "one of";
     for (std::size_t i = 0; i < choices.size(); ++i) allowed += (i ? ", \"" : " \"") + choices[i] + '"';
     throw_bad_param(key, describe(*value), allowed);
+}
+
+std::optional<double> SpecReader::optional_number(const std::string& key, double lo, double hi,
+                                                 const std::string& allowed) const {
+    if (!find(key)) return std::nullopt;
+    return number(key, 0.0, lo, hi, allowed);
+}
+
+bool SpecReader::boolean(const std::string& key, bool fallback) const {
+    const Value* value = find(key);
+    if (!value) return fallback;
+    if (const bool* b = std::get_if<bool>(value)) return *b;
+    throw_bad_param(key, describe(*value), "true or false");
+}
+
+std::optional<std::vector<double>> SpecReader::number_list(const std::string& key, double lo, double hi,
+                                                           const std::string& allowed) const {
+    const Value* value = find(key);
+    if (!value) return std::nullopt;
+    const auto* list = std::get_if<std::vector<double>>(value);
+    if (!list) throw_bad_param(key, describe(*value), "a list of " + allowed);
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const double x = (*list)[i];
+        if (!std::isfinite(x) || x < lo || x > hi)
+            throw_bad_param(key + "[" + std::to_string(i) + "]", format_number(x), allowed);
+    }
+    return *list;
+}
+
+const Config* SpecReader::object(const std::string& key) const {
+    const Value* value = find(key);
+    if (!value) return nullptr;
+    const auto* object = std::get_if<std::shared_ptr<const Config>>(value);
+    if (!object) throw_bad_param(key, describe(*value), "an object");
+    return object->get();
 }
 
 }  // namespace posenc

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -81,6 +82,20 @@ public:
     /// One of `choices`; `fallback` when absent.
     std::string choice(const std::string& key, const std::string& fallback,
                        const std::vector<std::string>& choices) const;
+    /// A finite number in [lo, hi], or nothing when absent or null.
+    std::optional<double> optional_number(const std::string& key, double lo, double hi,
+                                          const std::string& allowed) const;
+    /// A boolean; `fallback` when absent.
+    bool boolean(const std::string& key, bool fallback) const;
+    /// A list of finite numbers in [lo, hi], or nothing when absent or null.
+    std::optional<std::vector<double>> number_list(const std::string& key, double lo, double hi,
+                                                   const std::string& allowed) const;
+    /// A nested object, or nullptr when absent or null.
+    const Config* object(const std::string& key) const;
+    /// Throws the "missing required key" error unless the key is present and not null.
+    void require(const std::string& key, const std::string& allowed) const;
+    /// True when the key is present and not null.
+    bool present(const std::string& key) const { return find(key) != nullptr; }
 
 private:
     const Value* find(const std::string& key) const;

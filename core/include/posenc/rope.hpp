@@ -1,0 +1,131 @@
+// posenc/rope.hpp: rotary position embedding (Su et al. 2021, "RoFormer",
+// section 3.4, eq. 34) and its context-extension scalings, with the semantics of
+// the Hugging Face transformers implementation (modeling_rope_utils.py) and its
+// config keys.
+//
+// RoPE rotates each 2-D pair of a query or key vector by an angle proportional
+// to the token's position: pair i at position p turns by p * inv_freq[i] radians,
+// inv_freq[i] = rope_theta^(-2i / rotary_dim). Then q_m . k_n depends only on
+// n - m. It acts on q and k after their projections, never on v.
+//
+// Layouts (which dimensions form pair i of the first rotary_dim dimensions):
+//   interleaved  (2i, 2i+1)                 RoFormer, GPT-J, DeepSeek's own code
+//   half         (i, i + rotary_dim / 2)    GPT-NeoX, LLaMA's rotate_half
+// Dimensions from rotary_dim on pass through unchanged (partial rotary, GPT-NeoX).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+#include "posenc/config.hpp"
+
+namespace posenc::rope {
+
+enum class Layout { interleaved, half };
+
+/// The scaling block: `rope_scaling` (transformers v4) or the scaling keys of
+/// `rope_parameters` (v5). Unused fields keep their defaults.
+struct Scaling {
+    std::string rope_type = "default";  ///< one of rope_types()
+    double factor = 1.0;                ///< context extension factor s >= 1
+    bool factor_given = false;          ///< the config named factor
+    /// The pre-training context length L. Read, as transformers v5 resolves it,
+    /// from the top level of the config (Phi-3 puts it there), else from the
+    /// scaling block, else max_position_embeddings (also the v4 rule).
+    std::int64_t original_max_position_embeddings = 0;
+    // yarn (Peng et al. 2023) and longrope
+    std::optional<double> attention_factor;
+    double beta_fast = 32.0, beta_slow = 1.0;
+    std::optional<double> mscale, mscale_all_dim;  ///< DeepSeek-V2/V3 configs
+    bool truncate = true;
+    // llama3
+    double low_freq_factor = 1.0, high_freq_factor = 4.0;
+    // longrope (Ding et al. 2024; Phi-3): one rescale factor per pair
+    std::vector<double> short_factor, long_factor;
+};
+
+/// A rotary spec: `{type: 'rope', head_dim, rope_theta, partial_rotary_factor,
+/// layout, max_position_embeddings, rope_scaling}` (or `rope_parameters`).
+struct Spec {
+    std::int64_t head_dim = 128;         ///< per-head width; even
+    double rope_theta = 10000.0;         ///< the base; finite, > 1
+    std::int64_t rotary_dim = 128;       ///< rotated dimensions (even, <= head_dim)
+    Layout layout = Layout::half;
+    std::int64_t max_position_embeddings = 4096;
+    Scaling scaling;
+};
+
+/// The known rope_type names: default, linear, ntk, dynamic, yarn, llama3, longrope.
+const std::vector<std::string>& rope_types();
+
+/// Reads a spec object. Accepts both config generations: `rope_theta` +
+/// `rope_scaling` (v4; the legacy key `type` in the block is read as
+/// `rope_type`) or `rope_parameters` holding `rope_theta`, `rope_type`,
+/// optionally `partial_rotary_factor`, and the scaling keys (v5), not both
+/// blocks. Where both places hold a key, transformers v5's standardize_rope_params
+/// decides: rope_parameters' rope_theta wins over the top-level one, the
+/// top-level partial_rotary_factor and original_max_position_embeddings win
+/// over the block's. `rotary_dim` (GPT-J's key) or `partial_rotary_factor`
+/// (rotary_dim = head_dim * factor, rounded down to even) choose the rotated width. Throws std::invalid_argument naming the key,
+/// value and allowed range for an unknown key, a missing required key of the
+/// rope_type, an odd head_dim or rotary_dim, factor < 1, a non-finite or <= 1
+/// rope_theta, a short/long_factor list whose length is not rotary_dim / 2, an
+/// unknown rope_type (listing the known ones), and low_freq_factor >= high_freq_factor.
+Spec parse(const Config& config);
+
+/// The inverse frequencies of a spec and the attention factor its scaling
+/// multiplies the rotated vectors by (so q.k scales by its square).
+struct Frequencies {
+    std::vector<double> inv_freq;   ///< [rotary_dim / 2], radians per token
+    double attention_factor = 1.0;  ///< 1 for all but yarn and longrope
+    /// A further multiplier of the attention's softmax scale 1/sqrt(d_head):
+    /// YaRN configs with mscale_all_dim (DeepSeek-V2/V3) scale the logits by
+    /// (0.1 * mscale_all_dim * ln s + 1)^2 in the model authors' attention code
+    /// (and transformers' DeepseekV3Attention), on top of attention_factor. 1 otherwise.
+    double logit_scale = 1.0;
+};
+
+/// inv_freq and attention_factor for a sequence of `seq_len` tokens (only
+/// `dynamic` and `longrope` depend on it), exactly as each rope_type defines
+/// them (see rope.cpp for each formula and its source). Computed in double.
+/// Throws std::invalid_argument when seq_len < 1.
+Frequencies frequencies(const Spec& spec, std::int64_t seq_len);
+
+/// Rotates x [n, head_dim] (row-major) as if row r were at position offset + r,
+/// with the frequencies for seq_len = offset + n: each pair (a, b) becomes
+/// attention_factor * (a cos t - b sin t, a sin t + b cos t), t = position *
+/// inv_freq[i] formed in double; dimensions past rotary_dim are copied.
+/// Norm-preserving when attention_factor = 1. Throws std::invalid_argument
+/// when x is not [n, head_dim] with n >= 1, or offset is outside [0, 2^40].
+xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
+
+/// The rotation kernel shared with xPos. Rotates the [n, head_dim] rows of x
+/// in place, row r at position p = offset + r, pair i by p * inv_freq[i], and
+/// multiplies the pair by amplitude * exp(p * log_gain[i]) (log_gain empty means 0).
+void rotate_rows(float* x, std::int64_t n, std::int64_t head_dim, Layout layout,
+                 const std::vector<double>& inv_freq, std::int64_t offset, double amplitude,
+                 const std::vector<double>& log_gain);
+
+/// RoFormer's long-term decay (section 3.4.3) and the q.k curves over relative
+/// distance m = 0 .. max_distance, frequencies taken at seq_len = max_distance + 1.
+struct Decay {
+    /// (1 / (d/2)) * sum_{j=1..d/2} |S_j|, S_j = sum_{k<j} exp(i m inv_freq[k]):
+    /// the relative upper bound RoFormer plots (d = rotary_dim).
+    std::vector<double> upper_bound;
+    /// q.k for q = k = all ones at distance m: attention_factor^2 *
+    /// sum_i 2 cos(m inv_freq[i]) + (head_dim - rotary_dim). This is also the
+    /// expectation of q.k over random q = k with i.i.d. unit-variance entries.
+    std::vector<double> ones;
+    /// q.k for one random q = k ~ N(0, I) drawn from `seed`.
+    std::vector<double> random;
+};
+
+/// The decay curves. Throws std::invalid_argument for max_distance outside
+/// [0, 1000000].
+Decay decay(const Spec& spec, std::int64_t max_distance, std::uint64_t seed = 0);
+
+}  // namespace posenc::rope
