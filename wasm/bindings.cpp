@@ -145,6 +145,60 @@ val position_frequencies(val spec) {
     });
 }
 
+/// ropeInvFreq(spec, seqLen): {inv_freq: Float32Array(rotary_dim / 2), attention_factor,
+/// logit_scale, head_dim, rotary_dim}.
+val rope_inv_freq(val spec, val seq_len) {
+    return guarded([&] {
+        const Config config = to_config(spec, "spec", 0);
+        const auto f = posenc::rotary_frequencies(config, to_integer(seq_len, "seqLen", 1, std::int64_t(1) << 40));
+        val result = val::object();
+        result.set("inv_freq", float32_array(f.inv_freq));
+        result.set("attention_factor", f.attention_factor);
+        result.set("logit_scale", f.logit_scale);
+        result.set("head_dim", double(f.head_dim));
+        result.set("rotary_dim", double(f.rotary_dim));
+        return result;
+    });
+}
+
+/// applyRope(x, n, d, spec, positionOffset): x is a Float32Array or array of
+/// n * d numbers ([n, d] row-major); returns the rotated copy as a Float32Array.
+val apply_rope(val x, val n, val d, val spec, val offset) {
+    return guarded([&] {
+        const std::int64_t rows = to_integer(n, "n", 1, posenc::kMaxTableElements);
+        const std::int64_t cols = to_integer(d, "d", 1, posenc::kMaxTableElements);
+        posenc::check_table_shape(rows, cols, "d");
+        const bool typed = x.instanceof(val::global("Float32Array"));
+        if (!typed && !val::global("Array").call<bool>("isArray", x))
+            posenc::throw_bad_param("x", x.typeOf().as<std::string>(), "a Float32Array or array of n * d numbers");
+        const double length = x["length"].as<double>();
+        if (length != double(rows * cols))
+            posenc::throw_bad_param("x", "an array of length " + posenc::format_number(length),
+                                    "n * d = " + std::to_string(rows * cols) + " numbers");
+        xt::xtensor<float, 2> matrix = xt::empty<float>({std::size_t(rows), std::size_t(cols)});
+        val(emscripten::typed_memory_view(matrix.size(), matrix.data())).call<void>("set", x);
+        const auto rotated = posenc::apply_rotary(to_config(spec, "spec", 0), matrix,
+                                                  to_integer(offset, "positionOffset", 0, std::int64_t(1) << 40));
+        return float32_array(rotated.data(), rotated.size());
+    });
+}
+
+/// decay(spec, maxDistance, seed = 0): {distance: Float32Array(maxDistance + 1),
+/// <curve name>: Float32Array(maxDistance + 1) ...} (see posenc::decay).
+val decay(val spec, val max_distance, val seed) {
+    return guarded([&] {
+        const std::int64_t m = to_integer(max_distance, "maxDistance", 0, 1000000);
+        const std::int64_t s = seed.isUndefined() ? 0 : to_integer(seed, "seed", 0, std::int64_t(1) << 53);
+        const auto curves = posenc::decay(to_config(spec, "spec", 0), m, std::uint64_t(s));
+        val result = val::object();
+        std::vector<double> distance(std::size_t(m + 1));
+        for (std::size_t i = 0; i < distance.size(); ++i) distance[i] = double(i);
+        result.set("distance", float32_array(distance));
+        for (const auto& [name, values] : curves) result.set(name, float32_array(values));
+        return result;
+    });
+}
+
 std::string version() {
 #ifdef __wasm_simd128__
     return std::string("posenc ") + POSENC_VERSION + " (wasm, SIMD on)";
@@ -161,6 +215,9 @@ double heap_bytes_in_use() { return double(mallinfo().uordblks); }
 EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("positionTable__raw", &position_table);
     emscripten::function("positionFrequencies__raw", &position_frequencies);
+    emscripten::function("ropeInvFreq__raw", &rope_inv_freq);
+    emscripten::function("applyRope__raw", &apply_rope);
+    emscripten::function("decay__raw", &decay);
     emscripten::function("version", &version);
     emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -386,43 +386,53 @@ Decay decay(const Spec& spec, std::int64_t max_distance, std::uint64_t seed) {
     if (max_distance < 0 || max_distance > 1000000)
         throw_bad_param("max_distance", std::to_string(max_distance), "an integer in [0, 1000000]");
     const Frequencies f = frequencies(spec, max_distance + 1);
-    const std::size_t half = f.inv_freq.size();
-    const double af2 = f.attention_factor * f.attention_factor;
+    return rotary_decay(f.inv_freq, f.attention_factor, {}, spec.head_dim, spec.layout, max_distance, seed);
+}
 
-    // One random q = k: each pair contributes (a^2 + b^2) cos(m w_i) to q.R(m)q,
-    // the pass-through tail its squared norm.
+Decay rotary_decay(const std::vector<double>& inv_freq, double amplitude, const std::vector<double>& log_gain,
+                   std::int64_t head_dim, Layout layout, std::int64_t max_distance, std::uint64_t seed) {
+    if (max_distance < 0 || max_distance > 1000000)
+        throw_bad_param("max_distance", std::to_string(max_distance), "an integer in [0, 1000000]");
+    const std::size_t half = inv_freq.size();
+    const std::int64_t rotary_dim = std::int64_t(2 * half);
+    const double amp2 = amplitude * amplitude;
+
+    // One random q = k: pair i contributes (a^2 + b^2) g_i(m) cos(m w_i) to
+    // q.R(m)q, the pass-through tail its squared norm.
     Random rng(seed);
     std::vector<double> pair_energy(half, 0.0);
     double tail_energy = 0.0;
-    for (std::int64_t c = 0; c < spec.head_dim; ++c) {
+    for (std::int64_t c = 0; c < head_dim; ++c) {
         const double v = rng.normal();
-        if (c >= spec.rotary_dim) {
+        if (c >= rotary_dim) {
             tail_energy += v * v;
             continue;
         }
-        const std::int64_t pair = spec.layout == Layout::interleaved ? c / 2 : c % std::int64_t(half);
+        const std::int64_t pair = layout == Layout::interleaved ? c / 2 : c % std::int64_t(half);
         pair_energy[std::size_t(pair)] += v * v;
     }
 
     Decay out;
-    out.upper_bound.resize(std::size_t(max_distance + 1));
-    out.ones.resize(out.upper_bound.size());
-    out.random.resize(out.upper_bound.size());
-    const double tail = double(spec.head_dim - spec.rotary_dim);
-    for (std::int64_t m = 0; m <= max_distance; ++m) {
+    const std::size_t count = std::size_t(max_distance + 1);
+    out.upper_bound.resize(count);
+    out.ones.resize(count);
+    out.random.resize(count);
+    const double tail = double(head_dim - rotary_dim);
+    for (std::size_t m = 0; m < count; ++m) {
         double re = 0, im = 0, bound = 0, ones = 0, random = 0;
         for (std::size_t i = 0; i < half; ++i) {
-            const double angle = double(m) * f.inv_freq[i];
-            const double c = std::cos(angle);
+            const double angle = double(m) * inv_freq[i];
+            const double gain = log_gain.empty() ? 1.0 : std::exp(double(m) * log_gain[i]);
+            const double c = std::cos(angle) * gain;
             re += c;
-            im += std::sin(angle);
+            im += std::sin(angle) * gain;
             bound += std::hypot(re, im);  // |S_{i+1}|
             ones += 2.0 * c;
             random += pair_energy[i] * c;
         }
-        out.upper_bound[std::size_t(m)] = bound / double(half);
-        out.ones[std::size_t(m)] = af2 * ones + tail;
-        out.random[std::size_t(m)] = af2 * random + tail_energy;
+        out.upper_bound[m] = bound / double(half);
+        out.ones[m] = amp2 * ones + tail;
+        out.random[m] = amp2 * random + tail_energy;
     }
     return out;
 }

@@ -39,4 +39,30 @@ struct PairFrequencies {
 /// without sinusoidal pairs.
 PairFrequencies position_frequencies(const Config& spec);
 
+/// What a rotary encoding (rope, xpos) does at a sequence length.
+struct RotaryFrequencies {
+    std::vector<double> inv_freq;   ///< [rotary_dim / 2], radians per token
+    double attention_factor = 1.0;  ///< multiplies the rotated q and k
+    double logit_scale = 1.0;       ///< multiplies the softmax scale (DeepSeek's mscale_all_dim)
+    std::int64_t head_dim = 0, rotary_dim = 0;
+};
+
+/// The frequencies of a rotary spec for a sequence of seq_len tokens (see
+/// rope::frequencies). Throws std::invalid_argument for a bad spec or seq_len,
+/// or a type that does not rotate.
+RotaryFrequencies rotary_frequencies(const Config& spec, std::int64_t seq_len);
+
+/// x [n, head_dim] rotated as the rotary spec does at positions offset ..
+/// offset + n - 1 (rope::apply, xpos::apply).
+xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
+
+/// Named curves over distance 0 .. max_distance, each [max_distance + 1].
+using Curves = std::vector<std::pair<std::string, std::vector<double>>>;
+
+/// The decay analysis of a spec over relative distance 0 .. max_distance:
+/// rope, xpos: "upper_bound" (RoFormer 3.4.3), "ones" (q = k = 1), "random"
+/// (one seeded q = k ~ N(0, I)). Throws std::invalid_argument for a bad spec or
+/// max_distance outside [0, 1000000].
+Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed);
+
 }  // namespace posenc

@@ -128,4 +128,11 @@ struct Decay {
 /// [0, 1000000].
 Decay decay(const Spec& spec, std::int64_t max_distance, std::uint64_t seed = 0);
 
+/// The decay curves of any rotary encoding whose pair i, at relative distance
+/// m, turns by m * inv_freq[i] and is scaled by amplitude^2 * exp(m * log_gain[i])
+/// in q.k (log_gain empty: 0). S_j in the bound carries the same gain. Shared
+/// by rope::decay and xpos::decay.
+Decay rotary_decay(const std::vector<double>& inv_freq, double amplitude, const std::vector<double>& log_gain,
+                   std::int64_t head_dim, Layout layout, std::int64_t max_distance, std::uint64_t seed);
+
 }  // namespace posenc::rope
