@@ -49,9 +49,9 @@ export async function startPlayground() {
   };
 }
 
-/** Opens `query` on the playground and waits until the page has drawn. */
+/** Opens `query` on the playground and waits until the page has drawn its first view. */
 export async function openPlayground(playground, page, query = '') {
   await page.goto(`${playground.url}${query}`);
   await page.waitForSelector('body[data-ready=true]', { timeout: 30000 });
-  await page.waitForSelector('#heatmap canvas.matrix');
+  await page.waitForSelector('#views section:first-child .figure > *');
 }

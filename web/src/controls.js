@@ -1,22 +1,7 @@
-// The controls: built from the parameter list of state.js. Each numeric one is a
-// slider plus a number box (the slider of `base` is logarithmic); each writes raw
-// strings back through onInput, and shows its error beside itself.
-import { PARAMETERS } from './state.js';
-
-const CHOICE_TEXT = {
-  interleaved: 'interleaved: sin, cos, sin, cos, …',
-  concat: 'concat: [sin … | cos …]',
-  vaswani: 'vaswani (paper): base^(−2i/d)',
-  tensor2tensor: 'tensor2tensor, fairseq: base^(−i/(d/2−1))',
-};
-const HELP = {
-  n: 'How many positions (rows), 0 … n−1.',
-  d_model: 'Width of the embedding; must be even (sin/cos pairs).',
-  base: 'Wavelength base: the slowest pair has wavelength about 2π·base tokens.',
-  layout: 'Where each pair’s sine and cosine sit among the dimensions.',
-  timescales: 'How the pair frequencies are spaced (the paper vs. tensor2tensor / fairseq).',
-  dims: 'Dimensions to plot as waves: "auto" or a list such as 0, 1, 20.',
-};
+// The controls of one encoding family, built from its parameter list. Numeric
+// ones are a slider plus a text box (log sliders for wide ranges); each control
+// writes raw strings back through onInput and shows its own error beside it.
+// A parameter's `when(params)` hides it when it does not apply.
 
 function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
@@ -25,56 +10,76 @@ function element(tag, attributes = {}, children = []) {
   return node;
 }
 
+function numericField(p, id, describedBy) {
+  const toSlider = p.log ? (x) => Math.log10(x) : (x) => x;
+  const fromSlider = p.log ? (s) => Number(Math.pow(10, s).toPrecision(3)) : (s) => s;
+  const lo = p.sliderMin ?? p.min;
+  const hi = p.sliderMax ?? p.max;
+  const slider = element('input', {
+    type: 'range', name: `${p.name}-slider`, 'aria-label': `${p.label} slider`,
+    min: toSlider(lo), max: toSlider(hi), step: p.log ? 0.01 : (p.step ?? 1),
+  });
+  const box = element('input', { id, name: p.name, type: 'text', inputmode: 'decimal', 'aria-describedby': describedBy,
+    spellcheck: 'false', size: 8, placeholder: p.placeholder ?? '' });
+  slider.addEventListener('input', () => { box.value = String(fromSlider(Number(slider.value))); });
+  const write = (text) => {
+    box.value = text;
+    const x = Number(text);
+    if (text !== '' && Number.isFinite(x) && (!p.log || x > 0)) slider.value = String(toSlider(x));
+  };
+  box.addEventListener('input', () => write(box.value));
+  return { inputs: [slider, box], read: () => box.value, write };
+}
+
+function makeField(p, id, describedBy) {
+  switch (p.kind) {
+    case 'choice': {
+      const select = element('select', { id, name: p.name, 'aria-describedby': describedBy },
+        p.choices.map((c) => element('option', { value: c }, [p.choiceLabels?.[c] ?? c])));
+      return { inputs: [select], read: () => select.value, write: (t) => { select.value = t; } };
+    }
+    case 'bool': {
+      const box = element('input', { id, name: p.name, type: 'checkbox', 'aria-describedby': describedBy });
+      return { inputs: [box], read: () => String(box.checked), write: (t) => { box.checked = t === 'true'; } };
+    }
+    case 'list':
+    case 'dims': {
+      const box = element(p.kind === 'list' ? 'textarea' : 'input', { id, name: p.name, 'aria-describedby': describedBy,
+        spellcheck: 'false', placeholder: p.placeholder ?? '', ...(p.kind === 'list' ? { rows: 2 } : { type: 'text' }) });
+      return { inputs: [box], read: () => box.value, write: (t) => { box.value = t; } };
+    }
+    default:
+      return numericField(p, id, describedBy);
+  }
+}
+
 /**
- * Builds the controls inside `form`.
+ * Builds the controls of `parameters` inside `form` (emptying it first).
  * @param {HTMLFormElement} form
- * @param {(raw: Record<string, string>) => void} onInput  called with every control's raw value
- * @returns {{set(raw): void, showErrors(errors: Record<string, string>): void}}
+ * @param {object[]} parameters  a family's parameter list (see families/)
+ * @param {(raw: Record<string, string>, changed: string) => void} onInput  every raw value, and the
+ *   name of the parameter the user changed
+ * @returns {{set(raw), showErrors(errors), showOnly(visible: Set<string>)}}
  */
-export function createControls(form, onInput) {
-  const fields = new Map();  // name -> {read(), write(text), error}
-  for (const p of PARAMETERS) {
+export function createControls(form, parameters, onInput) {
+  form.replaceChildren();
+  const fields = new Map();
+  for (const p of parameters) {
     const id = `control-${p.name}`;
     const error = element('output', { class: 'error', id: `error-${p.name}`, for: id, 'aria-live': 'polite' });
-    const label = element('label', { for: id, title: HELP[p.name] }, [p.label]);
-    let inputs;
-    let read;
-    let write;
-    if (p.kind === 'choice') {
-      const select = element('select', { id, name: p.name, 'aria-describedby': error.id },
-        p.choices.map((c) => element('option', { value: c }, [CHOICE_TEXT[c] ?? c])));
-      inputs = [select];
-      read = () => select.value;
-      write = (text) => { select.value = text; };
-    } else if (p.kind === 'dims') {
-      const box = element('input', { id, name: p.name, type: 'text', placeholder: 'auto', 'aria-describedby': error.id, spellcheck: 'false' });
-      inputs = [box];
-      read = () => box.value;
-      write = (text) => { box.value = text; };
-    } else {
-      const toSlider = p.log ? (x) => Math.log10(x) : (x) => x;
-      const fromSlider = p.log ? (s) => Number(Math.pow(10, s).toPrecision(3)) : (s) => s;
-      const slider = element('input', {
-        type: 'range', name: `${p.name}-slider`, 'aria-label': `${p.label} slider`,
-        min: toSlider(p.min), max: toSlider(p.max), step: p.log ? 0.01 : (p.step ?? 1),
-      });
-      const box = element('input', { id, name: p.name, type: 'text', inputmode: 'decimal', 'aria-describedby': error.id, spellcheck: 'false', size: 8 });
-      slider.addEventListener('input', () => { box.value = String(fromSlider(Number(slider.value))); });
-      inputs = [slider, box];
-      read = () => box.value;
-      write = (text) => {
-        box.value = text;
-        const x = Number(text);
-        if (Number.isFinite(x) && x > 0) slider.value = String(toSlider(x));
-      };
-      box.addEventListener('input', () => write(box.value));
-    }
-    fields.set(p.name, { read, write, error });
-    form.append(element('div', { class: 'control', 'data-name': p.name }, [label, element('div', { class: 'inputs' }, inputs), error]));
+    const label = element('label', { for: id, title: p.help ?? '' }, [p.label]);
+    const field = makeField(p, id, error.id);
+    const row = element('div', { class: `control kind-${p.kind}`, 'data-name': p.name },
+      [label, element('div', { class: 'inputs' }, field.inputs), error]);
+    if (p.help) row.append(element('div', { class: 'help' }, [p.help]));
+    fields.set(p.name, { ...field, error, row });
+    form.append(row);
   }
   const rawValues = () => Object.fromEntries([...fields].map(([name, f]) => [name, f.read()]));
-  form.addEventListener('input', () => onInput(rawValues()));
-  form.addEventListener('submit', (event) => event.preventDefault());
+  const changedName = (target) => (target.name ?? '').replace(/-slider$/, '');
+  form.oninput = (event) => onInput(rawValues(), changedName(event.target));
+  form.onchange = (event) => { if (event.target.type === 'checkbox') onInput(rawValues(), changedName(event.target)); };
+  form.onsubmit = (event) => event.preventDefault();
 
   return {
     set(raw) {
@@ -83,8 +88,11 @@ export function createControls(form, onInput) {
     showErrors(errors) {
       for (const [name, field] of fields) {
         field.error.textContent = errors[name] ?? '';
-        field.error.closest('.control').classList.toggle('invalid', name in errors);
+        field.row.classList.toggle('invalid', name in errors);
       }
+    },
+    showOnly(visible) {
+      for (const [name, field] of fields) field.row.hidden = !visible.has(name);
     },
   };
 }

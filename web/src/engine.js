@@ -1,27 +1,39 @@
 // The only module that talks to the wasm module. It turns params into core
-// calls and keeps the last result of each call, so that a change recomputes
-// only what it affects (moving the wave dimensions does not rebuild the table).
+// calls and remembers the last few results of each call, so a change recomputes
+// only what it affects (moving the wave dimensions does not rebuild the table),
+// and an unchanged input gives the very same object (views compare by identity).
 import createPosenc from '../generated/posenc.mjs';
+import { seededRandom } from './lib/random.js';
 
 /** Loads and instantiates the wasm module; resolves to an engine. */
 export async function loadEngine() {
   return createEngine(await createPosenc());
 }
 
-function memoizeLast(fn) {
-  let lastKey;
-  let lastValue;
+function memoize(fn, size = 4) {
+  const cache = new Map();  // key -> value, oldest first
   return (...args) => {
     const key = JSON.stringify(args);
-    if (key !== lastKey) {
-      lastValue = fn(...args);  // a throw leaves the cache as it was
-      lastKey = key;
+    if (cache.has(key)) {
+      const value = cache.get(key);
+      cache.delete(key);
+      cache.set(key, value);
+      return value;
     }
-    return lastValue;
+    const value = fn(...args);  // a throw caches nothing
+    cache.set(key, value);
+    if (cache.size > size) cache.delete(cache.keys().next().value);
+    return value;
   };
 }
 
+/** Columns of pair i's two components, as the core pairs them. */
+function pairColumns(layout, rotaryDim, pair) {
+  return layout === 'interleaved' ? [2 * pair, 2 * pair + 1] : [pair, pair + rotaryDim / 2];
+}
+
 export function createEngine(pe) {
+  const rotary = memoize((spec, seqLen) => pe.ropeInvFreq(spec, seqLen));
   return {
     /** The build's version string, e.g. "posenc 0.1.0 (wasm, SIMD on)". */
     version: () => pe.version(),
@@ -36,6 +48,64 @@ export function createEngine(pe) {
      *   sin_column[i] / cos_column[i] is the table column of pair i's sine / cosine
      * @throws {Error} the core's message naming the parameter, value and allowed range
      */
-    absolute: memoizeLast((spec, n) => ({ spec, table: pe.positionTable(spec, n), ...pe.positionFrequencies(spec) })),
+    absolute: memoize((spec, n) => ({ spec, table: pe.positionTable(spec, n), ...pe.positionFrequencies(spec) })),
+
+    /**
+     * A rotary spec's frequencies for a sequence of seqLen tokens (ropeInvFreq).
+     * @returns {{inv_freq: Float32Array, attention_factor: number, logit_scale: number,
+     *   head_dim: number, rotary_dim: number}}
+     */
+    rotary,
+
+    /**
+     * The decay curves over distance 0..maxDistance (see the core's decay).
+     * @returns {{distance: Float32Array, upper_bound: Float32Array, ones: Float32Array, random: Float32Array}}
+     */
+    decay: memoize((spec, maxDistance, seed = 0) => pe.decay(spec, maxDistance, seed)),
+
+    /**
+     * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core
+     * rotates it at positions start .. start + count - 1.
+     * @returns {{positions: number[], a: Float32Array, b: Float32Array, inv_freq: number, attention_factor: number}}
+     *   (a, b): the pair's two components at each position
+     * @throws {RangeError} "pair = ... is invalid" when pair >= rotary_dim / 2
+     */
+    pairTrajectory: memoize((spec, pair, start, count) => {
+      const f = rotary(spec, start + count);
+      const half = f.rotary_dim / 2;
+      if (!Number.isInteger(pair) || pair < 0 || pair >= half) {
+        throw new RangeError(`pair = ${pair} is invalid: expected an integer in [0, ${half - 1}] (rotary_dim / 2 = ${half} pairs)`);
+      }
+      const d = f.head_dim;
+      const [ca, cb] = pairColumns(spec.layout ?? (spec.type === 'xpos' ? 'interleaved' : 'half'), f.rotary_dim, pair);
+      const x = new Float32Array(count * d);
+      for (let r = 0; r < count; r++) x[r * d + ca] = 1;
+      const y = pe.applyRope(x, count, d, spec, start);
+      return {
+        positions: Array.from({ length: count }, (_, r) => start + r),
+        a: Float32Array.from({ length: count }, (_, r) => y[r * d + ca]),
+        b: Float32Array.from({ length: count }, (_, r) => y[r * d + cb]),
+        inv_freq: f.inv_freq[pair],
+        attention_factor: f.attention_factor,
+      };
+    }, 8),
+
+    /**
+     * A query [n, head_dim] of all ones or of seeded N(0, 1) entries, rotated
+     * at positions 0..n-1.
+     * @param {'ones'|'random'} input
+     * @returns {{data: Float32Array, rows: number, cols: number, rotary: object}}
+     */
+    rotatedInput: memoize((spec, n, input) => {
+      const f = rotary(spec, n);
+      const d = f.head_dim;
+      if (!Number.isInteger(n) || n < 1 || n * d > 1 << 22) {
+        throw new RangeError(`n = ${n} is invalid: expected an integer in [1, ${Math.floor((1 << 22) / d)}] for head_dim ${d}`);
+      }
+      const random = seededRandom(1);
+      const x = Float32Array.from({ length: n * d }, (_, k) => (input === 'ones' ? 1 : random.normal()));
+      if (input === 'random') for (let r = 1; r < n; r++) x.copyWithin(r * d, 0, d);  // one vector at every position
+      return { data: pe.applyRope(x, n, d, spec, 0), rows: n, cols: d, rotary: f };
+    }),
   };
 }

@@ -1,21 +1,14 @@
 // The playground's state: a plain params object, read from and written to the
 // URL query, so a link reproduces a view. Controls hand in raw strings; parse()
-// turns them into typed params or per-parameter error messages in the core's
-// format ("<name> = <value> is invalid: expected <range>"). Semantic rules of
-// an encoding (d_model even, base > 1) are the core's and come back from the
-// engine; here live only the types and the page's own slider limits.
-
-/** Every URL parameter, in the order the controls show them. */
-export const PARAMETERS = [
-  { name: 'n', kind: 'int', default: 128, min: 1, max: 4096, label: 'positions n', unit: 'tokens' },
-  { name: 'd_model', kind: 'int', default: 128, min: 2, max: 1024, step: 2, label: 'd_model' },
-  { name: 'base', kind: 'number', default: 10000, min: 10, max: 1e6, log: true, label: 'base' },
-  { name: 'layout', kind: 'choice', default: 'interleaved', choices: ['interleaved', 'concat'], label: 'layout' },
-  { name: 'timescales', kind: 'choice', default: 'vaswani', choices: ['vaswani', 'tensor2tensor'], label: 'timescales' },
-  { name: 'dims', kind: 'dims', default: 'auto', label: 'wave dimensions' },
-];
-
-const byName = new Map(PARAMETERS.map((p) => [p.name, p]));
+// turns them into typed params, or per-parameter messages in the core's format
+// ("<name> = <value> is invalid: expected <range>"). An encoding's own rules
+// (d_model even, factor >= 1, ...) are the core's and come back from the engine;
+// here live only the types and each control's range.
+//
+// A parameter: {name, kind, default, label, help?, min?, max?, log?, step?,
+//   choices?, choiceLabels?, when?(params), view? (a setting of the views, not
+//   of the encoding)}; kinds: int, number, optional-int,
+//   optional-number (blank = absent), choice, bool, list (of numbers), dims.
 
 function invalid(name, value, expected) {
   return `${name} = ${value} is invalid: expected ${expected}`;
@@ -24,19 +17,31 @@ function invalid(name, value, expected) {
 function parseOne(p, raw) {
   const text = String(raw ?? '').trim();
   switch (p.kind) {
+    case 'optional-int':
+    case 'optional-number':
+      if (text === '') return null;
+    // falls through
     case 'int':
     case 'number': {
       const x = text === '' ? NaN : Number(text);
-      if (p.kind === 'int') {
-        if (!Number.isInteger(x) || x < p.min || x > p.max) throw invalid(p.name, text || '(empty)', `an integer in [${p.min}, ${p.max}]`);
-      } else if (!Number.isFinite(x)) {
-        throw invalid(p.name, text || '(empty)', 'a finite number');
-      }
+      const integer = p.kind.endsWith('int');
+      const range = `[${p.min}, ${p.max}]`;
+      if (integer && (!Number.isInteger(x) || x < p.min || x > p.max)) throw invalid(p.name, text || '(empty)', `an integer in ${range}`);
+      if (!integer && (!Number.isFinite(x) || x < p.min || x > p.max)) throw invalid(p.name, text || '(empty)', `a number in ${range}`);
       return x;
     }
     case 'choice':
       if (!p.choices.includes(text)) throw invalid(p.name, JSON.stringify(text), `one of ${p.choices.join(', ')}`);
       return text;
+    case 'bool':
+      if (text !== 'true' && text !== 'false') throw invalid(p.name, JSON.stringify(text), 'true or false');
+      return text === 'true';
+    case 'list': {
+      if (text === '') return null;
+      const values = text.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean).map(Number);
+      if (!values.every(Number.isFinite)) throw invalid(p.name, JSON.stringify(text.slice(0, 40)), 'a list of numbers such as 1, 1.5, 2');
+      return values;
+    }
     case 'dims': {
       if (text === '' || text === 'auto') return 'auto';
       const dims = text.split(/[\s,]+/).filter(Boolean).map(Number);
@@ -50,55 +55,78 @@ function parseOne(p, raw) {
   }
 }
 
+/** The text a control shows for a typed value. */
+export function format(value) {
+  if (value === null || value === undefined) return '';
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+/** The defaults of a parameter list, as raw strings. */
+export function defaultsOf(parameters) {
+  return Object.fromEntries(parameters.map((p) => [p.name, format(p.default)]));
+}
+
+/** The parameters of the list that apply to params (their `when` holds). */
+export function visibleNames(parameters, params) {
+  return new Set(parameters.filter((p) => !p.when || p.when(params)).map((p) => p.name));
+}
+
 /**
- * Parses raw strings (from controls or the URL) into params.
- * @param {Record<string, string>} raw  values by parameter name; missing ones take defaults
- * @returns {{params: object, errors: Record<string, string>}} errors by parameter name
+ * Parses raw strings into params. Errors of parameters that do not apply
+ * (their `when` is false) are dropped.
+ * @param {object[]} parameters
+ * @param {Record<string, string>} raw  missing names take their defaults
+ * @returns {{params: object, errors: Record<string, string>}}
  */
-export function parse(raw) {
+export function parse(parameters, raw) {
   const params = {};
   const errors = {};
-  for (const p of PARAMETERS) {
+  for (const p of parameters) {
     try {
       params[p.name] = p.name in raw ? parseOne(p, raw[p.name]) : p.default;
     } catch (message) {
       errors[p.name] = String(message);
+      params[p.name] = p.default;
     }
   }
+  const visible = visibleNames(parameters, params);
+  for (const name of Object.keys(errors)) if (!visible.has(name)) delete errors[name];
   return { params, errors };
 }
 
-/** Raw strings of the URL query (`?n=64&d_model=32`); unknown keys are ignored. */
-export function fromQuery(search) {
-  const query = new URLSearchParams(search);
+/** Raw strings of the URL query; unknown keys are ignored. */
+export function fromQuery(parameters, search) {
+  const names = new Set(parameters.map((p) => p.name));
   const raw = {};
-  for (const [key, value] of query) if (byName.has(key)) raw[key] = value;
+  for (const [key, value] of new URLSearchParams(search)) if (names.has(key)) raw[key] = value;
   return raw;
 }
 
-/** The query string of params, leaving out defaults so links stay short. */
-export function toQuery(params) {
+/**
+ * The query string of params: the parameters that apply and differ from `base`
+ * (raw strings; by default the parameters' defaults, for a model preset its values).
+ */
+export function toQuery(parameters, params, base = defaultsOf(parameters)) {
   const query = new URLSearchParams();
-  for (const p of PARAMETERS) {
-    const value = Array.isArray(params[p.name]) ? params[p.name].join(',') : String(params[p.name]);
-    if (value !== String(p.default)) query.set(p.name, value);
+  const visible = visibleNames(parameters, params);
+  for (const p of parameters) {
+    const value = format(params[p.name]);
+    if (visible.has(p.name) && value !== base[p.name]) query.set(p.name, value.replaceAll(', ', ','));
   }
   const text = query.toString().replaceAll('%2C', ',');
   return text ? `?${text}` : '';
 }
 
-/** Raw strings of params, as the controls show them. */
-export function toRaw(params) {
-  return Object.fromEntries(PARAMETERS.map((p) => [p.name, Array.isArray(params[p.name]) ? params[p.name].join(', ') : String(params[p.name])]));
-}
+// Names the JS API uses for what the page calls otherwise.
+const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance' };
 
-/** The spec object the engine sends to the core (DESIGN.md spec format). */
-export function encodingSpec(params) {
-  return { type: 'sinusoidal', d_model: params.d_model, base: params.base, layout: params.layout, timescales: params.timescales };
-}
-
-/** The parameter a core error message is about ("d_model = 7 is invalid..." -> "d_model"), if it is one of ours. */
-export function parameterOf(message) {
-  const match = /^(\w+) = /.exec(message);
-  return match && byName.has(match[1]) ? match[1] : null;
+/**
+ * The parameter a core error message is about, if the list has it:
+ * "d_model = 7 is invalid ..." -> "d_model", "long_factor[3] = ..." -> "long_factor",
+ * "... missing required key "short_factor" ..." -> "short_factor".
+ */
+export function parameterOf(parameters, message) {
+  const match = /^(\w+)(?:\[\d+\])? = /.exec(message) ?? /missing required key "(\w+)"/.exec(message);
+  const name = match && (ALIASES[match[1]] ?? match[1]);
+  return name && parameters.some((p) => p.name === name) ? name : null;
 }

@@ -2,6 +2,13 @@
 // fastest pair (wavelength 2*pi tokens) to slow ones, the progression that lets
 // a model read position at several scales.
 import * as Plot from '@observablehq/plot';
+import { figureWidth } from '../lib/matrix-figure.js';
+
+export const id = 'waves';
+export const title = 'Waves of chosen dimensions';
+export const caption = 'PE(position, dimension) along the sequence: from wavelength 2π tokens (pair 0) to ever slower ' +
+  'pairs, like the hands of a clock.';
+export const inputs = (result, params) => [result, JSON.stringify(params.dims)];
 
 /**
  * Which columns to draw: the given list, or for "auto" the sine columns of four
@@ -42,7 +49,7 @@ export function render(element, result, params) {
       points.push({ position: pos, value: data[pos * cols + col], series, dimension: col, pair, wavelength });
     }
   }
-  const width = Math.max(320, Math.min(element.clientWidth || 720, 960));
+  const width = figureWidth(element);
   const figure = Plot.plot({
     width, height: 280, marginLeft: 56, marginBottom: 40,
     x: { label: 'position (token) →', labelAnchor: 'center', labelOffset: 34, domain: [0, Math.max(1, rows - 1)] },

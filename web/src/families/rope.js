@@ -1,0 +1,170 @@
+// The rotary family on the page: RoPE with its scalings, model presets, and
+// pasted config.json files.
+import * as spectrum from '../views/spectrum.js';
+import * as rotation from '../views/rotation.js';
+import * as decay from '../views/decay.js';
+import * as rotated from '../views/rotated-heatmap.js';
+import { PRESETS } from '../presets.js';
+import { format } from '../state.js';
+import { ropeSpecFromConfig } from '../hf-config.js';
+
+export const label = 'RoPE and its scalings';
+export const formula = 'pair i of q and k turns by pos·θᵢ, θᵢ = rope_theta<sup>−2i/d</sup>, so q<sub>m</sub>·k<sub>n</sub> ' +
+  'depends only on n − m <span class="cite">(RoFormer eq. 34; scalings as in transformers)</span>';
+
+const ROPE_TYPES = ['default', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope'];
+const is = (...types) => (p) => types.includes(p.rope_type);
+
+export const parameters = [
+  { name: 'preset', kind: 'choice', default: 'custom', choices: ['custom', ...PRESETS.map((p) => p.id)], label: 'model preset',
+    choiceLabels: Object.fromEntries([['custom', 'custom (your values)'], ...PRESETS.map((p) => [p.id, p.label])]),
+    help: 'Fills the values below from a published config.json.' },
+  { name: 'head_dim', kind: 'int', default: 128, min: 2, max: 1024, step: 2, label: 'head_dim' },
+  { name: 'rope_theta', kind: 'number', default: 10000, min: 1, max: 1e12, sliderMin: 10, sliderMax: 1e7, log: true, label: 'rope_theta' },
+  { name: 'partial_rotary_factor', kind: 'number', default: 1, min: 0, max: 1, step: 0.05, label: 'partial_rotary_factor',
+    help: 'Fraction of head_dim that rotates (GPT-NeoX 0.25); the rest passes through.' },
+  { name: 'layout', kind: 'choice', default: 'half', choices: ['half', 'interleaved'], label: 'layout',
+    choiceLabels: { half: 'half: (i, i + d/2), GPT-NeoX, LLaMA', interleaved: 'interleaved: (2i, 2i+1), GPT-J, RoFormer' } },
+  { name: 'max_position_embeddings', kind: 'int', default: 4096, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,
+    label: 'max_position_embeddings' },
+  { name: 'rope_type', kind: 'choice', default: 'default', choices: ROPE_TYPES, label: 'rope_scaling.rope_type',
+    choiceLabels: { default: 'default (no scaling)', linear: 'linear (Position Interpolation)', ntk: 'ntk (NTK-aware base)',
+      dynamic: 'dynamic (dynamic NTK)', yarn: 'yarn (YaRN)', llama3: 'llama3 (Llama 3.1)', longrope: 'longrope (Phi-3)' } },
+  { name: 'factor', kind: 'number', default: 8, min: 0, max: 1e6, sliderMin: 1, sliderMax: 128, log: true, label: 'factor',
+    when: (p) => p.rope_type !== 'default', help: 'Context extension factor s.' },
+  { name: 'original_max_position_embeddings', kind: 'optional-int', min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,
+    default: null, label: 'original_max_position_embeddings', placeholder: '= max_position_embeddings',
+    when: is('yarn', 'llama3', 'longrope'), help: 'The pre-training context L.' },
+  { name: 'beta_fast', kind: 'number', default: 32, min: 0.001, max: 1e4, sliderMin: 1, sliderMax: 256, log: true, label: 'beta_fast', when: is('yarn') },
+  { name: 'beta_slow', kind: 'number', default: 1, min: 0.001, max: 1e4, sliderMin: 0.01, sliderMax: 64, log: true, label: 'beta_slow', when: is('yarn') },
+  { name: 'truncate', kind: 'bool', default: true, label: 'truncate', when: is('yarn'), help: 'Floor/ceil the ramp ends (gpt-oss: false).' },
+  { name: 'mscale', kind: 'optional-number', default: null, min: 0, max: 100, label: 'mscale', when: is('yarn'), placeholder: '(none)' },
+  { name: 'mscale_all_dim', kind: 'optional-number', default: null, min: 0, max: 100, label: 'mscale_all_dim', when: is('yarn'), placeholder: '(none)' },
+  { name: 'attention_factor', kind: 'optional-number', default: null, min: 0, max: 100, label: 'attention_factor',
+    when: is('yarn', 'longrope'), placeholder: '(from the factor)' },
+  { name: 'low_freq_factor', kind: 'number', default: 1, min: 0.001, max: 1e3, step: 0.25, label: 'low_freq_factor', when: is('llama3') },
+  { name: 'high_freq_factor', kind: 'number', default: 4, min: 0.001, max: 1e3, step: 0.25, label: 'high_freq_factor', when: is('llama3') },
+  { name: 'short_factor', kind: 'list', default: null, label: 'short_factor', when: is('longrope'), placeholder: 'rotary_dim/2 numbers' },
+  { name: 'long_factor', kind: 'list', default: null, label: 'long_factor', when: is('longrope'), placeholder: 'rotary_dim/2 numbers' },
+  { name: 'seq_len', view: true, kind: 'int', default: 4096, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true, label: 'context (tokens)',
+    help: 'The current sequence length: dynamic and longrope depend on it.' },
+  { name: 'pair', view: true, kind: 'int', default: 8, min: 0, max: 1023, label: 'rotation: pair i' },
+  { name: 'start', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 4096, label: 'rotation: first position' },
+  { name: 'max_distance', view: true, kind: 'int', default: 8192, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance' },
+  { name: 'input', view: true, kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
+    choiceLabels: { ones: 'all ones', random: 'one random vector' } },
+  { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
+];
+
+const SCALING_KEYS = {
+  default: [],
+  linear: ['factor'],
+  ntk: ['factor'],
+  dynamic: ['factor'],
+  yarn: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow', 'truncate', 'mscale', 'mscale_all_dim', 'attention_factor'],
+  llama3: ['factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor'],
+  longrope: ['short_factor', 'long_factor', 'factor', 'original_max_position_embeddings', 'attention_factor'],
+};
+
+/** The spec object sent to the core (transformers v4 form). */
+export function spec(params) {
+  const out = { type: 'rope', head_dim: params.head_dim, rope_theta: params.rope_theta,
+    partial_rotary_factor: params.partial_rotary_factor, layout: params.layout,
+    max_position_embeddings: params.max_position_embeddings };
+  if (params.rope_type !== 'default') {
+    out.rope_scaling = { rope_type: params.rope_type };
+    for (const key of SCALING_KEYS[params.rope_type]) {
+      if (params[key] !== null && params[key] !== undefined) out.rope_scaling[key] = params[key];
+    }
+  }
+  return out;
+}
+
+/** The pre-training length L the spec's scaling reads (its original_max_position_embeddings, else max_position_embeddings). */
+function trainingLength(params) {
+  return (SCALING_KEYS[params.rope_type].includes('original_max_position_embeddings') && params.original_max_position_embeddings)
+    || params.max_position_embeddings;
+}
+
+/** @throws {Error} the core's message for a bad spec, or the engine's for a bad pair */
+export function compute(engine, params) {
+  const s = spec(params);
+  const { rope_scaling: _, ...unscaledSpec } = s;
+  return {
+    spec: s,
+    ropeType: params.rope_type,
+    seqLen: params.seq_len,
+    trainingLength: trainingLength(params),
+    maxPositions: params.max_position_embeddings,
+    get scaled() { return engine.rotary(s, params.seq_len); },
+    get unscaled() { return engine.rotary(unscaledSpec, params.seq_len); },
+    pair: params.pair,
+    input: params.input,
+    // Each view reads only what it draws; the engine computes it on first read.
+    get rotation() { return engine.pairTrajectory(s, params.pair, params.start, 11); },
+    get decay() { return engine.decay(s, params.max_distance); },
+    get rotated() {
+      return {
+        interleaved: engine.rotatedInput({ ...s, layout: 'interleaved' }, params.n, params.input),
+        half: engine.rotatedInput({ ...s, layout: 'half' }, params.n, params.input),
+      };
+    },
+  };
+}
+
+export const views = [spectrum, rotation, decay, rotated];
+
+/**
+ * Raw control values for a rope spec (from a preset or a pasted config): both
+ * config generations, with transformers v5's precedence (top-level
+ * original_max_position_embeddings and partial_rotary_factor first).
+ */
+export function rawFromSpec(s) {
+  const block = s.rope_scaling ?? s.rope_parameters ?? {};
+  const get = (key, fallback) => block[key] ?? fallback;
+  const defaults = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
+  const headDim = s.head_dim ?? defaults.head_dim;
+  const partial = s.rotary_dim != null ? s.rotary_dim / headDim : (s.partial_rotary_factor ?? block.partial_rotary_factor ?? 1);
+  const values = {
+    head_dim: headDim,
+    rope_theta: block.rope_theta ?? s.rope_theta ?? defaults.rope_theta,
+    partial_rotary_factor: partial,
+    layout: s.layout ?? 'half',
+    max_position_embeddings: s.max_position_embeddings ?? defaults.max_position_embeddings,
+    rope_type: block.rope_type ?? block.type ?? 'default',
+    factor: get('factor', defaults.factor),
+    original_max_position_embeddings: s.original_max_position_embeddings ?? get('original_max_position_embeddings', null),
+    beta_fast: get('beta_fast', defaults.beta_fast),
+    beta_slow: get('beta_slow', defaults.beta_slow),
+    truncate: get('truncate', true),
+    mscale: get('mscale', null),
+    mscale_all_dim: get('mscale_all_dim', null),
+    attention_factor: get('attention_factor', null),
+    low_freq_factor: get('low_freq_factor', defaults.low_freq_factor),
+    high_freq_factor: get('high_freq_factor', defaults.high_freq_factor),
+    short_factor: get('short_factor', null),
+    long_factor: get('long_factor', null),
+    seq_len: s.max_position_embeddings ?? defaults.seq_len,
+    // Far enough to show the region past max_position_embeddings.
+    max_distance: Math.min(200000, 2 * (s.max_position_embeddings ?? defaults.max_position_embeddings)),
+    pair: Math.min(8, Math.floor((headDim * partial) / 4)),
+  };
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, format(v)]));
+}
+
+/**
+ * The raw values a link's query is read against: the defaults, with a model
+ * preset's values over them when the query names one (so its link stays short).
+ */
+export function baseRaw(defaults, raw) {
+  const id = raw.preset;
+  if (!PRESETS.some((p) => p.id === id)) return defaults;
+  const { preset: _, ...values } = rawFromPreset(id);
+  return { ...defaults, ...values };
+}
+
+/** Raw control values of a preset by id. */
+export function rawFromPreset(id) {
+  const preset = PRESETS.find((p) => p.id === id);
+  return { ...rawFromSpec(ropeSpecFromConfig(preset.config).spec), preset: id };
+}

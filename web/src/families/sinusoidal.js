@@ -1,0 +1,33 @@
+// The sinusoidal family on the page: its controls, its spec, its views.
+import * as heatmap from '../views/heatmap.js';
+import * as waves from '../views/waves.js';
+
+export const label = 'sinusoidal';
+export const formula = 'PE[pos, 2i] = sin(pos·ωᵢ), PE[pos, 2i+1] = cos(pos·ωᵢ), ωᵢ = base<sup>−2i/d_model</sup> ' +
+  '<span class="cite">(Vaswani et al. 2017, §3.5)</span>';
+
+export const parameters = [
+  { name: 'n', kind: 'int', default: 128, min: 1, max: 4096, label: 'positions n' },
+  { name: 'd_model', kind: 'int', default: 128, min: 2, max: 1024, step: 2, label: 'd_model',
+    help: 'Width of the embedding; even (sin/cos pairs).' },
+  { name: 'base', kind: 'number', default: 10000, min: 1, max: 1e12, sliderMin: 10, sliderMax: 1e6, log: true, label: 'base',
+    help: 'The slowest pair has a wavelength of about 2π·base tokens.' },
+  { name: 'layout', kind: 'choice', default: 'interleaved', choices: ['interleaved', 'concat'], label: 'layout',
+    choiceLabels: { interleaved: 'interleaved: sin, cos, sin, cos, …', concat: 'concat: [sin … | cos …]' } },
+  { name: 'timescales', kind: 'choice', default: 'vaswani', choices: ['vaswani', 'tensor2tensor'], label: 'timescales',
+    choiceLabels: { vaswani: 'vaswani (paper): base^(−2i/d)', tensor2tensor: 'tensor2tensor, fairseq: base^(−i/(d/2−1))' } },
+  { name: 'dims', kind: 'dims', default: 'auto', label: 'wave dimensions', placeholder: 'auto',
+    help: '"auto" or a list such as 0, 1, 20.' },
+];
+
+/** The spec object sent to the core. */
+export function spec(params) {
+  return { type: 'sinusoidal', d_model: params.d_model, base: params.base, layout: params.layout, timescales: params.timescales };
+}
+
+/** @throws {Error} the core's message for a bad spec */
+export function compute(engine, params) {
+  return engine.absolute(spec(params), params.n);
+}
+
+export const views = [heatmap, waves];

@@ -1,0 +1,50 @@
+// xPos on the page: RoPE's rotation with a per-pair exponential scale.
+import * as rotation from '../views/rotation.js';
+import * as decay from '../views/decay.js';
+import * as rotated from '../views/rotated-heatmap.js';
+
+export const label = 'xPos';
+export const formula = 'RoPE’s rotation, with pair i of a query at n scaled by ζᵢ<sup>n/γ</sup> and of a key at m by ' +
+  'ζᵢ<sup>−m/γ</sup>, ζᵢ = (2i/d + 0.4)/1.4, γ = scale_base <span class="cite">(Sun et al. 2022, §3.2)</span>';
+
+export const parameters = [
+  { name: 'head_dim', kind: 'int', default: 64, min: 2, max: 1024, step: 2, label: 'head_dim' },
+  { name: 'rope_theta', kind: 'number', default: 10000, min: 1, max: 1e12, sliderMin: 10, sliderMax: 1e7, log: true, label: 'rope_theta' },
+  { name: 'scale_base', kind: 'number', default: 512, min: 0.001, max: 1e9, sliderMin: 8, sliderMax: 65536, log: true, label: 'scale_base γ' },
+  { name: 'role', kind: 'choice', default: 'query', choices: ['query', 'key'], label: 'role',
+    choiceLabels: { query: 'query: ζ^(+n/γ)', key: 'key: ζ^(−m/γ)' } },
+  { name: 'training_length', kind: 'int', default: 1024, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,
+    label: 'training length (tokens)', help: 'Marked on the decay plot (the paper trains on 1024 tokens).' },
+  { name: 'pair', kind: 'int', default: 4, min: 0, max: 511, label: 'rotation: pair i' },
+  { name: 'start', kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 4096, label: 'rotation: first position' },
+  { name: 'max_distance', kind: 'int', default: 4096, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance' },
+  { name: 'input', kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
+    choiceLabels: { ones: 'all ones', random: 'one random vector' } },
+  { name: 'n', kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
+];
+
+export function spec(params) {
+  return { type: 'xpos', head_dim: params.head_dim, rope_theta: params.rope_theta, scale_base: params.scale_base, role: params.role };
+}
+
+export function compute(engine, params) {
+  const s = spec(params);
+  return {
+    spec: s,
+    trainingLength: params.training_length,
+    maxPositions: params.training_length,
+    pair: params.pair,
+    input: params.input,
+    // Each view reads only what it draws; the engine computes it on first read.
+    get rotation() { return engine.pairTrajectory(s, params.pair, params.start, 11); },
+    get decay() { return engine.decay(s, params.max_distance); },
+    get rotated() {
+      return {
+        interleaved: engine.rotatedInput({ ...s, layout: 'interleaved' }, params.n, params.input),
+        half: engine.rotatedInput({ ...s, layout: 'half' }, params.n, params.input),
+      };
+    },
+  };
+}
+
+export const views = [rotation, decay, rotated];

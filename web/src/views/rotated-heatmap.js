@@ -1,0 +1,49 @@
+// The rotated query [n, head_dim] for a constant or random input vector, in
+// both layouts side by side: interleaved pairs (2i, 2i+1) and GPT-NeoX/LLaMA
+// halves (i, i + rotary_dim/2). Same rotation, columns permuted.
+import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+
+export const id = 'rotated';
+export const title = 'The rotated query, both layouts';
+export const caption = 'One query vector (all ones, or one random vector) placed at every position and rotated. ' +
+  'Fast pairs change colour from row to row, slow ones barely; dimensions past rotary_dim are not rotated.';
+export const inputs = (result) => { const r = result.rotated; return [r.interleaved, r.half]; };
+
+function pairOf(layout, col, rotaryDim) {
+  if (col >= rotaryDim) return null;
+  return layout === 'interleaved' ? Math.floor(col / 2) : col % (rotaryDim / 2);
+}
+
+/**
+ * @param {HTMLElement} element
+ * @param {{rotated: {interleaved: {data, rows, cols, rotary}, half: {data, rows, cols, rotary}}, input: string}} result
+ */
+export function render(element, result) {
+  const width = Math.max(320, Math.floor((figureWidth(element, 1200) - 16) / 2));
+  let extent = 0;
+  for (const layout of ['interleaved', 'half']) for (const v of result.rotated[layout].data) extent = Math.max(extent, Math.abs(v));
+  extent = extent > 0 && Number.isFinite(extent) ? extent : 1;
+  const panels = ['interleaved', 'half'].map((layout) => {
+    const { data, rows, cols, rotary } = result.rotated[layout];
+    const panel = document.createElement('div');
+    panel.className = 'panel';
+    const heading = document.createElement('h3');
+    heading.textContent = layout === 'interleaved' ? 'interleaved: pairs (2i, 2i+1)' : 'half: pairs (i, i + rotary_dim/2)';
+    panel.append(heading, matrixFigure({
+      data, rows, cols, width, height: 320,
+      xLabel: 'dimension →', yLabel: '↓ position (token)', extent, legendLabel: `rotated q (${result.input} input)`,
+      ariaLabel: `Rotated query, ${layout} layout, ${rows} positions by ${cols} dimensions.`,
+      describe: (row, col) => {
+        const pair = pairOf(layout, col, rotary.rotary_dim);
+        return `<b>position</b> ${row}<br><b>dimension</b> ${col}<br><b>value</b> ${data[row * cols + col].toPrecision(6)}<br>` +
+          (pair === null ? '<b>not rotated</b> (past rotary_dim)'
+            : `<b>pair i</b> ${pair}<br><b>θᵢ</b> ${rotary.inv_freq[pair].toPrecision(5)} rad/token`);
+      },
+    }));
+    return panel;
+  });
+  const row = document.createElement('div');
+  row.className = 'panels';
+  row.append(...panels);
+  element.replaceChildren(row);
+}

@@ -1,0 +1,49 @@
+// Rotation: one 2-D pair of a vector drawn as arrows across 11 consecutive
+// positions. RoPE turns the pair by theta_i per token: equal lengths, equal
+// angle steps (xPos also shrinks or grows them by zeta_i^(position / scale_base)).
+import * as Plot from '@observablehq/plot';
+
+export const id = 'rotation';
+export const title = 'Rotation of one pair across 11 positions';
+export const caption = 'The pair (1, 0) of a query as the core rotates it at 11 consecutive positions: the angle grows ' +
+  'by θᵢ per token, so the angle between two arrows depends only on how far apart their positions are.';
+export const inputs = (result) => [result.rotation];
+
+/**
+ * @param {HTMLElement} element
+ * @param {{rotation: {positions: number[], a: Float32Array, b: Float32Array, inv_freq: number,
+ *   attention_factor: number}, pair: number}} result
+ */
+export function render(element, result) {
+  const t = result.rotation;
+  const points = t.positions.map((position, k) => {
+    const angle = position * t.inv_freq;
+    return { position, a: t.a[k], b: t.b[k], length: Math.hypot(t.a[k], t.b[k]),
+      angle: `${angle.toPrecision(5)} rad = ${((angle * 180) / Math.PI).toPrecision(5)}°` };
+  });
+  const reach = Math.max(1, ...points.map((p) => p.length)) * 1.18;
+  const circle = Array.from({ length: 121 }, (_, k) => ({ x: Math.cos((k * Math.PI) / 60), y: Math.sin((k * Math.PI) / 60) }));
+  const size = Math.max(300, Math.min(element.clientWidth || 420, 440));
+  const degrees = ((t.inv_freq * 180) / Math.PI).toPrecision(4);
+  const note = document.createElement('p');
+  note.className = 'note';
+  note.textContent = `pair i = ${result.pair}: θᵢ = ${t.inv_freq.toPrecision(6)} rad (${degrees}°) per token; ` +
+    `positions ${t.positions[0]}–${t.positions.at(-1)}` +
+    (Math.abs(t.attention_factor - 1) > 1e-7 ? `; lengths scaled by the attention factor ${t.attention_factor.toPrecision(5)}` : '');
+  const figure = Plot.plot({
+    width: size, height: size, marginLeft: 44, marginBottom: 40,
+    x: { domain: [-reach, reach], label: 'first component →', labelAnchor: 'center', labelOffset: 34 },
+    y: { domain: [-reach, reach], label: '↑ second component' },
+    color: { type: 'sequential', scheme: 'viridis', domain: [t.positions[0], t.positions.at(-1)], legend: true, label: 'position' },
+    marks: [
+      Plot.ruleX([0], { stroke: '#ccc' }),
+      Plot.ruleY([0], { stroke: '#ccc' }),
+      Plot.line(circle, { x: 'x', y: 'y', stroke: '#bbb', strokeDasharray: '3,3' }),
+      Plot.arrow(points, { x1: 0, y1: 0, x2: 'a', y2: 'b', stroke: 'position', strokeWidth: 2, headLength: 10 }),
+      Plot.text(points, { x: (p) => p.a * 1.09, y: (p) => p.b * 1.09, text: (p) => String(p.position), fontSize: 10, fill: 'position' }),
+      Plot.tip(points, Plot.pointer({ x: 'a', y: 'b', channels: { position: 'position', angle: 'angle', length: 'length' },
+        format: { x: (v) => v.toPrecision(5), y: (v) => v.toPrecision(5), length: (v) => v.toPrecision(5) } })),
+    ],
+  });
+  element.replaceChildren(note, figure);
+}
