@@ -27,9 +27,12 @@ export function render(element, result) {
   const degrees = ((t.inv_freq * 180) / Math.PI).toPrecision(4);
   const note = document.createElement('p');
   note.className = 'note';
+  const first = points[0].length;
+  const last = points.at(-1).length;
   note.textContent = `pair i = ${result.pair}: θᵢ = ${t.inv_freq.toPrecision(6)} rad (${degrees}°) per token; ` +
     `positions ${t.positions[0]}–${t.positions.at(-1)}` +
-    (Math.abs(t.attention_factor - 1) > 1e-7 ? `; lengths scaled by the attention factor ${t.attention_factor.toPrecision(5)}` : '');
+    (Math.abs(last / first - 1) > 1e-6 ? `; lengths change from ${first.toPrecision(4)} to ${last.toPrecision(4)} (xPos scale)`
+      : Math.abs(first - 1) > 1e-6 ? `; every length ${first.toPrecision(5)}: the attention factor` : '; every length 1');
   const figure = Plot.plot({
     width: size, height: size, marginLeft: 44, marginBottom: 40,
     x: { domain: [-reach, reach], label: 'first component →', labelAnchor: 'center', labelOffset: 34 },
