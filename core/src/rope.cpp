@@ -368,14 +368,19 @@ void rotate_rows(float* x, std::int64_t n, std::int64_t head_dim, Layout layout,
     }
 }
 
-xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset) {
+void check_rows(const xt::xtensor<float, 2>& x, std::int64_t head_dim, std::int64_t offset) {
     const std::int64_t n = std::int64_t(x.shape()[0]), d = std::int64_t(x.shape()[1]);
-    if (d != spec.head_dim)
+    if (d != head_dim)
         throw_bad_param("x", "[" + std::to_string(n) + ", " + std::to_string(d) + "]",
-                        "a [n, head_dim] matrix with head_dim = " + std::to_string(spec.head_dim));
+                        "a [n, head_dim] matrix with head_dim = " + std::to_string(head_dim));
     check_table_shape(n, d, "head_dim");
     if (offset < 0 || offset > kMaxPosition)
         throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
+}
+
+xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset) {
+    check_rows(x, spec.head_dim, offset);
+    const std::int64_t n = std::int64_t(x.shape()[0]), d = spec.head_dim;
     const Frequencies f = frequencies(spec, offset + n);
     xt::xtensor<float, 2> out = x;
     rotate_rows(out.data(), n, d, spec.layout, f.inv_freq, offset, f.attention_factor, {});

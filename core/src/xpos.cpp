@@ -39,13 +39,8 @@ static std::vector<double> log_rate(const Spec& spec, double sign) {
 }
 
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset) {
-    const std::int64_t n = std::int64_t(x.shape()[0]), d = std::int64_t(x.shape()[1]);
-    if (d != spec.head_dim)
-        throw_bad_param("x", "[" + std::to_string(n) + ", " + std::to_string(d) + "]",
-                        "a [n, head_dim] matrix with head_dim = " + std::to_string(spec.head_dim));
-    check_table_shape(n, d, "head_dim");
-    if (offset < 0 || offset > (std::int64_t(1) << 40))
-        throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
+    rope::check_rows(x, spec.head_dim, offset);
+    const std::int64_t n = std::int64_t(x.shape()[0]), d = spec.head_dim;
     xt::xtensor<float, 2> out = x;
     rope::rotate_rows(out.data(), n, d, spec.layout, inv_freq(spec), offset, 1.0,
                       log_rate(spec, spec.role == Role::query ? 1.0 : -1.0));

@@ -103,6 +103,10 @@ Frequencies frequencies(const Spec& spec, std::int64_t seq_len);
 /// when x is not [n, head_dim] with n >= 1, or offset is outside [0, 2^40].
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
 
+/// Checks the arguments of apply: x is [n, head_dim] with n >= 1 and
+/// n * head_dim <= 2^24, offset in [0, 2^40]; else std::invalid_argument.
+void check_rows(const xt::xtensor<float, 2>& x, std::int64_t head_dim, std::int64_t offset);
+
 /// The rotation kernel shared with xPos. Rotates the [n, head_dim] rows of x
 /// in place, row r at position p = offset + r, pair i by p * inv_freq[i], and
 /// multiplies the pair by amplitude * exp(p * log_gain[i]) (log_gain empty means 0).

@@ -7,6 +7,7 @@ import * as rotated from '../views/rotated-heatmap.js';
 import { PRESETS } from '../presets.js';
 import { format } from '../state.js';
 import { ropeSpecFromConfig } from '../hf-config.js';
+import { rotaryResult } from './rotary.js';
 
 export const label = 'RoPE and its scalings';
 export const formula = 'pair i of q and k turns by pos·θᵢ, θᵢ = rope_theta<sup>−2i/d</sup>, so q<sub>m</sub>·k<sub>n</sub> ' +
@@ -90,26 +91,14 @@ function trainingLength(params) {
 export function compute(engine, params) {
   const s = spec(params);
   const { rope_scaling: _, ...unscaledSpec } = s;
-  return {
-    spec: s,
+  return rotaryResult(engine, s, params, {
     ropeType: params.rope_type,
     seqLen: params.seq_len,
     trainingLength: trainingLength(params),
     maxPositions: params.max_position_embeddings,
     get scaled() { return engine.rotary(s, params.seq_len); },
     get unscaled() { return engine.rotary(unscaledSpec, params.seq_len); },
-    pair: params.pair,
-    input: params.input,
-    // Each view reads only what it draws; the engine computes it on first read.
-    get rotation() { return engine.pairTrajectory(s, params.pair, params.start, 11); },
-    get decay() { return engine.decay(s, params.max_distance); },
-    get rotated() {
-      return {
-        interleaved: engine.rotatedInput({ ...s, layout: 'interleaved' }, params.n, params.input),
-        half: engine.rotatedInput({ ...s, layout: 'half' }, params.n, params.input),
-      };
-    },
-  };
+  });
 }
 
 export const views = [spectrum, rotation, decay, rotated];

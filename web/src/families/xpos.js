@@ -2,6 +2,7 @@
 import * as rotation from '../views/rotation.js';
 import * as decay from '../views/decay.js';
 import * as rotated from '../views/rotated-heatmap.js';
+import { rotaryResult } from './rotary.js';
 
 export const label = 'xPos';
 export const formula = 'RoPE’s rotation, with pair i of a query at n scaled by ζᵢ<sup>n/γ</sup> and of a key at m by ' +
@@ -28,23 +29,10 @@ export function spec(params) {
 }
 
 export function compute(engine, params) {
-  const s = spec(params);
-  return {
-    spec: s,
+  return rotaryResult(engine, spec(params), params, {
     trainingLength: params.training_length,
     maxPositions: params.training_length,
-    pair: params.pair,
-    input: params.input,
-    // Each view reads only what it draws; the engine computes it on first read.
-    get rotation() { return engine.pairTrajectory(s, params.pair, params.start, 11); },
-    get decay() { return engine.decay(s, params.max_distance); },
-    get rotated() {
-      return {
-        interleaved: engine.rotatedInput({ ...s, layout: 'interleaved' }, params.n, params.input),
-        half: engine.rotatedInput({ ...s, layout: 'half' }, params.n, params.input),
-      };
-    },
-  };
+  });
 }
 
 export const views = [rotation, decay, rotated];
