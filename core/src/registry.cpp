@@ -1,11 +1,20 @@
 #include "posenc/registry.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <variant>
 
+#include "posenc/alibi.hpp"
+#include "posenc/kerple.hpp"
+#include "posenc/learned.hpp"
+#include "posenc/nope.hpp"
 #include "posenc/rope.hpp"
+#include "posenc/shaw.hpp"
 #include "posenc/sinusoidal.hpp"
+#include "posenc/t5.hpp"
+#include "posenc/transformer_xl.hpp"
 #include "posenc/xpos.hpp"
 
 namespace posenc {
@@ -13,56 +22,172 @@ namespace {
 
 /// What each spec `type` can compute; an empty function means "not this kind".
 struct Family {
+    explicit Family(std::string name) : type(std::move(name)) {}
     std::string type;
     std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n, std::int64_t offset)> table;
     std::function<PairFrequencies(const Config&)> frequencies;
     std::function<RotaryFrequencies(const Config&, std::int64_t seq_len)> rotary;
     std::function<xt::xtensor<float, 2>(const Config&, const xt::xtensor<float, 2>&, std::int64_t offset)> rotate;
     std::function<Curves(const Config&, std::int64_t max_distance, std::uint64_t seed)> decay;
+    std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n)> bias;
 };
+
+/// A single named curve f(m) for m = 0 .. max_distance.
+Curves curve(const std::string& name, std::int64_t max_distance, const std::function<double(std::int64_t)>& f) {
+    std::vector<double> values(std::size_t(max_distance + 1));
+    for (std::size_t m = 0; m < values.size(); ++m) values[m] = f(std::int64_t(m));
+    return {{name, values}};
+}
 
 Curves rotary_curves(const rope::Decay& d) {
     return {{"upper_bound", d.upper_bound}, {"ones", d.ones}, {"random", d.random}};
 }
 
+Family sinusoidal_family() {
+    Family f("sinusoidal");
+    f.table = [](const Config& c, std::int64_t n, std::int64_t offset) {
+        return sinusoidal::table(sinusoidal::parse(c), n, offset);
+    };
+    f.frequencies = [](const Config& c) {
+        const sinusoidal::Spec spec = sinusoidal::parse(c);
+        PairFrequencies pairs{sinusoidal::inv_freq(spec), {}, {}};
+        for (std::int64_t i = 0; i < spec.d_model / 2; ++i) {
+            pairs.sin_column.push_back(sinusoidal::column(spec, i, false));
+            pairs.cos_column.push_back(sinusoidal::column(spec, i, true));
+        }
+        return pairs;
+    };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const std::vector<double> omega = sinusoidal::inv_freq(sinusoidal::parse(c));
+        return curve("dot", max_distance, [&](std::int64_t m) {
+            double sum = 0;
+            for (double w : omega) sum += std::cos(double(m) * w);
+            return sum;
+        });
+    };
+    return f;
+}
+
+Family learned_family() {
+    Family f("learned");
+    f.table = [](const Config& c, std::int64_t n, std::int64_t offset) { return learned::table(learned::parse(c), n, offset); };
+    return f;
+}
+
+Family none_family() {
+    Family f("none");
+    f.table = [](const Config& c, std::int64_t n, std::int64_t offset) {
+        if (offset < 0) throw_bad_param("offset", std::to_string(offset), "an integer >= 0");
+        return nope::table(nope::parse(c), n);
+    };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        nope::parse(c);
+        return curve("dot", max_distance, [](std::int64_t) { return 0.0; });
+    };
+    return f;
+}
+
+Family rope_family() {
+    Family f("rope");
+    f.rotary = [](const Config& c, std::int64_t seq_len) {
+        const rope::Spec spec = rope::parse(c);
+        const rope::Frequencies fr = rope::frequencies(spec, seq_len);
+        return RotaryFrequencies{fr.inv_freq, fr.attention_factor, fr.logit_scale, spec.head_dim, spec.rotary_dim};
+    };
+    f.rotate = [](const Config& c, const xt::xtensor<float, 2>& x, std::int64_t offset) {
+        return rope::apply(rope::parse(c), x, offset);
+    };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
+        return rotary_curves(rope::decay(rope::parse(c), max_distance, seed));
+    };
+    return f;
+}
+
+Family xpos_family() {
+    Family f("xpos");
+    f.rotary = [](const Config& c, std::int64_t) {
+        const xpos::Spec spec = xpos::parse(c);
+        return RotaryFrequencies{xpos::inv_freq(spec), 1.0, 1.0, spec.head_dim, spec.head_dim};
+    };
+    f.rotate = [](const Config& c, const xt::xtensor<float, 2>& x, std::int64_t offset) {
+        return xpos::apply(xpos::parse(c), x, offset);
+    };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
+        return rotary_curves(xpos::decay(xpos::parse(c), max_distance, seed));
+    };
+    return f;
+}
+
+/// A bias family whose b(i, j) is a function of the relative position alone;
+/// its decay curve is that function at j - i = -m (a key m tokens back).
+template <class Spec>
+Family relative_bias_family(const std::string& type, Spec (*parse)(const Config&),
+                            xt::xtensor<float, 2> (*matrix)(const Spec&, std::int64_t),
+                            std::function<double(const Spec&, std::int64_t relative)> at) {
+    Family f(type);
+    f.bias = [parse, matrix](const Config& c, std::int64_t n) { return matrix(parse(c), n); };
+    f.decay = [parse, at](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const Spec spec = parse(c);
+        return curve("bias", max_distance, [&](std::int64_t m) { return at(spec, -m); });
+    };
+    return f;
+}
+
+Family shaw_family() {
+    Family f("shaw");
+    f.bias = [](const Config& c, std::int64_t n) { return shaw::bias(shaw::parse(c), n); };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const shaw::Spec spec = shaw::parse(c);
+        const auto a = shaw::embeddings(spec);
+        const std::int64_t K = spec.max_relative_position;
+        return curve("bias", max_distance, [&](std::int64_t m) {  // q = ones: sum of a_clip(-m)
+            const std::int64_t row = std::max(-m, -K) + K;
+            double sum = 0;
+            for (std::int64_t col = 0; col < spec.head_dim; ++col) sum += a(row, col);
+            return sum;
+        });
+    };
+    return f;
+}
+
+Family transformer_xl_family() {
+    Family f("transformer_xl");
+    f.bias = [](const Config& c, std::int64_t n) { return transformer_xl::bias(transformer_xl::parse(c), n); };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const transformer_xl::Spec spec = transformer_xl::parse(c);
+        const std::vector<double> v = transformer_xl::v(spec);
+        return curve("bias", max_distance, [&](std::int64_t m) {  // q = ones, i - j = m
+            const std::vector<double> R = transformer_xl::relative_sinusoid(spec, m);
+            double sum = 0;
+            for (std::size_t k = 0; k < R.size(); ++k) sum += (1.0 + v[k]) * R[k];
+            return sum;
+        });
+    };
+    return f;
+}
+
 const std::vector<Family>& families() {
     static const std::vector<Family> all = {
-        {"sinusoidal",
-         [](const Config& c, std::int64_t n, std::int64_t offset) {
-             return sinusoidal::table(sinusoidal::parse(c), n, offset);
-         },
-         [](const Config& c) {
-             const sinusoidal::Spec spec = sinusoidal::parse(c);
-             PairFrequencies pairs{sinusoidal::inv_freq(spec), {}, {}};
-             for (std::int64_t i = 0; i < spec.d_model / 2; ++i) {
-                 pairs.sin_column.push_back(sinusoidal::column(spec, i, false));
-                 pairs.cos_column.push_back(sinusoidal::column(spec, i, true));
-             }
-             return pairs;
-         }},
-        {"rope", nullptr, nullptr,
-         [](const Config& c, std::int64_t seq_len) {
-             const rope::Spec spec = rope::parse(c);
-             const rope::Frequencies f = rope::frequencies(spec, seq_len);
-             return RotaryFrequencies{f.inv_freq, f.attention_factor, f.logit_scale, spec.head_dim, spec.rotary_dim};
-         },
-         [](const Config& c, const xt::xtensor<float, 2>& x, std::int64_t offset) {
-             return rope::apply(rope::parse(c), x, offset);
-         },
-         [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
-             return rotary_curves(rope::decay(rope::parse(c), max_distance, seed));
-         }},
-        {"xpos", nullptr, nullptr,
-         [](const Config& c, std::int64_t) {
-             const xpos::Spec spec = xpos::parse(c);
-             return RotaryFrequencies{xpos::inv_freq(spec), 1.0, 1.0, spec.head_dim, spec.head_dim};
-         },
-         [](const Config& c, const xt::xtensor<float, 2>& x, std::int64_t offset) {
-             return xpos::apply(xpos::parse(c), x, offset);
-         },
-         [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
-             return rotary_curves(xpos::decay(xpos::parse(c), max_distance, seed));
-         }},
+        sinusoidal_family(),
+        learned_family(),
+        none_family(),
+        rope_family(),
+        xpos_family(),
+        relative_bias_family<alibi::Spec>("alibi", alibi::parse, alibi::bias,
+                                          [](const alibi::Spec& s, std::int64_t r) {
+                                              return -alibi::slopes(s.n_heads)[std::size_t(s.head)] * double(r < 0 ? -r : r);
+                                          }),
+        relative_bias_family<t5::Spec>("t5", t5::parse, t5::bias,
+                                       [](const t5::Spec& s, std::int64_t r) {
+                                           return t5::bucket_bias(s)[std::size_t(t5::relative_position_bucket(
+                                               r, s.bidirectional, s.num_buckets, s.max_distance))];
+                                       }),
+        shaw_family(),
+        transformer_xl_family(),
+        relative_bias_family<kerple::Spec>("kerple", kerple::parse, kerple::bias,
+                                           [](const kerple::Spec& s, std::int64_t r) {
+                                               return kerple::at_distance(s, double(r < 0 ? -r : r));
+                                           }),
     };
     return all;
 }
@@ -102,7 +227,7 @@ xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::in
     const Family& family = family_of(spec);
     if (!family.table)
         throw std::invalid_argument("positionTable: type \"" + family.type +
-                                    "\" is not an absolute encoding; it has no position table");
+                                    "\" is not an absolute encoding (sinusoidal, learned, none); it has no position table");
     return family.table(spec, n, offset);
 }
 
@@ -122,15 +247,26 @@ xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 
 
 Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed) {
     const Family& family = family_of(spec);
-    if (!family.decay) throw std::invalid_argument("decay: type \"" + family.type + "\" has no decay analysis yet");
+    if (!family.decay)
+        throw std::invalid_argument("decay: type \"" + family.type +
+                                    "\" has no decay curve (an untrained learned table has no structure to show)");
+    if (max_distance < 0 || max_distance > 1000000)
+        throw_bad_param("max_distance", std::to_string(max_distance), "an integer in [0, 1000000]");
     return family.decay(spec, max_distance, seed);
+}
+
+xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n) {
+    const Family& family = family_of(spec);
+    if (!family.bias)
+        throw std::invalid_argument("attentionBias: type \"" + family.type +
+                                    "\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple)");
+    return family.bias(spec, n);
 }
 
 PairFrequencies position_frequencies(const Config& spec) {
     const Family& family = family_of(spec);
     if (!family.frequencies)
-        throw std::invalid_argument("positionFrequencies: type \"" + family.type +
-                                    "\" has no sinusoidal frequencies");
+        throw std::invalid_argument("positionFrequencies: type \"" + family.type + "\" has no sinusoidal frequencies");
     return family.frequencies(spec);
 }
 

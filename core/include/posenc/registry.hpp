@@ -59,10 +59,24 @@ xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 
 /// Named curves over distance 0 .. max_distance, each [max_distance + 1].
 using Curves = std::vector<std::pair<std::string, std::vector<double>>>;
 
-/// The decay analysis of a spec over relative distance 0 .. max_distance:
-/// rope, xpos: "upper_bound" (RoFormer 3.4.3), "ones" (q = k = 1), "random"
-/// (one seeded q = k ~ N(0, I)). Throws std::invalid_argument for a bad spec or
-/// max_distance outside [0, 1000000].
+/// The decay analysis of a spec over distance m = 0 .. max_distance (a key m
+/// tokens before the query):
+///   rope, xpos: "upper_bound" (RoFormer 3.4.3), "ones" (q = k = 1), "random"
+///     (one seeded q = k ~ N(0, I));
+///   sinusoidal: "dot" = p_n . p_(n+m) = sum_i cos(m w_i) (Vaswani's table: it
+///     depends only on m);
+///   none: "dot" = 0;
+///   alibi, t5, kerple: "bias" = b(i, i - m), the logit bias (ALiBi's line,
+///     T5's step function, KERPLE's curve);
+///   shaw, transformer_xl: "bias" with queries of ones.
+/// Throws std::invalid_argument for a bad spec, max_distance outside
+/// [0, 1000000], or a type with no decay (learned: an untrained table has none).
 Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed);
+
+/// The attention-logit bias b(i, j) of a bias family, [n, n] row-major,
+/// -infinity where a causal mask hides the key (alibi, t5, shaw,
+/// transformer_xl, kerple; see each header). Throws std::invalid_argument for a
+/// bad spec, n outside [1, 4096], or a type that is not a bias family.
+xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n);
 
 }  // namespace posenc

@@ -1,0 +1,38 @@
+// posenc/alibi.hpp: ALiBi (Press et al. 2022, "Train Short, Test Long",
+// section 3): no position vectors; head h adds -m_h * |i - j| to the logit of
+// query i and key j, a linear penalty on distance with a fixed slope per head.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+#include "posenc/config.hpp"
+
+namespace posenc::alibi {
+
+/// The head slopes m_0 .. m_(n_heads-1). For a power of two n: the geometric
+/// sequence with first term and ratio 2^(-8/n) (n = 8: 1/2, 1/4, ..., 1/256).
+/// Otherwise, as the reference code (ofirpress/attention_with_linear_biases)
+/// does: the slopes of the closest power of two below, p, then every other
+/// slope of 2p (the 1st, 3rd, ...) until there are n. Throws
+/// std::invalid_argument for n_heads outside [1, 4096].
+std::vector<double> slopes(std::int64_t n_heads);
+
+/// `{type: 'alibi', n_heads, head, causal}`.
+struct Spec {
+    std::int64_t n_heads = 8;
+    std::int64_t head = 0;
+    bool causal = false;
+};
+
+/// Reads a spec; throws std::invalid_argument for n_heads < 1 or head outside
+/// [0, n_heads - 1], naming the value and range.
+Spec parse(const Config& config);
+
+/// b(i, j) = -m_head * |i - j|, [n, n]; causal: -m_head * (i - j) for j <= i and
+/// -infinity for j > i (the two agree where both are defined).
+xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);
+
+}  // namespace posenc::alibi

@@ -1,0 +1,25 @@
+// posenc/nope.hpp: no positional encoding (NoPE; Kazemnejad et al. 2023). The
+// table is zeros, so attention without a causal mask is permutation-equivariant:
+// shuffling the tokens shuffles the outputs the same way, and word order is lost.
+#pragma once
+
+#include <cstdint>
+
+#include <xtensor/xtensor.hpp>
+
+#include "posenc/config.hpp"
+
+namespace posenc::nope {
+
+/// `{type: 'none', d_model}`.
+struct Spec {
+    std::int64_t d_model = 64;
+};
+
+/// Reads a spec; throws std::invalid_argument for an unknown key or d_model < 1.
+Spec parse(const Config& config);
+
+/// Zeros [n, d_model]. Throws std::invalid_argument for n outside [1, 2^24 / d_model].
+xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n);
+
+}  // namespace posenc::nope

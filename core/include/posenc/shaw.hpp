@@ -1,0 +1,39 @@
+// posenc/shaw.hpp: relative position representations (Shaw et al. 2018,
+// "Self-Attention with Relative Position Representations", eq. 4-5): a learned
+// vector a_k per clipped relative distance k = clip(j - i, -K, K), added to
+// the key, so the logit gains q_i . a_(j-i): a bias that depends on the query's
+// content as well as on the distance.
+#pragma once
+
+#include <cstdint>
+
+#include <xtensor/xtensor.hpp>
+
+#include "posenc/config.hpp"
+
+namespace posenc::shaw {
+
+/// `{type: 'shaw', head_dim, max_relative_position, seed, causal}` (K = 16 in the paper's best base model).
+struct Spec {
+    std::int64_t head_dim = 64;
+    std::int64_t max_relative_position = 16;  ///< K
+    std::uint64_t seed = 0;
+    bool causal = false;
+};
+
+Spec parse(const Config& config);
+
+/// The untrained relative embeddings a_(-K) .. a_K, [2K + 1, head_dim]: row
+/// k + K is a_k, entries N(0, 1/head_dim) from Random(seed).
+xt::xtensor<float, 2> embeddings(const Spec& spec);
+
+/// b(i, j) = q_i . a_(clip(j - i, -K, K)) for queries q [n, head_dim]: [n, n],
+/// -infinity above the diagonal when causal. Throws std::invalid_argument when
+/// q is not [n, head_dim] with n in [1, 4096].
+xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q);
+
+/// The same with queries q_i = (1, ..., 1): the position part alone,
+/// sum_c a_(clip(j - i))[c]. n in [1, 4096].
+xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);
+
+}  // namespace posenc::shaw

@@ -1,0 +1,52 @@
+// posenc/t5.hpp: T5's relative position buckets (Raffel et al. 2020, section
+// 2.1; the reference _relative_position_bucket of mesh-tensorflow and
+// transformers' T5Attention). Each head learns one scalar per bucket; the
+// bucket of a relative position j - i is exact for small distances and
+// logarithmic up to max_distance, beyond which all share the last bucket.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+#include "posenc/config.hpp"
+
+namespace posenc::t5 {
+
+/// The bucket of relative_position = key - query. bidirectional: half the
+/// buckets for keys after the query (j > i), half for the rest; within a half
+/// of B buckets, distances below B/2 get their own bucket and larger ones
+/// B/2 + floor(ln(d / (B/2)) / ln(max_distance / (B/2)) * (B - B/2)), capped
+/// at B - 1, computed in float32 as the reference does. Unidirectional: keys
+/// after the query all fall in bucket 0. Throws std::invalid_argument for
+/// num_buckets < 2 (odd when bidirectional) or max_distance < num_buckets / 2
+/// (or not above the exact region), naming the value and the range.
+std::int32_t relative_position_bucket(std::int64_t relative_position, bool bidirectional, std::int64_t num_buckets,
+                                      std::int64_t max_distance);
+
+/// Throws the errors relative_position_bucket describes.
+void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance);
+
+/// `{type: 't5', n_heads, head, num_buckets, max_distance, bidirectional, seed, causal}`
+/// (T5's defaults: 32 buckets, max_distance 128, bidirectional in the encoder).
+struct Spec {
+    std::int64_t n_heads = 8;
+    std::int64_t head = 0;
+    std::int64_t num_buckets = 32;
+    std::int64_t max_distance = 128;
+    bool bidirectional = true;
+    std::uint64_t seed = 0;
+    bool causal = false;
+};
+
+Spec parse(const Config& config);
+
+/// The head's bias per bucket [num_buckets]: an untrained table, entry
+/// (head, b) the (head * num_buckets + b)-th N(0, 1) draw of Random(seed).
+std::vector<double> bucket_bias(const Spec& spec);
+
+/// b(i, j) = bucket_bias[bucket(j - i)], [n, n], -infinity above the diagonal when causal.
+xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);
+
+}  // namespace posenc::t5

@@ -1,0 +1,43 @@
+// posenc/transformer_xl.hpp: Transformer-XL's relative attention (Dai et al.
+// 2019, section 3.3):
+//   A(i, j) = q_i.k_j (a) + q_i.W_R R_(i-j) (b) + u.k_j (c) + v.W_R R_(i-j) (d)
+// with R the fixed sinusoid of the distance i - j ([sin | cos], inv_freq
+// 10000^(-2c/d) as in the reference pos_emb), and u, v learned vectors that
+// replace the query in the position-only terms. The position-dependent part is
+// (b) + (d) = (q_i + v) . W_R R_(i-j). Here W_R is the identity (an untrained
+// projection has no preferred direction), and u, v are seeded draws.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+#include "posenc/config.hpp"
+
+namespace posenc::transformer_xl {
+
+/// `{type: 'transformer_xl', d_head, seed, causal}` (d_head 64 as in the paper's models).
+struct Spec {
+    std::int64_t d_head = 64;  ///< even
+    std::uint64_t seed = 0;
+    bool causal = true;        ///< Transformer-XL is a causal language model
+};
+
+Spec parse(const Config& config);
+
+/// R_r for relative distance r = i - j (any sign), [d_head]: [sin(r w_c) | cos(r w_c)].
+std::vector<double> relative_sinusoid(const Spec& spec, std::int64_t r);
+
+/// The learned vectors u and v, [d_head] each, N(0, 1/d_head) from Random(seed).
+std::vector<double> u(const Spec& spec);
+std::vector<double> v(const Spec& spec);
+
+/// b(i, j) = (q_i + v) . R_(i-j), terms (b) + (d), for queries q [n, d_head];
+/// [n, n], -infinity above the diagonal when causal.
+xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q);
+
+/// The same with queries q_i = (1, ..., 1).
+xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);
+
+}  // namespace posenc::transformer_xl

@@ -1,0 +1,72 @@
+#include "posenc/t5.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "posenc/bias.hpp"
+#include "posenc/random.hpp"
+
+namespace posenc::t5 {
+
+void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance) {
+    if (num_buckets < 2 || num_buckets > 65536 || (bidirectional && num_buckets % 2 != 0))
+        throw_bad_param("num_buckets", std::to_string(num_buckets),
+                        bidirectional ? "an even integer in [2, 65536] (bidirectional splits the buckets in two)"
+                                      : "an integer in [2, 65536]");
+    const std::int64_t max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
+    if (max_distance < num_buckets / 2 || max_distance <= max_exact || max_distance > (std::int64_t(1) << 40))
+        throw_bad_param("max_distance", std::to_string(max_distance),
+                        "an integer >= num_buckets / 2 = " + std::to_string(num_buckets / 2) +
+                            " and > the exact region " + std::to_string(max_exact));
+}
+
+std::int32_t relative_position_bucket(std::int64_t relative_position, bool bidirectional, std::int64_t num_buckets,
+                                      std::int64_t max_distance) {
+    check_buckets(bidirectional, num_buckets, max_distance);
+    std::int64_t bucket = 0, distance = 0, buckets = num_buckets;
+    if (bidirectional) {
+        buckets /= 2;
+        if (relative_position > 0) bucket += buckets;
+        distance = relative_position < 0 ? -relative_position : relative_position;
+    } else {
+        distance = relative_position < 0 ? -relative_position : 0;
+    }
+    const std::int64_t max_exact = buckets / 2;
+    if (distance < max_exact) return std::int32_t(bucket + distance);
+    // float32, as torch computes it: log(d / max_exact) / log(max_distance / max_exact) * (buckets - max_exact)
+    const float ratio = std::log(float(distance) / float(max_exact)) /
+                        float(std::log(double(max_distance) / double(max_exact))) * float(buckets - max_exact);
+    const std::int64_t large = std::min<std::int64_t>(max_exact + std::int64_t(ratio), buckets - 1);
+    return std::int32_t(bucket + large);
+}
+
+Spec parse(const Config& config) {
+    const SpecReader read(config, "t5 spec",
+                          {"type", "n_heads", "head", "num_buckets", "max_distance", "bidirectional", "seed", "causal"});
+    Spec spec;
+    spec.n_heads = read.integer("n_heads", spec.n_heads, 1, 4096);
+    spec.head = read.integer("head", 0, 0, spec.n_heads - 1);
+    spec.num_buckets = read.integer("num_buckets", spec.num_buckets, -(std::int64_t(1) << 40), 65536);
+    spec.max_distance = read.integer("max_distance", spec.max_distance, -(std::int64_t(1) << 40), std::int64_t(1) << 40);
+    spec.bidirectional = read.boolean("bidirectional", true);
+    spec.seed = std::uint64_t(read.integer("seed", 0, 0, std::int64_t(1) << 53));
+    spec.causal = read.boolean("causal", false);
+    check_buckets(spec.bidirectional, spec.num_buckets, spec.max_distance);
+    return spec;
+}
+
+std::vector<double> bucket_bias(const Spec& spec) {
+    std::vector<double> table(static_cast<std::size_t>(spec.num_buckets));
+    Random rng = Random::at(spec.seed, std::uint64_t(spec.head * spec.num_buckets));
+    for (double& b : table) b = rng.normal();
+    return table;
+}
+
+xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
+    const std::vector<double> table = bucket_bias(spec);
+    return bias::relative_matrix(n, spec.causal, [&](std::int64_t r) {
+        return table[std::size_t(relative_position_bucket(r, spec.bidirectional, spec.num_buckets, spec.max_distance))];
+    });
+}
+
+}  // namespace posenc::t5

@@ -1,0 +1,69 @@
+#include "posenc/transformer_xl.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "posenc/bias.hpp"
+#include "posenc/random.hpp"
+
+namespace posenc::transformer_xl {
+
+Spec parse(const Config& config) {
+    const SpecReader read(config, "transformer_xl spec", {"type", "d_head", "seed", "causal"});
+    Spec spec;
+    spec.d_head = read.integer("d_head", spec.d_head, 2, 4096);
+    if (spec.d_head % 2 != 0) throw_bad_param("d_head", std::to_string(spec.d_head), "an even integer in [2, 4096]");
+    spec.seed = std::uint64_t(read.integer("seed", 0, 0, std::int64_t(1) << 53));
+    spec.causal = read.boolean("causal", true);
+    return spec;
+}
+
+std::vector<double> relative_sinusoid(const Spec& spec, std::int64_t r) {
+    const std::int64_t half = spec.d_head / 2;
+    std::vector<double> out(static_cast<std::size_t>(spec.d_head));
+    for (std::int64_t c = 0; c < half; ++c) {
+        const double angle = double(r) * std::exp(-double(2 * c) / double(spec.d_head) * std::log(10000.0));
+        out[std::size_t(c)] = std::sin(angle);
+        out[std::size_t(c + half)] = std::cos(angle);
+    }
+    return out;
+}
+
+static std::vector<double> draw(const Spec& spec, std::uint64_t which) {
+    std::vector<double> out(static_cast<std::size_t>(spec.d_head));
+    Random rng = Random::at(spec.seed, which * std::uint64_t(spec.d_head));
+    const double scale = 1.0 / std::sqrt(double(spec.d_head));
+    for (double& x : out) x = scale * rng.normal();
+    return out;
+}
+
+std::vector<double> u(const Spec& spec) { return draw(spec, 0); }
+std::vector<double> v(const Spec& spec) { return draw(spec, 1); }
+
+xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q) {
+    const std::int64_t n = std::int64_t(q.shape()[0]), d = std::int64_t(q.shape()[1]);
+    bias::check_n(n);
+    if (d != spec.d_head)
+        throw_bad_param("q", "[" + std::to_string(n) + ", " + std::to_string(d) + "]",
+                        "a [n, d_head] matrix with d_head = " + std::to_string(spec.d_head));
+    const std::vector<double> vv = v(spec);
+    std::vector<std::vector<double>> R(std::size_t(2 * n - 1));  // R_(i-j) for i - j in [-(n-1), n-1]
+    for (std::int64_t r = -(n - 1); r <= n - 1; ++r) R[std::size_t(r + n - 1)] = relative_sinusoid(spec, r);
+    xt::xtensor<float, 2> b = xt::empty<float>({std::size_t(n), std::size_t(n)});
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+            const std::vector<double>& rel = R[std::size_t(i - j + n - 1)];
+            double s = 0;
+            for (std::int64_t c = 0; c < d; ++c) s += (double(q(i, c)) + vv[std::size_t(c)]) * rel[std::size_t(c)];
+            b(i, j) = float(s);
+        }
+    if (spec.causal) bias::mask_causal(b);
+    return b;
+}
+
+xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
+    bias::check_n(n);
+    return bias(spec, xt::xtensor<float, 2>(xt::ones<float>({std::size_t(n), std::size_t(spec.d_head)})));
+}
+
+}  // namespace posenc::transformer_xl

@@ -1,0 +1,181 @@
+// The attention-bias families: ALiBi, T5 buckets, Shaw, Transformer-XL, KERPLE,
+// against values computed by hand from each paper's formula.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "posenc/alibi.hpp"
+#include "posenc/kerple.hpp"
+#include "posenc/registry.hpp"
+#include "posenc/shaw.hpp"
+#include "posenc/t5.hpp"
+#include "posenc/transformer_xl.hpp"
+
+using namespace posenc;
+using Catch::Matchers::Contains;
+
+namespace {
+template <class Parse>
+auto spec_of(Parse parse, std::initializer_list<std::pair<const std::string, Value>> keys) { return parse(Config(keys)); }
+const float kMinusInf = -std::numeric_limits<float>::infinity();
+}  // namespace
+
+TEST_CASE("ALiBi slopes for 8 heads are 1/2, 1/4, ..., 1/256", "[alibi]") {
+    const auto s = alibi::slopes(8);
+    REQUIRE(s.size() == 8);
+    for (int h = 0; h < 8; ++h) CHECK(s[h] == std::ldexp(1.0, -(h + 1)));
+}
+
+TEST_CASE("ALiBi slopes for 12 heads: the 8-head slopes, then every other 16-head slope", "[alibi]") {
+    // 16 heads: 2^(-0.5 k), k = 1..16; every other from the first: 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5.
+    const auto s = alibi::slopes(12);
+    REQUIRE(s.size() == 12);
+    for (int h = 0; h < 8; ++h) CHECK(s[h] == std::ldexp(1.0, -(h + 1)));
+    CHECK(s[8] == Approx(0.70710678118654752).epsilon(1e-15));
+    CHECK(s[9] == Approx(0.35355339059327376).epsilon(1e-15));
+    CHECK(s[10] == Approx(0.17677669529663688).epsilon(1e-15));
+    CHECK(s[11] == Approx(0.08838834764831844).epsilon(1e-15));
+    CHECK(alibi::slopes(1) == std::vector<double>{1.0 / 256});
+}
+
+TEST_CASE("ALiBi bias is -m|i - j|, symmetric, and causal masks the keys after the query", "[alibi]") {
+    const auto b = alibi::bias(spec_of(alibi::parse, {{"n_heads", 8.0}, {"head", 2.0}}), 6);  // m = 1/8
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j) {
+            CHECK(b(i, j) == float(-0.125 * std::abs(i - j)));
+            CHECK(b(i, j) == b(j, i));
+        }
+    const auto c = alibi::bias(spec_of(alibi::parse, {{"n_heads", 8.0}, {"head", 2.0}, {"causal", true}}), 6);
+    CHECK(c(4, 1) == -0.375f);
+    CHECK(c(1, 4) == kMinusInf);
+    CHECK(c(3, 3) == 0.0f);
+}
+
+TEST_CASE("T5 buckets, bidirectional, 32 buckets, max_distance 128: exact, log and saturated regions", "[t5]") {
+    // 16 buckets a side, exact below 8; then 8 + floor(ln(d/8) / ln(16) * 8):
+    // d = 11 -> 8.92 -> 8, d = 12 -> 8 + 1.17 -> 9, d = 16 -> 10, d = 127 -> 15.98 -> 15,
+    // d >= 128 -> 16, capped at 15. Keys after the query (j - i > 0) add 16.
+    const auto bucket = [](std::int64_t r) { return t5::relative_position_bucket(r, true, 32, 128); };
+    CHECK(bucket(0) == 0);
+    for (int d = 1; d < 8; ++d) {
+        CHECK(bucket(-d) == d);
+        CHECK(bucket(d) == 16 + d);
+    }
+    CHECK(bucket(-8) == 8);
+    CHECK(bucket(-11) == 8);
+    CHECK(bucket(-12) == 9);
+    CHECK(bucket(-16) == 10);
+    CHECK(bucket(16) == 26);
+    CHECK(bucket(-127) == 15);
+    CHECK(bucket(-128) == 15);
+    CHECK(bucket(200) == 31);
+    // Over -200..200: never decreasing with distance on each side, within its half.
+    for (int d = 1; d <= 200; ++d) {
+        CHECK(bucket(-d) >= bucket(-(d - 1)));
+        CHECK(bucket(-d) <= 15);
+        CHECK(bucket(d) >= 16);
+        CHECK(bucket(d) <= 31);
+    }
+}
+
+TEST_CASE("T5 buckets, unidirectional: future keys share bucket 0, exact below 16, then logarithmic", "[t5]") {
+    // 32 buckets, exact below 16; d = 20: 16 + floor(ln(20/16) / ln(8) * 16) = 16 + floor(1.717) = 17.
+    const auto bucket = [](std::int64_t r) { return t5::relative_position_bucket(r, false, 32, 128); };
+    for (int r : {1, 5, 200}) CHECK(bucket(r) == 0);
+    CHECK(bucket(-15) == 15);
+    CHECK(bucket(-16) == 16);
+    CHECK(bucket(-20) == 17);
+    CHECK(bucket(-128) == 31);
+    CHECK(bucket(-200) == 31);
+}
+
+TEST_CASE("T5 bias matrix reads the head's table at bucket(j - i)", "[t5]") {
+    const auto spec = spec_of(t5::parse, {{"n_heads", 4.0}, {"head", 3.0}, {"seed", 5.0}});
+    const auto table = t5::bucket_bias(spec);
+    const auto b = t5::bias(spec, 40);
+    CHECK(b(30, 0) == float(table[std::size_t(t5::relative_position_bucket(-30, true, 32, 128))]));
+    CHECK(b(0, 30) == float(table[std::size_t(t5::relative_position_bucket(30, true, 32, 128))]));
+    CHECK(b(5, 5) == float(table[0]));
+    // Another head draws another table.
+    CHECK(t5::bucket_bias(spec_of(t5::parse, {{"n_heads", 4.0}, {"head", 2.0}, {"seed", 5.0}})) != table);
+}
+
+TEST_CASE("Shaw: q_i . a_clip(j - i), constant past max_relative_position", "[shaw]") {
+    const auto spec = spec_of(shaw::parse, {{"head_dim", 4.0}, {"max_relative_position", 2.0}, {"seed", 3.0}});
+    const auto a = shaw::embeddings(spec);
+    REQUIRE(a.shape()[0] == 5);
+    xt::xtensor<float, 2> q = {{1, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 0, -1}, {1, 1, 1, 1}, {0, 0, 3, 0}, {1, 0, 0, 1}};
+    const auto b = shaw::bias(spec, q);
+    // q_1 = (0, 2, 0, 0), key 5: j - i = 4, clipped to 2 -> row 4 of a, 2 * a[4][1].
+    CHECK(b(1, 5) == Approx(2.0 * a(4, 1)));
+    // q_4 = (0, 0, 3, 0), key 0: j - i = -4 -> -2 -> row 0.
+    CHECK(b(4, 0) == Approx(3.0 * a(0, 2)));
+    CHECK(b(2, 2) == Approx(-a(2, 3)));
+    const auto ones = shaw::bias(spec, 8);
+    CHECK(ones(0, 7) == ones(0, 2));
+    CHECK(ones(7, 0) == ones(5, 0));
+    CHECK(ones(0, 1) != ones(0, 2));
+}
+
+TEST_CASE("Transformer-XL: (q_i + v) . R_(i-j) with R = [sin | cos] of the distance", "[transformer_xl]") {
+    const auto spec = spec_of(transformer_xl::parse, {{"d_head", 8.0}, {"causal", false}});
+    const auto v = transformer_xl::v(spec);
+    const auto b = transformer_xl::bias(spec, 10);
+    // R_0 = [0, 0, 0, 0, 1, 1, 1, 1]: b(i, i) = sum of (1 + v_c) over the cosine half.
+    double diagonal = 0;
+    for (int c = 4; c < 8; ++c) diagonal += 1 + v[c];
+    CHECK(b(3, 3) == Approx(diagonal).epsilon(1e-6));
+    // R_3: sin(3 w_c), cos(3 w_c), w_c = 10000^(-2c/8).
+    double three = 0;
+    for (int c = 0; c < 4; ++c) {
+        const double w = std::pow(10000.0, -2.0 * c / 8.0);
+        three += (1 + v[c]) * std::sin(3 * w) + (1 + v[c + 4]) * std::cos(3 * w);
+    }
+    CHECK(b(7, 4) == Approx(three).epsilon(1e-6));
+    CHECK(b(9, 6) == b(7, 4));  // depends on i - j only
+    CHECK(transformer_xl::bias(spec_of(transformer_xl::parse, {{"d_head", 8.0}}), 4)(0, 1) == kMinusInf);  // causal by default
+}
+
+TEST_CASE("KERPLE: -r1 ln(1 + r2 d) and -r1 d^r2, decreasing with distance", "[kerple]") {
+    const auto log = spec_of(kerple::parse, {{"r1", 2.0}, {"r2", 0.5}});
+    CHECK(kerple::at_distance(log, 2) == Approx(-2 * std::log(2.0)).epsilon(1e-15));
+    const auto power = spec_of(kerple::parse, {{"variant", std::string("power")}, {"r1", 1.0}, {"r2", 1.5}});
+    CHECK(kerple::at_distance(power, 4) == Approx(-8.0).epsilon(1e-15));
+    for (const auto& spec : {log, power}) {
+        const auto b = kerple::bias(spec, 50);
+        CHECK(b(10, 10) == 0.0f);
+        for (int j = 1; j < 50; ++j) CHECK(b(0, j) < b(0, j - 1));
+        CHECK(b(20, 3) == b(3, 20));
+    }
+}
+
+TEST_CASE("decay curves: ALiBi's line, T5's steps, KERPLE's curve, the sinusoidal cosine sum", "[registry][decay]") {
+    const auto alibi_curve = decay(Config{{"type", std::string("alibi")}, {"n_heads", 8.0}}, 10, 0);
+    CHECK(alibi_curve[0].first == "bias");
+    CHECK(alibi_curve[0].second[10] == Approx(-5.0));  // slope 1/2
+    const auto t5_curve = decay(Config{{"type", std::string("t5")}}, 200, 0)[0].second;
+    CHECK(t5_curve[130] == t5_curve[200]);  // saturated: one bucket
+    CHECK(t5_curve[3] != t5_curve[4]);
+    const auto sin_curve = decay(Config{{"type", std::string("sinusoidal")}, {"d_model", 8.0}}, 5, 0)[0].second;
+    CHECK(sin_curve[0] == 4.0);
+    CHECK(sin_curve[5] == Approx(std::cos(5.0) + std::cos(0.5) + std::cos(0.05) + std::cos(0.005)));
+    CHECK(decay(Config{{"type", std::string("none")}}, 3, 0)[0].second == std::vector<double>(4, 0.0));
+    CHECK_THROWS_WITH(decay(Config{{"type", std::string("learned")}}, 3, 0), Contains("no decay curve"));
+}
+
+TEST_CASE("bad bias input throws naming the parameter, value and range", "[errors]") {
+    CHECK_THROWS_WITH(spec_of(alibi::parse, {{"n_heads", 0.0}}), Contains("n_heads = 0") && Contains("[1, 4096]"));
+    CHECK_THROWS_WITH(spec_of(alibi::parse, {{"n_heads", 8.0}, {"head", 8.0}}), Contains("head = 8") && Contains("[0, 7]"));
+    CHECK_THROWS_WITH(spec_of(t5::parse, {{"num_buckets", 1.0}}), Contains("num_buckets = 1"));
+    CHECK_THROWS_WITH(spec_of(t5::parse, {{"num_buckets", 31.0}}), Contains("num_buckets = 31") && Contains("even"));
+    CHECK_NOTHROW(spec_of(t5::parse, {{"num_buckets", 31.0}, {"bidirectional", false}}));
+    CHECK_THROWS_WITH(spec_of(t5::parse, {{"num_buckets", 32.0}, {"max_distance", 15.0}}),
+                      Contains("max_distance = 15") && Contains(">= num_buckets / 2 = 16"));
+    CHECK_THROWS_WITH(spec_of(kerple::parse, {{"r1", -1.0}}), Contains("r1 = -1") && Contains("> 0"));
+    CHECK_THROWS_WITH(spec_of(kerple::parse, {{"variant", std::string("power")}, {"r2", 2.5}}), Contains("r2 = 2.5") && Contains("(0, 2]"));
+    CHECK_THROWS_WITH(spec_of(shaw::parse, {{"max_relative_position", -1.0}}), Contains("max_relative_position = -1"));
+    CHECK_THROWS_WITH(spec_of(transformer_xl::parse, {{"d_head", 7.0}}), Contains("d_head = 7"));
+    CHECK_THROWS_WITH(alibi::bias(alibi::Spec{}, 0), Contains("n = 0") && Contains("[1, 4096]"));
+    CHECK_THROWS_WITH(attention_bias(Config{{"type", std::string("rope")}}, 4), Contains("not a bias family"));
+}

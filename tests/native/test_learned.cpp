@@ -1,0 +1,61 @@
+// The learned table (GPT-2 style init) and NoPE.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "posenc/learned.hpp"
+#include "posenc/nope.hpp"
+#include "posenc/registry.hpp"
+
+using namespace posenc;
+using Catch::Matchers::Contains;
+
+TEST_CASE("the learned table is N(0, 0.02^2) noise, fixed by its seed", "[learned]") {
+    learned::Spec spec;  // 1024 x 768, seed 0, std 0.02
+    const auto t = learned::table(spec, 1024);
+    double sum = 0, squares = 0;
+    for (float v : t) {
+        sum += v;
+        squares += double(v) * v;
+    }
+    const double n = double(t.size());
+    CHECK(std::abs(sum / n) < 0.02 * 5 / std::sqrt(n));
+    CHECK(std::sqrt(squares / n) == Approx(0.02).epsilon(0.01));
+    const bool same_again = learned::table(spec, 1024) == t;
+    CHECK(same_again);
+    learned::Spec other = spec;
+    other.seed = 1;
+    const auto reseeded = learned::table(other, 4);
+    int equal = 0;
+    for (std::size_t c = 0; c < 4 * 768; ++c) equal += reseeded.data()[c] == t.data()[c];
+    CHECK(equal == 0);
+}
+
+TEST_CASE("a row of the learned table does not depend on which rows were asked for", "[learned]") {
+    learned::Spec spec;
+    spec.d_model = 16;
+    spec.max_position_embeddings = 64;
+    const auto all = learned::table(spec, 64);
+    const auto tail = learned::table(spec, 10, 50);
+    for (std::size_t r = 0; r < 10; ++r)
+        for (std::size_t c = 0; c < 16; ++c) CHECK(tail(r, c) == all(50 + r, c));
+}
+
+TEST_CASE("past max_position_embeddings no embedding exists", "[learned][errors]") {
+    learned::Spec spec;
+    spec.max_position_embeddings = 100;
+    CHECK_NOTHROW(learned::table(spec, 100));
+    CHECK_THROWS_WITH(learned::table(spec, 101), Contains("n = 101") && Contains("no embedding exists for position 100"));
+    CHECK_THROWS_WITH(learned::table(spec, 10, 95), Contains("max_position_embeddings - 1 = 99"));
+    CHECK_THROWS_WITH(learned::parse(Config{{"std", -1.0}}), Contains("std = -1"));
+    CHECK_THROWS_WITH(learned::parse(Config{{"d_model", 4096.0}, {"max_position_embeddings", 8192.0}}),
+                      Contains("max_position_embeddings = 8192"));
+}
+
+TEST_CASE("NoPE is a table of zeros", "[none]") {
+    const auto z = position_table(Config{{"type", std::string("none")}, {"d_model", 8.0}}, 5);
+    CHECK(z.shape()[0] == 5);
+    CHECK(z.shape()[1] == 8);
+    for (float v : z) CHECK(v == 0.0f);
+    CHECK_THROWS_WITH(position_table(Config{{"type", std::string("none")}, {"dmodel", 8.0}}, 5), Contains("unknown key \"dmodel\""));
+}
