@@ -15,8 +15,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "posenc/alibi.hpp"
 #include "posenc/config.hpp"
 #include "posenc/registry.hpp"
+#include "posenc/t5.hpp"
 
 using emscripten::val;
 using posenc::Config;
@@ -199,6 +201,62 @@ val decay(val spec, val max_distance, val seed) {
     });
 }
 
+/// A JS boolean, named `name` in errors.
+bool to_bool(const val& v, const char* name) {
+    if (v.typeOf().as<std::string>() != "boolean") posenc::throw_bad_param(name, v.typeOf().as<std::string>(), "true or false");
+    return v.as<bool>();
+}
+
+/// A matrix as a fresh Float32Array, row-major.
+val matrix_array(const xt::xtensor<float, 2>& m) { return float32_array(m.data(), m.size()); }
+
+/// alibiSlopes(nHeads): Float32Array(nHeads), the slope m_h of each head.
+val alibi_slopes(val n_heads) {
+    return guarded([&] { return float32_array(posenc::alibi::slopes(to_integer(n_heads, "nHeads", 1, 4096))); });
+}
+
+/// alibiBias(n, nHeads, head, causal): Float32Array(n * n), -m_head |i - j|
+/// (-Infinity above the diagonal when causal).
+val alibi_bias(val n, val n_heads, val head, val causal) {
+    return guarded([&] {
+        posenc::alibi::Spec spec;
+        spec.n_heads = to_integer(n_heads, "nHeads", 1, 4096);
+        spec.head = to_integer(head, "head", 0, spec.n_heads - 1);
+        spec.causal = to_bool(causal, "causal");
+        return matrix_array(posenc::alibi::bias(spec, to_integer(n, "n", 1, 4096)));
+    });
+}
+
+/// t5Bucket(relativePositions, bidirectional, numBuckets, maxDistance): Int32Array
+/// of the bucket of each relative position (key - query).
+val t5_bucket(val relative_positions, val bidirectional, val num_buckets, val max_distance) {
+    return guarded([&] {
+        const bool both = to_bool(bidirectional, "bidirectional");
+        const std::int64_t buckets = to_integer(num_buckets, "numBuckets", -(std::int64_t(1) << 40), std::int64_t(1) << 40);
+        const std::int64_t distance = to_integer(max_distance, "maxDistance", -(std::int64_t(1) << 40), std::int64_t(1) << 40);
+        posenc::t5::check_buckets(both, buckets, distance);
+        if (!relative_positions.instanceof(val::global("Int32Array")) &&
+            !val::global("Array").call<bool>("isArray", relative_positions))
+            posenc::throw_bad_param("relativePositions", relative_positions.typeOf().as<std::string>(),
+                                    "an Int32Array or array of integers");
+        const unsigned length = relative_positions["length"].as<unsigned>();
+        std::vector<std::int64_t> out(length);
+        for (unsigned k = 0; k < length; ++k) {
+            const std::string name = "relativePositions[" + std::to_string(k) + "]";
+            const std::int64_t r = to_integer(relative_positions[k], name.c_str(), -(std::int64_t(1) << 40), std::int64_t(1) << 40);
+            out[k] = posenc::t5::relative_position_bucket(r, both, buckets, distance);
+        }
+        return int32_array(out);
+    });
+}
+
+/// attentionBias(spec, n): Float32Array(n * n), the bias b(i, j) of a bias family.
+val attention_bias(val spec, val n) {
+    return guarded([&] {
+        return matrix_array(posenc::attention_bias(to_config(spec, "spec", 0), to_integer(n, "n", 1, 4096)));
+    });
+}
+
 std::string version() {
 #ifdef __wasm_simd128__
     return std::string("posenc ") + POSENC_VERSION + " (wasm, SIMD on)";
@@ -218,6 +276,10 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("ropeInvFreq__raw", &rope_inv_freq);
     emscripten::function("applyRope__raw", &apply_rope);
     emscripten::function("decay__raw", &decay);
+    emscripten::function("alibiSlopes__raw", &alibi_slopes);
+    emscripten::function("alibiBias__raw", &alibi_bias);
+    emscripten::function("t5Bucket__raw", &t5_bucket);
+    emscripten::function("attentionBias__raw", &attention_bias);
     emscripten::function("version", &version);
     emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

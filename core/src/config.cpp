@@ -11,6 +11,10 @@ std::string format_number(double x) {
     if (std::isnan(x)) return "NaN";
     if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
     char buf[40];
+    if (x == std::floor(x) && std::abs(x) < 1e21) {  // integers in full, as JavaScript prints them
+        std::snprintf(buf, sizeof buf, "%.0f", x);
+        return buf;
+    }
     for (int precision = 1; precision <= 17; ++precision) {
         std::snprintf(buf, sizeof buf, "%.*g", precision, x);
         if (std::strtod(buf, nullptr) == x) break;

@@ -14,7 +14,10 @@ using Catch::Matchers::Contains;
 TEST_CASE("format_number prints the shortest text that reads back exactly", "[config]") {
     CHECK(format_number(0.1) == "0.1");
     CHECK(format_number(7) == "7");
-    CHECK(format_number(1e6) == "1e+06");
+    CHECK(format_number(1e6) == "1000000");
+    CHECK(format_number(5000) == "5000");
+    CHECK(format_number(-0.5) == "-0.5");
+    CHECK(format_number(1e-7) == "1e-07");
     CHECK(format_number(1.0 / 3.0) == "0.3333333333333333");
     CHECK(format_number(NAN) == "NaN");
     CHECK(format_number(-INFINITY) == "-Infinity");

@@ -43,7 +43,9 @@ private:
     std::map<std::string, Value> entries_;
 };
 
-/// Shortest decimal text that reads back as the same double ("0.1", "1e+06", "nan").
+/// Text for a number in messages, as JavaScript would print it: integers in
+/// full ("5000", "1000000"), others the shortest text that reads back ("0.1",
+/// "1e-07"), "NaN", "Infinity".
 std::string format_number(double x);
 
 /// A readable rendering of a value for error messages: `7`, `"concat"`, `true`,
