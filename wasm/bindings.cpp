@@ -257,6 +257,16 @@ val attention_bias(val spec, val n) {
     });
 }
 
+/// positionSimilarity(spec, n, metric): Float32Array(n * n), p_i . p_j or their cosine.
+val position_similarity(val spec, val n, val metric) {
+    return guarded([&] {
+        if (metric.typeOf().as<std::string>() != "string")
+            posenc::throw_bad_param("metric", metric.typeOf().as<std::string>(), "one of \"dot\", \"cosine\"");
+        return matrix_array(posenc::position_similarity(to_config(spec, "spec", 0), to_integer(n, "n", 1, 4096),
+                                                        metric.as<std::string>()));
+    });
+}
+
 std::string version() {
 #ifdef __wasm_simd128__
     return std::string("posenc ") + POSENC_VERSION + " (wasm, SIMD on)";
@@ -280,6 +290,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("alibiBias__raw", &alibi_bias);
     emscripten::function("t5Bucket__raw", &t5_bucket);
     emscripten::function("attentionBias__raw", &attention_bias);
+    emscripten::function("positionSimilarity__raw", &position_similarity);
     emscripten::function("version", &version);
     emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -11,6 +11,19 @@ void check_n(std::int64_t n) {
     if (n < 1 || n > kMaxN) throw_bad_param("n", std::to_string(n), "an integer in [1, " + std::to_string(kMaxN) + "]");
 }
 
+void check_queries(const xt::xtensor<float, 2>& q, std::int64_t width, const char* width_name) {
+    const std::int64_t n = std::int64_t(q.shape()[0]), d = std::int64_t(q.shape()[1]);
+    check_n(n);
+    if (d != width)
+        throw_bad_param("q", "[" + std::to_string(n) + ", " + std::to_string(d) + "]",
+                        std::string("a [n, ") + width_name + "] matrix with " + width_name + " = " + std::to_string(width));
+}
+
+xt::xtensor<float, 2> ones_queries(std::int64_t n, std::int64_t width) {
+    check_n(n);
+    return xt::ones<float>({std::size_t(n), std::size_t(width)});
+}
+
 void mask_causal(xt::xtensor<float, 2>& b) {
     const std::size_t n = b.shape()[0];
     float* p = b.data();

@@ -263,6 +263,32 @@ xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n) {
     return family.bias(spec, n);
 }
 
+xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, const std::string& metric) {
+    if (metric != "dot" && metric != "cosine") throw_bad_param("metric", '"' + metric + '"', "one of \"dot\", \"cosine\"");
+    if (n < 1 || n > 4096) throw_bad_param("n", std::to_string(n), "an integer in [1, 4096]");
+    const auto p = position_table(spec, n);  // [n, d]
+    const std::size_t rows = p.shape()[0], d = p.shape()[1];
+    const float* data = p.data();
+    std::vector<double> norm(rows, 1.0);
+    if (metric == "cosine")
+        for (std::size_t i = 0; i < rows; ++i) {
+            double s = 0;
+            for (std::size_t c = 0; c < d; ++c) s += double(data[i * d + c]) * data[i * d + c];
+            norm[i] = std::sqrt(s);
+        }
+    xt::xtensor<float, 2> out = xt::empty<float>({rows, rows});
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = i; j < rows; ++j) {
+            double s = 0;
+            for (std::size_t c = 0; c < d; ++c) s += double(data[i * d + c]) * data[j * d + c];
+            const double scale = norm[i] * norm[j];
+            const float v = float(metric == "dot" ? s : (scale > 0 ? s / scale : 0.0));
+            out(i, j) = v;
+            out(j, i) = v;
+        }
+    return out;
+}
+
 PairFrequencies position_frequencies(const Config& spec) {
     const Family& family = family_of(spec);
     if (!family.frequencies)

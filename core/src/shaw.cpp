@@ -29,11 +29,8 @@ xt::xtensor<float, 2> embeddings(const Spec& spec) {
 }
 
 xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q) {
-    const std::int64_t n = std::int64_t(q.shape()[0]), d = std::int64_t(q.shape()[1]);
-    bias::check_n(n);
-    if (d != spec.head_dim)
-        throw_bad_param("q", "[" + std::to_string(n) + ", " + std::to_string(d) + "]",
-                        "a [n, head_dim] matrix with head_dim = " + std::to_string(spec.head_dim));
+    bias::check_queries(q, spec.head_dim, "head_dim");
+    const std::int64_t n = std::int64_t(q.shape()[0]), d = spec.head_dim;
     const auto a = embeddings(spec);
     const std::int64_t K = spec.max_relative_position;
     // q_i . a_k for every query and every clipped distance k: [n, 2K + 1].
@@ -55,8 +52,7 @@ xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q) {
 }
 
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
-    bias::check_n(n);
-    return bias(spec, xt::xtensor<float, 2>(xt::ones<float>({std::size_t(n), std::size_t(spec.head_dim)})));
+    return bias(spec, bias::ones_queries(n, spec.head_dim));
 }
 
 }  // namespace posenc::shaw

@@ -41,11 +41,8 @@ std::vector<double> u(const Spec& spec) { return draw(spec, 0); }
 std::vector<double> v(const Spec& spec) { return draw(spec, 1); }
 
 xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q) {
-    const std::int64_t n = std::int64_t(q.shape()[0]), d = std::int64_t(q.shape()[1]);
-    bias::check_n(n);
-    if (d != spec.d_head)
-        throw_bad_param("q", "[" + std::to_string(n) + ", " + std::to_string(d) + "]",
-                        "a [n, d_head] matrix with d_head = " + std::to_string(spec.d_head));
+    bias::check_queries(q, spec.d_head, "d_head");
+    const std::int64_t n = std::int64_t(q.shape()[0]), d = spec.d_head;
     const std::vector<double> vv = v(spec);
     std::vector<std::vector<double>> R(std::size_t(2 * n - 1));  // R_(i-j) for i - j in [-(n-1), n-1]
     for (std::int64_t r = -(n - 1); r <= n - 1; ++r) R[std::size_t(r + n - 1)] = relative_sinusoid(spec, r);
@@ -62,8 +59,7 @@ xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q) {
 }
 
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
-    bias::check_n(n);
-    return bias(spec, xt::xtensor<float, 2>(xt::ones<float>({std::size_t(n), std::size_t(spec.d_head)})));
+    return bias(spec, bias::ones_queries(n, spec.d_head));
 }
 
 }  // namespace posenc::transformer_xl

@@ -59,3 +59,17 @@ TEST_CASE("NoPE is a table of zeros", "[none]") {
     for (float v : z) CHECK(v == 0.0f);
     CHECK_THROWS_WITH(position_table(Config{{"type", std::string("none")}, {"dmodel", 8.0}}, 5), Contains("unknown key \"dmodel\""));
 }
+
+TEST_CASE("position similarity: sinusoidal depends on i - j only, cosine 1 on the diagonal, NoPE 0", "[similarity]") {
+    const Config sin_spec{{"type", std::string("sinusoidal")}, {"d_model", 16.0}};
+    const auto dot = position_similarity(sin_spec, 30, "dot");
+    CHECK(dot(3, 3) == Approx(8.0));  // |p|^2 = d_model / 2
+    CHECK(dot(10, 4) == Approx(dot(20, 14)).margin(1e-5));
+    const auto cosine = position_similarity(Config{{"type", std::string("learned")}, {"d_model", 32.0}}, 20, "cosine");
+    for (int i = 0; i < 20; ++i) CHECK(cosine(i, i) == Approx(1.0));
+    CHECK(std::abs(cosine(2, 9)) < 0.9);
+    const auto none = position_similarity(Config{{"type", std::string("none")}}, 5, "cosine");
+    for (float v : none) CHECK(v == 0.0f);
+    CHECK_THROWS_WITH(position_similarity(sin_spec, 5, "l2"), Contains("metric = \"l2\""));
+    CHECK_THROWS_WITH(position_similarity(Config{{"type", std::string("alibi")}}, 5, "dot"), Contains("not an absolute encoding"));
+}

@@ -7,3 +7,17 @@ export function loadPosenc() {
   const wasmBinary = fs.readFileSync(new URL('../../web/generated/posenc.wasm', import.meta.url));
   return createPosenc({ wasmBinary });
 }
+
+/**
+ * Runs `round` (some good and some failing calls) 50 times to warm up, then
+ * `times` more, and returns the change in malloc'd bytes and in the wasm stack
+ * pointer: both must be 0 when nothing leaks.
+ */
+export function leakAfter(pe, round, times) {
+  for (let i = 0; i < 50; i++) round();
+  const heap = pe.heapBytesInUse();
+  const stack = pe.stackSave();
+  const memory = pe.HEAPU8.buffer.byteLength;
+  for (let i = 0; i < times; i++) round();
+  return { heap: pe.heapBytesInUse() - heap, stack: pe.stackSave() - stack, memory: pe.HEAPU8.buffer.byteLength - memory };
+}

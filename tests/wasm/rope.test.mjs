@@ -2,7 +2,7 @@
 // with values derived by hand from each paper's formula.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPosenc } from './load.mjs';
+import { leakAfter, loadPosenc } from './load.mjs';
 
 const pe = await loadPosenc();
 const close = (a, b, tolerance, what = '') => assert.ok(Math.abs(a - b) <= tolerance * Math.max(1, Math.abs(b)), `${what} ${a} vs ${b}`);
@@ -139,10 +139,5 @@ test('rotary calls leak neither heap nor stack', () => {
     pe.decay(spec, 50);
     try { pe.ropeInvFreq({ ...spec, head_dim: 63 }, 1); } catch { /* expected */ }
   };
-  for (let i = 0; i < 50; i++) round();
-  const heap = pe.heapBytesInUse();
-  const stack = pe.stackSave();
-  for (let i = 0; i < 2000; i++) round();
-  assert.equal(pe.heapBytesInUse(), heap);
-  assert.equal(pe.stackSave(), stack);
+  assert.deepEqual(leakAfter(pe, round, 2000), { heap: 0, stack: 0, memory: 0 });
 });

@@ -61,7 +61,44 @@ export function createEngine(pe) {
      * The decay curves over distance 0..maxDistance (see the core's decay).
      * @returns {{distance: Float32Array, upper_bound: Float32Array, ones: Float32Array, random: Float32Array}}
      */
-    decay: memoize((spec, maxDistance, seed = 0) => pe.decay(spec, maxDistance, seed)),
+    decay: memoize((spec, maxDistance, seed = 0) => pe.decay(spec, maxDistance, seed), 16),
+
+    /**
+     * The first n rows of an absolute encoding's table (positionTable).
+     * @returns {{data: Float32Array, rows: number, cols: number}}
+     */
+    table: memoize((spec, n) => pe.positionTable(spec, n)),
+
+    /**
+     * p_i . p_j or their cosine over positions 0..n-1 (positionSimilarity).
+     * @param {'dot'|'cosine'} metric
+     * @returns {{data: Float32Array, rows: number, cols: number}}
+     */
+    similarity: memoize((spec, n, metric) => ({ data: pe.positionSimilarity(spec, n, metric), rows: n, cols: n })),
+
+    /**
+     * A bias family's b(i, j) (attentionBias); -Infinity where masked.
+     * @returns {{data: Float32Array, rows: number, cols: number}}
+     */
+    bias: memoize((spec, n) => ({ data: pe.attentionBias(spec, n), rows: n, cols: n })),
+
+    /**
+     * Every ALiBi head: its slope and its [n, n] bias.
+     * @returns {{slopes: Float32Array, maps: Float32Array[]}}
+     */
+    alibiHeads: memoize((n, nHeads, causal) => ({
+      slopes: pe.alibiSlopes(nHeads),
+      maps: Array.from({ length: nHeads }, (_, h) => pe.alibiBias(n, nHeads, h, causal)),
+    })),
+
+    /**
+     * T5's bucket of every relative position in [-span, span] (t5Bucket).
+     * @returns {{positions: Int32Array, buckets: Int32Array}}
+     */
+    t5Buckets: memoize((bidirectional, numBuckets, maxDistance, span) => {
+      const positions = Int32Array.from({ length: 2 * span + 1 }, (_, k) => k - span);
+      return { positions, buckets: pe.t5Bucket(positions, bidirectional, numBuckets, maxDistance) };
+    }),
 
     /**
      * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core

@@ -24,4 +24,11 @@ constexpr std::int64_t kMaxN = 4096;
 /// Throws std::invalid_argument unless n is in [1, kMaxN].
 void check_n(std::int64_t n);
 
+/// Checks queries q [n, width] for a content-dependent bias (Shaw,
+/// Transformer-XL): n in [1, kMaxN] and the width named `width_name`.
+void check_queries(const xt::xtensor<float, 2>& q, std::int64_t width, const char* width_name);
+
+/// Queries of all ones, [n, width]: the position part of a content-dependent bias.
+xt::xtensor<float, 2> ones_queries(std::int64_t n, std::int64_t width);
+
 }  // namespace posenc::bias

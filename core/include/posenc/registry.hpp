@@ -73,6 +73,14 @@ using Curves = std::vector<std::pair<std::string, std::vector<double>>>;
 /// [0, 1000000], or a type with no decay (learned: an untrained table has none).
 Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed);
 
+/// The position-similarity matrix of an absolute encoding over positions
+/// 0 .. n-1, [n, n] row-major: p_i . p_j ("dot") or p_i . p_j / (|p_i| |p_j|)
+/// ("cosine"; 0 where a row is all zeros, as NoPE's are). The sinusoidal one
+/// depends only on i - j (a band along the diagonal); an untrained learned
+/// table's is noise off the diagonal. Throws std::invalid_argument for a bad
+/// spec, n outside [1, 4096], or an unknown metric.
+xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, const std::string& metric);
+
 /// The attention-logit bias b(i, j) of a bias family, [n, n] row-major,
 /// -infinity where a causal mask hides the key (alibi, t5, shaw,
 /// transformer_xl, kerple; see each header). Throws std::invalid_argument for a

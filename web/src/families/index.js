@@ -1,9 +1,17 @@
 // The encoding families the page offers, and the control that picks one.
 import * as sinusoidal from './sinusoidal.js';
+import * as learned from './learned.js';
+import * as none from './none.js';
 import * as rope from './rope.js';
 import * as xpos from './xpos.js';
+import * as alibi from './alibi.js';
+import * as t5 from './t5.js';
+import * as shaw from './shaw.js';
+import * as transformerXl from './transformer-xl.js';
+import * as kerple from './kerple.js';
 
-export const FAMILIES = { sinusoidal, rope, xpos };
+// Keys are the spec `type` names.
+export const FAMILIES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple };
 
 export const ENCODING = {
   name: 'encoding', kind: 'choice', default: 'sinusoidal', choices: Object.keys(FAMILIES), label: 'encoding',

@@ -4,6 +4,8 @@ import * as spectrum from '../views/spectrum.js';
 import * as rotation from '../views/rotation.js';
 import * as decay from '../views/decay.js';
 import * as rotated from '../views/rotated-heatmap.js';
+import * as decayCompare from '../views/decay-compare.js';
+import { COMPARE_DISTANCE } from './compare.js';
 import { PRESETS } from '../presets.js';
 import { format } from '../state.js';
 import { ropeSpecFromConfig } from '../hf-config.js';
@@ -55,6 +57,7 @@ export const parameters = [
   { name: 'input', view: true, kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
     choiceLabels: { ones: 'all ones', random: 'one random vector' } },
   { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
+  COMPARE_DISTANCE,
 ];
 
 const SCALING_KEYS = {
@@ -101,7 +104,7 @@ export function compute(engine, params) {
   });
 }
 
-export const views = [spectrum, rotation, decay, rotated];
+export const views = [spectrum, rotation, decay, rotated, decayCompare];
 
 /**
  * Raw control values for a rope spec (from a preset or a pasted config): both

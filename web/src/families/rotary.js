@@ -5,9 +5,11 @@
 /**
  * @param {object} engine
  * @param {object} spec     the family's spec
- * @param {object} params   with pair, start, max_distance, n, input
+ * @param {object} params   with pair, start, max_distance, n, input, compare_distance
  * @param {object} fields   the family's own fields (getters stay lazy)
  */
+import { comparison } from './compare.js';
+
 export function rotaryResult(engine, spec, params, fields) {
   const result = {
     spec,
@@ -15,6 +17,8 @@ export function rotaryResult(engine, spec, params, fields) {
     input: params.input,
     get rotation() { return engine.pairTrajectory(spec, params.pair, params.start, 11); },
     get decay() { return engine.decay(spec, params.max_distance); },
+    get comparison() { return comparison(engine, spec, params.compare_distance).comparison; },
+    get currentLabel() { return comparison(engine, spec, params.compare_distance).currentLabel; },
     get rotated() {
       return {
         interleaved: engine.rotatedInput({ ...spec, layout: 'interleaved' }, params.n, params.input),

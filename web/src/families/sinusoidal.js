@@ -1,6 +1,9 @@
 // The sinusoidal family on the page: its controls, its spec, its views.
 import * as heatmap from '../views/heatmap.js';
 import * as waves from '../views/waves.js';
+import * as similarity from '../views/similarity.js';
+import * as decayCompare from '../views/decay-compare.js';
+import { COMPARE_DISTANCE, comparison } from './compare.js';
 
 export const label = 'sinusoidal';
 export const formula = 'PE[pos, 2i] = sin(pos·ωᵢ), PE[pos, 2i+1] = cos(pos·ωᵢ), ωᵢ = base<sup>−2i/d_model</sup> ' +
@@ -16,8 +19,12 @@ export const parameters = [
     choiceLabels: { interleaved: 'interleaved: sin, cos, sin, cos, …', concat: 'concat: [sin … | cos …]' } },
   { name: 'timescales', kind: 'choice', default: 'vaswani', choices: ['vaswani', 'tensor2tensor'], label: 'timescales',
     choiceLabels: { vaswani: 'vaswani (paper): base^(−2i/d)', tensor2tensor: 'tensor2tensor, fairseq: base^(−i/(d/2−1))' } },
-  { name: 'dims', kind: 'dims', default: 'auto', label: 'wave dimensions', placeholder: 'auto',
+  { name: 'dims', view: true, kind: 'dims', default: 'auto', label: 'wave dimensions', placeholder: 'auto',
     help: '"auto" or a list such as 0, 1, 20.' },
+  { name: 'metric', view: true, kind: 'choice', default: 'dot', choices: ['dot', 'cosine'], label: 'similarity',
+    choiceLabels: { cosine: 'cosine', dot: 'dot product' } },
+  { name: 'similarity_n', view: true, kind: 'int', default: 128, min: 1, max: 1024, label: 'similarity: positions' },
+  COMPARE_DISTANCE,
 ];
 
 /** The spec object sent to the core. */
@@ -27,7 +34,12 @@ export function spec(params) {
 
 /** @throws {Error} the core's message for a bad spec */
 export function compute(engine, params) {
-  return engine.absolute(spec(params), params.n);
+  const s = spec(params);
+  return Object.defineProperties({ ...engine.absolute(s, params.n), metric: params.metric }, {
+    similarity: { get: () => engine.similarity(s, params.similarity_n, params.metric), enumerable: true },
+    comparison: { get: () => comparison(engine, s, params.compare_distance).comparison, enumerable: true },
+    currentLabel: { get: () => comparison(engine, s, params.compare_distance).currentLabel, enumerable: true },
+  });
 }
 
-export const views = [heatmap, waves];
+export const views = [heatmap, waves, similarity, decayCompare];

@@ -2,6 +2,8 @@
 import * as rotation from '../views/rotation.js';
 import * as decay from '../views/decay.js';
 import * as rotated from '../views/rotated-heatmap.js';
+import * as decayCompare from '../views/decay-compare.js';
+import { COMPARE_DISTANCE } from './compare.js';
 import { rotaryResult } from './rotary.js';
 
 export const label = 'xPos';
@@ -14,14 +16,15 @@ export const parameters = [
   { name: 'scale_base', kind: 'number', default: 512, min: 0.001, max: 1e9, sliderMin: 8, sliderMax: 65536, log: true, label: 'scale_base γ' },
   { name: 'role', kind: 'choice', default: 'query', choices: ['query', 'key'], label: 'role',
     choiceLabels: { query: 'query: ζ^(+n/γ)', key: 'key: ζ^(−m/γ)' } },
-  { name: 'training_length', kind: 'int', default: 1024, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,
+  { name: 'training_length', view: true, kind: 'int', default: 1024, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,
     label: 'training length (tokens)', help: 'Marked on the decay plot (the paper trains on 1024 tokens).' },
-  { name: 'pair', kind: 'int', default: 4, min: 0, max: 511, label: 'rotation: pair i' },
-  { name: 'start', kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 4096, label: 'rotation: first position' },
-  { name: 'max_distance', kind: 'int', default: 4096, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance' },
-  { name: 'input', kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
+  { name: 'pair', view: true, kind: 'int', default: 4, min: 0, max: 511, label: 'rotation: pair i' },
+  { name: 'start', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 4096, label: 'rotation: first position' },
+  { name: 'max_distance', view: true, kind: 'int', default: 4096, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance' },
+  { name: 'input', view: true, kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
     choiceLabels: { ones: 'all ones', random: 'one random vector' } },
-  { name: 'n', kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
+  { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
+  COMPARE_DISTANCE,
 ];
 
 export function spec(params) {
@@ -35,4 +38,4 @@ export function compute(engine, params) {
   });
 }
 
-export const views = [rotation, decay, rotated];
+export const views = [rotation, decay, rotated, decayCompare];

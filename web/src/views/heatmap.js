@@ -9,7 +9,7 @@ export const caption = 'Each row is the vector added to the token at that positi
   'slow ones over thousands; hover or focus the map and use the arrow keys for exact values.';
 
 /** What the figure depends on: the engine returns the same objects for the same inputs. */
-export const inputs = (result) => [result];
+export const inputs = (result) => [result.table, result.wavelength, result.sin_column];
 
 /**
  * @param {HTMLElement} element  emptied and filled with the figure

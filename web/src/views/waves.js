@@ -8,7 +8,7 @@ export const id = 'waves';
 export const title = 'Waves of chosen dimensions';
 export const caption = 'PE(position, dimension) along the sequence: from wavelength 2π tokens (pair 0) to ever slower ' +
   'pairs, like the hands of a clock.';
-export const inputs = (result, params) => [result, JSON.stringify(params.dims)];
+export const inputs = (result, params) => [result.table, result.sin_column, JSON.stringify(params.dims)];
 
 /**
  * Which columns to draw: the given list, or for "auto" the sine columns of four

@@ -1,0 +1,94 @@
+// Learned, NoPE and the attention-bias families in real headless Chromium.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPlayground, startPlayground } from './browser.mjs';
+
+let playground;
+before(async () => { playground = await startPlayground(); });
+after(async () => { await playground?.close(); });
+
+const EXPECTED_VIEWS = {
+  learned: ['table', 'similarity', 'compare'],
+  none: ['table', 'compare'],
+  alibi: ['bias', 'heads', 'slopes', 'compare'],
+  t5: ['bias', 'buckets', 'compare'],
+  shaw: ['bias', 'compare'],
+  transformer_xl: ['bias', 'compare'],
+  kerple: ['bias', 'compare'],
+  sinusoidal: ['heatmap', 'waves', 'similarity', 'compare'],
+};
+
+test('every family draws each of its views, without console errors', async () => {
+  const page = await playground.newPage();
+  for (const [encoding, views] of Object.entries(EXPECTED_VIEWS)) {
+    await openPlayground(playground, page, `?encoding=${encoding}`);
+    const drawn = await page.$$eval('#views section', (sections) => sections.map((s) => [s.id, s.querySelector('.figure').childElementCount]));
+    assert.deepEqual(drawn.map(([id]) => id), views, encoding);
+    for (const [id, children] of drawn) assert.ok(children > 0, `${encoding}: ${id} is empty`);
+  }
+  // The comparison (last page: sinusoidal) draws the 8 other families thin and the current one bold.
+  const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.map((g) => [g.querySelectorAll('path').length, g.getAttribute('stroke-width')]));
+  assert.deepEqual(lines, [[8, '1.2'], [1, '3']]);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('ALiBi small multiples show n_heads maps with their slopes', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=alibi&n_heads=12');
+  assert.equal(await page.locator('#heads canvas.mini').count(), 12);
+  const captions = await page.$$eval('#heads figcaption', (c) => c.map((x) => x.textContent));
+  assert.equal(captions[0], 'head 0: m = 0.5');
+  assert.equal(captions[8], 'head 8: m = 0.7071');
+  assert.equal(captions[11], 'head 11: m = 0.08839');
+  await page.fill('#control-n_heads', '5');
+  await page.waitForFunction(() => document.querySelectorAll('#heads canvas.mini').length === 5);
+  assert.equal(await page.locator('#slopes svg [aria-label="dot"] circle').count(), 5);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the T5 bucket map follows the bidirectional setting', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=t5&max_distance=16&num_buckets=8');
+  // span 24: relative positions -24..24, one dot each.
+  assert.equal(await page.locator('#buckets svg [aria-label="dot"] circle').count(), 49);
+  const before = await page.innerHTML('#buckets .figure');
+  await page.uncheck('#control-bidirectional');
+  await page.waitForFunction((old) => document.querySelector('#buckets .figure').innerHTML !== old, before);
+  assert.match(await page.evaluate(() => location.search), /bidirectional=false/);
+  // A bidirectional table needs an even bucket count: 7 is named beside its control.
+  await page.check('#control-bidirectional');
+  await page.fill('#control-num_buckets', '7');
+  await page.waitForFunction(() => document.getElementById('error-num_buckets').textContent !== '');
+  assert.match(await page.textContent('#error-num_buckets'), /^num_buckets = 7 is invalid: expected an even integer/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a learned table marks the positions past max_position_embeddings as missing', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=learned&d_model=32&max_position_embeddings=100&n=150');
+  assert.match(await page.textContent('#table .note.missing'), /Positions 100–149: no embedding exists \(max_position_embeddings = 100\)/);
+  const box = await page.locator('#table canvas.matrix').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + (120.5 / 150) * box.height);
+  assert.match(await page.innerText('#table .tooltip'), /position 120\nno embedding exists/);
+  await page.mouse.move(box.x + box.width / 2, box.y + (10.5 / 150) * box.height);
+  assert.match(await page.innerText('#table .tooltip'), /position 10\ndimension 16\nvalue -?0\.0\d+/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('bad bias values are named beside their control', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=alibi');
+  await page.fill('#control-head', '9');
+  await page.waitForFunction(() => document.getElementById('error-head').textContent !== '');
+  assert.equal(await page.textContent('#error-head'), 'head = 9 is invalid: expected an integer in [0, 7]');
+  await openPlayground(playground, page, '?encoding=kerple&variant=power');
+  await page.fill('#control-r2', '3');
+  await page.waitForFunction(() => document.getElementById('error-r2').textContent !== '');
+  assert.equal(await page.textContent('#error-r2'), 'r2 = 3 is invalid: expected a number in (0, 2] (the power variant)');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -1,0 +1,14 @@
+// KERPLE on the page: its log and power kernels of the distance.
+import { biasFamily } from './bias.js';
+
+export const { label, formula, parameters, spec, compute, views } = biasFamily({
+  label: 'KERPLE',
+  formula: 'log: b = −r₁·ln(1 + r₂|i − j|); power: b = −r₁·|i − j|<sup>r₂</sup>, 0 &lt; r₂ ≤ 2 ' +
+    '<span class="cite">(Chi et al. 2022, §4)</span>',
+  parameters: [
+    { name: 'variant', kind: 'choice', default: 'log', choices: ['log', 'power'], label: 'variant' },
+    { name: 'r1', kind: 'number', default: 1, min: -1e6, max: 1e6, sliderMin: 0.01, sliderMax: 100, log: true, label: 'r1' },
+    { name: 'r2', kind: 'number', default: 1, min: -1e6, max: 1e6, sliderMin: 0.01, sliderMax: 2, log: true, label: 'r2' },
+  ],
+  spec: (p) => ({ type: 'kerple', variant: p.variant, r1: p.r1, r2: p.r2, causal: p.causal }),
+});

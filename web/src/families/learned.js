@@ -1,0 +1,43 @@
+// A learned absolute table (GPT-2 style) on the page, with its missing rows.
+import * as table from '../views/absolute-table.js';
+import * as similarity from '../views/similarity.js';
+import * as decayCompare from '../views/decay-compare.js';
+import { COMPARE_DISTANCE, comparison } from './compare.js';
+
+export const label = 'learned (GPT-2)';
+export const formula = 'P = a [max_position_embeddings, d_model] table learned with the model, here at its initialisation ' +
+  'N(0, std²) <span class="cite">(GPT-2: std 0.02)</span>';
+
+export const parameters = [
+  { name: 'd_model', kind: 'int', default: 768, min: 1, max: 4096, sliderMax: 1024, label: 'd_model' },
+  { name: 'max_position_embeddings', kind: 'int', default: 1024, min: 1, max: 16384, sliderMin: 8, sliderMax: 4096, log: true,
+    label: 'max_position_embeddings' },
+  { name: 'seed', kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed' },
+  { name: 'std', kind: 'number', default: 0.02, min: -1, max: 100, step: 0.005, sliderMax: 0.1, label: 'std' },
+  { name: 'n', view: true, kind: 'int', default: 1200, min: 1, max: 4096, label: 'positions n', help: 'Past max_position_embeddings, no row exists.' },
+  { name: 'metric', view: true, kind: 'choice', default: 'cosine', choices: ['cosine', 'dot'], label: 'similarity',
+    choiceLabels: { cosine: 'cosine', dot: 'dot product' } },
+  { name: 'similarity_n', view: true, kind: 'int', default: 128, min: 1, max: 1024, label: 'similarity: positions' },
+  COMPARE_DISTANCE,
+];
+
+export function spec(p) {
+  return { type: 'learned', d_model: p.d_model, max_position_embeddings: p.max_position_embeddings, seed: p.seed, std: p.std };
+}
+
+export function compute(engine, p) {
+  const s = spec(p);
+  const stored = Math.min(p.n, p.max_position_embeddings);
+  return {
+    spec: s,
+    n: p.n,
+    maxPositions: p.max_position_embeddings,
+    metric: p.metric,
+    get table() { return engine.table(s, stored); },
+    get similarity() { return engine.similarity(s, Math.min(p.similarity_n, p.max_position_embeddings), p.metric); },
+    get comparison() { return comparison(engine, null, p.compare_distance).comparison; },
+    currentLabel: null,
+  };
+}
+
+export const views = [table, similarity, decayCompare];

@@ -1,0 +1,44 @@
+// An absolute position table [n, d_model] as a heatmap: a learned table (or
+// NoPE's zeros), with the positions past max_position_embeddings drawn as
+// missing, since a table has no row for them.
+import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+
+export const id = 'table';
+export const title = 'The position table';
+export const caption = 'Each row is the vector added to the token at that position. A learned table starts as noise ' +
+  '(GPT-2’s N(0, 0.02²)) and has exactly max_position_embeddings rows: past them, no embedding exists (hatched).';
+export const inputs = (result) => [result.table, result.n];
+
+/** @param {{table: {data: Float32Array, rows: number, cols: number}, n: number, maxPositions: number}} result */
+export function render(element, result) {
+  const { data, rows: existing, cols } = result.table;
+  const rows = result.n;
+  const padded = new Float32Array(rows * cols).fill(NaN);
+  padded.set(data);
+  let extent = 0;
+  for (const v of data) extent = Math.max(extent, Math.abs(v));
+  const figure = matrixFigure({
+    data: padded, rows, cols, width: figureWidth(element), height: 360,
+    xLabel: 'dimension →', yLabel: '↓ position (token)', extent: extent || 1, legendLabel: 'table value',
+    ariaLabel: `Position table, ${rows} positions by ${cols} dimensions, ${existing} of them stored.`,
+    describe: (row, col) => (row >= existing
+      ? `<b>position</b> ${row}<br><b>no embedding exists</b>: the table has max_position_embeddings = ${result.maxPositions} rows`
+      : `<b>position</b> ${row}<br><b>dimension</b> ${col}<br><b>value</b> ${data[row * cols + col].toPrecision(6)}`),
+  });
+  figure.classList.add('masked-background');
+  const parts = [figure];
+  if (existing < rows) {
+    const note = document.createElement('p');
+    note.className = 'note missing';
+    note.textContent = `Positions ${existing}–${rows - 1}: no embedding exists (max_position_embeddings = ${result.maxPositions}).`;
+    parts.unshift(note);
+  }
+  if (extent === 0) {
+    const note = document.createElement('p');
+    note.className = 'note';
+    note.textContent = 'Every entry is 0: without positions, attention is permutation-equivariant, so shuffling the tokens ' +
+      'shuffles the outputs the same way and the model cannot tell “dog bites man” from “man bites dog” (without a causal mask).';
+    parts.unshift(note);
+  }
+  element.replaceChildren(...parts);
+}

@@ -1,0 +1,34 @@
+// ALiBi's heads side by side: one small bias map per head, on one colour
+// scale, with its slope: the steep heads look only nearby, the flat ones far.
+import * as Plot from '@observablehq/plot';
+import { divergingScale, paintMatrix } from '../lib/raster.js';
+
+export const id = 'heads';
+export const title = 'Every head: ALiBi’s slopes at work';
+export const caption = 'The bias of each head on one colour scale. Head h penalises distance with slope mₕ: the first ' +
+  'heads attend almost only to their neighbours, the last ones far back.';
+export const inputs = (result) => [result.heads];
+
+/** @param {{heads: {slopes: Float32Array, maps: Float32Array[]}, n: number}} result */
+export function render(element, result) {
+  const { slopes, maps } = result.heads;
+  const n = result.n;
+  let extent = 0;
+  for (const map of maps) for (const v of map) if (v !== -Infinity) extent = Math.max(extent, Math.abs(v));
+  const colour = divergingScale(extent || 1, 'bias −mₕ·|i − j|');
+  const strip = document.createElement('div');
+  strip.className = 'small-multiples';
+  maps.forEach((map, h) => {
+    const cell = document.createElement('figure');
+    const canvas = document.createElement('canvas');
+    canvas.className = 'mini masked-background';
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', `Head ${h}, slope ${slopes[h]}`);
+    paintMatrix(canvas, Float32Array.from(map, (v) => (v === -Infinity ? NaN : v)), n, n, colour);
+    const label = document.createElement('figcaption');
+    label.textContent = `head ${h}: m = ${Number(slopes[h].toPrecision(4))}`;
+    cell.append(canvas, label);
+    strip.append(cell);
+  });
+  element.replaceChildren(Plot.legend({ color: colour.options, width: 260, ticks: 5, tickFormat: '.3~g' }), strip);
+}
