@@ -36,17 +36,23 @@ Value to_value(const val& v, const std::string& path, int depth) {
     if (type == "boolean") return v.as<bool>();
     if (type == "string") return v.as<std::string>();
     if (v.isNull()) return std::monostate{};
-    if (type == "object" && val::global("Array").call<bool>("isArray", v)) {
+    if (type == "object" && (val::global("Array").call<bool>("isArray", v) || v.instanceof(val::global("Float32Array")))) {
+        // A list of numbers, or of strings (an attention request's tokens).
         const unsigned length = v["length"].as<unsigned>();
-        std::vector<double> list;
-        list.reserve(length);
+        const bool strings = length > 0 && v[0].typeOf().as<std::string>() == "string";
+        std::vector<double> numbers;
+        std::vector<std::string> texts;
         for (unsigned i = 0; i < length; ++i) {
             const val item = v[i];
-            if (item.typeOf().as<std::string>() != "number")
-                throw std::invalid_argument(path + "[" + std::to_string(i) + "] must be a number");
-            list.push_back(item.as<double>());
+            const std::string item_type = item.typeOf().as<std::string>();
+            if (item_type != (strings ? "string" : "number"))
+                throw std::invalid_argument(path + "[" + std::to_string(i) + "] must be a " + (strings ? "string" : "number") +
+                                            " like the first item, not " + item_type);
+            if (strings) texts.push_back(item.as<std::string>());
+            else numbers.push_back(item.as<double>());
         }
-        return list;
+        if (strings) return texts;
+        return numbers;
     }
     if (type == "object") return std::make_shared<const Config>(to_config(v, path, depth + 1));
     throw std::invalid_argument(path + " must be a number, string, boolean, list of numbers, object or null, not " +

@@ -35,6 +35,9 @@ std::string describe(const Value& value) {
             return out + (list.size() > 4 ? ", ...]" : "]");
         }
         std::string operator()(const std::shared_ptr<const Config>&) const { return "{...}"; }
+        std::string operator()(const std::vector<std::string>& list) const {
+            return "a list of " + std::to_string(list.size()) + " strings";
+        }
     };
     return std::visit(Visitor{}, value);
 }
@@ -143,6 +146,21 @@ std::optional<std::vector<double>> SpecReader::number_list(const std::string& ke
             throw_bad_param(key + "[" + std::to_string(i) + "]", format_number(x), allowed);
     }
     return *list;
+}
+
+std::optional<std::vector<std::string>> SpecReader::string_list(const std::string& key) const {
+    const Value* value = find(key);
+    if (!value) return std::nullopt;
+    if (const auto* list = std::get_if<std::vector<std::string>>(value)) return *list;
+    if (const auto* numbers = std::get_if<std::vector<double>>(value); numbers && numbers->empty()) return std::vector<std::string>{};
+    throw_bad_param(key, describe(*value), "a list of strings");
+}
+
+std::optional<std::string> SpecReader::text(const std::string& key) const {
+    const Value* value = find(key);
+    if (!value) return std::nullopt;
+    if (const auto* s = std::get_if<std::string>(value)) return *s;
+    throw_bad_param(key, describe(*value), "a string");
 }
 
 const Config* SpecReader::object(const std::string& key) const {

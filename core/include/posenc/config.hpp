@@ -22,10 +22,10 @@ namespace posenc {
 
 class Config;
 
-/// One value of a spec: null, boolean, number, string, list of numbers, or a
-/// nested object (e.g. `rope_scaling`).
+/// One value of a spec: null, boolean, number, string, list of numbers, list
+/// of strings (an attention request's tokens), or a nested object (e.g. `rope_scaling`).
 using Value = std::variant<std::monostate, bool, double, std::string, std::vector<double>,
-                           std::shared_ptr<const Config>>;
+                           std::shared_ptr<const Config>, std::vector<std::string>>;
 
 /// A JSON object: string keys, ordered for stable error messages.
 class Config {
@@ -92,8 +92,12 @@ public:
     /// A list of finite numbers in [lo, hi], or nothing when absent or null.
     std::optional<std::vector<double>> number_list(const std::string& key, double lo, double hi,
                                                    const std::string& allowed) const;
+    /// A list of strings, or nothing when absent or null.
+    std::optional<std::vector<std::string>> string_list(const std::string& key) const;
     /// A nested object, or nullptr when absent or null.
     const Config* object(const std::string& key) const;
+    /// A string, or nothing when absent or null.
+    std::optional<std::string> text(const std::string& key) const;
     /// Throws the "missing required key" error unless the key is present and not null.
     void require(const std::string& key, const std::string& allowed) const;
     /// True when the key is present and not null.

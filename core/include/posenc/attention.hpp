@@ -1,0 +1,81 @@
+// posenc/attention.hpp: a single attention head over a sentence, with every
+// encoding acting where it belongs (Vaswani et al. 2017, eq. 1):
+//   absolute (sinusoidal, learned, none): H = X + P, then q, k, v = H W_q, H W_k, H W_v
+//   rotary (rope, xpos): q, k = X W_q, X W_k rotated by position (never v)
+//   bias (alibi, t5, shaw, transformer_xl, kerple): logits + b(i, j)
+// logits = q k^T / sqrt(d_head) (times a rotary scaling's logit_scale), an
+// optional causal mask, a stable row softmax, and output = weights . v.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+#include "posenc/config.hpp"
+
+namespace posenc::attention {
+
+/// The most tokens a request may have.
+constexpr std::int64_t kMaxTokens = 512;
+
+/// Splits text into lower-cased tokens. A token is a run of letters and digits
+/// (ASCII a-z, 0-9, and any non-ASCII UTF-8 byte, so "café" stays whole) with
+/// inner apostrophes kept ("don't"); every other non-space character is a token
+/// of its own. As a regex on the lower-cased text: [a-z0-9\x80-\xff]+(?:'[a-z0-9\x80-\xff]+)*|\S
+/// Throws std::invalid_argument when there are more than kMaxTokens tokens
+/// ("text = a text of 513 tokens is invalid: expected at most 512 tokens") or none.
+std::vector<std::string> tokenize(const std::string& text);
+
+/// The embedding of a token, [d_model]: N(0, 1/d_model) draws seeded by the
+/// FNV-1a hash of the token's bytes and `seed`, so the same word has the same
+/// vector at every position and on every platform.
+std::vector<float> token_embedding(const std::string& token, std::int64_t d_model, std::uint64_t seed);
+
+enum class Projections { random, identity };
+
+/// An attention request (JS: `attention(request)`).
+struct Request {
+    std::vector<std::string> tokens;  ///< the sentence, or
+    xt::xtensor<float, 2> x;          ///< raw inputs [n, d_model] (used when non-empty)
+    std::int64_t d_model = 64;
+    std::int64_t d_head = 64;
+    Config encoding;                  ///< a spec; d_model / head_dim / d_head filled from the request when absent
+    bool causal = false;
+    std::uint64_t seed = 0;
+    Projections projections = Projections::random;  ///< random: Xavier N(0, 2/(d_model + d_head)); identity: d_head = d_model
+    std::int64_t position_offset = 0;
+};
+
+/// How the logits split by where position enters.
+struct Terms {
+    /// "absolute": logits = cc + cp + pc + pp, the four terms of (w + p) W_q ((w + p) W_k)^T / sqrt(d):
+    ///   content-content, content-position, position-content, position-position.
+    /// "rotary": content = the logits of the unrotated q, k; position = logits - content.
+    /// "bias": content = q k^T / sqrt(d); position = the bias b(i, j).
+    /// "none": content = the logits; position = 0.
+    std::string carrier;
+    xt::xtensor<float, 2> cc, cp, pc, pp;  ///< [n, n] each, "absolute" only
+    xt::xtensor<float, 2> content, position;  ///< [n, n] each, the other carriers
+};
+
+struct Result {
+    std::vector<std::string> tokens;
+    xt::xtensor<float, 2> logits;   ///< [n, n], -infinity where masked
+    xt::xtensor<float, 2> weights;  ///< [n, n], rows sum to 1, 0 where masked
+    xt::xtensor<float, 2> output;   ///< [n, d_head]
+    Terms terms;                    ///< unmasked (the mask applies to the logits)
+};
+
+/// Runs the head. Throws std::invalid_argument for a bad encoding spec, an
+/// encoding width that disagrees with d_model / d_head, identity projections
+/// with d_head != d_model, no tokens, more than kMaxTokens, or x that is not
+/// [n, d_model]; each message names the parameter, value and allowed range.
+Result run(const Request& request);
+
+/// Reads a request object {tokens | text, d_model, d_head, encoding, causal,
+/// seed, projections, position_offset} (keys as in JS); x is passed separately.
+Request parse(const Config& config);
+
+}  // namespace posenc::attention

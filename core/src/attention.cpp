@@ -1,0 +1,238 @@
+#include "posenc/attention.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "posenc/kernels.hpp"
+#include "posenc/random.hpp"
+#include "posenc/registry.hpp"
+#include "posenc/shaw.hpp"
+#include "posenc/transformer_xl.hpp"
+
+namespace posenc::attention {
+namespace {
+
+using Matrix = xt::xtensor<float, 2>;
+
+Matrix zeros(std::size_t m, std::size_t n) { return xt::zeros<float>({m, n}); }
+
+/// a [m, k] . b [k, n]
+Matrix matmul(const Matrix& a, const Matrix& b) {
+    Matrix out = xt::empty<float>({a.shape()[0], b.shape()[1]});
+    kernels::matmul(a.data(), b.data(), out.data(), a.shape()[0], a.shape()[1], b.shape()[1]);
+    return out;
+}
+
+/// a [m, k] . b [n, k]^T * scale: every q.k at once, via b's transpose so the
+/// inner loop stays contiguous.
+Matrix scores(const Matrix& a, const Matrix& b, float scale) {
+    Matrix bt = xt::empty<float>({b.shape()[1], b.shape()[0]});
+    kernels::transpose(b.data(), bt.data(), b.shape()[0], b.shape()[1]);
+    Matrix out = matmul(a, bt);
+    for (float& v : out) v *= scale;
+    return out;
+}
+
+Matrix add(const Matrix& a, const Matrix& b) {
+    Matrix out = a;
+    for (std::size_t k = 0; k < out.size(); ++k) out.data()[k] += b.data()[k];
+    return out;
+}
+
+Matrix subtract(const Matrix& a, const Matrix& b) {
+    Matrix out = a;
+    for (std::size_t k = 0; k < out.size(); ++k) out.data()[k] -= b.data()[k];
+    return out;
+}
+
+/// W [d_model, d_head] number `which` (0 q, 1 k, 2 v): Xavier normal, std sqrt(2/(fan_in + fan_out)).
+Matrix projection(const Request& r, int which) {
+    Matrix w = zeros(std::size_t(r.d_model), std::size_t(r.d_head));
+    if (r.projections == Projections::identity) {
+        for (std::int64_t c = 0; c < r.d_model; ++c) w(c, c) = 1.0f;
+        return w;
+    }
+    const double std = std::sqrt(2.0 / double(r.d_model + r.d_head));
+    Random rng = Random::at(r.seed ^ 0xA77E57100ull, std::uint64_t(which) * std::uint64_t(r.d_model * r.d_head));
+    for (float& v : w) v = float(std * rng.normal());
+    return w;
+}
+
+bool is_absolute(const std::string& type) { return type == "sinusoidal" || type == "learned"; }
+bool is_rotary(const std::string& type) { return type == "rope" || type == "xpos"; }
+
+/// The encoding spec with its width taken from the request when absent, and
+/// an error when it disagrees.
+Config with_width(const Config& spec, const std::string& key, std::int64_t width, const std::string& request_key) {
+    Config out = spec;
+    if (!spec.has(key) || std::holds_alternative<std::monostate>(spec.at(key))) {
+        out.set(key, double(width));
+    } else {
+        const auto* given = std::get_if<double>(&spec.at(key));
+        if (!given || *given != double(width))
+            throw_bad_param("encoding." + key, describe(spec.at(key)),
+                            request_key + " = " + std::to_string(width) + " (the request's)");
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> tokenize(const std::string& text) {
+    std::vector<std::string> tokens;
+    const auto is_word = [](unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80; };
+    std::string lower = text;
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    std::size_t i = 0;
+    while (i < lower.size()) {
+        const unsigned char c = static_cast<unsigned char>(lower[i]);
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            ++i;
+            continue;
+        }
+        std::size_t end = i + 1;
+        if (is_word(c)) {
+            while (end < lower.size()) {
+                const unsigned char e = static_cast<unsigned char>(lower[end]);
+                if (is_word(e)) ++end;
+                else if (e == '\'' && end + 1 < lower.size() && is_word(static_cast<unsigned char>(lower[end + 1]))) end += 2;
+                else break;
+            }
+        }
+        tokens.push_back(lower.substr(i, end - i));
+        i = end;
+    }
+    if (tokens.empty()) throw_bad_param("text", "\"" + text + "\"", "at least one token (a word or a punctuation mark)");
+    if (std::int64_t(tokens.size()) > kMaxTokens)
+        throw_bad_param("text", "a text of " + std::to_string(tokens.size()) + " tokens",
+                        "at most " + std::to_string(kMaxTokens) + " tokens");
+    return tokens;
+}
+
+std::vector<float> token_embedding(const std::string& token, std::int64_t d_model, std::uint64_t seed) {
+    std::uint64_t hash = 1469598103934665603ull;  // FNV-1a 64
+    for (const unsigned char c : token) {
+        hash ^= c;
+        hash *= 1099511628211ull;
+    }
+    Random rng(hash ^ (seed * 0x9E3779B97F4A7C15ull));
+    const double std = 1.0 / std::sqrt(double(d_model));
+    std::vector<float> e(static_cast<std::size_t>(d_model));
+    for (float& v : e) v = float(std * rng.normal());
+    return e;
+}
+
+Request parse(const Config& config) {
+    const SpecReader read(config, "attention request",
+                          {"tokens", "text", "d_model", "d_head", "encoding", "causal", "seed", "projections", "position_offset"});
+    Request r;
+    const auto tokens = read.string_list("tokens");
+    const auto text = read.text("text");
+    if (tokens && text) throw std::invalid_argument("attention request: give tokens or text, not both");
+    if (text) r.tokens = tokenize(*text);
+    if (tokens) {
+        if (tokens->empty() || std::int64_t(tokens->size()) > kMaxTokens)
+            throw_bad_param("tokens", "a list of " + std::to_string(tokens->size()) + " tokens",
+                            "1 to " + std::to_string(kMaxTokens) + " tokens");
+        r.tokens = *tokens;
+    }
+    r.d_model = read.integer("d_model", r.d_model, 1, 4096);
+    r.d_head = read.integer("d_head", r.d_head, 1, 4096);
+    if (const Config* encoding = read.object("encoding")) r.encoding = *encoding;
+    else r.encoding = Config{{"type", std::string("none")}};
+    r.causal = read.boolean("causal", false);
+    r.seed = std::uint64_t(read.integer("seed", 0, 0, std::int64_t(1) << 53));
+    r.projections = read.choice("projections", "random", {"random", "identity"}) == "identity" ? Projections::identity
+                                                                                                 : Projections::random;
+    r.position_offset = read.integer("position_offset", 0, 0, std::int64_t(1) << 40);
+    return r;
+}
+
+Result run(const Request& r) {
+    if (r.projections == Projections::identity && r.d_head != r.d_model)
+        throw_bad_param("d_head", std::to_string(r.d_head),
+                        "d_model = " + std::to_string(r.d_model) + " with identity projections");
+    Result result;
+    result.tokens = r.tokens;
+    Matrix x;
+    if (r.x.size() > 0) {
+        if (std::int64_t(r.x.shape()[1]) != r.d_model)
+            throw_bad_param("x", "[" + std::to_string(r.x.shape()[0]) + ", " + std::to_string(r.x.shape()[1]) + "]",
+                            "a [n, d_model] matrix with d_model = " + std::to_string(r.d_model));
+        x = r.x;
+    } else {
+        x = zeros(r.tokens.size(), std::size_t(r.d_model));
+        for (std::size_t i = 0; i < r.tokens.size(); ++i) {
+            const auto e = token_embedding(r.tokens[i], r.d_model, r.seed);
+            std::copy(e.begin(), e.end(), x.data() + i * std::size_t(r.d_model));
+        }
+    }
+    const std::int64_t n = std::int64_t(x.shape()[0]);
+    if (n < 1 || n > kMaxTokens)
+        throw_bad_param("tokens", std::to_string(n) + " tokens", "1 to " + std::to_string(kMaxTokens) + " tokens");
+
+    const std::string type = spec_type(r.encoding);
+    const Matrix wq = projection(r, 0), wk = projection(r, 1), wv = projection(r, 2);
+    float scale = float(1.0 / std::sqrt(double(r.d_head)));
+    Matrix v;
+    Terms& t = result.terms;
+
+    if (is_absolute(type)) {
+        const Config spec = with_width(r.encoding, "d_model", r.d_model, "d_model");
+        const Matrix p = position_table(spec, n, r.position_offset);  // [n, d_model]
+        const Matrix h = add(x, p);
+        const Matrix q = matmul(h, wq), k = matmul(h, wk);
+        v = matmul(h, wv);
+        result.logits = scores(q, k, scale);
+        const Matrix qw = matmul(x, wq), kw = matmul(x, wk), qp = matmul(p, wq), kp = matmul(p, wk);
+        t.carrier = "absolute";
+        t.cc = scores(qw, kw, scale);
+        t.cp = scores(qw, kp, scale);
+        t.pc = scores(qp, kw, scale);
+        t.pp = scores(qp, kp, scale);
+    } else {
+        const Matrix q = matmul(x, wq), k = matmul(x, wk);
+        v = matmul(x, wv);
+        const Matrix content = scores(q, k, scale);
+        if (is_rotary(type)) {
+            Config spec = with_width(r.encoding, "head_dim", r.d_head, "d_head");
+            const RotaryFrequencies f = rotary_frequencies(spec, r.position_offset + n);
+            Config query = spec, key = spec;
+            if (type == "xpos") {
+                query.set("role", std::string("query"));
+                key.set("role", std::string("key"));
+            }
+            const Matrix qr = apply_rotary(query, q, r.position_offset), kr = apply_rotary(key, k, r.position_offset);
+            result.logits = scores(qr, kr, float(scale * f.logit_scale));
+            t.carrier = "rotary";
+            t.position = subtract(result.logits, content);
+        } else if (type == "none") {
+            with_width(r.encoding, "d_model", r.d_model, "d_model");
+            result.logits = content;
+            t.carrier = "none";
+            t.position = zeros(std::size_t(n), std::size_t(n));
+        } else {
+            Matrix b;
+            if (type == "shaw") b = shaw::bias(shaw::parse(with_width(r.encoding, "head_dim", r.d_head, "d_head")), q);
+            else if (type == "transformer_xl")
+                b = transformer_xl::bias(transformer_xl::parse(with_width(r.encoding, "d_head", r.d_head, "d_head")), q);
+            else b = attention_bias(r.encoding, n);
+            result.logits = add(content, b);
+            t.carrier = "bias";
+            t.position = b;
+        }
+        t.content = content;
+    }
+
+    if (r.causal)
+        for (std::int64_t i = 0; i < n; ++i)
+            for (std::int64_t j = i + 1; j < n; ++j) result.logits(i, j) = -std::numeric_limits<float>::infinity();
+    result.weights = result.logits;
+    kernels::softmax_rows(result.weights.data(), std::size_t(n), std::size_t(n));
+    result.output = matmul(result.weights, v);
+    return result;
+}
+
+}  // namespace posenc::attention

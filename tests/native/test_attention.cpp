@@ -1,0 +1,171 @@
+// The attention head: tokenizer, embeddings, and each encoding in its place,
+// checked against the identities the explainers rely on.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "posenc/alibi.hpp"
+#include "posenc/attention.hpp"
+#include "posenc/kernels.hpp"
+
+using namespace posenc;
+using namespace posenc::attention;
+using Catch::Matchers::Contains;
+
+namespace {
+
+Value object(Config c) { return std::make_shared<const Config>(std::move(c)); }
+
+Request request(const std::string& text, Config encoding, std::int64_t d = 16, bool causal = false,
+                Projections projections = Projections::random) {
+    Request r;
+    r.tokens = tokenize(text);
+    r.d_model = d;
+    r.d_head = d;
+    r.encoding = std::move(encoding);
+    r.causal = causal;
+    r.projections = projections;
+    r.seed = 3;
+    return r;
+}
+
+Config spec(const std::string& type) { return Config{{"type", type}}; }
+
+}  // namespace
+
+TEST_CASE("tokenize: lower-cased words, inner apostrophes, punctuation on its own", "[attention]") {
+    CHECK(tokenize("The dog, chased THE cat!") == std::vector<std::string>{"the", "dog", ",", "chased", "the", "cat", "!"});
+    CHECK(tokenize("don't stop 'til 42") == std::vector<std::string>{"don't", "stop", "'", "til", "42"});
+    CHECK(tokenize("Café au lait") == std::vector<std::string>{"café", "au", "lait"});
+    std::string long_text;
+    for (int i = 0; i < 512; ++i) long_text += "w ";
+    CHECK(tokenize(long_text).size() == 512);
+    CHECK_THROWS_WITH(tokenize(long_text + "w"), Contains("text = a text of 513 tokens") && Contains("at most 512 tokens"));
+    CHECK_THROWS_WITH(tokenize("   "), Contains("at least one token"));
+}
+
+TEST_CASE("a token has one embedding, wherever it stands, N(0, 1/d_model)", "[attention]") {
+    CHECK(token_embedding("dog", 64, 0) == token_embedding("dog", 64, 0));
+    CHECK(token_embedding("dog", 64, 0) != token_embedding("cat", 64, 0));
+    CHECK(token_embedding("dog", 64, 0) != token_embedding("dog", 64, 1));
+    double squares = 0;
+    const auto e = token_embedding("word", 4096, 0);
+    for (float v : e) squares += double(v) * v;
+    CHECK(squares / 4096 == Approx(1.0 / 4096).epsilon(0.1));
+}
+
+TEST_CASE("the matmul kernel agrees with a double-precision reference", "[attention][kernels]") {
+    std::mt19937 rng(1);
+    std::normal_distribution<float> normal;
+    const std::size_t m = 7, k = 13, n = 5;
+    std::vector<float> a(m * k), b(k * n), out(m * n);
+    for (auto& v : a) v = normal(rng);
+    for (auto& v : b) v = normal(rng);
+    kernels::matmul(a.data(), b.data(), out.data(), m, k, n);
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            double ref = 0;
+            for (std::size_t p = 0; p < k; ++p) ref += double(a[i * k + p]) * b[p * n + j];
+            CHECK(out[i * n + j] == Approx(ref).margin(1e-5));
+        }
+}
+
+TEST_CASE("weights rows sum to 1 and respect the causal mask", "[attention]") {
+    for (const char* type : {"sinusoidal", "rope", "alibi", "none"}) {
+        const Result r = run(request("the quick brown fox jumps over the lazy dog .", spec(type), 16, true));
+        const std::size_t n = r.tokens.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            double sum = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                sum += r.weights(i, j);
+                if (j > i) {
+                    CHECK(r.weights(i, j) == 0.0f);
+                    CHECK(r.logits(i, j) == -std::numeric_limits<float>::infinity());
+                }
+            }
+            CHECK(sum == Approx(1.0).epsilon(1e-6));
+        }
+        CHECK(r.output.shape()[1] == 16);
+    }
+}
+
+TEST_CASE("absolute encodings: the four terms sum to the logits", "[attention][terms]") {
+    for (const char* type : {"sinusoidal", "learned"}) {
+        const Result r = run(request("the dog chased the cat", spec(type), 32));
+        REQUIRE(r.terms.carrier == "absolute");
+        for (std::size_t i = 0; i < 5; ++i)
+            for (std::size_t j = 0; j < 5; ++j)
+                CHECK(r.terms.cc(i, j) + r.terms.cp(i, j) + r.terms.pc(i, j) + r.terms.pp(i, j) ==
+                      Approx(r.logits(i, j)).margin(1e-5));
+    }
+}
+
+TEST_CASE("with identity projections the position-position term depends only on i - j (sinusoidal)", "[attention][terms]") {
+    const Result r = run(request("a b c d e f g h", spec("sinusoidal"), 32, false, Projections::identity));
+    CHECK(r.terms.pp(1, 4) == Approx(r.terms.pp(3, 6)).margin(1e-6));
+    CHECK(r.terms.pp(5, 2) == Approx(r.terms.pp(7, 4)).margin(1e-6));
+    CHECK(r.terms.pp(0, 3) != Approx(r.terms.pp(0, 4)).margin(1e-6));
+}
+
+TEST_CASE("NoPE: permuting the tokens permutes the output rows; repeated tokens give equal rows", "[attention][none]") {
+    const Result a = run(request("the dog chased the cat", spec("none")));
+    const Result b = run(request("cat the chased dog the", spec("none")));  // permutation 4 0 2 1 3 of a
+    const int perm[5] = {4, 0, 2, 1, 3};
+    for (int i = 0; i < 5; ++i)
+        for (int c = 0; c < 16; ++c) CHECK(b.output(i, c) == Approx(a.output(perm[i], c)).margin(1e-6));
+    // "the" at 0 and 3: identical rows of weights and output.
+    for (int c = 0; c < 16; ++c) CHECK(a.output(0, c) == a.output(3, c));
+    for (int j = 0; j < 5; ++j) CHECK(a.weights(0, j) == a.weights(3, j));
+    CHECK(a.terms.carrier == "none");
+    // With positions, the two "the" rows differ.
+    const Result p = run(request("the dog chased the cat", spec("sinusoidal")));
+    CHECK(p.output(0, 0) != p.output(3, 0));
+}
+
+TEST_CASE("RoPE with identity projections: a constant sentence's logits depend only on i - j", "[attention][rope]") {
+    Request r = request("the the the the the the the the", spec("rope"), 16, false, Projections::identity);
+    const Result a = run(r);
+    REQUIRE(a.terms.carrier == "rotary");
+    CHECK(a.logits(0, 3) == Approx(a.logits(4, 7)).margin(1e-5));
+    CHECK(a.logits(6, 1) == Approx(a.logits(7, 2)).margin(1e-5));
+    // Moving the whole sentence (a decoding step far on) changes nothing relative.
+    r.position_offset = 100000;
+    const Result far = run(r);
+    CHECK(far.logits(0, 3) == Approx(a.logits(0, 3)).margin(2e-4));
+    // The content term is the logits without rotation: equal everywhere for one token.
+    CHECK(a.terms.content(0, 5) == a.terms.content(2, 3));
+}
+
+TEST_CASE("ALiBi: logits are the content scores plus -slope * |i - j|", "[attention][alibi]") {
+    Config alibi{{"type", std::string("alibi")}, {"n_heads", 8.0}, {"head", 1.0}};  // slope 1/4
+    const Result with = run(request("the dog chased the cat", alibi));
+    const Result without = run(request("the dog chased the cat", spec("none")));
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 5; ++j) CHECK(with.logits(i, j) == Approx(without.logits(i, j) - 0.25 * std::abs(i - j)).margin(1e-6));
+    CHECK(with.terms.carrier == "bias");
+    CHECK(with.terms.position(4, 0) == -1.0f);
+}
+
+TEST_CASE("Shaw and Transformer-XL take the head's own queries; xPos runs as query and key", "[attention]") {
+    for (const char* type : {"shaw", "transformer_xl", "xpos", "t5", "kerple"}) {
+        const Result r = run(request("one two three four", spec(type), 8, true));
+        CHECK(r.weights(3, 0) + r.weights(3, 1) + r.weights(3, 2) + r.weights(3, 3) == Approx(1.0));
+    }
+}
+
+TEST_CASE("bad attention requests throw naming the parameter", "[attention][errors]") {
+    Request r = request("a b", spec("sinusoidal"), 16);
+    r.d_head = 8;
+    r.projections = Projections::identity;
+    CHECK_THROWS_WITH(run(r), Contains("d_head = 8") && Contains("d_model = 16 with identity projections"));
+    CHECK_THROWS_WITH(run(request("a b", Config{{"type", std::string("sinusoidal")}, {"d_model", 32.0}}, 16)),
+                      Contains("encoding.d_model = 32") && Contains("d_model = 16 (the request's)"));
+    CHECK_THROWS_WITH(run(request("a b", Config{{"type", std::string("rope")}, {"head_dim", 8.0}}, 16)),
+                      Contains("encoding.head_dim = 8"));
+    CHECK_THROWS_WITH(parse(Config{{"text", std::string("a")}, {"tokens", std::vector<std::string>{"a"}}}), Contains("not both"));
+    CHECK_THROWS_WITH(parse(Config{{"text", std::string("a")}, {"projections", std::string("orthogonal")}}),
+                      Contains("projections = \"orthogonal\""));
+    CHECK_THROWS_WITH(parse(Config{{"txt", std::string("a")}}), Contains("unknown key \"txt\""));
+}
