@@ -16,6 +16,7 @@
 #include <string>
 
 #include "posenc/alibi.hpp"
+#include "posenc/attention.hpp"
 #include "posenc/config.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/t5.hpp"
@@ -28,7 +29,7 @@ namespace {
 
 constexpr int kMaxDepth = 8;  // nesting of spec objects (rope_scaling is depth 2)
 
-Config to_config(const val& object, const std::string& path, int depth);
+Config to_config(const val& object, const std::string& path, int depth, const std::string& skip);
 
 Value to_value(const val& v, const std::string& path, int depth) {
     const std::string type = v.typeOf().as<std::string>();
@@ -54,12 +55,12 @@ Value to_value(const val& v, const std::string& path, int depth) {
         if (strings) return texts;
         return numbers;
     }
-    if (type == "object") return std::make_shared<const Config>(to_config(v, path, depth + 1));
+    if (type == "object") return std::make_shared<const Config>(to_config(v, path, depth + 1, ""));
     throw std::invalid_argument(path + " must be a number, string, boolean, list of numbers, object or null, not " +
                                 type);
 }
 
-Config to_config(const val& object, const std::string& path, int depth) {
+Config to_config(const val& object, const std::string& path, int depth, const std::string& skip = "") {
     if (object.typeOf().as<std::string>() != "object" || object.isNull() ||
         val::global("Array").call<bool>("isArray", object))
         throw std::invalid_argument(path + " must be an object such as {type: 'sinusoidal', d_model: 64}");
@@ -69,6 +70,7 @@ Config to_config(const val& object, const std::string& path, int depth) {
     const unsigned count = keys["length"].as<unsigned>();
     for (unsigned i = 0; i < count; ++i) {
         const std::string key = keys[i].as<std::string>();
+        if (key == skip) continue;
         const val item = object[key];
         if (item.isUndefined()) continue;  // {base: undefined} means "not given"
         config.set(key, to_value(item, path + "." + key, depth));
@@ -127,7 +129,7 @@ val guarded(Body&& body) {
 /// positionTable(spec, n): {data: Float32Array(n * d_model), rows: n, cols: d_model}.
 val position_table(val spec, val n) {
     return guarded([&] {
-        const Config config = to_config(spec, "spec", 0);
+        const Config config = to_config(spec, "spec", 0, "");
         const auto table = posenc::position_table(config, to_integer(n, "n", 1, posenc::kMaxTableElements));
         val result = val::object();
         result.set("data", float32_array(table.data(), table.size()));
@@ -141,7 +143,7 @@ val position_table(val spec, val n) {
 /// {sin_column, cos_column} (Int32Array(d_model / 2)).
 val position_frequencies(val spec) {
     return guarded([&] {
-        const auto pairs = posenc::position_frequencies(to_config(spec, "spec", 0));
+        const auto pairs = posenc::position_frequencies(to_config(spec, "spec", 0, ""));
         std::vector<double> lambda(pairs.inv_freq.size());
         for (std::size_t i = 0; i < lambda.size(); ++i) lambda[i] = 2.0 * M_PI / pairs.inv_freq[i];
         val result = val::object();
@@ -157,7 +159,7 @@ val position_frequencies(val spec) {
 /// logit_scale, head_dim, rotary_dim}.
 val rope_inv_freq(val spec, val seq_len) {
     return guarded([&] {
-        const Config config = to_config(spec, "spec", 0);
+        const Config config = to_config(spec, "spec", 0, "");
         const auto f = posenc::rotary_frequencies(config, to_integer(seq_len, "seqLen", 1, std::int64_t(1) << 40));
         val result = val::object();
         result.set("inv_freq", float32_array(f.inv_freq));
@@ -185,7 +187,7 @@ val apply_rope(val x, val n, val d, val spec, val offset) {
                                     "n * d = " + std::to_string(rows * cols) + " numbers");
         xt::xtensor<float, 2> matrix = xt::empty<float>({std::size_t(rows), std::size_t(cols)});
         val(emscripten::typed_memory_view(matrix.size(), matrix.data())).call<void>("set", x);
-        const auto rotated = posenc::apply_rotary(to_config(spec, "spec", 0), matrix,
+        const auto rotated = posenc::apply_rotary(to_config(spec, "spec", 0, ""), matrix,
                                                   to_integer(offset, "positionOffset", 0, std::int64_t(1) << 40));
         return float32_array(rotated.data(), rotated.size());
     });
@@ -197,7 +199,7 @@ val decay(val spec, val max_distance, val seed) {
     return guarded([&] {
         const std::int64_t m = to_integer(max_distance, "maxDistance", 0, 1000000);
         const std::int64_t s = seed.isUndefined() ? 0 : to_integer(seed, "seed", 0, std::int64_t(1) << 53);
-        const auto curves = posenc::decay(to_config(spec, "spec", 0), m, std::uint64_t(s));
+        const auto curves = posenc::decay(to_config(spec, "spec", 0, ""), m, std::uint64_t(s));
         val result = val::object();
         std::vector<double> distance(std::size_t(m + 1));
         for (std::size_t i = 0; i < distance.size(); ++i) distance[i] = double(i);
@@ -259,7 +261,7 @@ val t5_bucket(val relative_positions, val bidirectional, val num_buckets, val ma
 /// attentionBias(spec, n): Float32Array(n * n), the bias b(i, j) of a bias family.
 val attention_bias(val spec, val n) {
     return guarded([&] {
-        return matrix_array(posenc::attention_bias(to_config(spec, "spec", 0), to_integer(n, "n", 1, 4096)));
+        return matrix_array(posenc::attention_bias(to_config(spec, "spec", 0, ""), to_integer(n, "n", 1, 4096)));
     });
 }
 
@@ -268,8 +270,56 @@ val position_similarity(val spec, val n, val metric) {
     return guarded([&] {
         if (metric.typeOf().as<std::string>() != "string")
             posenc::throw_bad_param("metric", metric.typeOf().as<std::string>(), "one of \"dot\", \"cosine\"");
-        return matrix_array(posenc::position_similarity(to_config(spec, "spec", 0), to_integer(n, "n", 1, 4096),
+        return matrix_array(posenc::position_similarity(to_config(spec, "spec", 0, ""), to_integer(n, "n", 1, 4096),
                                                         metric.as<std::string>()));
+    });
+}
+
+/// attention(request): {tokens, n, d_head, logits, weights (Float32Array(n * n)),
+/// output (Float32Array(n * d_head)), terms: {carrier, cc, cp, pc, pp} for
+/// absolute encodings or {carrier, content, position} for the others}.
+/// request.x (optional): a Float32Array [n, d_model] used instead of tokens.
+val attention(val request) {
+    return guarded([&] {
+        posenc::attention::Request r = posenc::attention::parse(to_config(request, "request", 0, "x"));
+        const val x = request["x"];
+        if (!x.isUndefined() && !x.isNull()) {
+            if (!x.instanceof(val::global("Float32Array")))
+                posenc::throw_bad_param("x", x.typeOf().as<std::string>(), "a Float32Array of n * d_model numbers");
+            const double length = x["length"].as<double>();
+            const double rows = length / double(r.d_model);
+            if (rows != std::floor(rows) || rows < 1 || rows > double(posenc::attention::kMaxTokens))
+                posenc::throw_bad_param("x", "a Float32Array of length " + posenc::format_number(length),
+                                        "n * d_model numbers, n in [1, 512], d_model = " + std::to_string(r.d_model));
+            r.x = xt::empty<float>({std::size_t(rows), std::size_t(r.d_model)});
+            val(emscripten::typed_memory_view(r.x.size(), r.x.data())).call<void>("set", x);
+            r.tokens.assign(std::size_t(rows), "");
+        } else if (r.tokens.empty()) {
+            throw std::invalid_argument("attention request: missing required key \"text\" or \"tokens\" (or x)");
+        }
+        const auto result = posenc::attention::run(r);
+        val out = val::object();
+        val tokens = val::array();
+        for (const auto& t : result.tokens) tokens.call<void>("push", t);
+        out.set("tokens", tokens);
+        out.set("n", double(result.logits.shape()[0]));
+        out.set("d_head", double(r.d_head));
+        out.set("logits", matrix_array(result.logits));
+        out.set("weights", matrix_array(result.weights));
+        out.set("output", matrix_array(result.output));
+        val terms = val::object();
+        terms.set("carrier", result.terms.carrier);
+        if (result.terms.carrier == "absolute") {
+            terms.set("cc", matrix_array(result.terms.cc));
+            terms.set("cp", matrix_array(result.terms.cp));
+            terms.set("pc", matrix_array(result.terms.pc));
+            terms.set("pp", matrix_array(result.terms.pp));
+        } else {
+            terms.set("content", matrix_array(result.terms.content));
+            terms.set("position", matrix_array(result.terms.position));
+        }
+        out.set("terms", terms);
+        return out;
     });
 }
 
@@ -297,6 +347,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("t5Bucket__raw", &t5_bucket);
     emscripten::function("attentionBias__raw", &attention_bias);
     emscripten::function("positionSimilarity__raw", &position_similarity);
+    emscripten::function("attention__raw", &attention);
     emscripten::function("version", &version);
     emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -73,9 +73,9 @@ test('decay: the ALiBi line, T5 steps saturating, KERPLE falling', () => {
 });
 
 test('learned table: the same seed gives the same bytes natively and in wasm', () => {
-  const dump = fileURLToPath(new URL('../../build/native/table_dump', import.meta.url));
+  const dump = fileURLToPath(new URL('../../build/native/posenc_dump', import.meta.url));
   for (const seed of [0, 12345]) {
-    const native = spawnSync(dump, ['learned', 'd_model=64', 'max_position_embeddings=256', `seed=${seed}`, '256']);
+    const native = spawnSync(dump, ['table', 'learned', 'd_model=64', 'max_position_embeddings=256', `seed=${seed}`, '256']);
     assert.equal(native.status, 0, String(native.stderr));
     const wasm = pe.positionTable({ type: 'learned', d_model: 64, max_position_embeddings: 256, seed }, 256).data;
     assert.equal(native.stdout.length, wasm.byteLength);

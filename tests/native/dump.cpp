@@ -1,0 +1,62 @@
+// posenc_dump: the native build's float32 bytes of a table or an attention
+// result on stdout, so the wasm tests can compare the module with the native build.
+//   posenc_dump table <type> [key=number ...] <n>
+//   posenc_dump attention "<text>" <type> d=<d_model = d_head> seed=<s> causal=<0|1> [key=number ...]
+// attention writes logits, weights, then output.
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+#include "posenc/attention.hpp"
+#include "posenc/registry.hpp"
+
+namespace {
+
+void write(const xt::xtensor<float, 2>& m) { std::fwrite(m.data(), sizeof(float), m.size(), stdout); }
+
+/// key=number arguments: request settings (d, seed, causal) or encoding keys.
+void read_pairs(char** begin, char** end, posenc::Config& spec, posenc::attention::Request* request) {
+    for (char** arg = begin; arg != end; ++arg) {
+        const std::string pair = *arg;
+        const auto eq = pair.find('=');
+        const std::string key = pair.substr(0, eq);
+        const double value = std::strtod(pair.c_str() + eq + 1, nullptr);
+        if (request && key == "d") request->d_model = request->d_head = std::int64_t(value);
+        else if (request && key == "seed") request->seed = std::uint64_t(value);
+        else if (request && key == "causal") request->causal = value != 0;
+        else spec.set(key, value);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const std::string mode = argc > 1 ? argv[1] : "";
+        if (mode == "table" && argc >= 4) {
+            posenc::Config spec{{"type", std::string(argv[2])}};
+            read_pairs(argv + 3, argv + argc - 1, spec, nullptr);
+            write(posenc::position_table(spec, std::strtoll(argv[argc - 1], nullptr, 10)));
+            return 0;
+        }
+        if (mode == "attention" && argc >= 4) {
+            posenc::attention::Request request;
+            request.tokens = posenc::attention::tokenize(argv[2]);
+            posenc::Config spec{{"type", std::string(argv[3])}};
+            read_pairs(argv + 4, argv + argc, spec, &request);
+            request.encoding = spec;
+            const auto result = posenc::attention::run(request);
+            write(result.logits);
+            write(result.weights);
+            write(result.output);
+            return 0;
+        }
+        std::fprintf(stderr, "usage: posenc_dump table <type> [key=number ...] <n>\n"
+                             "       posenc_dump attention <text> <type> [d= seed= causal= key=number ...]\n");
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
+}
