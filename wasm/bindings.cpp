@@ -323,6 +323,28 @@ val attention(val request) {
     });
 }
 
+/// embedTokens(text, dModel, seed): {tokens: string[], data: Float32Array(n * dModel)},
+/// the token embeddings the attention head uses (tokenize + token_embedding).
+val embed_tokens(val text, val d_model, val seed) {
+    return guarded([&] {
+        if (text.typeOf().as<std::string>() != "string") posenc::throw_bad_param("text", text.typeOf().as<std::string>(), "a string");
+        const auto tokens = posenc::attention::tokenize(text.as<std::string>());
+        const std::int64_t d = to_integer(d_model, "dModel", 1, 4096);
+        const std::uint64_t s = std::uint64_t(to_integer(seed, "seed", 0, std::int64_t(1) << 53));
+        std::vector<float> data;
+        val names = val::array();
+        for (const auto& t : tokens) {
+            const auto e = posenc::attention::token_embedding(t, d, s);
+            data.insert(data.end(), e.begin(), e.end());
+            names.call<void>("push", t);
+        }
+        val out = val::object();
+        out.set("tokens", names);
+        out.set("data", float32_array(data.data(), data.size()));
+        return out;
+    });
+}
+
 std::string version() {
 #ifdef __wasm_simd128__
     return std::string("posenc ") + POSENC_VERSION + " (wasm, SIMD on)";
@@ -348,6 +370,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("attentionBias__raw", &attention_bias);
     emscripten::function("positionSimilarity__raw", &position_similarity);
     emscripten::function("attention__raw", &attention);
+    emscripten::function("embedTokens__raw", &embed_tokens);
     emscripten::function("version", &version);
     emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -7,15 +7,16 @@ let playground;
 before(async () => { playground = await startPlayground(); });
 after(async () => { await playground?.close(); });
 
+const LAB = ['attention', 'ablation', 'word-order'];
 const EXPECTED_VIEWS = {
-  learned: ['table', 'similarity', 'compare'],
-  none: ['table', 'compare'],
-  alibi: ['bias', 'heads', 'slopes', 'compare'],
-  t5: ['bias', 'buckets', 'compare'],
-  shaw: ['bias', 'compare'],
-  transformer_xl: ['bias', 'compare'],
-  kerple: ['bias', 'compare'],
-  sinusoidal: ['heatmap', 'waves', 'similarity', 'compare'],
+  learned: ['table', 'similarity', 'compare', ...LAB, 'terms'],
+  none: ['table', 'compare', ...LAB],
+  alibi: ['bias', 'heads', 'slopes', 'compare', ...LAB, 'panels'],
+  t5: ['bias', 'buckets', 'compare', ...LAB, 'panels'],
+  shaw: ['bias', 'compare', ...LAB, 'panels'],
+  transformer_xl: ['bias', 'compare', ...LAB, 'panels'],
+  kerple: ['bias', 'compare', ...LAB, 'panels'],
+  sinusoidal: ['heatmap', 'waves', 'similarity', 'compare', 'worked', ...LAB, 'terms'],
 };
 
 test('every family draws each of its views, without console errors', async () => {

@@ -42,6 +42,10 @@ function makeField(p, id, describedBy) {
       const box = element('input', { id, name: p.name, type: 'checkbox', 'aria-describedby': describedBy });
       return { inputs: [box], read: () => String(box.checked), write: (t) => { box.checked = t === 'true'; } };
     }
+    case 'text': {
+      const box = element('input', { id, name: p.name, type: 'text', 'aria-describedby': describedBy, spellcheck: 'false', class: 'wide' });
+      return { inputs: [box], read: () => box.value, write: (t) => { box.value = t; } };
+    }
     case 'list':
     case 'dims': {
       const box = element(p.kind === 'list' ? 'textarea' : 'input', { id, name: p.name, 'aria-describedby': describedBy,

@@ -46,9 +46,16 @@ function selectFamily(name, raw) {
     return section;
   }));
   current = { name, family, parameters, controls, sections, drawn: new Map() };
-  const values = { ...baseOf(raw), ...raw, encoding: name };
+  const values = adjust({ ...baseOf(raw), ...raw, encoding: name }, null);
   controls.set(values);
   update(values);
+}
+
+/** The family's own consistency rule for raw values, if it has one (rope, xpos: the rotation pair). */
+function adjust(raw, changed) {
+  const fixed = current.family.adjustRaw ? current.family.adjustRaw(raw, changed) : raw;
+  if (fixed !== raw) current.controls.set(fixed);
+  return fixed;
 }
 
 /** What the URL is read against: the defaults, or a family's base for these values (a preset's). */
@@ -72,6 +79,7 @@ function onInput(raw, changed) {
       current.controls.set({ preset: 'custom' });
     }
   }
+  raw = adjust(raw, changed);
   if (pending === null) requestAnimationFrame(() => { const r = pending; pending = null; update(r); });
   pending = raw;
 }

@@ -8,7 +8,7 @@
 // A parameter: {name, kind, default, label, help?, min?, max?, log?, step?,
 //   choices?, choiceLabels?, when?(params), view? (a setting of the views, not
 //   of the encoding)}; kinds: int, number, optional-int,
-//   optional-number (blank = absent), choice, bool, list (of numbers), dims.
+//   optional-number (blank = absent), choice, bool, list (of numbers), dims, text.
 
 function invalid(name, value, expected) {
   return `${name} = ${value} is invalid: expected ${expected}`;
@@ -30,6 +30,8 @@ function parseOne(p, raw) {
       if (!integer && (!Number.isFinite(x) || x < p.min || x > p.max)) throw invalid(p.name, text || '(empty)', `a number in ${range}`);
       return x;
     }
+    case 'text':
+      return String(raw ?? '');
     case 'choice':
       if (!p.choices.includes(text)) throw invalid(p.name, JSON.stringify(text), `one of ${p.choices.join(', ')}`);
       return text;

@@ -3,6 +3,7 @@ import * as table from '../views/absolute-table.js';
 import * as similarity from '../views/similarity.js';
 import * as decayCompare from '../views/decay-compare.js';
 import { COMPARE_DISTANCE, comparison } from './compare.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attention-lab.js';
 
 export const label = 'learned (GPT-2)';
 export const formula = 'P = a [max_position_embeddings, d_model] table learned with the model, here at its initialisation ' +
@@ -19,6 +20,7 @@ export const parameters = [
     choiceLabels: { cosine: 'cosine', dot: 'dot product' } },
   { name: 'similarity_n', view: true, kind: 'int', default: 128, min: 1, max: 1024, label: 'similarity: positions' },
   COMPARE_DISTANCE,
+  ...ATTENTION_PARAMETERS,
 ];
 
 export function spec(p) {
@@ -28,7 +30,7 @@ export function spec(p) {
 export function compute(engine, p) {
   const s = spec(p);
   const stored = Math.min(p.n, p.max_position_embeddings);
-  return {
+  return Object.defineProperties({
     spec: s,
     n: p.n,
     maxPositions: p.max_position_embeddings,
@@ -37,7 +39,7 @@ export function compute(engine, p) {
     get similarity() { return engine.similarity(s, Math.min(p.similarity_n, p.max_position_embeddings), p.metric); },
     get comparison() { return comparison(engine, null, p.compare_distance).comparison; },
     currentLabel: null,
-  };
+  }, Object.getOwnPropertyDescriptors(attentionFields(engine, p, s, { d_model: p.d_model, d_head: Math.min(p.d_model, 64) })));
 }
 
-export const views = [table, similarity, decayCompare];
+export const views = [table, similarity, decayCompare, ...attentionViews('absolute')];

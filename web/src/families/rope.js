@@ -6,10 +6,11 @@ import * as decay from '../views/decay.js';
 import * as rotated from '../views/rotated-heatmap.js';
 import * as decayCompare from '../views/decay-compare.js';
 import { COMPARE_DISTANCE } from './compare.js';
+import { ATTENTION_PARAMETERS, attentionViews, workedExample } from './attention-lab.js';
 import { PRESETS } from '../presets.js';
 import { format } from '../state.js';
 import { ropeSpecFromConfig } from '../hf-config.js';
-import { rotaryResult } from './rotary.js';
+import { adjustPair, rotaryResult } from './rotary.js';
 
 export const label = 'RoPE and its scalings';
 export const formula = 'pair i of q and k turns by pos·θᵢ, θᵢ = rope_theta<sup>−2i/d</sup>, so q<sub>m</sub>·k<sub>n</sub> ' +
@@ -58,6 +59,7 @@ export const parameters = [
     choiceLabels: { ones: 'all ones', random: 'one random vector' } },
   { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
   COMPARE_DISTANCE,
+  ...ATTENTION_PARAMETERS,
 ];
 
 const SCALING_KEYS = {
@@ -101,10 +103,11 @@ export function compute(engine, params) {
     maxPositions: params.max_position_embeddings,
     get scaled() { return engine.rotary(s, params.seq_len); },
     get unscaled() { return engine.rotary(unscaledSpec, params.seq_len); },
+    get worked() { return workedExample(engine, params.rope_theta); },
   });
 }
 
-export const views = [spectrum, rotation, decay, rotated, decayCompare];
+export const views = [spectrum, rotation, decay, rotated, decayCompare, ...attentionViews('rotary', true)];
 
 /**
  * Raw control values for a rope spec (from a preset or a pasted config): both
@@ -159,4 +162,11 @@ export function baseRaw(defaults, raw) {
 export function rawFromPreset(id) {
   const preset = PRESETS.find((p) => p.id === id);
   return { ...rawFromSpec(ropeSpecFromConfig(preset.config).spec), preset: id };
+}
+
+/** Raw values made consistent after a change (see adjustPair). */
+export function adjustRaw(raw, changed) {
+  const headDim = Number(raw.head_dim);
+  const rotaryDim = Math.floor((headDim * Number(raw.partial_rotary_factor || 1)) / 2) * 2;
+  return Number.isFinite(rotaryDim) ? adjustPair(raw, changed, rotaryDim) : raw;
 }

@@ -10,5 +10,6 @@ export const { label, formula, parameters, spec, compute, views } = biasFamily({
     { name: 'max_relative_position', kind: 'int', default: 16, min: 0, max: 1024, sliderMax: 128, label: 'max_relative_position K' },
     { name: 'seed', kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (untrained a)' },
   ],
+  width: (p) => p.head_dim,
   spec: (p) => ({ type: 'shaw', head_dim: p.head_dim, max_relative_position: p.max_relative_position, seed: p.seed, causal: p.causal }),
 });

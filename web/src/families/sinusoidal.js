@@ -4,6 +4,7 @@ import * as waves from '../views/waves.js';
 import * as similarity from '../views/similarity.js';
 import * as decayCompare from '../views/decay-compare.js';
 import { COMPARE_DISTANCE, comparison } from './compare.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from './attention-lab.js';
 
 export const label = 'sinusoidal';
 export const formula = 'PE[pos, 2i] = sin(pos·ωᵢ), PE[pos, 2i+1] = cos(pos·ωᵢ), ωᵢ = base<sup>−2i/d_model</sup> ' +
@@ -25,6 +26,7 @@ export const parameters = [
     choiceLabels: { cosine: 'cosine', dot: 'dot product' } },
   { name: 'similarity_n', view: true, kind: 'int', default: 128, min: 1, max: 1024, label: 'similarity: positions' },
   COMPARE_DISTANCE,
+  ...ATTENTION_PARAMETERS,
 ];
 
 /** The spec object sent to the core. */
@@ -39,7 +41,9 @@ export function compute(engine, params) {
     similarity: { get: () => engine.similarity(s, params.similarity_n, params.metric), enumerable: true },
     comparison: { get: () => comparison(engine, s, params.compare_distance).comparison, enumerable: true },
     currentLabel: { get: () => comparison(engine, s, params.compare_distance).currentLabel, enumerable: true },
+    worked: { get: () => workedExample(engine, params.base), enumerable: true },
+    ...Object.getOwnPropertyDescriptors(attentionFields(engine, params, s, { d_model: params.d_model, d_head: params.d_model })),
   });
 }
 
-export const views = [heatmap, waves, similarity, decayCompare];
+export const views = [heatmap, waves, similarity, decayCompare, ...attentionViews('absolute', true)];

@@ -9,6 +9,7 @@ export const { label, formula, parameters, spec, compute, views } = biasFamily({
     { name: 'd_head', kind: 'int', default: 64, min: 2, max: 512, step: 2, label: 'd_head' },
     { name: 'seed', kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (untrained v)' },
   ],
+  width: (p) => p.d_head,
   spec: (p) => ({ type: 'transformer_xl', d_head: p.d_head, seed: p.seed, causal: p.causal }),
   causalDefault: true,
 });

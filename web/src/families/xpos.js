@@ -4,7 +4,8 @@ import * as decay from '../views/decay.js';
 import * as rotated from '../views/rotated-heatmap.js';
 import * as decayCompare from '../views/decay-compare.js';
 import { COMPARE_DISTANCE } from './compare.js';
-import { rotaryResult } from './rotary.js';
+import { ATTENTION_PARAMETERS, attentionViews } from './attention-lab.js';
+import { adjustPair, rotaryResult } from './rotary.js';
 
 export const label = 'xPos';
 export const formula = 'RoPE’s rotation, with pair i of a query at n scaled by ζᵢ<sup>n/γ</sup> and of a key at m by ' +
@@ -25,6 +26,7 @@ export const parameters = [
     choiceLabels: { ones: 'all ones', random: 'one random vector' } },
   { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
   COMPARE_DISTANCE,
+  ...ATTENTION_PARAMETERS,
 ];
 
 export function spec(params) {
@@ -38,4 +40,10 @@ export function compute(engine, params) {
   });
 }
 
-export const views = [rotation, decay, rotated, decayCompare];
+export const views = [rotation, decay, rotated, decayCompare, ...attentionViews('rotary')];
+
+/** Raw values made consistent after a change (see adjustPair). */
+export function adjustRaw(raw, changed) {
+  const headDim = Number(raw.head_dim);
+  return Number.isFinite(headDim) ? adjustPair(raw, changed, headDim) : raw;
+}

@@ -2,9 +2,9 @@
 // raster.js), Plot's axes and frame over it, a diverging colour legend, and a
 // tooltip that follows the pointer or the arrow keys (Shift: 10 cells).
 import * as Plot from '@observablehq/plot';
-import { divergingScale, paintMatrix } from './raster.js';
+import { divergingScale, paintMatrix, sequentialScale } from './raster.js';
 
-const MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
+const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
 
 /**
  * @param {object} o
@@ -16,21 +16,32 @@ const MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
  * @param {string} o.xLabel          e.g. "dimension →"
  * @param {string} o.yLabel          e.g. "↓ position (token)"
  * @param {number} o.extent          values in [-extent, extent] span the colours
+ * @param {boolean} [o.sequential]    values in [0, extent] on a sequential scale (weights)
  * @param {string} o.legendLabel
  * @param {(row: number, col: number) => string} o.describe  tooltip HTML of a cell
  * @param {string} o.ariaLabel
+ * @param {string[]} [o.xTickLabels]  labels of the columns (tokens), used when there are at most 48
+ * @param {string[]} [o.yTickLabels]  labels of the rows
+ * @param {boolean} [o.legend]        draw the colour legend (default true)
  * @returns {HTMLElement}
  */
 export function matrixFigure(o) {
   const { data, rows, cols, width, height } = o;
+  const tokenAxes = Boolean(o.xTickLabels) && cols <= 48;
+  const MARGIN = tokenAxes ? { top: 8, right: 12, bottom: 72, left: 80 } : PLAIN_MARGIN;
   const plotWidth = width - MARGIN.left - MARGIN.right;
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
-  const colour = divergingScale(o.extent, o.legendLabel);
+  const colour = o.sequential ? sequentialScale(o.extent, o.legendLabel) : divergingScale(o.extent, o.legendLabel);
 
+  // Token labels centred on their cells, while they fit.
+  const labelled = (labels, count) => (labels && count <= 48
+    ? { ticks: Array.from({ length: count }, (_, k) => k + 0.5), tickFormat: (d) => labels[Math.floor(d)] }
+    : {});
   const axes = Plot.plot({
     width, height, marginTop: MARGIN.top, marginRight: MARGIN.right, marginBottom: MARGIN.bottom, marginLeft: MARGIN.left,
-    x: { domain: [0, cols], label: o.xLabel, labelAnchor: 'center', labelOffset: 34 },
-    y: { domain: [0, rows], reverse: true, label: o.yLabel, labelAnchor: 'center', labelOffset: 52 },
+    x: { domain: [0, cols], label: o.xLabel, labelAnchor: 'center', labelOffset: tokenAxes ? 66 : 34, ...labelled(o.xTickLabels, cols),
+      ...(o.xTickLabels && cols <= 48 ? { tickRotate: -35 } : {}) },
+    y: { domain: [0, rows], reverse: true, label: o.yLabel, labelAnchor: 'center', labelOffset: tokenAxes ? 72 : 52, ...labelled(o.yTickLabels, rows) },
     marks: [Plot.frame()],
   });
   axes.classList.add('axes');
@@ -84,7 +95,8 @@ export function matrixFigure(o) {
   plotArea.append(axes, canvas, tooltip);
   const figure = document.createElement('div');
   figure.className = 'matrix-figure';
-  figure.append(Plot.legend({ color: colour.options, width: 260, ticks: 5, tickFormat: '.3~g' }), plotArea);
+  if (o.legend !== false) figure.append(Plot.legend({ color: colour.options, width: 260, ticks: 5, tickFormat: '.3~g' }));
+  figure.append(plotArea);
   return figure;
 }
 

@@ -6,20 +6,31 @@ import * as Plot from '@observablehq/plot';
 const LUT_SIZE = 256;
 
 /**
- * A diverging colour scale from Observable Plot, and its 256-entry RGBA lookup
- * table for the canvas, so the legend and the pixels use the same colours.
- * @param {number} extent  values in [-extent, extent] map across the scheme; 0 is the midpoint
- * @param {string} label   the legend's label
+ * A colour scale from Observable Plot, and its 256-entry RGBA lookup table for
+ * the canvas, so the legend and the pixels use the same colours.
+ * @param {number} lo  the value of the first colour
+ * @param {number} hi  the value of the last colour
+ * @param {object} scheme  Plot colour options: {scheme, reverse}
  */
-export function divergingScale(extent, label) {
-  const options = { type: 'linear', scheme: 'RdBu', reverse: true, domain: [-extent, extent], label };
+function lookupScale(lo, hi, label, scheme) {
+  const options = { type: 'linear', domain: [lo, hi], label, ...scheme };
   const scale = Plot.scale({ color: options });
   const lut = new Uint8ClampedArray(LUT_SIZE * 4);
   for (let i = 0; i < LUT_SIZE; i++) {
-    const [r, g, b] = scale.apply(-extent + (2 * extent * i) / (LUT_SIZE - 1)).match(/\d+/g).map(Number);
+    const [r, g, b] = scale.apply(lo + ((hi - lo) * i) / (LUT_SIZE - 1)).match(/\d+/g).map(Number);
     lut.set([r, g, b, 255], i * 4);
   }
-  return { options, lut, extent };
+  return { options, lut, lo, hi };
+}
+
+/** Diverging red–blue around 0: values in [-extent, extent]. */
+export function divergingScale(extent, label) {
+  return lookupScale(-extent, extent, label, { scheme: 'RdBu', reverse: true });
+}
+
+/** Sequential from white to dark: values in [0, max] (attention weights). */
+export function sequentialScale(max, label) {
+  return lookupScale(0, max, label, { scheme: 'Purples' });
 }
 
 /**
@@ -27,7 +38,7 @@ export function divergingScale(extent, label) {
  * (scale it with CSS). NaN entries are drawn transparent.
  * @param {HTMLCanvasElement} canvas
  * @param {Float32Array} data  length rows * cols
- * @param {{lut: Uint8ClampedArray, extent: number}} colour  from divergingScale
+ * @param {{lut: Uint8ClampedArray, lo: number, hi: number}} colour  from divergingScale or sequentialScale
  */
 export function paintMatrix(canvas, data, rows, cols, colour) {
   canvas.width = cols;
@@ -36,12 +47,12 @@ export function paintMatrix(canvas, data, rows, cols, colour) {
   const image = context.createImageData(cols, rows);
   const pixels = new Uint32Array(image.data.buffer);
   const lut32 = new Uint32Array(colour.lut.buffer);
-  const toIndex = (LUT_SIZE - 1) / (2 * colour.extent);
+  const toIndex = (LUT_SIZE - 1) / (colour.hi - colour.lo || 1);
   const last = LUT_SIZE - 1;
   for (let k = 0; k < data.length; k++) {
     const v = data[k];
     if (v !== v) continue;  // NaN: leave transparent
-    let i = Math.round((v + colour.extent) * toIndex);
+    let i = Math.round((v - colour.lo) * toIndex);
     i = i < 0 ? 0 : i > last ? last : i;
     pixels[k] = lut32[i];
   }
