@@ -45,6 +45,18 @@ function selectFamily(name, raw) {
     sections.set(view.id, section.querySelector('.figure'));
     return section;
   }));
+  // "On this page": a link to each view.
+  const toc = document.getElementById('toc');
+  toc.replaceChildren(...family.views.map((view) => {
+    const link = document.createElement('a');
+    link.href = `#${view.id}`;
+    link.textContent = view.title.split(':')[0];
+    link.addEventListener('click', (event) => {  // keep the query; scroll without touching the URL
+      event.preventDefault();
+      document.getElementById(view.id).scrollIntoView({ behavior: 'smooth' });
+    });
+    return link;
+  }));
   current = { name, family, parameters, controls, sections, drawn: new Map() };
   const values = adjust({ ...baseOf(raw), ...raw, encoding: name }, null);
   controls.set(values);
