@@ -42,6 +42,12 @@ std::string describe(const Value& value) {
     return std::visit(Visitor{}, value);
 }
 
+std::string one_of(const std::vector<std::string>& choices) {
+    std::string allowed = "one of";
+    for (std::size_t i = 0; i < choices.size(); ++i) allowed += (i ? ", \"" : " \"") + choices[i] + '"';
+    return allowed;
+}
+
 void throw_bad_param(const std::string& name, const std::string& value, const std::string& allowed) {
     throw std::invalid_argument(name + " = " + value + " is invalid: expected " + allowed);
 }
@@ -116,9 +122,7 @@ std::string SpecReader::choice(const std::string& key, const std::string& fallba
     if (const auto* s = std::get_if<std::string>(value)) {
         if (std::find(choices.begin(), choices.end(), *s) != choices.end()) return *s;
     }
-    std::string allowed = "one of";
-    for (std::size_t i = 0; i < choices.size(); ++i) allowed += (i ? ", \"" : " \"") + choices[i] + '"';
-    throw_bad_param(key, describe(*value), allowed);
+    throw_bad_param(key, describe(*value), one_of(choices));
 }
 
 std::optional<double> SpecReader::optional_number(const std::string& key, double lo, double hi,

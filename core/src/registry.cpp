@@ -211,9 +211,7 @@ const std::vector<std::string>& known_types() {
 }
 
 std::string spec_type(const Config& spec) {
-    std::string allowed = "one of";
-    for (std::size_t i = 0; i < known_types().size(); ++i)
-        allowed += (i ? ", \"" : " \"") + known_types()[i] + '"';
+    const std::string allowed = one_of(known_types());
     if (!spec.has("type")) throw std::invalid_argument("spec: missing required key \"type\" (" + allowed + ")");
     const Value& value = spec.at("type");
     const auto* type = std::get_if<std::string>(&value);

@@ -183,9 +183,7 @@ const std::vector<RopeType>& registry() {
 const RopeType& rope_type_named(const std::string& name) {
     for (const RopeType& t : registry())
         if (t.name == name) return t;
-    std::string allowed = "one of";
-    for (std::size_t i = 0; i < registry().size(); ++i) allowed += (i ? ", \"" : " \"") + registry()[i].name + '"';
-    throw_bad_param("rope_type", '"' + name + '"', allowed);
+    throw_bad_param("rope_type", '"' + name + '"', one_of(rope_types()));
 }
 
 // ---------------------------------------------------------------------------

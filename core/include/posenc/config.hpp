@@ -52,6 +52,9 @@ std::string format_number(double x);
 /// `[1, 2]`, `{...}`, `null`.
 std::string describe(const Value& value);
 
+/// The allowed-values text of messages: one of "a", "b", "c".
+std::string one_of(const std::vector<std::string>& choices);
+
 /// Throws std::invalid_argument with the message
 /// "<name> = <value> is invalid: expected <allowed>", the format of every
 /// bad-input error of posenc (the page matches <name> to its control).

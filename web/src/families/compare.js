@@ -14,6 +14,8 @@ const REFERENCES = [
   { label: 'NoPE', spec: { type: 'none' }, curve: 'dot', scale: () => 1 },
 ];
 
+let last = { key: null, value: null };  // a family's two getters ask for the same comparison
+
 /**
  * The comparison's curves over distance 0..maxDistance.
  * @param {object} engine
@@ -21,6 +23,8 @@ const REFERENCES = [
  * @returns {{comparison: {label, values: Float32Array, scale: number}[], currentLabel: string|null}}
  */
 export function comparison(engine, current, maxDistance) {
+  const key = JSON.stringify([current, maxDistance]);
+  if (last.key === key && last.engine === engine) return last.value;
   let currentLabel = null;
   const curves = REFERENCES.map((ref) => {
     const mine = current && current.type === ref.spec.type;
@@ -28,7 +32,8 @@ export function comparison(engine, current, maxDistance) {
     const spec = mine ? current : ref.spec;
     return { label: ref.label, values: engine.decay(spec, maxDistance)[ref.curve], scale: ref.scale(spec) };
   });
-  return { comparison: curves, currentLabel };
+  last = { key, engine, value: { comparison: curves, currentLabel } };
+  return last.value;
 }
 
 /** The view parameter for the comparison's range. */
