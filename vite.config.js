@@ -1,11 +1,38 @@
-// Vite serves web/ in development (npm start) and bundles it into dist/ (npm run build).
+// Vite serves web/ in development (npm start) and bundles it into dist/ (npm run build):
+// index.html (the playground), embed.html (one view, for iframes) and posenc-view.js
+// (the web component, under a fixed name so a blog can link it). Every URL is
+// relative, so dist/ works copied under any sub-path of any static host.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+
+const web = (file) => fileURLToPath(new URL(`./web/${file}`, import.meta.url));
+
+/** web/examples/ (a blog post embedding posenc) is copied as it is, next to the built files. */
+const copyExamples = {
+  name: 'posenc-copy-examples',
+  apply: 'build',
+  writeBundle(options) {
+    fs.cpSync(web('examples'), `${options.dir}/examples`, { recursive: true });
+  },
+};
 
 export default defineConfig({
   root: 'web',
-  base: './',  // dist/ works from any sub-path, e.g. embedded in a blog
+  base: './',
   publicDir: false,
-  build: { outDir: '../dist', emptyOutDir: true, target: 'es2022' },
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    reportCompressedSize: false,  // scripts/sizes.mjs reports what a reader downloads
+    rollupOptions: {
+      input: { index: web('index.html'), embed: web('embed.html'), 'posenc-view': web('src/posenc-view.js') },
+      output: { entryFileNames: (chunk) => (chunk.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js') },
+    },
+  },
+  plugins: [copyExamples],
+  worker: { format: 'es' },
   // Pre-bundle Plot up front so the first page load never reloads itself.
   optimizeDeps: { include: ['@observablehq/plot'] },
   server: { host: 'localhost' },

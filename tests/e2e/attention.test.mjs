@@ -26,7 +26,8 @@ test('typing a sentence updates every attention view', async () => {
     const after = await Promise.all(views.map((id) => page.innerHTML(`#${id} .figure`)));
     views.forEach((id, k) => assert.notEqual(after[k], before[k], `${encoding}: ${id} did not change`));
     assert.match(await page.textContent('#ablation .note'), /“a” at positions 0, 3: rows identical without positions, different with them; “rose” at positions 1, 4/);
-    assert.match(await page.evaluate(() => location.search), /text=A\+rose\+is\+a\+rose%21/);
+    // The URL takes the sentence once it is committed (a pause in typing, or leaving the box).
+    await page.waitForFunction(() => /text=A\+rose\+is\+a\+rose%21/.test(location.search));
   }
   assert.deepEqual(page.problems, []);
   await page.close();

@@ -1,39 +1,70 @@
-// Starts the playground's Vite dev server (what `npm start` serves) on a free
-// loopback port and Debian's Chromium through playwright-core, for the browser
-// tests and for screenshots.
+// The browser tests' setting: the built dist/ (npm run build) served from a
+// sub-path of one origin, as a static host would serve it (with CORS, as
+// GitHub Pages does), a second origin for a blog post that embeds it, and
+// Debian's Chromium through playwright-core.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DIST = path.join(root, 'dist');
+export const SUB_PATH = '/blog/2026/posenc/';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 
-/** @returns {Promise<{url: string, newPage(): Promise<import('playwright-core').Page>, close(): Promise<void>}>} */
-export async function startPlayground() {
-  const server = await createServer({
-    configFile: path.join(root, 'vite.config.js'),
-    root: path.join(root, 'web'),
-    server: { port: 0, strictPort: false, host: '127.0.0.1' },
-    logLevel: 'error',
-    clearScreen: false,
+/**
+ * A static file server for `dir` under `prefix`, on a free loopback port.
+ * @param {object} o
+ * @param {boolean} [o.cors]  send Access-Control-Allow-Origin: *
+ * @param {(file: string, text: string) => string} [o.rewriteHtml]  changes an HTML file on its way out
+ * @returns {Promise<{origin: string, url: string, requests: string[], close(): Promise<void>}>}
+ */
+export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null } = {}) {
+  const requests = [];
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url, 'http://localhost');
+    requests.push(url.pathname);
+    let relative = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : null;
+    if (relative === '' || relative?.endsWith('/')) relative += 'index.html';
+    const file = relative !== null && path.join(dir, decodeURIComponent(relative));
+    if (!file || !file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      response.writeHead(404).end();
+      return;
+    }
+    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
+    if (cors) headers['access-control-allow-origin'] = '*';
+    response.writeHead(200, headers);
+    if (rewriteHtml && file.endsWith('.html')) response.end(rewriteHtml(file, fs.readFileSync(file, 'utf8')));
+    else fs.createReadStream(file).pipe(response);
   });
-  await server.listen();
-  const url = server.resolvedUrls.local[0];
+  await new Promise((resolve) => server.listen(0, host, resolve));
+  const origin = `http://${host}:${server.address().port}`;
+  return {
+    origin,
+    url: `${origin}${prefix}`,
+    requests,
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }),
+  };
+}
+
+/** Headless Chromium with a fresh profile. */
+export async function launchBrowser(options = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 1000 },
+    acceptDownloads: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    ...options,
   });
   return {
-    url,
-    /** A page that records console errors and page errors in page.problems. */
+    context,
+    /** A page that records console errors and warnings and page errors in page.problems. */
     async newPage() {
       const page = await context.newPage();
       page.problems = [];
@@ -43,15 +74,31 @@ export async function startPlayground() {
     },
     async close() {
       await context.close();
-      await server.close();
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
 }
 
-/** Opens `query` on the playground and waits until the page has drawn its first view. */
-export async function openPlayground(playground, page, query = '') {
-  await page.goto(`${playground.url}${query}`);
+/** The built playground served from a sub-path, and a browser. */
+export async function startPlayground(options = {}) {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npm run build` (npm run test:e2e does)');
+  const server = await serveStatic(DIST, { prefix: SUB_PATH, cors: true });
+  const browser = await launchBrowser(options);
+  return {
+    url: server.url,
+    server,
+    context: browser.context,
+    newPage: () => browser.newPage(),
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Opens `query` on the playground and waits until the page has drawn every view. */
+export async function openPlayground(playground, page, query = '', file = '') {
+  await page.goto(`${playground.url}${file}${query}`);
   await page.waitForSelector('body[data-ready=true]', { timeout: 30000 });
-  await page.waitForSelector('#views section:first-child .figure > *');
+  await page.waitForSelector('section.view .figure > *');
 }

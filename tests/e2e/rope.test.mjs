@@ -67,6 +67,7 @@ test('pasting a config.json shows its encoding; bad JSON and unknown keys get a 
   // An unknown key inside rope_scaling: the core names it and lists the accepted keys.
   await page.fill('#config-text', '{"rope_scaling": {"rope_type": "yarn", "factor": 8, "beta": 2}}');
   await page.click('#config-apply');
+  await page.waitForFunction(() => document.getElementById('error-config').textContent !== '');  // the engine answers asynchronously
   assert.match(await page.textContent('#error-config'), /unknown key "beta"; accepted keys: rope_type, type, factor/);
   assert.equal(await page.inputValue('#control-rope_type'), 'yarn', 'a rejected config leaves the controls alone');
   assert.deepEqual(page.problems, []);

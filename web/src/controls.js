@@ -63,9 +63,11 @@ function makeField(p, id, describedBy) {
  * @param {object[]} parameters  a family's parameter list (see families/)
  * @param {(raw: Record<string, string>, changed: string) => void} onInput  every raw value, and the
  *   name of the parameter the user changed
+ * @param {(changed: string) => void} [onCommit]  the user finished a change: released a slider, left or
+ *   submitted a text box, picked a choice, or paused typing for a second
  * @returns {{set(raw), showErrors(errors), showOnly(visible: Set<string>)}}
  */
-export function createControls(form, parameters, onInput) {
+export function createControls(form, parameters, onInput, onCommit = () => {}) {
   form.replaceChildren();
   const fields = new Map();
   for (const p of parameters) {
@@ -81,8 +83,19 @@ export function createControls(form, parameters, onInput) {
   }
   const rawValues = () => Object.fromEntries([...fields].map(([name, f]) => [name, f.read()]));
   const changedName = (target) => (target.name ?? '').replace(/-slider$/, '');
-  form.oninput = (event) => onInput(rawValues(), changedName(event.target));
-  form.onchange = (event) => { if (event.target.type === 'checkbox') onInput(rawValues(), changedName(event.target)); };
+  let idle = null;
+  form.oninput = (event) => {
+    const name = changedName(event.target);
+    onInput(rawValues(), name);
+    clearTimeout(idle);
+    idle = setTimeout(() => onCommit(name), 1000);
+  };
+  form.onchange = (event) => {
+    const name = changedName(event.target);
+    if (event.target.type === 'checkbox') onInput(rawValues(), name);
+    clearTimeout(idle);
+    onCommit(name);
+  };
   form.onsubmit = (event) => event.preventDefault();
 
   return {

@@ -1,164 +1,130 @@
-// The only module that talks to the wasm module. It turns params into core
-// calls and remembers the last few results of each call, so a change recomputes
-// only what it affects (moving the wave dimensions does not rebuild the table),
-// and an unchanged input gives the very same object (views compare by identity).
-import createPosenc from '../generated/posenc.mjs';
-import { seededRandom } from './lib/random.js';
+// The page side of the engine: the only module the shells use to reach the
+// wasm module. It starts one Web Worker (engine-worker.js) per page and
+// answers with promises; typed arrays arrive transferred, not copied. A newer
+// request with the same key replaces an older one still queued; one already
+// running finishes, and the caller decides whether its answer is stale (see
+// session.js). Where no worker can start (a host page's Content-Security-
+// Policy forbids it), the same server runs on the page itself.
+import workerUrl from './engine-worker.js?worker&url';
 
-/** Loads and instantiates the wasm module; resolves to an engine. */
-export async function loadEngine() {
-  return createEngine(await createPosenc());
-}
+/**
+ * Starts an engine.
+ * @returns {{
+ *   ready: Promise<string>,
+ *   view(key: string, family: string, params: object, needs: string[]):
+ *     Promise<{data: object, reads: string[]} | {error: Error, reads: string[]} | {superseded: true}>,
+ *   call(method: string, ...args): Promise<any>,
+ *   cancel(key: string): void,
+ *   mode: 'worker' | 'main thread',
+ * }}
+ *   ready: the module's version() once it is instantiated (rejects if it fails to load);
+ *   view: the fields `needs` of a family's result for params (families/*.js), and the
+ *     names of the params they read; an error is the core's, as a JS Error;
+ *   call: one memoised call of engine-calls.js (e.g. call('rotary', spec, 1));
+ *   cancel: drops the queued requests of a key.
+ */
+export function createEngine() {
+  const pending = new Map();  // id -> {resolve, reject, kind}
+  let nextId = 1;
+  let send;
+  let settleReady;
+  const ready = new Promise((resolve, reject) => { settleReady = { resolve, reject }; });
+  ready.catch(() => {});
 
-function memoize(fn, size = 4) {
-  const cache = new Map();  // key -> value, oldest first
-  return (...args) => {
-    const key = JSON.stringify(args);
-    if (cache.has(key)) {
-      const value = cache.get(key);
-      cache.delete(key);
-      cache.set(key, value);
-      return value;
+  function receive(message) {
+    if (message.op === 'ready') {
+      if (message.error) settleReady.reject(toError(message.error));
+      else settleReady.resolve(message.version);
+      return;
     }
-    const value = fn(...args);  // a throw caches nothing
-    cache.set(key, value);
-    if (cache.size > size) cache.delete(cache.keys().next().value);
-    return value;
+    const request = pending.get(message.id);
+    if (!request) return;
+    pending.delete(message.id);
+    if (message.superseded) request.resolve({ superseded: true });
+    else if (request.kind === 'view') request.resolve(message.error ? { error: toError(message.error), reads: message.error.reads } : message);
+    else if (message.error) request.reject(toError(message.error));
+    else request.resolve(message.value);
+  }
+
+  const engine = {
+    ready,
+    mode: 'worker',
+    view(key, family, params, needs) {
+      return ask({ op: 'view', key, family, params, needs }, 'view');
+    },
+    call(method, ...args) {
+      return ask({ op: 'call', method, args }, 'call');
+    },
+    cancel(key) {
+      send({ op: 'cancel', key });
+    },
   };
+
+  function ask(message, kind) {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject, kind });
+      send({ ...message, id });
+    });
+  }
+
+  // Fall back to the page's own thread: a server over the same module, in this realm.
+  let fallback = null;
+  function runHere(reason) {
+    engine.mode = 'main thread';
+    console.info(`posenc: computing on the page's thread (${reason})`);
+    const queued = [];
+    send = (message) => queued.push(message);
+    fallback = Promise.all([import('./engine-calls.js'), import('../generated/posenc.mjs')]).then(([{ createServer }, { default: createPosenc }]) => {
+      const serve = createServer(createPosenc(), (message) => receive(message));
+      send = serve;
+      for (const message of queued) serve(message);
+    }, (error) => settleReady.reject(error));
+  }
+
+  try {
+    const worker = startWorker();
+    let started = false;
+    worker.onmessage = (event) => {
+      if (event.data.op === 'ready') started = true;
+      receive(event.data);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      if (started || fallback) return;
+      // The worker script could not load: resend what was asked to a server on this thread.
+      worker.terminate();
+      const waiting = [...pendingMessages];
+      runHere(event.message || 'the worker failed to start');
+      for (const message of waiting) send(message);
+    };
+    const pendingMessages = [];
+    send = (message) => {
+      if (!started) pendingMessages.push(message);
+      worker.postMessage(message);
+    };
+  } catch (error) {
+    runHere(error.message);
+  }
+  return engine;
 }
 
-/** Columns of pair i's two components, as the core pairs them. */
-function pairColumns(layout, rotaryDim, pair) {
-  return layout === 'interleaved' ? [2 * pair, 2 * pair + 1] : [pair, pair + rotaryDim / 2];
+/** A module worker for engine-worker.js; cross-origin (the component on a blog), through a same-origin stub. */
+function startWorker() {
+  const url = new URL(workerUrl, import.meta.url);
+  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
+  // A worker script must be same-origin: a blob stub imports the real one (served with CORS).
+  const stub = new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' });
+  return new Worker(URL.createObjectURL(stub), { type: 'module' });
 }
 
-export function createEngine(pe) {
-  const rotary = memoize((spec, seqLen) => pe.ropeInvFreq(spec, seqLen));
-  return {
-    /** The build's version string, e.g. "posenc 0.1.0 (wasm, SIMD on)". */
-    version: () => pe.version(),
+function toError({ name, message }) {
+  return new (name === 'RangeError' ? RangeError : Error)(message);
+}
 
-    /**
-     * An absolute encoding's table and frequencies.
-     * @param {object} spec  e.g. {type: 'sinusoidal', d_model, base, layout, timescales}
-     * @param {number} n     positions 0..n-1
-     * @returns {{spec, table: {data: Float32Array, rows, cols}, inv_freq: Float32Array,
-     *   wavelength: Float32Array, sin_column: Int32Array, cos_column: Int32Array}}
-     *   frequencies in radians per token, wavelengths in tokens, [d_model/2] each;
-     *   sin_column[i] / cos_column[i] is the table column of pair i's sine / cosine
-     * @throws {Error} the core's message naming the parameter, value and allowed range
-     */
-    absolute: memoize((spec, n) => ({ spec, table: pe.positionTable(spec, n), ...pe.positionFrequencies(spec) })),
-
-    /**
-     * A rotary spec's frequencies for a sequence of seqLen tokens (ropeInvFreq).
-     * @returns {{inv_freq: Float32Array, attention_factor: number, logit_scale: number,
-     *   head_dim: number, rotary_dim: number}}
-     */
-    rotary,
-
-    /**
-     * The decay curves over distance 0..maxDistance (see the core's decay).
-     * @returns {{distance: Float32Array, upper_bound: Float32Array, ones: Float32Array, random: Float32Array}}
-     */
-    decay: memoize((spec, maxDistance, seed = 0) => pe.decay(spec, maxDistance, seed), 16),
-
-    /**
-     * The first n rows of an absolute encoding's table (positionTable).
-     * @returns {{data: Float32Array, rows: number, cols: number}}
-     */
-    table: memoize((spec, n) => pe.positionTable(spec, n)),
-
-    /**
-     * p_i . p_j or their cosine over positions 0..n-1 (positionSimilarity).
-     * @param {'dot'|'cosine'} metric
-     * @returns {{data: Float32Array, rows: number, cols: number}}
-     */
-    similarity: memoize((spec, n, metric) => ({ data: pe.positionSimilarity(spec, n, metric), rows: n, cols: n })),
-
-    /**
-     * A bias family's b(i, j) (attentionBias); -Infinity where masked.
-     * @returns {{data: Float32Array, rows: number, cols: number}}
-     */
-    bias: memoize((spec, n) => ({ data: pe.attentionBias(spec, n), rows: n, cols: n })),
-
-    /**
-     * Every ALiBi head: its slope and its [n, n] bias.
-     * @returns {{slopes: Float32Array, maps: Float32Array[]}}
-     */
-    alibiHeads: memoize((n, nHeads, causal) => ({
-      slopes: pe.alibiSlopes(nHeads),
-      maps: Array.from({ length: nHeads }, (_, h) => pe.alibiBias(n, nHeads, h, causal)),
-    })),
-
-    /**
-     * One attention head over a sentence (attention(request)).
-     * @returns {{tokens: string[], n: number, d_head: number, logits: Float32Array, weights: Float32Array,
-     *   output: Float32Array, terms: object}}
-     */
-    attention: memoize((request) => pe.attention(request), 12),
-
-    /**
-     * The token embeddings the head uses, [n, dModel] (embedTokens).
-     * @returns {{tokens: string[], data: Float32Array}}
-     */
-    embed: memoize((text, dModel, seed) => pe.embedTokens(text, dModel, seed)),
-
-    /** applyRope of a given x [n, d] at positions offset.. (for the worked example). */
-    rotate: memoize((x, n, d, spec, offset) => pe.applyRope(Float32Array.from(x), n, d, spec, offset)),
-
-    /**
-     * T5's bucket of every relative position in [-span, span] (t5Bucket).
-     * @returns {{positions: Int32Array, buckets: Int32Array}}
-     */
-    t5Buckets: memoize((bidirectional, numBuckets, maxDistance, span) => {
-      const positions = Int32Array.from({ length: 2 * span + 1 }, (_, k) => k - span);
-      return { positions, buckets: pe.t5Bucket(positions, bidirectional, numBuckets, maxDistance) };
-    }),
-
-    /**
-     * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core
-     * rotates it at positions start .. start + count - 1.
-     * @returns {{positions: number[], a: Float32Array, b: Float32Array, inv_freq: number, attention_factor: number}}
-     *   (a, b): the pair's two components at each position
-     * @throws {RangeError} "pair = ... is invalid" when pair >= rotary_dim / 2
-     */
-    pairTrajectory: memoize((spec, pair, start, count) => {
-      const f = rotary(spec, start + count);
-      const half = f.rotary_dim / 2;
-      if (!Number.isInteger(pair) || pair < 0 || pair >= half) {
-        throw new RangeError(`pair = ${pair} is invalid: expected an integer in [0, ${half - 1}] (rotary_dim / 2 = ${half} pairs)`);
-      }
-      const d = f.head_dim;
-      const [ca, cb] = pairColumns(spec.layout ?? (spec.type === 'xpos' ? 'interleaved' : 'half'), f.rotary_dim, pair);
-      const x = new Float32Array(count * d);
-      for (let r = 0; r < count; r++) x[r * d + ca] = 1;
-      const y = pe.applyRope(x, count, d, spec, start);
-      return {
-        positions: Array.from({ length: count }, (_, r) => start + r),
-        a: Float32Array.from({ length: count }, (_, r) => y[r * d + ca]),
-        b: Float32Array.from({ length: count }, (_, r) => y[r * d + cb]),
-        inv_freq: f.inv_freq[pair],
-        attention_factor: f.attention_factor,
-      };
-    }, 8),
-
-    /**
-     * A query [n, head_dim] of all ones or of seeded N(0, 1) entries, rotated
-     * at positions 0..n-1.
-     * @param {'ones'|'random'} input
-     * @returns {{data: Float32Array, rows: number, cols: number, rotary: object}}
-     */
-    rotatedInput: memoize((spec, n, input) => {
-      const f = rotary(spec, n);
-      const d = f.head_dim;
-      if (!Number.isInteger(n) || n < 1 || n * d > 1 << 22) {
-        throw new RangeError(`n = ${n} is invalid: expected an integer in [1, ${Math.floor((1 << 22) / d)}] for head_dim ${d}`);
-      }
-      const random = seededRandom(1);
-      const x = Float32Array.from({ length: n * d }, (_, k) => (input === 'ones' ? 1 : random.normal()));
-      if (input === 'random') for (let r = 1; r < n; r++) x.copyWithin(r * d, 0, d);  // one vector at every position
-      return { data: pe.applyRope(x, n, d, spec, 0), rows: n, cols: d, rotary: f };
-    }),
-  };
+let shared = null;
+/** The page's one engine, started on first use: every view and component shares it (one .wasm fetch). */
+export function sharedEngine() {
+  shared ??= createEngine();
+  return shared;
 }

@@ -1,160 +1,169 @@
-// The playground page: URL -> state -> engine -> views, one direction.
-import { loadEngine } from './engine.js';
-import { createControls } from './controls.js';
-import { defaultsOf, fromQuery, parameterOf, parse, toQuery, visibleNames } from './state.js';
-import { ENCODING, FAMILIES, parametersOf } from './families/index.js';
+// The playground: the URL's state, every view of the chosen encoding, its
+// controls, and the history (each committed change is a step of Back/Forward).
+import { sharedEngine } from './engine.js';
+import { carryOver } from './state.js';
+import { createStage, queryOf, readLink } from './stage.js';
+import { FAMILIES, parametersOf } from './families/index.js';
 import { parseConfigText, ropeSpecFromConfig } from './hf-config.js';
+import { createWarnings } from './warnings.js';
 
 const form = document.getElementById('controls');
-const viewsElement = document.getElementById('views');
+const viewsBox = document.getElementById('views');
+const sidebar = document.getElementById('sidebar');
+const panel = document.getElementById('controls-panel');
 const generalError = document.getElementById('error-general');
 const paste = document.getElementById('paste-config');
+const ropeExport = document.getElementById('rope-export');
+const warnings = createWarnings(document.getElementById('warnings'));
+const narrow = matchMedia('(max-width: 999px)');
 
-function showGeneral(messages) {
-  generalError.textContent = [...new Set(messages)].join('\n');
-  generalError.hidden = messages.length === 0;
+function showGeneral(message) {
+  generalError.textContent = message ?? '';
+  generalError.hidden = !message;
 }
 
-let engine;
-try {
-  engine = await loadEngine();
-  document.getElementById('status').textContent = engine.version();
-} catch (error) {
-  showGeneral([`The WebAssembly engine failed to load: ${error.message}`]);
-  throw error;
-}
+const engine = sharedEngine();
+engine.ready.then(
+  (version) => { document.getElementById('status').textContent = `${version} · computed ${engine.mode === 'worker' ? 'in a Web Worker' : 'on the page’s thread'}`; },
+  (error) => { showGeneral(`The WebAssembly engine failed to load: ${error.message}`); },
+);
 
-let current;  // {name, family, parameters, controls, sections: Map(view id -> figure element), drawn: Map}
-let pending = null;
+// On a narrow screen the controls sit above the views, folded, so the first figure is in sight.
+if (narrow.matches) panel.open = false;
 
-/** Shows family `name` with the raw values given (the rest take defaults). */
-function selectFamily(name, raw) {
+let stage = null;
+let current = null;  // {name}
+let applied = null;  // the query the page shows
+let generation = 0;
+
+/** Shows family `name` with raw values (the rest take defaults); fromLinkNames came from the URL. */
+async function show(name, raw, fromLinkNames) {
+  const mine = ++generation;
   const family = FAMILIES[name];
-  const parameters = parametersOf(name);
-  const controls = createControls(form, parameters, onInput);
+  const container = document.createElement('div');
+  const next = await createStage({
+    engine, name, raw, fromLink: new Set(fromLinkNames), container, form,
+    warn: (w) => warnings.add(w),
+    shareContext: () => ({ site: new URL('.', location.href) }),
+    onEncoding: (nextRaw) => switchEncoding(nextRaw),
+    onCommit: () => commit(),
+  });
+  if (mine !== generation) { next.destroy(); return; }
+  stage?.destroy();
+  stage = next;
+  current = { name };
+  viewsBox.replaceChildren(container);
   document.getElementById('family-formula').innerHTML = family.formula;
   paste.hidden = name !== 'rope';
-  const sections = new Map();
-  viewsElement.replaceChildren(...family.views.map((view) => {
-    const section = document.createElement('section');
-    section.id = view.id;
-    section.innerHTML = `<h2 id="${view.id}-title"></h2><p class="caption"></p><div class="figure"></div>`;
-    section.setAttribute('aria-labelledby', `${view.id}-title`);
-    section.querySelector('h2').textContent = view.title;
-    section.querySelector('.caption').textContent = view.caption;
-    sections.set(view.id, section.querySelector('.figure'));
-    return section;
-  }));
-  // "On this page": a link to each view.
-  const toc = document.getElementById('toc');
-  toc.replaceChildren(...family.views.map((view) => {
+  ropeExport.hidden = !family.jsonFields;
+  buildToc(next.views);
+  summarise();
+  followViews(next);
+  return next;
+}
+
+function buildToc(views) {
+  document.getElementById('toc').replaceChildren(...views.map((view) => {
     const link = document.createElement('a');
     link.href = `#${view.id}`;
     link.textContent = view.title.split(':')[0];
-    link.addEventListener('click', (event) => {  // keep the query; scroll without touching the URL
-      event.preventDefault();
-      document.getElementById(view.id).scrollIntoView({ behavior: 'smooth' });
-    });
     return link;
   }));
-  current = { name, family, parameters, controls, sections, drawn: new Map() };
-  const values = adjust({ ...baseOf(raw), ...raw, encoding: name }, null);
-  controls.set(values);
-  update(values);
 }
 
-/** The family's own consistency rule for raw values, if it has one (rope, xpos: the rotation pair). */
-function adjust(raw, changed) {
-  const fixed = current.family.adjustRaw ? current.family.adjustRaw(raw, changed) : raw;
-  if (fixed !== raw) current.controls.set(fixed);
-  return fixed;
+function summarise() {
+  document.getElementById('controls-summary').textContent = `${FAMILIES[current.name].label}: tap to change`;
 }
 
-/** What the URL is read against: the defaults, or a family's base for these values (a preset's). */
-function baseOf(raw) {
-  const defaults = { ...defaultsOf(current.parameters), encoding: current.name };
-  return current.family.baseRaw ? current.family.baseRaw(defaults, raw) : defaults;
+/** The encoding control changed: keep the settings the two families share. */
+async function switchEncoding(raw) {
+  const carried = carryOver(parametersOf(current.name), stage.state().raw, parametersOf(raw.encoding));
+  await show(raw.encoding, carried, []);
+  await commit();
 }
 
-function onInput(raw, changed) {
-  if (changed === 'encoding') {
-    selectFamily(raw.encoding, {});
-    return;
-  }
-  if (current.name === 'rope' && 'preset' in raw) {
-    if (changed === 'preset' && raw.preset !== 'custom') {
-      raw = { ...raw, ...FAMILIES.rope.rawFromPreset(raw.preset) };
-      current.controls.set(raw);
-    } else if (changed !== 'preset' && raw.preset !== 'custom' && !current.parameters.find((p) => p.name === changed)?.view) {
-      // A model value changed: the preset no longer describes it (view settings do not count).
-      raw = { ...raw, preset: 'custom' };
-      current.controls.set({ preset: 'custom' });
-    }
-  }
-  raw = adjust(raw, changed);
-  if (pending === null) requestAnimationFrame(() => { const r = pending; pending = null; update(r); });
-  pending = raw;
+/** A committed change: once drawn without errors, a new history entry. */
+async function commit() {
+  const here = stage;
+  const outcome = await here.whenSettled();
+  if (here !== stage || !outcome.ok) return;
+  const query = queryOf(current.name, stage.state().raw);
+  if (query === applied) return;
+  applied = query;
+  history.pushState(null, '', `${location.pathname}${query}${location.hash}`);
 }
 
-function update(raw) {
-  const { parameters, family, controls } = current;
-  const { params, errors } = parse(parameters, raw);
-  controls.showOnly(visibleNames(parameters, params));
-  const general = [];
-  const report = (error) => {
-    const name = parameterOf(parameters, error.message);
-    if (name) errors[name] = error.message;
-    else general.push(error.message);
-  };
-  if (Object.keys(errors).length === 0) {
-    let result = null;
-    try {
-      result = family.compute(engine, params);
-    } catch (error) {
-      report(error);
-    }
-    for (const view of result ? family.views : []) {
-      // A view keeps its last good figure when its inputs fail or its drawing does.
-      try {
-        const key = view.inputs(result, params);
-        const last = current.drawn.get(view.id);
-        if (last && last.length === key.length && last.every((k, i) => k === key[i])) continue;
-        view.render(current.sections.get(view.id), result, params);
-        current.drawn.set(view.id, key);
-      } catch (error) {
-        report(error);
-      }
-    }
+/** Loads the state the URL holds (first load, Back, Forward). */
+async function loadLocation() {
+  const { name, raw, warnings: found } = readLink(new URLSearchParams(location.search));
+  for (const w of found) warnings.add(w);
+  applied = location.search;
+  let target = null;
+  if (stage && current.name === name) {
+    target = stage;
+    target.load(raw, Object.keys(raw));
+  } else {
+    target = await show(name, raw, Object.keys(raw));
   }
-  controls.showErrors(errors);
-  showGeneral(general);
-  const ok = Object.keys(errors).length === 0 && general.length === 0;
-  document.body.classList.toggle('has-errors', !ok);
-  if (ok) {
-    const base = { ...baseOf(raw), encoding: ENCODING.default };  // the encoding is written unless it is the default
-    history.replaceState(null, '', `${location.pathname}${toQuery(parameters, params, base)}${location.hash}`);
+  if (!target) return;
+  const outcome = await target.whenSettled();
+  if (target !== stage) return;
+  // The URL shows what is drawn: refused values are gone from it.
+  if (outcome.ok) {
+    applied = queryOf(current.name, stage.state().raw);
+    history.replaceState(null, '', `${location.pathname}${applied}${location.hash}`);
   }
 }
+
+window.addEventListener('popstate', () => {
+  if (location.search !== applied) loadLocation();
+});
 
 // Pasting a config.json: check it with the core, then fill the controls from it.
-document.getElementById('config-apply').addEventListener('click', () => {
+document.getElementById('config-apply').addEventListener('click', async () => {
   const error = document.getElementById('error-config');
   const notes = document.getElementById('config-notes');
   error.textContent = '';
   notes.textContent = '';
   try {
     const { spec, ignored, notes: mapped } = ropeSpecFromConfig(parseConfigText(document.getElementById('config-text').value));
-    engine.rotary(spec, 1);  // the core's verdict on every key, before any control changes
-    const raw = { ...defaultsOf(current.parameters), ...FAMILIES.rope.rawFromSpec(spec), encoding: 'rope', preset: 'custom' };
-    current.controls.set(raw);
-    update(raw);
+    await engine.call('rotary', spec, 1);  // the core's verdict on every key, before any control changes
+    await stage.change({ ...FAMILIES.rope.rawFromSpec(spec), preset: 'custom' });
     notes.textContent = [...mapped, ignored.length ? `ignored (not positional): ${ignored.join(', ')}` : ''].filter(Boolean).join('; ');
+    commit();
   } catch (e) {
     error.textContent = e.message;
   }
 });
 
-const encoding = new URLSearchParams(location.search).get('encoding');
-const name = ENCODING.choices.includes(encoding) ? encoding : ENCODING.default;
-selectFamily(name, fromQuery(parametersOf(name), location.search));
+// RoPE's numbers for an inference-engine developer: the spectrum view's JSON export.
+document.getElementById('rope-json').addEventListener('click', () => {
+  const first = stage.views[0];
+  stage.frames.get(first.id).section.querySelector('[data-export=json]').click();
+});
+
+/**
+ * Keeps the controls of the figure being read in sight: when a view fills most
+ * of the window, the sidebar scrolls to the first setting that view reads
+ * (unless the reader is using the sidebar).
+ */
+let observer = null;
+function followViews(s) {
+  observer?.disconnect();
+  observer = new IntersectionObserver((entries) => {
+    if (narrow.matches || sidebar.matches(':hover') || sidebar.contains(document.activeElement)) return;
+    const seen = entries.filter((e) => e.isIntersecting).sort((a, b) => b.intersectionRatio - a.intersectionRatio)[0];
+    if (!seen) return;
+    const read = s.session.dependencies(seen.target.id);
+    const parameters = parametersOf(current.name).filter((p) => read.has(p.name));
+    const target = parameters.find((p) => p.view) ?? parameters[0];
+    const row = target && form.querySelector(`.control[data-name="${target.name}"]`);
+    if (row && !row.hidden) row.scrollIntoView({ block: 'nearest' });
+  }, { threshold: [0.5] });
+  for (const f of s.frames.values()) observer.observe(f.section);
+}
+
+await loadLocation();
 document.body.dataset.ready = 'true';
+// A deep link (#decay) lands on its view once the figures above it have their sizes.
+if (location.hash.length > 1 && window.scrollY === 0) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();

@@ -96,12 +96,58 @@ export function parse(parameters, raw) {
   return { params, errors };
 }
 
-/** Raw strings of the URL query; unknown keys are ignored. */
-export function fromQuery(parameters, search) {
-  const names = new Set(parameters.map((p) => p.name));
+/**
+ * Reads state from a URL query (or a component's attributes): the raw string of
+ * each parameter of the list, and a warning for every key the list does not
+ * have and every value that does not parse; such a value is left out, so its
+ * parameter keeps its default, and the page always draws.
+ * @param {object[]} parameters  the family's list (parametersOf)
+ * @param {Iterable<[string, string]>} entries  e.g. new URLSearchParams(location.search)
+ * @param {object} [o]
+ * @param {string[]} [o.shellKeys]  keys the shell reads itself (view, controls, theme): no warning
+ * @param {string} [o.familyLabel]  for the message about a key of another family
+ * @param {Set<string>} [o.otherKeys]  the keys of every family
+ * @returns {{raw: Record<string, string>, warnings: {param: string, message: string}[]}}
+ */
+export function readQuery(parameters, entries, { shellKeys = [], familyLabel = 'this encoding', otherKeys = new Set() } = {}) {
+  const byName = new Map(parameters.map((p) => [p.name, p]));
   const raw = {};
-  for (const [key, value] of new URLSearchParams(search)) if (names.has(key)) raw[key] = value;
-  return raw;
+  const warnings = [];
+  for (const [key, value] of entries) {
+    if (shellKeys.includes(key)) continue;
+    const p = byName.get(key);
+    if (!p) {
+      warnings.push({ param: key, message: otherKeys.has(key)
+        ? `${key} = ${JSON.stringify(value)} ignored: ${familyLabel} has no parameter ${key}`
+        : `${key} = ${JSON.stringify(value)} ignored: unknown parameter` });
+      continue;
+    }
+    try {
+      parseOne(p, value);
+      raw[key] = value;
+    } catch (message) {
+      warnings.push({ param: key, message: `${message}; using the default ${JSON.stringify(format(p.default) || '(none)')}` });
+    }
+  }
+  return { raw, warnings };
+}
+
+/**
+ * The raw values that carry over to another family: those of the settings both
+ * share (the same name, both model settings or both view settings) that the
+ * reader changed from the old default and that are valid in the new family.
+ */
+export function carryOver(fromParameters, raw, toParameters) {
+  const out = {};
+  for (const p of toParameters) {
+    const q = fromParameters.find((x) => x.name === p.name);
+    if (!q || p.name === 'encoding' || Boolean(q.view) !== Boolean(p.view) || !(p.name in raw) || raw[p.name] === format(q.default)) continue;
+    try {
+      parseOne(p, raw[p.name]);
+      out[p.name] = raw[p.name];
+    } catch { /* out of the new family's range: its default */ }
+  }
+  return out;
 }
 
 /**

@@ -1,9 +1,7 @@
 // ALiBi on the page: the bias of one head, every head side by side, the slopes.
-import * as heads from '../views/alibi-heads.js';
-import * as slopes from '../views/alibi-slopes.js';
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, compute, views } = biasFamily({
+export const { label, formula, parameters, spec, fields, views } = biasFamily({
   label: 'ALiBi',
   formula: 'b(i, j) = −mₕ·|i − j|, mₕ = 2<sup>−8(h+1)/n_heads</sup> <span class="cite">(Press et al. 2022, §3)</span>',
   parameters: [
@@ -11,6 +9,6 @@ export const { label, formula, parameters, spec, compute, views } = biasFamily({
     { name: 'head', kind: 'int', default: 0, min: 0, max: 63, label: 'head' },
   ],
   spec: (p) => ({ type: 'alibi', n_heads: p.n_heads, head: p.head, causal: p.causal }),
-  views: [heads, slopes],
+  views: ['heads', 'slopes'],
   fields: (engine, p) => ({ get heads() { return engine.alibiHeads(Math.min(p.n, 64), p.n_heads, p.causal); } }),
 });

@@ -1,12 +1,6 @@
 // The attention lab, shared by every family: one head over the reader's own
 // sentence with the family's encoding in its place, the ablation without
 // positions, the word-order pair, and the split of the logits by carrier.
-import * as attentionMap from '../views/attention-map.js';
-import * as ablation from '../views/ablation.js';
-import * as wordOrder from '../views/word-order.js';
-import * as terms from '../views/terms.js';
-import * as biasPanels from '../views/bias-panels.js';
-import * as worked from '../views/worked-example.js';
 
 export const ATTENTION_PARAMETERS = [
   { name: 'text', view: true, kind: 'text', default: 'the dog chased the cat', label: 'sentence (attention lab)',
@@ -20,14 +14,20 @@ export const ATTENTION_PARAMETERS = [
 
 /**
  * Result fields (lazy getters) for the attention views.
- * @param {{d_model: number, d_head: number}} widths  the head's widths for this family
+ * @param {object} engine  the worker's engine (engine-calls.js)
+ * @param {object} params
+ * @param {() => object} specOf  the family's spec (called lazily, so only views that use it read its keys)
+ * @param {() => {d_model: number, d_head: number}} widthsOf  the head's widths for this family
  */
-export function attentionFields(engine, params, spec, widths) {
-  const request = (text, encoding) => ({
-    text, encoding, d_model: widths.d_model, d_head: params.projections === 'identity' ? widths.d_model : widths.d_head,
-    causal: params.attn_causal, seed: params.attn_seed, projections: params.projections,
-  });
-  const none = { type: 'none', d_model: widths.d_model };
+export function attentionFields(engine, params, specOf, widthsOf) {
+  const request = (text, encoding) => {
+    const widths = widthsOf();
+    return {
+      text, encoding, d_model: widths.d_model, d_head: params.projections === 'identity' ? widths.d_model : widths.d_head,
+      causal: params.attn_causal, seed: params.attn_seed, projections: params.projections,
+    };
+  };
+  const none = () => ({ type: 'none', d_model: widthsOf().d_model });
   const second = (encoding) => {
     try {
       return engine.attention(request(params.text2, encoding));
@@ -36,11 +36,12 @@ export function attentionFields(engine, params, spec, widths) {
     }
   };
   return {
-    get attention() { return engine.attention(request(params.text, spec)); },
-    get ablation() { return engine.attention(request(params.text, none)); },
+    get attention() { return engine.attention(request(params.text, specOf())); },
+    get ablation() { return engine.attention(request(params.text, none())); },
     get wordOrder() {
+      const spec = specOf();
       return { a: engine.attention(request(params.text, spec)), b: second(spec),
-        a0: engine.attention(request(params.text, none)), b0: second(none) };
+        a0: engine.attention(request(params.text, none())), b0: second(none()) };
     },
   };
 }
@@ -53,11 +54,11 @@ export function workedExample(engine, base) {
   return { base, omega: sinusoid.inv_freq, table: sinusoid.table.data, tokens: words.tokens, words: words.data, rotated };
 }
 
-/** The attention views for a carrier ("absolute", "rotary", "bias", "none"), the worked example first where asked. */
+/** The attention views' ids for a carrier ("absolute", "rotary", "bias", "none"), the worked example first where asked. */
 export function attentionViews(carrier, withWorkedExample = false) {
   return [
-    ...(withWorkedExample ? [worked] : []),
-    attentionMap, ablation, wordOrder,
-    ...(carrier === 'absolute' ? [terms] : carrier === 'bias' ? [biasPanels] : []),
+    ...(withWorkedExample ? ['worked'] : []),
+    'attention', 'ablation', 'word-order',
+    ...(carrier === 'absolute' ? ['terms'] : carrier === 'bias' ? ['panels'] : []),
   ];
 }

@@ -1,9 +1,8 @@
 // What every attention-bias family shows: its bias matrix for the chosen head,
 // its own extra views, and the decay comparison; with a causal toggle and n.
-import * as biasMatrix from '../views/bias-matrix.js';
-import * as decayCompare from '../views/decay-compare.js';
-import { COMPARE_DISTANCE, comparison } from './compare.js';
+import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attention-lab.js';
+import { mergeFields } from './fields.js';
 
 /**
  * @param {object} o
@@ -11,8 +10,8 @@ import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attenti
  * @param {string} o.formula     HTML
  * @param {object[]} o.parameters the family's own parameters
  * @param {(params) => object} o.spec
- * @param {object[]} [o.views]   views after the bias matrix
- * @param {(engine, params, spec) => object} [o.fields]  extra result fields (getters stay lazy)
+ * @param {string[]} [o.views]   ids of the views after the bias matrix
+ * @param {(engine, params) => object} [o.fields]  extra result fields (lazy getters)
  * @param {boolean} [o.causalDefault]
  * @param {(params) => number} [o.width]  the attention head's width (d_model = d_head); 64 by default
  */
@@ -28,19 +27,16 @@ export function biasFamily({ label, formula, parameters, spec, views = [], field
       ...ATTENTION_PARAMETERS,
     ],
     spec,
-    compute(engine, params) {
-      const s = spec(params);
-      const result = {
-        spec: s,
-        n: params.n,
-        get bias() { return engine.bias(s, params.n); },
-        get comparison() { return comparison(engine, s, params.compare_distance).comparison; },
-        get currentLabel() { return comparison(engine, s, params.compare_distance).currentLabel; },
-      };
-      const d = width(params);
-      Object.defineProperties(result, Object.getOwnPropertyDescriptors(attentionFields(engine, params, s, { d_model: d, d_head: d })));
-      return Object.defineProperties(result, Object.getOwnPropertyDescriptors(fields(engine, params, s)));
+    fields(engine, params) {
+      const specOf = () => spec(params);
+      return mergeFields({
+        get spec() { return specOf(); },
+        get n() { return params.n; },
+        get bias() { return engine.bias(specOf(), params.n); },
+      }, comparisonFields(engine, params, specOf),
+      attentionFields(engine, params, specOf, () => ({ d_model: width(params), d_head: width(params) })),
+      fields(engine, params));
     },
-    views: [biasMatrix, ...views, decayCompare, ...attentionViews('bias')],
+    views: ['bias', ...views, 'compare', ...attentionViews('bias')],
   };
 }

@@ -14,17 +14,14 @@ const REFERENCES = [
   { label: 'NoPE', spec: { type: 'none' }, curve: 'dot', scale: () => 1 },
 ];
 
-let last = { key: null, value: null };  // a family's two getters ask for the same comparison
-
 /**
- * The comparison's curves over distance 0..maxDistance.
+ * The comparison's curves over distance 0..maxDistance (each decay call is
+ * memoised by the engine, so the two fields below share the work).
  * @param {object} engine
  * @param {object|null} current  the current encoding's spec (null: a learned table, which has no curve)
  * @returns {{comparison: {label, values: Float32Array, scale: number}[], currentLabel: string|null}}
  */
 export function comparison(engine, current, maxDistance) {
-  const key = JSON.stringify([current, maxDistance]);
-  if (last.key === key && last.engine === engine) return last.value;
   let currentLabel = null;
   const curves = REFERENCES.map((ref) => {
     const mine = current && current.type === ref.spec.type;
@@ -32,8 +29,15 @@ export function comparison(engine, current, maxDistance) {
     const spec = mine ? current : ref.spec;
     return { label: ref.label, values: engine.decay(spec, maxDistance)[ref.curve], scale: ref.scale(spec) };
   });
-  last = { key, engine, value: { comparison: curves, currentLabel } };
-  return last.value;
+  return { comparison: curves, currentLabel };
+}
+
+/** The fields the comparison view reads, for a family whose spec is specOf() (null: none). */
+export function comparisonFields(engine, params, specOf) {
+  return {
+    get comparison() { return comparison(engine, specOf(), params.compare_distance).comparison; },
+    get currentLabel() { return comparison(engine, specOf(), params.compare_distance).currentLabel; },
+  };
 }
 
 /** The view parameter for the comparison's range. */

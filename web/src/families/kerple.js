@@ -1,7 +1,7 @@
 // KERPLE on the page: its log and power kernels of the distance.
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, compute, views } = biasFamily({
+export const { label, formula, parameters, spec, fields, views } = biasFamily({
   label: 'KERPLE',
   formula: 'log: b = −r₁·ln(1 + r₂|i − j|); power: b = −r₁·|i − j|<sup>r₂</sup>, 0 &lt; r₂ ≤ 2 ' +
     '<span class="cite">(Chi et al. 2022, §4)</span>',

@@ -1,9 +1,7 @@
-// A learned absolute table (GPT-2 style) on the page, with its missing rows.
-import * as table from '../views/absolute-table.js';
-import * as similarity from '../views/similarity.js';
-import * as decayCompare from '../views/decay-compare.js';
-import { COMPARE_DISTANCE, comparison } from './compare.js';
+// A learned absolute table (GPT-2 style) on the page, at its initialisation.
+import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attention-lab.js';
+import { mergeFields } from './fields.js';
 
 export const label = 'learned (GPT-2)';
 export const formula = 'P = a [max_position_embeddings, d_model] table learned with the model, here at its initialisation ' +
@@ -27,19 +25,18 @@ export function spec(p) {
   return { type: 'learned', d_model: p.d_model, max_position_embeddings: p.max_position_embeddings, seed: p.seed, std: p.std };
 }
 
-export function compute(engine, p) {
-  const s = spec(p);
-  const stored = Math.min(p.n, p.max_position_embeddings);
-  return Object.defineProperties({
-    spec: s,
-    n: p.n,
-    maxPositions: p.max_position_embeddings,
-    metric: p.metric,
-    get table() { return engine.table(s, stored); },
-    get similarity() { return engine.similarity(s, Math.min(p.similarity_n, p.max_position_embeddings), p.metric); },
-    get comparison() { return comparison(engine, null, p.compare_distance).comparison; },
-    currentLabel: null,
-  }, Object.getOwnPropertyDescriptors(attentionFields(engine, p, s, { d_model: p.d_model, d_head: Math.min(p.d_model, 64) })));
+/** The fields the views read (lazy getters). table: the stored rows among positions 0..n-1. */
+export function fields(engine, p) {
+  const specOf = () => spec(p);
+  return mergeFields({
+    get spec() { return specOf(); },
+    get n() { return p.n; },
+    get maxPositions() { return p.max_position_embeddings; },
+    get metric() { return p.metric; },
+    get table() { return engine.table(specOf(), Math.min(p.n, p.max_position_embeddings)); },
+    get similarity() { return engine.similarity(specOf(), Math.min(p.similarity_n, p.max_position_embeddings), p.metric); },
+  }, comparisonFields(engine, p, () => null),
+  attentionFields(engine, p, specOf, () => ({ d_model: p.d_model, d_head: Math.min(p.d_model, 64) })));
 }
 
-export const views = [table, similarity, decayCompare, ...attentionViews('absolute')];
+export const views = ['table', 'similarity', 'compare', ...attentionViews('absolute')];

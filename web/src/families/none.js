@@ -1,8 +1,7 @@
 // No positional encoding (NoPE) on the page.
-import * as table from '../views/absolute-table.js';
-import * as decayCompare from '../views/decay-compare.js';
-import { COMPARE_DISTANCE, comparison } from './compare.js';
+import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attention-lab.js';
+import { mergeFields } from './fields.js';
 
 export const label = 'none (NoPE)';
 export const formula = 'no position information: P = 0. Without a causal mask, attention is then permutation-equivariant ' +
@@ -19,16 +18,16 @@ export function spec(p) {
   return { type: 'none', d_model: p.d_model };
 }
 
-export function compute(engine, p) {
-  const s = spec(p);
-  return Object.defineProperties({
-    spec: s,
-    n: p.n,
+/** The fields the views read (lazy getters). */
+export function fields(engine, p) {
+  const specOf = () => spec(p);
+  return mergeFields({
+    get spec() { return specOf(); },
+    get n() { return p.n; },
     maxPositions: Infinity,
-    get table() { return engine.table(s, p.n); },
-    get comparison() { return comparison(engine, s, p.compare_distance).comparison; },
-    get currentLabel() { return comparison(engine, s, p.compare_distance).currentLabel; },
-  }, Object.getOwnPropertyDescriptors(attentionFields(engine, p, s, { d_model: p.d_model, d_head: p.d_model })));
+    get table() { return engine.table(specOf(), p.n); },
+  }, comparisonFields(engine, p, specOf),
+  attentionFields(engine, p, specOf, () => ({ d_model: p.d_model, d_head: p.d_model })));
 }
 
-export const views = [table, decayCompare, ...attentionViews('none')];
+export const views = ['table', 'compare', ...attentionViews('none')];

@@ -1,16 +1,11 @@
 // The rotary family on the page: RoPE with its scalings, model presets, and
 // pasted config.json files.
-import * as spectrum from '../views/spectrum.js';
-import * as rotation from '../views/rotation.js';
-import * as decay from '../views/decay.js';
-import * as rotated from '../views/rotated-heatmap.js';
-import * as decayCompare from '../views/decay-compare.js';
 import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from './attention-lab.js';
 import { PRESETS } from '../presets.js';
 import { format } from '../state.js';
 import { ropeSpecFromConfig } from '../hf-config.js';
-import { adjustPair, rotaryResult } from './rotary.js';
+import { adjustPair, rotaryFields } from './rotary.js';
 
 export const label = 'RoPE and its scalings';
 export const formula = 'pair i of q and k turns by pos·θᵢ, θᵢ = rope_theta<sup>−2i/d</sup>, so q<sub>m</sub>·k<sub>n</sub> ' +
@@ -92,22 +87,31 @@ function trainingLength(params) {
     || params.max_position_embeddings;
 }
 
-/** @throws {Error} the core's message for a bad spec, or the engine's for a bad pair */
-export function compute(engine, params) {
-  const s = spec(params);
-  const { rope_scaling: _, ...unscaledSpec } = s;
-  return rotaryResult(engine, s, params, {
-    ropeType: params.rope_type,
-    seqLen: params.seq_len,
-    trainingLength: trainingLength(params),
-    maxPositions: params.max_position_embeddings,
-    get scaled() { return engine.rotary(s, params.seq_len); },
-    get unscaled() { return engine.rotary(unscaledSpec, params.seq_len); },
+/**
+ * The fields the views read (lazy getters; each may throw the core's message
+ * for a bad spec, or the engine's for a bad pair). scaled / unscaled: ropeInvFreq
+ * at seq_len with and without rope_scaling; rope: the scaled one with the
+ * context it was computed for (what the JSON export hands an engine developer).
+ */
+export function fields(engine, params) {
+  const specOf = () => spec(params);
+  const unscaledSpec = () => { const { rope_scaling: _, ...rest } = specOf(); return rest; };
+  return rotaryFields(engine, specOf, params, {
+    get ropeType() { return params.rope_type; },
+    get seqLen() { return params.seq_len; },
+    get trainingLength() { return trainingLength(params); },
+    get maxPositions() { return params.max_position_embeddings; },
+    get scaled() { return engine.rotary(specOf(), params.seq_len); },
+    get unscaled() { return engine.rotary(unscaledSpec(), params.seq_len); },
+    get rope() { return { seq_len: params.seq_len, ...engine.rotary(specOf(), params.seq_len) }; },
     get worked() { return workedExample(engine, params.rope_theta); },
   });
 }
 
-export const views = [spectrum, rotation, decay, rotated, decayCompare, ...attentionViews('rotary', true)];
+export const views = ['spectrum', 'rotation', 'decay', 'rotated', 'compare', ...attentionViews('rotary', true)];
+
+/** Fields every JSON export of this family carries. */
+export const jsonFields = ['rope'];
 
 /**
  * Raw control values for a rope spec (from a preset or a pasted config): both
@@ -164,8 +168,21 @@ export function rawFromPreset(id) {
   return { ...rawFromSpec(ropeSpecFromConfig(preset.config).spec), preset: id };
 }
 
-/** Raw values made consistent after a change (see adjustPair). */
+/**
+ * Raw values made consistent after a change: picking a preset fills in its
+ * values; changing a model value (not a view setting) makes the preset
+ * "custom", as it no longer describes them; the rotation pair stays in range
+ * (see adjustPair).
+ * @param {Record<string, string>} raw
+ * @param {string|null} changed  the control the reader changed (null: a loaded link)
+ */
 export function adjustRaw(raw, changed) {
+  if (changed === 'preset' && PRESETS.some((p) => p.id === raw.preset)) {
+    raw = { ...raw, ...rawFromPreset(raw.preset) };
+  } else if (changed && changed !== 'encoding' && raw.preset && raw.preset !== 'custom' &&
+    parameters.some((p) => p.name === changed && !p.view)) {
+    raw = { ...raw, preset: 'custom' };
+  }
   const headDim = Number(raw.head_dim);
   const rotaryDim = Math.floor((headDim * Number(raw.partial_rotary_factor || 1)) / 2) * 2;
   return Number.isFinite(rotaryDim) ? adjustPair(raw, changed, rotaryDim) : raw;

@@ -1,35 +1,33 @@
 // What the rotary families (rope, xpos) hand their shared views: each field is
 // computed by the engine when a view first reads it, so a view whose input
 // fails (a pair out of range) does not stop the others.
+import { comparisonFields } from './compare.js';
+import { attentionFields } from './attention-lab.js';
+import { mergeFields } from './fields.js';
 
 /**
  * @param {object} engine
- * @param {object} spec     the family's spec
+ * @param {() => object} specOf   the family's spec
  * @param {object} params   with pair, start, max_distance, n, input, compare_distance
- * @param {object} fields   the family's own fields (getters stay lazy)
+ * @param {object} own      the family's own fields (getters stay lazy)
  */
-import { comparison } from './compare.js';
-import { attentionFields } from './attention-lab.js';
-
-export function rotaryResult(engine, spec, params, fields) {
-  const result = {
-    spec,
-    pair: params.pair,
-    input: params.input,
-    get rotation() { return engine.pairTrajectory(spec, params.pair, params.start, 11); },
-    get decay() { return engine.decay(spec, params.max_distance); },
-    get comparison() { return comparison(engine, spec, params.compare_distance).comparison; },
-    get currentLabel() { return comparison(engine, spec, params.compare_distance).currentLabel; },
+export function rotaryFields(engine, specOf, params, own) {
+  const width = () => specOf().head_dim;  // the rotated width is the head's: d_model = d_head = head_dim
+  return mergeFields({
+    get spec() { return specOf(); },
+    get pair() { return params.pair; },
+    get input() { return params.input; },
+    get rotation() { return engine.pairTrajectory(specOf(), params.pair, params.start, 11); },
+    get decay() { return engine.decay(specOf(), params.max_distance); },
     get rotated() {
+      const spec = specOf();
       return {
         interleaved: engine.rotatedInput({ ...spec, layout: 'interleaved' }, params.n, params.input),
         half: engine.rotatedInput({ ...spec, layout: 'half' }, params.n, params.input),
       };
     },
-  };
-  const width = spec.head_dim;  // the rotated width is the head's: d_model = d_head = head_dim
-  Object.defineProperties(result, Object.getOwnPropertyDescriptors(attentionFields(engine, params, spec, { d_model: width, d_head: width })));
-  return Object.defineProperties(result, Object.getOwnPropertyDescriptors(fields));
+  }, comparisonFields(engine, params, specOf),
+  attentionFields(engine, params, specOf, () => ({ d_model: width(), d_head: width() })), own);
 }
 
 /**

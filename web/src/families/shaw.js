@@ -1,7 +1,7 @@
 // Shaw et al.'s relative position representations on the page.
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, compute, views } = biasFamily({
+export const { label, formula, parameters, spec, fields, views } = biasFamily({
   label: 'Shaw relative positions',
   formula: 'the logit gains qᵢ·a<sub>clip(j−i, −K, K)</sub>, a learned vector per clipped distance; shown for qᵢ = (1, …, 1) ' +
     '<span class="cite">(Shaw et al. 2018, eq. 4–5)</span>',

@@ -1,10 +1,7 @@
-// The sinusoidal family on the page: its controls, its spec, its views.
-import * as heatmap from '../views/heatmap.js';
-import * as waves from '../views/waves.js';
-import * as similarity from '../views/similarity.js';
-import * as decayCompare from '../views/decay-compare.js';
-import { COMPARE_DISTANCE, comparison } from './compare.js';
+// The sinusoidal family on the page: its controls, its spec, the fields its views read.
+import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from './attention-lab.js';
+import { mergeFields } from './fields.js';
 
 export const label = 'sinusoidal';
 export const formula = 'PE[pos, 2i] = sin(pos·ωᵢ), PE[pos, 2i+1] = cos(pos·ωᵢ), ωᵢ = base<sup>−2i/d_model</sup> ' +
@@ -34,16 +31,25 @@ export function spec(params) {
   return { type: 'sinusoidal', d_model: params.d_model, base: params.base, layout: params.layout, timescales: params.timescales };
 }
 
-/** @throws {Error} the core's message for a bad spec */
-export function compute(engine, params) {
-  const s = spec(params);
-  return Object.defineProperties({ ...engine.absolute(s, params.n), metric: params.metric }, {
-    similarity: { get: () => engine.similarity(s, params.similarity_n, params.metric), enumerable: true },
-    comparison: { get: () => comparison(engine, s, params.compare_distance).comparison, enumerable: true },
-    currentLabel: { get: () => comparison(engine, s, params.compare_distance).currentLabel, enumerable: true },
-    worked: { get: () => workedExample(engine, params.base), enumerable: true },
-    ...Object.getOwnPropertyDescriptors(attentionFields(engine, params, s, { d_model: params.d_model, d_head: params.d_model })),
-  });
+/**
+ * The fields the views read (lazy getters; each may throw the core's message for a bad spec).
+ * table/inv_freq/wavelength/sin_column/cos_column: engine.absolute's
+ */
+export function fields(engine, params) {
+  const specOf = () => spec(params);
+  const absolute = () => engine.absolute(specOf(), params.n);
+  return mergeFields({
+    get spec() { return specOf(); },
+    get table() { return absolute().table; },
+    get inv_freq() { return absolute().inv_freq; },
+    get wavelength() { return absolute().wavelength; },
+    get sin_column() { return absolute().sin_column; },
+    get cos_column() { return absolute().cos_column; },
+    get metric() { return params.metric; },
+    get similarity() { return engine.similarity(specOf(), params.similarity_n, params.metric); },
+    get worked() { return workedExample(engine, params.base); },
+  }, comparisonFields(engine, params, specOf),
+  attentionFields(engine, params, specOf, () => ({ d_model: params.d_model, d_head: params.d_model })));
 }
 
-export const views = [heatmap, waves, similarity, decayCompare, ...attentionViews('absolute', true)];
+export const views = ['heatmap', 'waves', 'similarity', 'compare', ...attentionViews('absolute', true)];

@@ -1,8 +1,7 @@
 // T5's relative buckets on the page: the bias of one head and the bucket map.
-import * as buckets from '../views/t5-buckets.js';
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, compute, views } = biasFamily({
+export const { label, formula, parameters, spec, fields, views } = biasFamily({
   label: 'T5 relative buckets',
   formula: 'b(i, j) = tableₕ[bucket(j − i)]: exact buckets for small distances, logarithmic ones up to max_distance ' +
     '<span class="cite">(Raffel et al. 2020, §2.1)</span>',
@@ -16,12 +15,11 @@ export const { label, formula, parameters, spec, compute, views } = biasFamily({
   ],
   spec: (p) => ({ type: 't5', n_heads: p.n_heads, head: p.head, num_buckets: p.num_buckets, max_distance: p.max_distance,
     bidirectional: p.bidirectional, seed: p.seed, causal: p.causal }),
-  views: [buckets],
+  views: ['buckets'],
   fields: (engine, p) => ({
-    t5: { bidirectional: p.bidirectional, num_buckets: p.num_buckets, max_distance: p.max_distance },
+    get t5() { return { bidirectional: p.bidirectional, num_buckets: p.num_buckets, max_distance: p.max_distance }; },
     get buckets() {
       return engine.t5Buckets(p.bidirectional, p.num_buckets, p.max_distance, Math.min(4096, Math.ceil(p.max_distance * 1.5)));
     },
-    describe: null,
   }),
 });

@@ -1,7 +1,7 @@
 // Transformer-XL's relative attention on the page: the position terms (b) + (d).
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, compute, views } = biasFamily({
+export const { label, formula, parameters, spec, fields, views } = biasFamily({
   label: 'Transformer-XL',
   formula: 'the position terms (b) + (d) = (qᵢ + v)·W<sub>R</sub>R<sub>i−j</sub>, R a sinusoid of the distance; shown for ' +
     'qᵢ = (1, …, 1), W<sub>R</sub> = I <span class="cite">(Dai et al. 2019, §3.3)</span>',

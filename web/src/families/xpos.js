@@ -1,11 +1,7 @@
 // xPos on the page: RoPE's rotation with a per-pair exponential scale.
-import * as rotation from '../views/rotation.js';
-import * as decay from '../views/decay.js';
-import * as rotated from '../views/rotated-heatmap.js';
-import * as decayCompare from '../views/decay-compare.js';
 import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews } from './attention-lab.js';
-import { adjustPair, rotaryResult } from './rotary.js';
+import { adjustPair, rotaryFields } from './rotary.js';
 
 export const label = 'xPos';
 export const formula = 'RoPE’s rotation, with pair i of a query at n scaled by ζᵢ<sup>n/γ</sup> and of a key at m by ' +
@@ -33,14 +29,19 @@ export function spec(params) {
   return { type: 'xpos', head_dim: params.head_dim, rope_theta: params.rope_theta, scale_base: params.scale_base, role: params.role };
 }
 
-export function compute(engine, params) {
-  return rotaryResult(engine, spec(params), params, {
-    trainingLength: params.training_length,
-    maxPositions: params.training_length,
+/** The fields the views read (lazy getters; see rotary.js). */
+export function fields(engine, params) {
+  return rotaryFields(engine, () => spec(params), params, {
+    get trainingLength() { return params.training_length; },
+    get maxPositions() { return params.training_length; },
+    get rope() { return { seq_len: params.training_length, ...engine.rotary(spec(params), params.training_length) }; },
   });
 }
 
-export const views = [rotation, decay, rotated, decayCompare, ...attentionViews('rotary')];
+export const views = ['rotation', 'decay', 'rotated', 'compare', ...attentionViews('rotary')];
+
+/** Fields every JSON export of this family carries. */
+export const jsonFields = ['rope'];
 
 /** Raw values made consistent after a change (see adjustPair). */
 export function adjustRaw(raw, changed) {

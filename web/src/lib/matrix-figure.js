@@ -4,6 +4,8 @@
 import * as Plot from '@observablehq/plot';
 import { divergingScale, paintMatrix, sequentialScale } from './raster.js';
 
+export { figureWidth } from './size.js';
+
 const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
 
 /**
@@ -23,6 +25,7 @@ const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
  * @param {string[]} [o.xTickLabels]  labels of the columns (tokens), used when there are at most 48
  * @param {string[]} [o.yTickLabels]  labels of the rows
  * @param {boolean} [o.legend]        draw the colour legend (default true)
+ * @param {object} o.theme           the theme drawn in (lib/theme.js themeOf)
  * @returns {HTMLElement}
  */
 export function matrixFigure(o) {
@@ -31,7 +34,7 @@ export function matrixFigure(o) {
   const MARGIN = tokenAxes ? { top: 8, right: 12, bottom: 72, left: 80 } : PLAIN_MARGIN;
   const plotWidth = width - MARGIN.left - MARGIN.right;
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
-  const colour = o.sequential ? sequentialScale(o.extent, o.legendLabel) : divergingScale(o.extent, o.legendLabel);
+  const colour = o.sequential ? sequentialScale(o.extent, o.legendLabel, o.theme) : divergingScale(o.extent, o.legendLabel, o.theme);
 
   // Token labels centred on their cells, while they fit.
   const labelled = (labels, count) => (labels && count <= 48
@@ -100,7 +103,3 @@ export function matrixFigure(o) {
   return figure;
 }
 
-/** The width a figure in `element` should take: its box, within [320, max]. */
-export function figureWidth(element, max = 960) {
-  return Math.max(320, Math.min(element.clientWidth || 720, max));
-}

@@ -8,13 +8,15 @@ const LUT_SIZE = 256;
 /**
  * A colour scale from Observable Plot, and its 256-entry RGBA lookup table for
  * the canvas, so the legend and the pixels use the same colours.
- * @param {number} lo  the value of the first colour
- * @param {number} hi  the value of the last colour
- * @param {object} scheme  Plot colour options: {scheme, reverse}
+ * @param {number[]} domain  [lo, hi], or [lo, mid, hi] for a piecewise scale
+ * @param {object} colours   Plot colour options: {scheme, reverse} or {range, interpolate}
  */
-function lookupScale(lo, hi, label, scheme) {
-  const options = { type: 'linear', domain: [lo, hi], label, ...scheme };
+function lookupScale(domain, label, colours) {
+  const { piecewise: _, ...rest } = colours;
+  const options = { type: 'linear', domain, label, ...rest };
   const scale = Plot.scale({ color: options });
+  const lo = domain[0];
+  const hi = domain[domain.length - 1];
   const lut = new Uint8ClampedArray(LUT_SIZE * 4);
   for (let i = 0; i < LUT_SIZE; i++) {
     const [r, g, b] = scale.apply(lo + ((hi - lo) * i) / (LUT_SIZE - 1)).match(/\d+/g).map(Number);
@@ -23,14 +25,16 @@ function lookupScale(lo, hi, label, scheme) {
   return { options, lut, lo, hi };
 }
 
-/** Diverging red–blue around 0: values in [-extent, extent]. */
-export function divergingScale(extent, label) {
-  return lookupScale(-extent, extent, label, { scheme: 'RdBu', reverse: true });
+/** Diverging around 0: values in [-extent, extent], in the theme's colours (lib/theme.js). */
+export function divergingScale(extent, label, theme) {
+  const colours = theme.diverging;
+  return lookupScale(colours.piecewise ? [-extent, 0, extent] : [-extent, extent], label, colours);
 }
 
-/** Sequential from white to dark: values in [0, max] (attention weights). */
-export function sequentialScale(max, label) {
-  return lookupScale(0, max, label, { scheme: 'Purples' });
+/** Sequential from the background to strong: values in [0, max] (attention weights). */
+export function sequentialScale(max, label, theme) {
+  const colours = theme.sequential;
+  return lookupScale(colours.piecewise ? [0, max / 2, max] : [0, max], label, colours);
 }
 
 /**

@@ -13,6 +13,7 @@ import { matrixFigure } from './matrix-figure.js';
  * @param {number} [o.extent]        the colour range; by default the data's largest |value|
  * @param {boolean} [o.legend]
  * @param {(i: number, j: number) => string} [o.extra]  more tooltip lines
+ * @param {object} o.theme           lib/theme.js
  */
 export function tokenMatrix(o) {
   const n = o.tokens.length;
@@ -20,7 +21,7 @@ export function tokenMatrix(o) {
   let extent = o.extent ?? 0;
   if (!o.extent) for (const v of shown) if (v === v) extent = Math.max(extent, Math.abs(v));
   const figure = matrixFigure({
-    data: shown, rows: n, cols: n, width: o.width, height: o.height, legend: o.legend,
+    data: shown, rows: n, cols: n, width: o.width, height: o.height, legend: o.legend, theme: o.theme,
     xLabel: 'key →', yLabel: '↓ query', extent: o.weights ? Math.max(extent, 1e-6) : extent || 1,
     sequential: o.weights, legendLabel: o.label, xTickLabels: o.tokens, yTickLabels: o.tokens,
     ariaLabel: `${o.label} of every query and key of a ${n}-token sentence.`,

@@ -2,12 +2,14 @@
 // NoPE's zeros), with the positions past max_position_embeddings drawn as
 // missing, since a table has no row for them.
 import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+import { matrixTable } from '../lib/tables.js';
+import { themeOf } from '../lib/theme.js';
 
 export const id = 'table';
 export const title = 'The position table';
 export const caption = 'Each row is the vector added to the token at that position. A learned table starts as noise ' +
   '(GPT-2’s N(0, 0.02²)) and has exactly max_position_embeddings rows: past them, no embedding exists (hatched).';
-export const inputs = (result) => [result.table, result.n];
+export const needs = ['table', 'n', 'maxPositions'];
 
 /** @param {{table: {data: Float32Array, rows: number, cols: number}, n: number, maxPositions: number}} result */
 export function render(element, result) {
@@ -18,6 +20,7 @@ export function render(element, result) {
   let extent = 0;
   for (const v of data) extent = Math.max(extent, Math.abs(v));
   const figure = matrixFigure({
+    theme: themeOf(element),
     data: padded, rows, cols, width: figureWidth(element), height: 360,
     xLabel: 'dimension →', yLabel: '↓ position (token)', extent: extent || 1, legendLabel: 'table value',
     ariaLabel: `Position table, ${rows} positions by ${cols} dimensions, ${existing} of them stored.`,
@@ -41,4 +44,10 @@ export function render(element, result) {
     parts.unshift(note);
   }
   element.replaceChildren(...parts);
+}
+
+/** The CSV table: one row per stored position, one column per dimension. */
+export function table(result) {
+  const { data, rows, cols } = result.table;
+  return matrixTable('position', Array.from({ length: cols }, (_, c) => `dim_${c}`), data, rows, cols);
 }

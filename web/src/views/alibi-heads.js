@@ -2,12 +2,13 @@
 // scale, with its slope: the steep heads look only nearby, the flat ones far.
 import * as Plot from '@observablehq/plot';
 import { divergingScale, paintMatrix } from '../lib/raster.js';
+import { themeOf } from '../lib/theme.js';
 
 export const id = 'heads';
 export const title = 'Every head: ALiBi’s slopes at work';
 export const caption = 'The bias of each head on one colour scale. Head h penalises distance with slope mₕ: the first ' +
   'heads attend almost only to their neighbours, the last ones far back.';
-export const inputs = (result) => [result.heads];
+export const needs = ['heads', 'n'];
 
 /** @param {{heads: {slopes: Float32Array, maps: Float32Array[]}, n: number}} result */
 export function render(element, result) {
@@ -15,7 +16,7 @@ export function render(element, result) {
   const n = result.n;
   let extent = 0;
   for (const map of maps) for (const v of map) if (v !== -Infinity) extent = Math.max(extent, Math.abs(v));
-  const colour = divergingScale(extent || 1, 'bias −mₕ·|i − j|');
+  const colour = divergingScale(extent || 1, 'bias −mₕ·|i − j|', themeOf(element));
   const strip = document.createElement('div');
   strip.className = 'small-multiples';
   maps.forEach((map, h) => {
@@ -31,4 +32,12 @@ export function render(element, result) {
     strip.append(cell);
   });
   element.replaceChildren(Plot.legend({ color: colour.options, width: 260, ticks: 5, tickFormat: '.3~g' }), strip);
+}
+
+/** The CSV table, long: head, its slope, query i, key j, bias (-Infinity where masked). */
+export function table(result) {
+  const { slopes, maps } = result.heads;
+  const n = Math.round(Math.sqrt(maps[0]?.length ?? 0));
+  return { columns: ['head', 'slope', 'query_i', 'key_j', 'bias'], rows: maps.length * n * n,
+    row: (k) => { const h = Math.floor(k / (n * n)); const r = k % (n * n); return [h, slopes[h], Math.floor(r / n), r % n, maps[h][r]]; } };
 }

@@ -3,13 +3,14 @@
 // RoFormer's relative upper bound (section 3.4.3), which falls with distance.
 import * as Plot from '@observablehq/plot';
 import { figureWidth } from '../lib/matrix-figure.js';
+import { themeOf } from '../lib/theme.js';
 
 export const id = 'decay';
 export const title = 'Decay: q·k against relative distance';
 export const caption = 'The score of a query and a key that differ only in their positions. For q = k = 1 (also the ' +
   'average over random vectors) it is Σᵢ 2cos(m·θᵢ): high nearby, falling and oscillating with distance m. ' +
   'The lower plot is RoFormer’s relative upper bound (1/(d/2))·Σⱼ|Sⱼ|.';
-export const inputs = (result) => [result.decay, result.trainingLength, result.maxPositions];
+export const needs = ['decay', 'trainingLength', 'maxPositions'];
 
 const MAX_POINTS = 2400;
 
@@ -28,24 +29,24 @@ function curveRows(distance, values, name) {
   return rows;
 }
 
-function regionMarks(result, maxDistance) {
+function regionMarks(result, maxDistance, theme) {
   const marks = [];
   if (result.maxPositions < maxDistance) {
-    marks.push(Plot.rectX([{ x1: result.maxPositions, x2: maxDistance }], { x1: 'x1', x2: 'x2', fill: '#d1495b', fillOpacity: 0.08 }));
+    marks.push(Plot.rectX([{ x1: result.maxPositions, x2: maxDistance }], { x1: 'x1', x2: 'x2', fill: theme.red, fillOpacity: 0.1 }));
     marks.push(Plot.text([`extrapolation: past ${result.maxPositions.toLocaleString('en')} tokens (max_position_embeddings)`],
-      { frameAnchor: 'top-right', dx: -4, dy: 4, textAnchor: 'end', fill: '#a12c3c', fontSize: 11 }));
+      { frameAnchor: 'top-right', dx: -4, dy: 4, textAnchor: 'end', fill: theme.redText, fontSize: 11 }));
   }
   if (result.trainingLength <= maxDistance) {
     const right = result.trainingLength > maxDistance / 2;  // label on the side with room
-    marks.push(Plot.ruleX([result.trainingLength], { stroke: '#2f6690', strokeDasharray: '5,4' }));
+    marks.push(Plot.ruleX([result.trainingLength], { stroke: theme.accent, strokeDasharray: '5,4' }));
     marks.push(Plot.text([`training length L = ${result.trainingLength.toLocaleString('en')}`],
       { x: result.trainingLength, frameAnchor: 'bottom', dx: right ? -4 : 4, dy: -4, textAnchor: right ? 'end' : 'start',
-        fill: '#2f6690', fontSize: 11 }));
+        fill: theme.accent, fontSize: 11 }));
   }
   return marks;
 }
 
-function curvePlot(width, height, rows, yLabel, result, maxDistance, colours) {
+function curvePlot(width, height, rows, yLabel, result, maxDistance, colours, theme) {
   const banded = rows.some((r) => r.lo !== r.hi);
   return Plot.plot({
     width, height, marginLeft: 64, marginBottom: 40, marginRight: 20,
@@ -53,8 +54,8 @@ function curvePlot(width, height, rows, yLabel, result, maxDistance, colours) {
     y: { label: yLabel, grid: true },
     color: { legend: colours.length > 1, domain: colours.map((c) => c[0]), range: colours.map((c) => c[1]) },
     marks: [
-      ...regionMarks(result, maxDistance),
-      Plot.ruleY([0], { stroke: '#999' }),
+      ...regionMarks(result, maxDistance, theme),
+      Plot.ruleY([0], { stroke: theme.rule }),
       banded
         ? Plot.areaY(rows, { x: 'm', y1: 'lo', y2: 'hi', fill: 'name', fillOpacity: 0.35, z: 'name' })
         : Plot.lineY(rows, { x: 'm', y: 'v', stroke: 'name', z: 'name', strokeWidth: 1.4 }),
@@ -74,12 +75,20 @@ export function render(element, result) {
   const { distance } = result.decay;
   const maxDistance = distance[distance.length - 1];
   const width = figureWidth(element);
+  const theme = themeOf(element);
   const ones = 'q = k = 1';
   const random = 'one random q = k';
   const dots = [...curveRows(distance, result.decay.ones, ones), ...curveRows(distance, result.decay.random, random)];
   const bound = curveRows(distance, result.decay.upper_bound, 'relative upper bound');
   element.replaceChildren(
-    curvePlot(width, 300, dots, '↑ q·k', result, maxDistance, [[ones, '#2f6690'], [random, '#e08e0b']]),
-    curvePlot(width, 200, bound, '↑ (1/(d/2))·Σ|Sⱼ|', result, maxDistance, [['relative upper bound', '#6a4c93']]),
+    curvePlot(width, 300, dots, '↑ q·k', result, maxDistance, [[ones, theme.accent], [random, theme.warm]], theme),
+    curvePlot(width, 200, bound, '↑ (1/(d/2))·Σ|Sⱼ|', result, maxDistance, [['relative upper bound', theme.violet]], theme),
   );
+}
+
+/** The CSV table: one row per distance, the three curves. */
+export function table(result) {
+  const { distance, ones, random, upper_bound: bound } = result.decay;
+  return { columns: ['distance_m', 'qk_ones', 'qk_random', 'relative_upper_bound'], rows: distance.length,
+    row: (k) => [distance[k], ones[k], random[k], bound[k]] };
 }

@@ -2,14 +2,15 @@
 // dimension across; the tooltip gives position, dimension, value, pair i and
 // its wavelength.
 import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+import { matrixTable } from '../lib/tables.js';
+import { themeOf } from '../lib/theme.js';
 
 export const id = 'heatmap';
 export const title = 'Embedding heatmap';
 export const caption = 'Each row is the vector added to the token at that position. Fast pairs turn within a few tokens, ' +
   'slow ones over thousands; hover or focus the map and use the arrow keys for exact values.';
 
-/** What the figure depends on: the engine returns the same objects for the same inputs. */
-export const inputs = (result) => [result.table, result.wavelength, result.sin_column];
+export const needs = ['table', 'wavelength', 'sin_column', 'cos_column'];
 
 /**
  * @param {HTMLElement} element  emptied and filled with the figure
@@ -23,6 +24,7 @@ export function render(element, result) {
   result.sin_column.forEach((c, i) => { pairOfColumn[c] = i; });
   result.cos_column.forEach((c, i) => { pairOfColumn[c] = i; isCosine[c] = 1; });
   element.replaceChildren(matrixFigure({
+    theme: themeOf(element),
     data, rows, cols, width: figureWidth(element), height: 360,
     xLabel: 'dimension →', yLabel: '↓ position (token)', extent: 1, legendLabel: 'PE value',
     ariaLabel: `Heatmap of the position table, ${rows} positions by ${cols} dimensions.`,
@@ -33,4 +35,10 @@ export function render(element, result) {
         `<b>wavelength</b> ${result.wavelength[pair].toPrecision(6)} tokens`;
     },
   }));
+}
+
+/** The CSV table: one row per position, one column per dimension. */
+export function table(result) {
+  const { data, rows, cols } = result.table;
+  return matrixTable('position', Array.from({ length: cols }, (_, c) => `dim_${c}`), data, rows, cols);
 }

@@ -2,12 +2,13 @@
 // positions. RoPE turns the pair by theta_i per token: equal lengths, equal
 // angle steps (xPos also shrinks or grows them by zeta_i^(position / scale_base)).
 import * as Plot from '@observablehq/plot';
+import { themeOf } from '../lib/theme.js';
 
 export const id = 'rotation';
 export const title = 'Rotation of one pair across 11 positions';
 export const caption = 'The pair (1, 0) of a query as the core rotates it at 11 consecutive positions: the angle grows ' +
   'by θᵢ per token, so the angle between two arrows depends only on how far apart their positions are.';
-export const inputs = (result) => [result.rotation];
+export const needs = ['rotation', 'pair'];
 
 /**
  * @param {HTMLElement} element
@@ -33,15 +34,16 @@ export function render(element, result) {
     `positions ${t.positions[0]}–${t.positions.at(-1)}` +
     (Math.abs(last / first - 1) > 1e-6 ? `; lengths change from ${first.toPrecision(4)} to ${last.toPrecision(4)} (xPos scale)`
       : Math.abs(first - 1) > 1e-6 ? `; every length ${first.toPrecision(5)}: the attention factor` : '; every length 1');
+  const theme = themeOf(element);
   const figure = Plot.plot({
     width: size, height: size, marginLeft: 44, marginBottom: 40,
     x: { domain: [-reach, reach], label: 'first component →', labelAnchor: 'center', labelOffset: 34 },
     y: { domain: [-reach, reach], label: '↑ second component' },
-    color: { type: 'sequential', scheme: 'viridis', domain: [t.positions[0], t.positions.at(-1)], legend: true, label: 'position' },
+    color: { type: 'sequential', scheme: theme.dark ? 'plasma' : 'viridis', domain: [t.positions[0], t.positions.at(-1)], legend: true, label: 'position' },
     marks: [
-      Plot.ruleX([0], { stroke: '#ccc' }),
-      Plot.ruleY([0], { stroke: '#ccc' }),
-      Plot.line(circle, { x: 'x', y: 'y', stroke: '#bbb', strokeDasharray: '3,3' }),
+      Plot.ruleX([0], { stroke: theme.faint }),
+      Plot.ruleY([0], { stroke: theme.faint }),
+      Plot.line(circle, { x: 'x', y: 'y', stroke: theme.rule, strokeDasharray: '3,3' }),
       Plot.arrow(points, { x1: 0, y1: 0, x2: 'a', y2: 'b', stroke: 'position', strokeWidth: 2, headLength: 10 }),
       Plot.text(points, { x: (p) => p.a * 1.09, y: (p) => p.b * 1.09, text: (p) => String(p.position), fontSize: 10, fill: 'position' }),
       Plot.tip(points, Plot.pointer({ x: 'a', y: 'b', channels: { position: 'position', angle: 'angle', length: 'length' },
@@ -49,4 +51,14 @@ export function render(element, result) {
     ],
   });
   element.replaceChildren(note, figure);
+}
+
+/** The CSV table: one row per position, the pair's two components, its angle and length. */
+export function table(result) {
+  const t = result.rotation;
+  return {
+    columns: ['position', 'first_component', 'second_component', 'angle_rad', 'length'],
+    rows: t.positions.length,
+    row: (k) => [t.positions[k], t.a[k], t.b[k], t.positions[k] * t.inv_freq, Math.hypot(t.a[k], t.b[k])],
+  };
 }

@@ -3,13 +3,14 @@
 // length and the current context marked: which pairs a scaling stretches.
 import * as Plot from '@observablehq/plot';
 import { figureWidth } from '../lib/matrix-figure.js';
+import { themeOf } from '../lib/theme.js';
 
 export const id = 'spectrum';
 export const title = 'Frequency spectrum: the wavelength of each pair';
 export const caption = 'Wavelength 2π/θᵢ in tokens for each rotary pair i, with rope_theta alone and with the scaling. ' +
   'A pair whose wavelength is far shorter than the training length L has turned many times in training and can be kept; ' +
   'pairs longer than L never completed a turn, and the scalings stretch them by the factor.';
-export const inputs = (result) => [result.scaled, result.unscaled, result.trainingLength, result.seqLen];
+export const needs = ['scaled', 'unscaled', 'trainingLength', 'seqLen', 'ropeType'];
 
 /**
  * @param {HTMLElement} element
@@ -26,15 +27,16 @@ export function render(element, result) {
     rows.push({ pair: i, wavelength: plain, series: unscaledName, ratio: 1 });
     if (result.ropeType !== 'default') rows.push({ pair: i, wavelength: scaled, series: scaledName, ratio: scaled / plain });
   }
+  const theme = themeOf(element);
   const marks = result.trainingLength === result.seqLen
-    ? [{ value: result.seqLen, text: `training length L = current context = ${result.seqLen.toLocaleString('en')}`, colour: '#2f6690' }]
-    : [{ value: result.trainingLength, text: `training length L = ${result.trainingLength.toLocaleString('en')}`, colour: '#2f6690' },
-      { value: result.seqLen, text: `current context = ${result.seqLen.toLocaleString('en')}`, colour: '#b86e00' }];
+    ? [{ value: result.seqLen, text: `training length L = current context = ${result.seqLen.toLocaleString('en')}`, colour: theme.accent }]
+    : [{ value: result.trainingLength, text: `training length L = ${result.trainingLength.toLocaleString('en')}`, colour: theme.accent },
+      { value: result.seqLen, text: `current context = ${result.seqLen.toLocaleString('en')}`, colour: theme.warm }];
   const figure = Plot.plot({
     width: figureWidth(element), height: 320, marginLeft: 64, marginBottom: 40, marginRight: 20,
     x: { label: 'pair index i →', labelAnchor: 'center', labelOffset: 34 },
     y: { type: 'log', label: '↑ wavelength (tokens)', grid: true, tickFormat: '~s' },
-    color: { legend: true, domain: [unscaledName, scaledName].filter((s) => rows.some((r) => r.series === s)), range: ['#8a8f98', '#d1495b'] },
+    color: { legend: true, domain: [unscaledName, scaledName].filter((s) => rows.some((r) => r.series === s)), range: [theme.grey, theme.red] },
     marks: [
       Plot.ruleY(marks, { y: 'value', stroke: (d) => d.colour, strokeDasharray: '5,4' }),
       Plot.text(marks, { y: 'value', text: 'text', frameAnchor: 'left', dx: 4, dy: -7, fill: (d) => d.colour, fontSize: 11 }),
@@ -47,4 +49,14 @@ export function render(element, result) {
     ],
   });
   element.replaceChildren(figure);
+}
+
+/** The CSV table: one row per pair, its frequency and wavelength with and without the scaling. */
+export function table(result) {
+  const { unscaled, scaled } = result;
+  return {
+    columns: ['pair_i', 'inv_freq_unscaled', 'wavelength_unscaled', 'inv_freq_scaled', 'wavelength_scaled'],
+    rows: unscaled.inv_freq.length,
+    row: (i) => [i, unscaled.inv_freq[i], (2 * Math.PI) / unscaled.inv_freq[i], scaled.inv_freq[i], (2 * Math.PI) / scaled.inv_freq[i]],
+  };
 }

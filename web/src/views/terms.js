@@ -2,13 +2,15 @@
 // (w + p)W_q ((w + p)W_k)^T = wW_q(wW_k)^T + wW_q(pW_k)^T + pW_q(wW_k)^T + pW_q(pW_k)^T.
 import { figureWidth } from '../lib/matrix-figure.js';
 import { panel, panels, tokenMatrix } from '../lib/token-matrix.js';
+import { pairTable } from '../lib/tables.js';
+import { themeOf } from '../lib/theme.js';
 
 export const id = 'terms';
 export const title = 'The four terms of the logit';
 export const caption = 'With x = w + p (word plus position), the score splits into content–content, content–position, ' +
   'position–content and position–position terms that sum to the logits. With identity projections and a sinusoidal ' +
   'encoding the position–position term is p_i·p_j: it depends only on i − j (constant along every diagonal).';
-export const inputs = (result) => [result.attention];
+export const needs = ['attention'];
 
 const NAMES = [['cc', 'content–content  w·w'], ['cp', 'content–position  w·p'], ['pc', 'position–content  p·w'], ['pp', 'position–position  p·p']];
 
@@ -16,11 +18,18 @@ const NAMES = [['cc', 'content–content  w·w'], ['cp', 'content–position  w�
 export function render(element, result) {
   const a = result.attention;
   const size = Math.max(240, Math.min(300, Math.floor((figureWidth(element, 1400) - 40) / 3)));
+  const theme = themeOf(element);
   let extent = 0;
   for (const [key] of NAMES) for (const v of a.terms[key]) extent = Math.max(extent, Math.abs(v));
-  const figure = (data, label, legend = false) => tokenMatrix({ data, tokens: a.tokens, width: size, height: size - 30, label, extent, legend });
+  const figure = (data, label, legend = false) => tokenMatrix({ theme, data, tokens: a.tokens, width: size, height: size - 30, label, extent, legend });
   element.replaceChildren(panels(
     ...NAMES.map(([key, label], k) => panel(label, figure(a.terms[key], label.split('  ')[0], k === 0))),
     panel('sum = the logits', figure(a.logits, 'logit')),
   ));
+}
+
+/** The CSV table: one row per query-key pair, the four terms and their sum. */
+export function table(result) {
+  const { tokens, terms, logits } = result.attention;
+  return pairTable(tokens, { content_content: terms.cc, content_position: terms.cp, position_content: terms.pc, position_position: terms.pp, logit: logits });
 }

@@ -3,12 +3,13 @@
 // a model read position at several scales.
 import * as Plot from '@observablehq/plot';
 import { figureWidth } from '../lib/matrix-figure.js';
+import { themeOf } from '../lib/theme.js';
 
 export const id = 'waves';
 export const title = 'Waves of chosen dimensions';
 export const caption = 'PE(position, dimension) along the sequence: from wavelength 2π tokens (pair 0) to ever slower ' +
   'pairs, like the hands of a clock.';
-export const inputs = (result, params) => [result.table, result.sin_column, JSON.stringify(params.dims)];
+export const needs = ['table', 'sin_column', 'cos_column', 'wavelength'];
 
 /**
  * Which columns to draw: the given list, or for "auto" the sine columns of four
@@ -50,13 +51,14 @@ export function render(element, result, params) {
     }
   }
   const width = figureWidth(element);
+  const theme = themeOf(element);
   const figure = Plot.plot({
     width, height: 280, marginLeft: 56, marginBottom: 40,
     x: { label: 'position (token) →', labelAnchor: 'center', labelOffset: 34, domain: [0, Math.max(1, rows - 1)] },
     y: { label: '↑ PE(position, dimension)', domain: [-1.05, 1.05], grid: true },
-    color: { legend: true, type: 'categorical', domain: [...new Set(points.map((p) => p.series))] },
+    color: { legend: true, type: 'categorical', scheme: theme.categorical, domain: [...new Set(points.map((p) => p.series))] },
     marks: [
-      Plot.ruleY([0], { stroke: '#999' }),
+      Plot.ruleY([0], { stroke: theme.rule }),
       Plot.lineY(points, {
         x: 'position', y: 'value', stroke: 'series', strokeWidth: 1.5, marker: rows <= 40 ? 'circle' : undefined,
         channels: { dimension: 'dimension', 'pair i': 'pair', 'wavelength (tokens)': 'wavelength' },
@@ -65,4 +67,11 @@ export function render(element, result, params) {
     ],
   });
   element.replaceChildren(figure);
+}
+
+/** The CSV table: position, then the value of each drawn dimension. */
+export function table(result, params) {
+  const columns = chooseColumns(result, params.dims);
+  const { data, rows, cols } = result.table;
+  return { columns: ['position', ...columns.map((c) => `dim_${c}`)], rows, row: (p) => [p, ...columns.map((c) => data[p * cols + c])] };
 }

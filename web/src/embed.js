@@ -1,0 +1,26 @@
+// embed.html?view=<id>&<state>: one view for an iframe. It fits the iframe's
+// width, tells the host page its height ({type: 'posenc:resize', height} in
+// CSS px, on load and on every change), and follows prefers-color-scheme
+// unless theme=light|dark says otherwise.
+import { sharedEngine } from './engine.js';
+import { mountSingleView } from './single-view.js';
+
+const query = new URLSearchParams(location.search);
+const theme = query.get('theme');
+if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+
+const root = document.getElementById('embed');
+let lastHeight = -1;
+function postHeight() {
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (height === lastHeight || window.parent === window) return;
+  lastHeight = height;
+  window.parent.postMessage({ type: 'posenc:resize', height, view: query.get('view') }, '*');
+}
+new ResizeObserver(postHeight).observe(document.documentElement);
+
+const mounted = await mountSingleView(root, { engine: sharedEngine(), entries: query, site: new URL('.', location.href) });
+document.title = `posenc: ${mounted.stage?.views[0].title ?? 'view'}`;
+if (mounted.stage) await mounted.stage.whenSettled();
+postHeight();
+document.body.dataset.ready = 'true';

@@ -1,0 +1,284 @@
+// The worker side of the engine: the only code that calls the wasm module.
+// createCalls wraps the module's functions and remembers the last few results
+// of each, so the views of one change share their work (five attention views,
+// one attention call). createServer answers the page's requests (engine.js)
+// in order, one at a time, yielding between them so a newer request for the
+// same view can replace a queued older one; it runs in the worker
+// (engine-worker.js), or on the page itself where no worker can start.
+import { FAMILIES } from './families/index.js';
+import { seededRandom } from './lib/random.js';
+
+function memoize(fn, size = 4) {
+  const cache = new Map();  // key -> value, oldest first
+  return (...args) => {
+    const key = JSON.stringify(args);
+    if (cache.has(key)) {
+      const value = cache.get(key);
+      cache.delete(key);
+      cache.set(key, value);
+      return value;
+    }
+    const value = fn(...args);  // a throw caches nothing
+    cache.set(key, value);
+    if (cache.size > size) cache.delete(cache.keys().next().value);
+    return value;
+  };
+}
+
+/** Columns of pair i's two components, as the core pairs them. */
+function pairColumns(layout, rotaryDim, pair) {
+  return layout === 'interleaved' ? [2 * pair, 2 * pair + 1] : [pair, pair + rotaryDim / 2];
+}
+
+/**
+ * The wasm module's calls as the families use them, memoised.
+ * @param {object} pe  the instantiated module (createPosenc())
+ */
+export function createCalls(pe) {
+  const rotary = memoize((spec, seqLen) => pe.ropeInvFreq(spec, seqLen));
+  return {
+    /** The build's version string, e.g. "posenc 0.1.0 (wasm, SIMD on)". */
+    version: () => pe.version(),
+
+    /**
+     * An absolute encoding's table and frequencies.
+     * @param {object} spec  e.g. {type: 'sinusoidal', d_model, base, layout, timescales}
+     * @param {number} n     positions 0..n-1
+     * @returns {{spec, table: {data: Float32Array, rows, cols}, inv_freq: Float32Array,
+     *   wavelength: Float32Array, sin_column: Int32Array, cos_column: Int32Array}}
+     *   frequencies in radians per token, wavelengths in tokens, [d_model/2] each;
+     *   sin_column[i] / cos_column[i] is the table column of pair i's sine / cosine
+     * @throws {Error} the core's message naming the parameter, value and allowed range
+     */
+    absolute: memoize((spec, n) => ({ spec, table: pe.positionTable(spec, n), ...pe.positionFrequencies(spec) })),
+
+    /**
+     * A rotary spec's frequencies for a sequence of seqLen tokens (ropeInvFreq).
+     * @returns {{inv_freq: Float32Array, attention_factor: number, logit_scale: number,
+     *   head_dim: number, rotary_dim: number}}
+     */
+    rotary,
+
+    /**
+     * The decay curves over distance 0..maxDistance (see the core's decay).
+     * @returns {{distance: Float32Array, upper_bound: Float32Array, ones: Float32Array, random: Float32Array}}
+     */
+    decay: memoize((spec, maxDistance, seed = 0) => pe.decay(spec, maxDistance, seed), 16),
+
+    /**
+     * The first n rows of an absolute encoding's table (positionTable).
+     * @returns {{data: Float32Array, rows: number, cols: number}}
+     */
+    table: memoize((spec, n) => pe.positionTable(spec, n)),
+
+    /**
+     * p_i . p_j or their cosine over positions 0..n-1 (positionSimilarity).
+     * @param {'dot'|'cosine'} metric
+     * @returns {{data: Float32Array, rows: number, cols: number}}
+     */
+    similarity: memoize((spec, n, metric) => ({ data: pe.positionSimilarity(spec, n, metric), rows: n, cols: n })),
+
+    /**
+     * A bias family's b(i, j) (attentionBias); -Infinity where masked.
+     * @returns {{data: Float32Array, rows: number, cols: number}}
+     */
+    bias: memoize((spec, n) => ({ data: pe.attentionBias(spec, n), rows: n, cols: n })),
+
+    /**
+     * Every ALiBi head: its slope and its [n, n] bias.
+     * @returns {{slopes: Float32Array, maps: Float32Array[]}}
+     */
+    alibiHeads: memoize((n, nHeads, causal) => ({
+      slopes: pe.alibiSlopes(nHeads),
+      maps: Array.from({ length: nHeads }, (_, h) => pe.alibiBias(n, nHeads, h, causal)),
+    })),
+
+    /**
+     * One attention head over a sentence (attention(request)).
+     * @returns {{tokens: string[], n: number, d_head: number, logits: Float32Array, weights: Float32Array,
+     *   output: Float32Array, terms: object}}
+     */
+    attention: memoize((request) => pe.attention(request), 12),
+
+    /**
+     * The token embeddings the head uses, [n, dModel] (embedTokens).
+     * @returns {{tokens: string[], data: Float32Array}}
+     */
+    embed: memoize((text, dModel, seed) => pe.embedTokens(text, dModel, seed)),
+
+    /** applyRope of a given x [n, d] at positions offset.. (for the worked example). */
+    rotate: memoize((x, n, d, spec, offset) => pe.applyRope(Float32Array.from(x), n, d, spec, offset)),
+
+    /**
+     * T5's bucket of every relative position in [-span, span] (t5Bucket).
+     * @returns {{positions: Int32Array, buckets: Int32Array}}
+     */
+    t5Buckets: memoize((bidirectional, numBuckets, maxDistance, span) => {
+      const positions = Int32Array.from({ length: 2 * span + 1 }, (_, k) => k - span);
+      return { positions, buckets: pe.t5Bucket(positions, bidirectional, numBuckets, maxDistance) };
+    }),
+
+    /**
+     * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core
+     * rotates it at positions start .. start + count - 1.
+     * @returns {{positions: number[], a: Float32Array, b: Float32Array, inv_freq: number, attention_factor: number}}
+     *   (a, b): the pair's two components at each position
+     * @throws {RangeError} "pair = ... is invalid" when pair >= rotary_dim / 2
+     */
+    pairTrajectory: memoize((spec, pair, start, count) => {
+      const f = rotary(spec, start + count);
+      const half = f.rotary_dim / 2;
+      if (!Number.isInteger(pair) || pair < 0 || pair >= half) {
+        throw new RangeError(`pair = ${pair} is invalid: expected an integer in [0, ${half - 1}] (rotary_dim / 2 = ${half} pairs)`);
+      }
+      const d = f.head_dim;
+      const [ca, cb] = pairColumns(spec.layout ?? (spec.type === 'xpos' ? 'interleaved' : 'half'), f.rotary_dim, pair);
+      const x = new Float32Array(count * d);
+      for (let r = 0; r < count; r++) x[r * d + ca] = 1;
+      const y = pe.applyRope(x, count, d, spec, start);
+      return {
+        positions: Array.from({ length: count }, (_, r) => start + r),
+        a: Float32Array.from({ length: count }, (_, r) => y[r * d + ca]),
+        b: Float32Array.from({ length: count }, (_, r) => y[r * d + cb]),
+        inv_freq: f.inv_freq[pair],
+        attention_factor: f.attention_factor,
+      };
+    }, 8),
+
+    /**
+     * A query [n, head_dim] of all ones or of seeded N(0, 1) entries, rotated
+     * at positions 0..n-1.
+     * @param {'ones'|'random'} input
+     * @returns {{data: Float32Array, rows: number, cols: number, rotary: object}}
+     */
+    rotatedInput: memoize((spec, n, input) => {
+      const f = rotary(spec, n);
+      const d = f.head_dim;
+      if (!Number.isInteger(n) || n < 1 || n * d > 1 << 22) {
+        throw new RangeError(`n = ${n} is invalid: expected an integer in [1, ${Math.floor((1 << 22) / d)}] for head_dim ${d}`);
+      }
+      const random = seededRandom(1);
+      const x = Float32Array.from({ length: n * d }, (_, k) => (input === 'ones' ? 1 : random.normal()));
+      if (input === 'random') for (let r = 1; r < n; r++) x.copyWithin(r * d, 0, d);  // one vector at every position
+      return { data: pe.applyRope(x, n, d, spec, 0), rows: n, cols: d, rotary: f };
+    }),
+  };
+}
+
+/** Runs `fn` with a proxy of params that records the names it reads. */
+function tracking(params) {
+  const reads = new Set();
+  const proxy = new Proxy(params, { get(target, key) { if (typeof key === 'string' && key in target) reads.add(key); return target[key]; } });
+  return { proxy, reads };
+}
+
+/**
+ * The fields `needs` of family `name` for params, and the parameters they read.
+ * @returns {{data: object, reads: string[]}}
+ * @throws {Error} the core's or the family's message, with .reads
+ */
+export function computeFields(calls, name, params, needs) {
+  const family = FAMILIES[name];
+  if (!family) throw new RangeError(`encoding = ${JSON.stringify(name)} is invalid: expected one of ${Object.keys(FAMILIES).join(', ')}`);
+  const { proxy, reads } = tracking(params);
+  try {
+    const result = family.fields(calls, proxy);
+    const data = {};
+    for (const field of needs) data[field] = result[field];
+    return { data, reads: [...reads] };
+  } catch (error) {
+    error.reads = [...reads];
+    throw error;
+  }
+}
+
+/**
+ * Copies of the typed arrays in `value` (each shared array copied once, so the
+ * structure is kept), and their buffers to transfer: the caches keep their own,
+ * the page receives arrays it owns without a copy on its side.
+ */
+export function detach(value, copies = new Map(), transfer = []) {
+  if (ArrayBuffer.isView(value)) {
+    if (!copies.has(value)) {
+      const copy = value.slice();
+      copies.set(value, copy);
+      transfer.push(copy.buffer);
+    }
+    return { value: copies.get(value), transfer };
+  }
+  if (Array.isArray(value)) return { value: value.map((v) => detach(v, copies, transfer).value), transfer };
+  if (value !== null && typeof value === 'object') {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = detach(v, copies, transfer).value;
+    return { value: out, transfer };
+  }
+  return { value, transfer };
+}
+
+function errorMessage(error) {
+  return { name: error instanceof RangeError ? 'RangeError' : 'Error', message: String(error?.message ?? error), reads: error?.reads ?? [] };
+}
+
+/**
+ * The request loop. Requests (from engine.js):
+ *   {id, op: 'view', key, family, params, needs}  -> {id, data, reads} or {id, error: {name, message, reads}}
+ *   {id, op: 'call', method, args}                -> {id, value} or {id, error}
+ *   {op: 'cancel', key}                           drops the queued requests of that key ({id, superseded: true})
+ * A 'view' request replaces any queued request with the same key.
+ * @param {Promise<object>} module  resolves to the instantiated wasm module
+ * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
+ * @returns {(message: object) => void} the function to hand each request to
+ */
+export function createServer(module, post) {
+  const queue = [];
+  let calls = null;
+  let failure = null;
+  let running = false;
+  const ready = module.then((pe) => {
+    calls = createCalls(pe);
+    post({ op: 'ready', version: pe.version() });
+  }, (error) => {
+    failure = error;
+    post({ op: 'ready', error: errorMessage(error) });
+  });
+
+  function answer(request) {
+    if (failure) return { id: request.id, error: { ...errorMessage(failure), message: `the WebAssembly engine failed to load: ${failure.message}` } };
+    try {
+      if (request.op === 'view') {
+        const { data, reads } = computeFields(calls, request.family, request.params, request.needs);
+        const { value, transfer } = detach(data);
+        return [{ id: request.id, data: value, reads }, transfer];
+      }
+      const value = calls[request.method](...request.args);
+      const { value: out, transfer } = detach(value);
+      return [{ id: request.id, value: out }, transfer];
+    } catch (error) {
+      return { id: request.id, error: errorMessage(error) };
+    }
+  }
+
+  async function pump() {
+    if (running) return;
+    running = true;
+    await ready;
+    while (queue.length) {
+      const reply = answer(queue.shift());
+      if (Array.isArray(reply)) post(reply[0], reply[1]);
+      else post(reply);
+      await new Promise((resolve) => setTimeout(resolve, 0));  // let newer requests in
+    }
+    running = false;
+  }
+
+  return (request) => {
+    if (request.op === 'cancel' || (request.op === 'view' && request.key)) {
+      for (let k = queue.length - 1; k >= 0; k--) {
+        if (queue[k].key === request.key) post({ id: queue.splice(k, 1)[0].id, superseded: true });
+      }
+      if (request.op === 'cancel') return;
+    }
+    queue.push(request);
+    pump();
+  };
+}

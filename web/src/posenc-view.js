@@ -1,0 +1,87 @@
+// <posenc-view view="decay" encoding="rope" rope_theta="500000" ...>: one view
+// of posenc in any page. Attributes are the playground's URL state keys (and
+// view, controls="1", theme="light|dark"); the view draws in a shadow root,
+// redraws when an attribute changes, and shows a warning in place for a bad
+// one. Every <posenc-view> of a page shares one engine (one Web Worker, one
+// .wasm fetch), loaded relative to this script, so the page may load it from
+// another origin that serves it with CORS.
+import { sharedEngine } from './engine.js';
+import { mountSingleView } from './single-view.js';
+import css from '../views.css?inline';
+
+// Where index.html is: next to this script once built, one folder up in the sources.
+const SITE = new URL(import.meta.env.DEV ? '../' : './', import.meta.url);
+let sheet = null;
+
+class PosencView extends HTMLElement {
+  #mounted = null;
+  #observer = null;
+  #pending = null;
+  #dirty = false;
+  #generation = 0;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    if ('adoptedStyleSheets' in this.shadowRoot) {
+      sheet ??= new CSSStyleSheet();
+      if (!sheet.cssRules.length) sheet.replaceSync(css);
+      this.shadowRoot.adoptedStyleSheets = [sheet];
+    } else {
+      const style = document.createElement('style');
+      style.textContent = css;
+      this.shadowRoot.append(style);
+    }
+    this.root = document.createElement('div');
+    this.root.className = 'posenc-root';
+    this.shadowRoot.append(this.root);
+  }
+
+  connectedCallback() {
+    this.#observer = new MutationObserver(() => this.#schedule());
+    this.#observer.observe(this, { attributes: true });
+    this.#schedule();
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#mounted?.destroy();
+    this.#mounted = null;
+    this.#generation++;
+  }
+
+  /** Resolves when the view has drawn its current attributes. */
+  async whenReady() {
+    while (this.#pending) await this.#pending;
+    await this.#mounted?.stage?.whenSettled();
+  }
+
+  /** The state entries: every attribute but the element's own HTML ones. */
+  #entries() {
+    return [...this.attributes].map((a) => [a.name, a.value])
+      .filter(([k]) => !['class', 'style', 'id', 'title', 'hidden', 'lang', 'slot', 'tabindex'].includes(k) && !/^(aria|data)-/.test(k));
+  }
+
+  #schedule() {
+    this.#dirty = true;
+    this.#pending ??= (async () => {
+      while (this.#dirty) {
+        this.#dirty = false;
+        await this.#render();
+      }
+    })().finally(() => { this.#pending = null; });
+  }
+
+  async #render() {
+    const mine = ++this.#generation;
+    const entries = this.#entries();
+    const inPlace = this.#mounted?.update(entries);
+    if (inPlace) return;
+    this.#mounted?.destroy();
+    const mounted = await mountSingleView(this.root, { engine: sharedEngine(), entries, site: SITE });
+    if (mine !== this.#generation) { mounted.destroy(); return; }
+    this.#mounted = mounted;
+  }
+}
+
+if (!customElements.get('posenc-view')) customElements.define('posenc-view', PosencView);

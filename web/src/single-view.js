@@ -1,0 +1,84 @@
+// One view with its title, caption, legend and figure, a warning box, an
+// "open in posenc" link carrying the same state, and (on request) the view's
+// own controls: what embed.html shows in an iframe and <posenc-view> in a
+// shadow root.
+import { createStage, queryOf, readLink } from './stage.js';
+import { createWarnings } from './warnings.js';
+import { VIEW_IDS } from './views/index.js';
+
+/** Keys the single-view shells read themselves. */
+export const SHELL_KEYS = ['view', 'controls', 'theme'];
+
+/**
+ * Mounts one view into `root` from a state's entries (a query, or attributes).
+ * @param {HTMLElement} root  emptied and filled
+ * @param {object} o
+ * @param {object} o.engine
+ * @param {Iterable<[string, string]>} o.entries  view=<id> and the playground's state keys
+ * @param {URL} o.site        where index.html is (for "open in posenc")
+ * @returns {Promise<{stage: object|null, update(entries): Promise|null, destroy(): void}>}
+ */
+export async function mountSingleView(root, { engine, entries, site }) {
+  const pairs = [...entries];
+  const get = (key) => pairs.find(([k]) => k === key)?.[1];
+  const viewId = get('view');
+  const warningsBox = document.createElement('div');
+  warningsBox.className = 'warnings';
+  warningsBox.setAttribute('role', 'status');
+  warningsBox.hidden = true;
+  const views = document.createElement('div');
+  views.className = 'single-view';
+  root.replaceChildren(warningsBox, views);
+  if (!VIEW_IDS.includes(viewId)) {
+    const error = document.createElement('p');
+    error.className = 'error';
+    error.setAttribute('role', 'alert');
+    error.textContent = `view = ${JSON.stringify(viewId ?? '')} is invalid: expected one of ${VIEW_IDS.join(', ')}`;
+    views.append(error);
+    return { stage: null, update: () => null, destroy() {} };
+  }
+  const warnings = createWarnings(warningsBox);
+  const { name, raw, warnings: found } = readLink(pairs, { shellKeys: SHELL_KEYS, viewId });
+  for (const w of found) warnings.add(w);
+
+  const open = document.createElement('a');
+  open.className = 'open-link tool';
+  open.target = '_blank';
+  open.rel = 'noopener';
+  open.textContent = 'open in posenc ↗';
+  const form = get('controls') === '1' ? document.createElement('form') : null;
+  if (form) {
+    form.className = 'inline-controls';
+    form.setAttribute('aria-label', 'Controls of this view');
+    form.autocomplete = 'off';
+    form.noValidate = true;
+  }
+  const linkTo = (state) => { open.href = `${new URL('index.html', site).href}${queryOf(name, state)}#${viewId}`; };
+  const stage = await createStage({
+    engine, name, raw, fromLink: new Set(Object.keys(raw)), container: views, form, controls: 'dependencies', viewIds: [viewId],
+    warn: (w) => warnings.add(w),
+    tools: () => [open],
+    onSettled: (state) => linkTo(state),
+  });
+  linkTo(stage.state().raw ?? raw);
+  if (form) stage.frames.get(viewId).section.querySelector('.caption').after(form);
+  let theme = get('theme');
+  return {
+    stage,
+    /**
+     * Applies new entries in place when they keep the view, the encoding and the controls;
+     * returns null when the view must be mounted anew.
+     */
+    update(nextEntries) {
+      const next = [...nextEntries];
+      const value = (key) => next.find(([k]) => k === key)?.[1];
+      if (value('view') !== viewId || (value('encoding') ?? name) !== name || (value('controls') === '1') !== Boolean(form)) return null;
+      const read = readLink(next, { shellKeys: SHELL_KEYS, viewId });
+      warnings.clear();
+      for (const w of read.warnings) warnings.add(w);
+      if (value('theme') !== theme) { theme = value('theme'); stage.rerender(); }
+      return stage.load(read.raw, Object.keys(read.raw));
+    },
+    destroy: () => stage.destroy(),
+  };
+}

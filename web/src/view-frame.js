@@ -1,0 +1,107 @@
+// The frame around one view, the same in the playground, the embed page and
+// the web component: its title, caption, a toolbar (CSV, JSON, SVG, PNG,
+// share), the figure, a progress note that covers a figure being recomputed
+// (the old figure stays beneath it until the new one is drawn), and a line for
+// an error that belongs to the view itself.
+
+function element(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+/**
+ * @param {object} view  a view module (views/index.js)
+ * @param {object} o
+ * @param {'h2'|'h3'} [o.heading]
+ * @param {(kind: 'csv'|'json'|'svg'|'png') => void} o.onExport
+ * @param {() => {link: string, iframe: string, component: string}} [o.share]  the snippets (no share control without it)
+ * @param {HTMLElement[]} [o.extra]  more toolbar items (e.g. "open in posenc")
+ * @returns {{section: HTMLElement, figure: HTMLElement, setBusy(on: boolean): void, setError(message: string|null): void,
+ *   setStale(on: boolean): void}}
+ */
+export function createViewFrame(view, { heading = 'h2', onExport, share, extra = [] }) {
+  const title = element(heading, { id: `${view.id}-title`, class: 'view-title' }, [view.title]);
+  const tools = element('div', { class: 'view-tools', role: 'toolbar', 'aria-label': `${view.title}: export and share` });
+  for (const [kind, label, hint] of [['csv', 'CSV', 'the plotted numbers, a header row first'],
+    ['json', 'JSON', 'the numbers, every parameter, the spec and the engine version'],
+    ['svg', 'SVG', 'the figure as a vector image'], ['png', 'PNG', 'the figure as a picture (2x)']]) {
+    const button = element('button', { type: 'button', class: 'tool', 'data-export': kind, title: `Download ${hint}`,
+      'aria-label': `Download ${view.title}: ${label}` }, [label]);
+    button.addEventListener('click', () => onExport(kind));
+    tools.append(button);
+  }
+  if (share) tools.append(shareControl(view, share));
+  tools.append(...extra);
+
+  const figure = element('div', { class: 'figure' });
+  const elapsed = element('span', { class: 'busy-text' }, ['computing…']);
+  const busy = element('div', { class: 'busy', role: 'status', hidden: '' }, [element('progress', { 'aria-label': 'computing' }), elapsed]);
+  const box = element('div', { class: 'figure-box' }, [figure, busy]);
+  const error = element('output', { class: 'error view-error', 'aria-live': 'polite' });
+  const section = element('section', { id: view.id, class: 'view', 'aria-labelledby': title.id },
+    [element('div', { class: 'view-head' }, [title, tools]), element('p', { class: 'caption' }, [view.caption]), box, error]);
+
+  let timer = null;
+  return {
+    section,
+    figure,
+    setBusy(on) {
+      clearInterval(timer);
+      busy.hidden = !on;
+      section.classList.toggle('busy-view', on);
+      if (!on) return;
+      const start = performance.now();
+      elapsed.textContent = 'computing…';
+      timer = setInterval(() => { elapsed.textContent = `computing… ${((performance.now() - start) / 1000 + 0.2).toFixed(1)} s`; }, 250);
+    },
+    setError(message) {
+      error.textContent = message ?? '';
+    },
+    setStale(on) {
+      section.classList.toggle('stale', on);
+    },
+  };
+}
+
+/** "share": the link, the iframe snippet and the component snippet, each with a copy button. */
+function shareControl(view, snippets) {
+  const details = element('details', { class: 'share' });
+  const summary = element('summary', { class: 'tool', title: 'Copy a link or an embed snippet of this view and its state' }, ['share']);
+  const body = element('div', { class: 'share-body' });
+  details.append(summary, body);
+  details.addEventListener('toggle', () => {
+    if (!details.open) return;
+    const s = snippets();
+    body.replaceChildren(...[['link', 'link', s.link], ['iframe', 'iframe snippet', s.iframe], ['component', 'web component snippet', s.component]]
+      .map(([key, label, text]) => {
+        const id = `${view.id}-share-${key}`;
+        const field = element(key === 'link' ? 'input' : 'textarea', { id, readonly: '', spellcheck: 'false', 'data-share': key,
+          ...(key === 'link' ? { type: 'text' } : { rows: key === 'iframe' ? 4 : 3 }) });
+        field.value = text;
+        const status = element('span', { class: 'copied', 'aria-live': 'polite' });
+        const copy = element('button', { type: 'button', class: 'tool', 'data-copy': key }, [`copy ${key}`]);
+        copy.addEventListener('click', async () => {
+          status.textContent = (await copyText(field)) ? 'copied' : 'select and copy (Ctrl+C)';
+        });
+        return element('div', { class: 'share-row' }, [element('label', { for: id }, [label]), field, element('div', {}, [copy, status])]);
+      }));
+  });
+  return details;
+}
+
+/** Copies a field's text to the clipboard; true on success. */
+async function copyText(field) {
+  try {
+    await navigator.clipboard.writeText(field.value);
+    return true;
+  } catch {
+    field.select();
+    try {
+      return document.execCommand('copy');
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+// Every view, by id (the playground's section ids, the embed's ?view=). Each
+// module exports {id, title, caption, needs, render(element, result, params),
+// table(result, params)}: needs names the result fields it reads, table is
+// what its CSV export writes. Loaded on demand, so an embed downloads only
+// the view it shows (and the plotting code that view uses).
+const LOADERS = {
+  heatmap: () => import('./heatmap.js'),
+  waves: () => import('./waves.js'),
+  similarity: () => import('./similarity.js'),
+  table: () => import('./absolute-table.js'),
+  spectrum: () => import('./spectrum.js'),
+  rotation: () => import('./rotation.js'),
+  decay: () => import('./decay.js'),
+  rotated: () => import('./rotated-heatmap.js'),
+  bias: () => import('./bias-matrix.js'),
+  heads: () => import('./alibi-heads.js'),
+  slopes: () => import('./alibi-slopes.js'),
+  buckets: () => import('./t5-buckets.js'),
+  compare: () => import('./decay-compare.js'),
+  worked: () => import('./worked-example.js'),
+  attention: () => import('./attention-map.js'),
+  ablation: () => import('./ablation.js'),
+  'word-order': () => import('./word-order.js'),
+  terms: () => import('./terms.js'),
+  panels: () => import('./bias-panels.js'),
+};
+
+export const VIEW_IDS = Object.keys(LOADERS);
+
+/**
+ * The module of view `id`.
+ * @throws {RangeError} "view = ... is invalid: expected one of ..." for an unknown id
+ */
+export function loadView(id) {
+  if (!Object.hasOwn(LOADERS, id)) {
+    return Promise.reject(Object.assign(new RangeError(`view = ${JSON.stringify(id)} is invalid: expected one of ${VIEW_IDS.join(', ')}`), { param: 'view' }));
+  }
+  return LOADERS[id]();
+}
