@@ -25,10 +25,21 @@ export default defineConfig({
     outDir: '../dist',
     emptyOutDir: true,
     target: 'es2022',
-    reportCompressedSize: false,  // scripts/sizes.mjs reports what a reader downloads
+    reportCompressedSize: false,  // scripts/sizes.mjs reports what a reader downloads, from the manifest
+    manifest: true,
     rollupOptions: {
       input: { index: web('index.html'), embed: web('embed.html'), 'posenc-view': web('src/posenc-view.js') },
-      output: { entryFileNames: (chunk) => (chunk.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js') },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
+        // Chunks that hold the plotting libraries are named for them (scripts/sizes.mjs reports them so);
+        // the bundler decides the split: a heatmap alone loads d3's scales and axes, not Observable Plot.
+        chunkFileNames: (chunk) => {
+          const ids = chunk.moduleIds ?? [];
+          if (ids.some((id) => /node_modules[\\/]@observablehq/.test(id))) return 'assets/lib-plot-[hash].js';
+          if (ids.some((id) => /node_modules[\\/]d3/.test(id))) return 'assets/lib-d3-[hash].js';
+          return 'assets/[name]-[hash].js';
+        },
+      },
     },
   },
   plugins: [copyExamples],

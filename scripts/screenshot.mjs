@@ -1,11 +1,12 @@
-// Takes a screenshot of the playground: node scripts/screenshot.mjs out.png [query]
+// A screenshot of the built playground (run `npm run build` first):
+//   node scripts/screenshot.mjs out.png [query] [width] [light|dark] [page: index.html | embed.html]
 import { openPlayground, startPlayground } from '../tests/e2e/browser.mjs';
 
-const [out = 'playground.png', query = ''] = process.argv.slice(2);
-const playground = await startPlayground();
+const [out = 'playground.png', query = '', width = '1280', scheme = 'light', file = ''] = process.argv.slice(2);
+const playground = await startPlayground({ viewport: { width: Number(width), height: 900 }, colorScheme: scheme });
 try {
   const page = await playground.newPage();
-  await openPlayground(playground, page, query);
+  await openPlayground(playground, page, query, file);
   await page.waitForTimeout(300);
   await page.screenshot({ path: out, fullPage: true });
   console.log(`wrote ${out}${page.problems.length ? `\nproblems:\n${page.problems.join('\n')}` : ''}`);

@@ -20,13 +20,14 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
  * @param {object} o
  * @param {boolean} [o.cors]  send Access-Control-Allow-Origin: *
  * @param {(file: string, text: string) => string} [o.rewriteHtml]  changes an HTML file on its way out
- * @returns {Promise<{origin: string, url: string, requests: string[], close(): Promise<void>}>}
+ * @returns {Promise<{origin: string, url: string, requests: {path: string, origin: string|undefined}[], close(): Promise<void>}>}
+ *   requests: every request received, with its Origin header (sent by cross-origin fetches)
  */
 export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null } = {}) {
   const requests = [];
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
-    requests.push(url.pathname);
+    requests.push({ path: url.pathname, origin: request.headers.origin });
     let relative = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : null;
     if (relative === '' || relative?.endsWith('/')) relative += 'index.html';
     const file = relative !== null && path.join(dir, decodeURIComponent(relative));

@@ -7,6 +7,8 @@
 // (engine-worker.js), or on the page itself where no worker can start.
 import { FAMILIES } from './families/index.js';
 import { seededRandom } from './lib/random.js';
+import { attachPreviews } from './lib/box-average.js';
+import { tracking } from './lib/reads.js';
 
 function memoize(fn, size = 4) {
   const cache = new Map();  // key -> value, oldest first
@@ -165,13 +167,6 @@ export function createCalls(pe) {
   };
 }
 
-/** Runs `fn` with a proxy of params that records the names it reads. */
-function tracking(params) {
-  const reads = new Set();
-  const proxy = new Proxy(params, { get(target, key) { if (typeof key === 'string' && key in target) reads.add(key); return target[key]; } });
-  return { proxy, reads };
-}
-
 /**
  * The fields `needs` of family `name` for params, and the parameters they read.
  * @returns {{data: object, reads: string[]}}
@@ -215,16 +210,29 @@ export function detach(value, copies = new Map(), transfer = []) {
   return { value, transfer };
 }
 
+/** Adds the buffers of typed arrays in value that are not in transfer yet. */
+function collectBuffers(value, transfer) {
+  if (ArrayBuffer.isView(value)) {
+    if (!transfer.includes(value.buffer)) transfer.push(value.buffer);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) collectBuffers(v, transfer);
+  }
+}
+
 function errorMessage(error) {
   return { name: error instanceof RangeError ? 'RangeError' : 'Error', message: String(error?.message ?? error), reads: error?.reads ?? [] };
 }
 
 /**
  * The request loop. Requests (from engine.js):
- *   {id, op: 'view', key, family, params, needs}  -> {id, data, reads} or {id, error: {name, message, reads}}
+ *   {id, op: 'view', key, family, params, needs, previews?}  -> {id, started: true} when it starts, then
+ *     {id, data, reads} or {id, error: {name, message, reads}}
+ *     (previews: {rows, cols}: every larger matrix in data gets a block-averaged preview, lib/box-average.js)
  *   {id, op: 'call', method, args}                -> {id, value} or {id, error}
  *   {op: 'cancel', key}                           drops the queued requests of that key ({id, superseded: true})
- * A 'view' request replaces any queued request with the same key.
+ *   {op: 'priority', key, priority}               changes the priority of the queued requests of that key
+ * A 'view' request replaces any queued request with the same key, in its place. Requests are
+ * answered in order, the lower `priority` first (the page gives 0 to views in sight).
  * @param {Promise<object>} module  resolves to the instantiated wasm module
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
  * @returns {(message: object) => void} the function to hand each request to
@@ -248,6 +256,10 @@ export function createServer(module, post) {
       if (request.op === 'view') {
         const { data, reads } = computeFields(calls, request.family, request.params, request.needs);
         const { value, transfer } = detach(data);
+        if (request.previews) {  // for views that paint matrices
+          attachPreviews(value, request.previews);
+          collectBuffers(value, transfer);
+        }
         return [{ id: request.id, data: value, reads }, transfer];
       }
       const value = calls[request.method](...request.args);
@@ -263,7 +275,16 @@ export function createServer(module, post) {
     running = true;
     await ready;
     while (queue.length) {
-      const reply = answer(queue.shift());
+      // The first of the most urgent (views in sight are priority 0, the rest 1).
+      let next = 0;
+      for (let k = 1; k < queue.length; k++) if ((queue[k].priority ?? 0) < (queue[next].priority ?? 0)) next = k;
+      const request = queue.splice(next, 1)[0];
+      if (request.op === 'view') post({ id: request.id, started: true });
+      const start = performance.now();
+      const reply = answer(request);
+      const label = request.op === 'view' ? `${request.family} ${request.needs.join(',')}` : request.method;
+      performance.measure(`posenc: compute ${label}`, { start, end: performance.now() });  // for the performance panel
+      if (globalThis.POSENC_TRACE) console.debug(`posenc: compute ${label}: ${(performance.now() - start).toFixed(1)} ms`);
       if (Array.isArray(reply)) post(reply[0], reply[1]);
       else post(reply);
       await new Promise((resolve) => setTimeout(resolve, 0));  // let newer requests in
@@ -272,11 +293,22 @@ export function createServer(module, post) {
   }
 
   return (request) => {
+    if (request.op === 'priority') {
+      for (const queued of queue) if (queued.key === request.key) queued.priority = request.priority;
+      return;
+    }
     if (request.op === 'cancel' || (request.op === 'view' && request.key)) {
+      // A newer request takes the place of the one it replaces.
+      const at = queue.findIndex((queued) => queued.key === request.key);
       for (let k = queue.length - 1; k >= 0; k--) {
         if (queue[k].key === request.key) post({ id: queue.splice(k, 1)[0].id, superseded: true });
       }
       if (request.op === 'cancel') return;
+      if (at >= 0) {
+        queue.splice(at, 0, request);
+        pump();
+        return;
+      }
     }
     queue.push(request);
     pump();

@@ -6,20 +6,27 @@
 // session.js). Where no worker can start (a host page's Content-Security-
 // Policy forbids it), the same server runs on the page itself.
 import workerUrl from './engine-worker.js?worker&url';
+import { previewLimits } from './lib/box-average.js';
 
 /**
  * Starts an engine.
  * @returns {{
  *   ready: Promise<string>,
- *   view(key: string, family: string, params: object, needs: string[]):
+ *   view(key: string, family: string, params: object, needs: string[],
+ *        options?: {previews?: boolean, priority?: number, onStart?: () => void}):
  *     Promise<{data: object, reads: string[]} | {error: Error, reads: string[]} | {superseded: true}>,
+ *   prioritise(key: string, priority: number): void,
  *   call(method: string, ...args): Promise<any>,
  *   cancel(key: string): void,
  *   mode: 'worker' | 'main thread',
  * }}
  *   ready: the module's version() once it is instantiated (rejects if it fails to load);
  *   view: the fields `needs` of a family's result for params (families/*.js), and the
- *     names of the params they read; an error is the core's, as a JS Error;
+ *     names of the params they read; an error is the core's, as a JS Error; with previews, every
+ *     matrix larger than a screen shows carries a block-averaged preview (lib/box-average.js);
+ *     priority 0 is answered before 1 (views in sight first); onStart is called when the
+ *     worker starts on it (from then on it can no longer be replaced);
+ *   prioritise: changes the priority of a key's queued requests;
  *   call: one memoised call of engine-calls.js (e.g. call('rotary', spec, 1));
  *   cancel: drops the queued requests of a key.
  */
@@ -39,6 +46,7 @@ export function createEngine() {
     }
     const request = pending.get(message.id);
     if (!request) return;
+    if (message.started) { request.onStart?.(); return; }
     pending.delete(message.id);
     if (message.superseded) request.resolve({ superseded: true });
     else if (request.kind === 'view') request.resolve(message.error ? { error: toError(message.error), reads: message.error.reads } : message);
@@ -49,8 +57,12 @@ export function createEngine() {
   const engine = {
     ready,
     mode: 'worker',
-    view(key, family, params, needs) {
-      return ask({ op: 'view', key, family, params, needs }, 'view');
+    view(key, family, params, needs, { previews = false, priority = 0, onStart = null } = {}) {
+      return ask({ op: 'view', key, family, params, needs, priority,
+        ...(previews ? { previews: previewLimits(globalThis.devicePixelRatio) } : {}) }, 'view', onStart);
+    },
+    prioritise(key, priority) {
+      send({ op: 'priority', key, priority });
     },
     call(method, ...args) {
       return ask({ op: 'call', method, args }, 'call');
@@ -60,10 +72,10 @@ export function createEngine() {
     },
   };
 
-  function ask(message, kind) {
+  function ask(message, kind, onStart = null) {
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject, kind });
+      pending.set(id, { resolve, reject, kind, onStart });
       send({ ...message, id });
     });
   }

@@ -1,19 +1,18 @@
 // Keeps a set of views in step with a params object: asks the engine for the
 // fields each view needs, draws them, and recomputes a view only when a
-// parameter it read (in the worker, or while drawing) has changed. Answers
-// arrive in any order; one is drawn only if the parameters it read still hold
-// their latest values, so a stale answer is dropped, never drawn. A view that
-// has waited 200 ms shows progress over its last figure, which stays until
-// the new one replaces it; a view whose computation fails keeps it too.
+// parameter it read (in the worker, or while drawing) has changed.
+//
+// A view has at most one request running in the worker. Newer params replace
+// a request still queued there (it is never computed: superseded); while one
+// runs, the newest params wait, and when its answer comes it is drawn (the
+// figure follows a dragged slider as fast as the engine can go) and the
+// waiting params are sent. An answer whose request was superseded is dropped,
+// never drawn. A view that has shown nothing new for 200 ms shows progress
+// over its last figure, which stays until the new one replaces it; a view
+// whose computation fails keeps it too.
+import { tracking } from './lib/reads.js';
 
 let sessions = 0;
-
-/** A proxy of params that records the names read through it. */
-function tracking(params) {
-  const reads = new Set();
-  const proxy = new Proxy(params, { get(target, key) { if (typeof key === 'string' && key in target) reads.add(key); return target[key]; } });
-  return { proxy, reads };
-}
 
 /** Whether a and b hold the same value for every name. */
 function sameOn(names, a, b) {
@@ -37,8 +36,10 @@ export function createSession({ engine, family, views, frames, place = () => fal
   let version = 0;
   let destroyed = false;
   let waiters = [];
+  // running: a request the worker has started; queued: one sent but not started; held: params waiting for `running`.
   const states = new Map(views.map((view) => [view.id, {
-    view, frame: frames.get(view.id), latest: null, outstanding: 0, settledVersion: 0, settled: null, error: null, busyTimer: null,
+    view, frame: frames.get(view.id), latest: null, running: null, queued: null, held: null,
+    settledVersion: 0, settled: null, error: null, busyTimer: null, visible: true,
   }]));
   const keyOf = (st) => `${id}:${st.view.id}`;
 
@@ -65,7 +66,9 @@ export function createSession({ engine, family, views, frames, place = () => fal
     st.settledVersion = version;
     busy(st, false);
     if (error) {
-      st.frame.setError(place(error, st.view.id) ? null : error.message);
+      // Beside its control if the shell has one; in the view too while it has no figure to keep.
+      const placed = place(error, st.view.id);
+      st.frame.setError(placed && st.settled.data ? null : error.message);
       st.frame.setStale(true);
     } else {
       st.frame.setError(null);
@@ -75,33 +78,85 @@ export function createSession({ engine, family, views, frames, place = () => fal
     check();
   }
 
-  function draw(st, params, deps, data) {
+  /** Draws data; returns the error it threw, if any, and the params it read. */
+  function draw(st, params, data) {
     const { proxy, reads } = tracking(params);
     let error = null;
+    const start = performance.now();
     try {
       st.view.render(st.frame.figure, data, proxy);
     } catch (e) {
       error = e;
     }
-    settle(st, params, new Set([...deps, ...reads]), data, error);
+    performance.measure(`posenc: draw ${st.view.id}`, { start, end: performance.now() });  // for the browser's performance panel
+    return { error, reads };
   }
 
-  function receive(st, params, result) {
-    st.outstanding--;
+  const outstanding = (st) => Boolean(st.running || st.queued || st.held);
+
+  function receive(st, request, result) {
+    if (st.running === request) st.running = null;
+    if (st.queued === request) st.queued = null;
     if (destroyed) return;
-    if (result.superseded || st.settledVersion === version) { check(); return; }
+    if (result.superseded || st.settledVersion === version) { next(st); check(); return; }
     const deps = new Set(result.reads);
-    if (!sameOn(deps, params, st.latest)) { check(); return; }  // stale: a parameter it read has moved on
-    if (st.outstanding > 0) engine.cancel(keyOf(st));  // the queued ones would give the same answer
-    if (result.error) settle(st, params, deps, null, result.error);
-    else draw(st, params, deps, result.data);
+    const current = sameOn(deps, request.params, st.latest);
+    if (!current && st.queued) { check(); return; }  // stale: a newer request is on its way
+    if (result.error) {
+      if (current) settle(st, request.params, deps, null, result.error);
+      next(st);
+      return;
+    }
+    const drawn = draw(st, request.params, result.data);
+    const allDeps = new Set([...deps, ...drawn.reads]);
+    if (current) {
+      settle(st, request.params, allDeps, result.data, drawn.error);
+    } else if (!drawn.error) {
+      // An intermediate figure (the params moved on while it was computed): keep it, and the progress note away.
+      st.settled = { params: request.params, deps: allDeps, data: result.data, drawnParams: request.params };
+      st.frame.setStale(false);
+      busy(st, false);
+      busy(st, true);
+    }
+    next(st);
+  }
+
+  /** Sends the params that waited for the running request. */
+  function next(st) {
+    if (destroyed || st.running || st.queued || !st.held) return;
+    const params = st.held;
+    st.held = null;
+    if (st.settledVersion === version) return;
+    send(st, params);
+  }
+
+  function send(st, params) {
+    const request = { params };
+    st.queued = request;
+    engine.view(keyOf(st), family, params, st.view.needs, {
+      previews: Boolean(st.view.previews), priority: st.visible ? 0 : 1,
+      onStart: () => { if (st.queued === request) st.queued = null; st.running = request; },
+    }).then((result) => receive(st, request, result), (error) => receive(st, request, { error, reads: [] }));
   }
 
   function request(st, params) {
-    st.outstanding++;
     if (!st.busyTimer) busy(st, true);
-    engine.view(keyOf(st), family, params, st.view.needs).then((result) => receive(st, params, result),
-      (error) => receive(st, params, { error, reads: [] }));
+    if (st.running) st.held = params;  // sent when the running one answers
+    else send(st, params);  // replaces a queued one, if any
+  }
+
+  // Views in sight are computed first.
+  const sight = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const st = [...states.values()].find((s) => s.frame.section === entry.target);
+      if (!st || st.visible === entry.isIntersecting) continue;
+      st.visible = entry.isIntersecting;
+      if (st.queued) engine.prioritise(keyOf(st), st.visible ? 0 : 1);
+    }
+  }) : null;
+  for (const st of states.values()) {
+    st.visible = true;
+    sight?.observe(st.frame.section);
   }
 
   return {
@@ -122,7 +177,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
         if (known && [...known.deps].some((name) => invalid.has(name))) {
           st.settledVersion = version;
           st.frame.setStale(true);
-        } else if (st.outstanding === 0 && known && sameOn(known.deps, known.params, params)) {
+        } else if (!outstanding(st) && known && sameOn(known.deps, known.params, params)) {
           st.settledVersion = version;
           st.settled = { ...known, params };
           st.frame.setStale(Boolean(st.error));
@@ -164,6 +219,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
 
     destroy() {
       destroyed = true;
+      sight?.disconnect();
       for (const st of states.values()) { busy(st, false); engine.cancel(keyOf(st)); }
       for (const w of waiters) w.resolve({ superseded: true });
     },

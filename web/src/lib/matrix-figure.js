@@ -1,8 +1,10 @@
 // A matrix drawn as a heatmap: the canvas (one pixel per entry, painted by
-// raster.js), Plot's axes and frame over it, a diverging colour legend, and a
-// tooltip that follows the pointer or the arrow keys (Shift: 10 cells).
-import * as Plot from '@observablehq/plot';
-import { divergingScale, paintMatrix, sequentialScale } from './raster.js';
+// raster.js), d3 axes and a frame over it, a colour legend, and a tooltip that
+// follows the pointer or the arrow keys (Shift: 10 cells). d3's scale and axis
+// rather than a whole plotting library: a heatmap embedded alone stays small.
+import { axisBottom, axisLeft, create, scaleLinear } from 'd3';
+import { colourLegend, divergingScale, paintMatrix, sequentialScale } from './raster.js';
+import { boxAverage } from './box-average.js';
 
 export { figureWidth } from './size.js';
 
@@ -25,6 +27,7 @@ const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
  * @param {string[]} [o.xTickLabels]  labels of the columns (tokens), used when there are at most 48
  * @param {string[]} [o.yTickLabels]  labels of the rows
  * @param {boolean} [o.legend]        draw the colour legend (default true)
+ * @param {{data, rows, cols, ky, kx}} [o.preview]  block averages of data made by the engine (box-average.js)
  * @param {object} o.theme           the theme drawn in (lib/theme.js themeOf)
  * @returns {HTMLElement}
  */
@@ -36,18 +39,8 @@ export function matrixFigure(o) {
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const colour = o.sequential ? sequentialScale(o.extent, o.legendLabel, o.theme) : divergingScale(o.extent, o.legendLabel, o.theme);
 
-  // Token labels centred on their cells, while they fit.
-  const labelled = (labels, count) => (labels && count <= 48
-    ? { ticks: Array.from({ length: count }, (_, k) => k + 0.5), tickFormat: (d) => labels[Math.floor(d)] }
-    : {});
-  const axes = Plot.plot({
-    width, height, marginTop: MARGIN.top, marginRight: MARGIN.right, marginBottom: MARGIN.bottom, marginLeft: MARGIN.left,
-    x: { domain: [0, cols], label: o.xLabel, labelAnchor: 'center', labelOffset: tokenAxes ? 66 : 34, ...labelled(o.xTickLabels, cols),
-      ...(o.xTickLabels && cols <= 48 ? { tickRotate: -35 } : {}) },
-    y: { domain: [0, rows], reverse: true, label: o.yLabel, labelAnchor: 'center', labelOffset: tokenAxes ? 72 : 52, ...labelled(o.yTickLabels, rows) },
-    marks: [Plot.frame()],
-  });
-  axes.classList.add('axes');
+  const axes = matrixAxes({ width, height, margin: MARGIN, rows, cols, xLabel: o.xLabel, yLabel: o.yLabel,
+    xTickLabels: tokenAxes ? o.xTickLabels : null, yTickLabels: o.yTickLabels && rows <= 48 ? o.yTickLabels : null });
 
   const canvas = document.createElement('canvas');
   canvas.className = 'matrix';
@@ -56,10 +49,19 @@ export function matrixFigure(o) {
   canvas.setAttribute('aria-label', `${o.ariaLabel} Arrow keys move the probe.`);
   Object.assign(canvas.style, {
     left: `${MARGIN.left}px`, top: `${MARGIN.top}px`, width: `${plotWidth}px`, height: `${plotHeight}px`,
-    // Crisp cells when magnified, averaged when many entries share a pixel.
-    imageRendering: plotWidth >= cols && plotHeight >= rows ? 'pixelated' : 'auto',
   });
-  paintMatrix(canvas, data, rows, cols, colour);
+  // More entries than screen pixels: paint their block averages (what scaling down would show), not every
+  // entry; from the engine's preview (averaged in the worker) when it sent one.
+  const dpr = Math.max(1, globalThis.devicePixelRatio || 1);
+  const source = o.preview ?? { data, rows, cols, ky: 1, kx: 1 };
+  const fy = Math.max(1, Math.floor(source.rows / Math.max(1, plotHeight * dpr)));
+  const fx = Math.max(1, Math.floor(source.cols / Math.max(1, plotWidth * dpr)));
+  const shown = fy > 1 || fx > 1 ? boxAverage(source.data, source.rows, source.cols, fy, fx) : source;
+  const ky = source.ky * fy;
+  const kx = source.kx * fx;
+  paintMatrix(canvas, shown.data, shown.rows, shown.cols, colour);
+  canvas.style.imageRendering = plotWidth >= shown.cols && plotHeight >= shown.rows ? 'pixelated' : 'auto';
+  if (ky > 1 || kx > 1) canvas.dataset.averaged = `${ky}x${kx}`;
 
   const tooltip = document.createElement('div');
   tooltip.className = 'tooltip';
@@ -98,8 +100,46 @@ export function matrixFigure(o) {
   plotArea.append(axes, canvas, tooltip);
   const figure = document.createElement('div');
   figure.className = 'matrix-figure';
-  if (o.legend !== false) figure.append(Plot.legend({ color: colour.options, width: 260, ticks: 5, tickFormat: '.3~g' }));
+  if (o.legend !== false) figure.append(colourLegend(colour));
   figure.append(plotArea);
+  if (ky > 1 || kx > 1) {
+    const note = document.createElement('p');
+    note.className = 'note';
+    note.textContent = `${rows} × ${cols} entries on ${shown.rows} × ${shown.cols} pixels: each pixel shows the mean of ` +
+      `${ky > 1 ? `${ky} rows` : ''}${ky > 1 && kx > 1 ? ' × ' : ''}${kx > 1 ? `${kx} columns` : ''}, so waves faster than that ` +
+      'average out; the tooltip gives every entry.';
+    figure.append(note);
+  }
   return figure;
 }
 
+
+/**
+ * The axes and frame of a [rows, cols] heatmap: row 0 at the top, integer ticks,
+ * or token labels centred on their cells (the x ones slanted).
+ * @returns {SVGSVGElement}
+ */
+function matrixAxes({ width, height, margin, rows, cols, xLabel, yLabel, xTickLabels, yTickLabels }) {
+  const x = scaleLinear().domain([0, cols]).range([margin.left, width - margin.right]);
+  const y = scaleLinear().domain([0, rows]).range([margin.top, height - margin.bottom]);
+  const integerTicks = (scale, pixels) => scale.ticks(Math.max(2, Math.round(pixels / 70))).filter(Number.isInteger);
+  const xAxis = axisBottom(x).tickSizeOuter(0);
+  const yAxis = axisLeft(y).tickSizeOuter(0);
+  if (xTickLabels) xAxis.tickValues(xTickLabels.map((_, k) => k + 0.5)).tickFormat((d) => xTickLabels[Math.floor(d)]);
+  else xAxis.tickValues(integerTicks(x, width - margin.left - margin.right));
+  if (yTickLabels) yAxis.tickValues(yTickLabels.map((_, k) => k + 0.5)).tickFormat((d) => yTickLabels[Math.floor(d)]);
+  else yAxis.tickValues(integerTicks(y, height - margin.top - margin.bottom));
+
+  const svg = create('svg').attr('class', 'axes').attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`)
+    .attr('font-family', 'system-ui, sans-serif').attr('font-size', 10).attr('fill', 'currentColor').attr('aria-hidden', null);
+  const xg = svg.append('g').attr('aria-label', 'x-axis tick label').attr('transform', `translate(0, ${height - margin.bottom})`).call(xAxis);
+  const yg = svg.append('g').attr('aria-label', 'y-axis tick label').attr('transform', `translate(${margin.left}, 0)`).call(yAxis);
+  for (const g of [xg, yg]) g.attr('font-family', null).attr('font-size', null).call((a) => a.select('.domain').remove());
+  if (xTickLabels) xg.selectAll('.tick text').attr('text-anchor', 'end').attr('transform', 'rotate(-35)').attr('dx', '-0.3em').attr('dy', '0.5em');
+  svg.append('text').attr('x', margin.left + (width - margin.left - margin.right) / 2).attr('y', height - 6).attr('text-anchor', 'middle').text(xLabel);
+  svg.append('text').attr('transform', `translate(12, ${margin.top + (height - margin.top - margin.bottom) / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle').text(yLabel);
+  svg.append('rect').attr('x', margin.left).attr('y', margin.top).attr('width', width - margin.left - margin.right)
+    .attr('height', height - margin.top - margin.bottom).attr('fill', 'none').attr('stroke', 'currentColor');
+  return svg.node();
+}

@@ -17,11 +17,10 @@ import { matrixFigure } from './matrix-figure.js';
  */
 export function tokenMatrix(o) {
   const n = o.tokens.length;
-  const shown = Float32Array.from(o.data, (v) => (v === -Infinity ? NaN : v));
   let extent = o.extent ?? 0;
-  if (!o.extent) for (const v of shown) if (v === v) extent = Math.max(extent, Math.abs(v));
+  if (!o.extent) for (const v of o.data) if (v > -Infinity) extent = Math.max(extent, Math.abs(v));
   const figure = matrixFigure({
-    data: shown, rows: n, cols: n, width: o.width, height: o.height, legend: o.legend, theme: o.theme,
+    data: o.data, rows: n, cols: n, width: o.width, height: o.height, legend: o.legend, theme: o.theme,
     xLabel: 'key →', yLabel: '↓ query', extent: o.weights ? Math.max(extent, 1e-6) : extent || 1,
     sequential: o.weights, legendLabel: o.label, xTickLabels: o.tokens, yTickLabels: o.tokens,
     ariaLabel: `${o.label} of every query and key of a ${n}-token sentence.`,

@@ -9,19 +9,33 @@ export const id = 'table';
 export const title = 'The position table';
 export const caption = 'Each row is the vector added to the token at that position. A learned table starts as noise ' +
   '(GPT-2’s N(0, 0.02²)) and has exactly max_position_embeddings rows: past them, no embedding exists (hatched).';
+export const previews = true;  // the engine averages its matrix down to the screen's size
 export const needs = ['table', 'n', 'maxPositions'];
+
+/** The engine's preview of the stored rows, with missing (NaN) rows down to position n - 1. */
+function padPreview(preview, n) {
+  if (!preview) return undefined;
+  const rows = Math.ceil(n / preview.ky);
+  const data = new Float32Array(rows * preview.cols).fill(NaN);
+  data.set(preview.data.subarray(0, Math.min(preview.data.length, data.length)));
+  return { ...preview, data, rows };
+}
 
 /** @param {{table: {data: Float32Array, rows: number, cols: number}, n: number, maxPositions: number}} result */
 export function render(element, result) {
   const { data, rows: existing, cols } = result.table;
   const rows = result.n;
-  const padded = new Float32Array(rows * cols).fill(NaN);
-  padded.set(data);
+  const preview = padPreview(result.table.preview, rows);
+  let padded = data;
+  if (!preview) {
+    padded = new Float32Array(rows * cols).fill(NaN);
+    padded.set(data);
+  }
   let extent = 0;
   for (const v of data) extent = Math.max(extent, Math.abs(v));
   const figure = matrixFigure({
     theme: themeOf(element),
-    data: padded, rows, cols, width: figureWidth(element), height: 360,
+    data: padded, rows, cols, preview, width: figureWidth(element), height: 360,
     xLabel: 'dimension →', yLabel: '↓ position (token)', extent: extent || 1, legendLabel: 'table value',
     ariaLabel: `Position table, ${rows} positions by ${cols} dimensions, ${existing} of them stored.`,
     describe: (row, col) => (row >= existing

@@ -1,7 +1,6 @@
 // ALiBi's heads side by side: one small bias map per head, on one colour
 // scale, with its slope: the steep heads look only nearby, the flat ones far.
-import * as Plot from '@observablehq/plot';
-import { divergingScale, paintMatrix } from '../lib/raster.js';
+import { colourLegend, divergingScale, paintMatrix } from '../lib/raster.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'heads';
@@ -25,13 +24,13 @@ export function render(element, result) {
     canvas.className = 'mini masked-background';
     canvas.setAttribute('role', 'img');
     canvas.setAttribute('aria-label', `Head ${h}, slope ${slopes[h]}`);
-    paintMatrix(canvas, Float32Array.from(map, (v) => (v === -Infinity ? NaN : v)), n, n, colour);
+    paintMatrix(canvas, map, n, n, colour);
     const label = document.createElement('figcaption');
     label.textContent = `head ${h}: m = ${Number(slopes[h].toPrecision(4))}`;
     cell.append(canvas, label);
     strip.append(cell);
   });
-  element.replaceChildren(Plot.legend({ color: colour.options, width: 260, ticks: 5, tickFormat: '.3~g' }), strip);
+  element.replaceChildren(colourLegend(colour), strip);
 }
 
 /** The CSV table, long: head, its slope, query i, key j, bias (-Infinity where masked). */

@@ -8,6 +8,7 @@ export const id = 'bias';
 export const title = 'Bias matrix b(i, j)';
 export const caption = 'What the encoding adds to the attention logit of query i (row) and key j (column). Hover or ' +
   'focus the map and use the arrow keys for exact values; with the causal mask, the keys after the query are hidden (−∞).';
+export const previews = true;  // the engine averages its matrix down to the screen's size
 export const needs = ['bias'];
 
 /**
@@ -16,12 +17,11 @@ export const needs = ['bias'];
  */
 export function render(element, result) {
   const { data, rows, cols } = result.bias;
-  const shown = Float32Array.from(data, (v) => (v === -Infinity ? NaN : v));
   let extent = 0;
-  for (const v of shown) if (v === v) extent = Math.max(extent, Math.abs(v));
+  for (const v of data) if (v > -Infinity) extent = Math.max(extent, Math.abs(v));
   const figure = matrixFigure({
     theme: themeOf(element),
-    data: shown, rows, cols, width: Math.min(figureWidth(element), 560), height: 480,
+    data, rows, cols, preview: result.bias.preview, width: Math.min(figureWidth(element), 560), height: 480,
     xLabel: 'key position j →', yLabel: '↓ query position i', extent: extent || 1, legendLabel: 'bias b(i, j)',
     ariaLabel: `Attention bias matrix, ${rows} queries by ${cols} keys.`,
     describe: (i, j) => {

@@ -10,6 +10,7 @@ export const title = 'Embedding heatmap';
 export const caption = 'Each row is the vector added to the token at that position. Fast pairs turn within a few tokens, ' +
   'slow ones over thousands; hover or focus the map and use the arrow keys for exact values.';
 
+export const previews = true;  // the engine averages its matrix down to the screen's size
 export const needs = ['table', 'wavelength', 'sin_column', 'cos_column'];
 
 /**
@@ -25,7 +26,7 @@ export function render(element, result) {
   result.cos_column.forEach((c, i) => { pairOfColumn[c] = i; isCosine[c] = 1; });
   element.replaceChildren(matrixFigure({
     theme: themeOf(element),
-    data, rows, cols, width: figureWidth(element), height: 360,
+    data, rows, cols, preview: result.table.preview, width: figureWidth(element), height: 360,
     xLabel: 'dimension →', yLabel: '↓ position (token)', extent: 1, legendLabel: 'PE value',
     ariaLabel: `Heatmap of the position table, ${rows} positions by ${cols} dimensions.`,
     describe: (row, col) => {

@@ -1,7 +1,8 @@
 // Every view, by id (the playground's section ids, the embed's ?view=). Each
-// module exports {id, title, caption, needs, render(element, result, params),
-// table(result, params)}: needs names the result fields it reads, table is
-// what its CSV export writes. Loaded on demand, so an embed downloads only
+// module exports {id, title, caption, needs, previews?, render(element, result,
+// params), table(result, params)}: needs names the result fields it reads,
+// previews asks the engine to average large matrices down to screen size
+// (lib/box-average.js), table is what its CSV export writes. Loaded on demand, so an embed downloads only
 // the view it shows (and the plotting code that view uses).
 const LOADERS = {
   heatmap: () => import('./heatmap.js'),

@@ -8,6 +8,7 @@ export const id = 'rotated';
 export const title = 'The rotated query, both layouts';
 export const caption = 'One query vector (all ones, or one random vector) placed at every position and rotated. ' +
   'Fast pairs change colour from row to row, slow ones barely; dimensions past rotary_dim are not rotated.';
+export const previews = true;  // the engine averages its matrix down to the screen's size
 export const needs = ['rotated', 'input'];
 
 function pairOf(layout, col, rotaryDim) {
@@ -26,14 +27,14 @@ export function render(element, result) {
   for (const layout of ['interleaved', 'half']) for (const v of result.rotated[layout].data) extent = Math.max(extent, Math.abs(v));
   extent = extent > 0 && Number.isFinite(extent) ? extent : 1;
   const panels = ['interleaved', 'half'].map((layout) => {
-    const { data, rows, cols, rotary } = result.rotated[layout];
+    const { data, rows, cols, rotary, preview } = result.rotated[layout];
     const panel = document.createElement('div');
     panel.className = 'panel';
     const heading = document.createElement('h3');
     heading.textContent = layout === 'interleaved' ? 'interleaved: pairs (2i, 2i+1)' : 'half: pairs (i, i + rotary_dim/2)';
     panel.append(heading, matrixFigure({
       theme,
-      data, rows, cols, width, height: 320,
+      data, rows, cols, preview, width, height: 320,
       xLabel: 'dimension →', yLabel: '↓ position (token)', extent, legendLabel: `rotated q (${result.input} input)`,
       ariaLabel: `Rotated query, ${layout} layout, ${rows} positions by ${cols} dimensions.`,
       describe: (row, col) => {

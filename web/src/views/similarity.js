@@ -9,6 +9,7 @@ export const id = 'similarity';
 export const title = 'Position similarity';
 export const caption = 'How alike the vectors of two positions are. A fixed sinusoidal table gives a band along the ' +
   'diagonal that depends only on the distance |i − j|; a learned table must learn such structure (untrained, it is noise).';
+export const previews = true;  // the engine averages its matrix down to the screen's size
 export const needs = ['similarity', 'metric'];
 
 /** @param {{similarity: {data: Float32Array, rows: number, cols: number}, metric: string}} result */
@@ -19,7 +20,7 @@ export function render(element, result) {
   const label = result.metric === 'cosine' ? 'cos(p_i, p_j)' : 'p_i · p_j';
   element.replaceChildren(matrixFigure({
     theme: themeOf(element),
-    data, rows, cols, width: Math.min(figureWidth(element), 560), height: 480,
+    data, rows, cols, preview: result.similarity.preview, width: Math.min(figureWidth(element), 560), height: 480,
     xLabel: 'position j →', yLabel: '↓ position i', extent: extent || 1, legendLabel: label,
     ariaLabel: `Position similarity (${result.metric}), ${rows} by ${cols} positions.`,
     describe: (i, j) => `<b>i</b> ${i}<br><b>j</b> ${j}<br><b>|i − j|</b> ${Math.abs(i - j)}<br><b>${label}</b> ${data[i * cols + j].toPrecision(6)}`,

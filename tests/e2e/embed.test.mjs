@@ -1,0 +1,154 @@
+// Embedding posenc in a blog post on another origin: the example post
+// (web/examples/blog-post.html, copied to dist/examples/) served by a second
+// origin whose relative URLs point at the built dist/ on the first, as a blog
+// would link a GitHub Pages copy. The iframe and the <posenc-view> components
+// draw, the iframe reports its height, the components share one engine (one
+// .wasm fetch), and a changed attribute redraws.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { DIST, SUB_PATH, launchBrowser, serveStatic } from './browser.mjs';
+
+let site;
+let blog;
+let browser;
+before(async () => {
+  site = await serveStatic(DIST, { prefix: SUB_PATH, cors: true });
+  // The blog: another origin (another port), serving the example post with its relative URLs
+  // resolved against the posenc site, as the absolute URLs of a real post would be.
+  blog = await serveStatic(path.join(DIST, 'examples'), {
+    prefix: '/posts/', host: 'localhost',
+    rewriteHtml: (file, text) => text.replace('<head>', `<head>\n<base href="${site.url}examples/">`),
+  });
+  browser = await launchBrowser({ viewport: { width: 760, height: 900 } });
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await blog?.close();
+});
+
+/** Whether a view's figure has marks: a canvas with painted pixels, or an SVG with paths or shapes. */
+function drawn(root) {
+  const canvas = root.querySelector('.figure canvas');
+  if (canvas && canvas.width > 0) {
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
+    for (let k = 3; k < pixels.length; k += 4) if (pixels[k] > 0) return true;
+    return false;
+  }
+  return root.querySelectorAll('.figure svg path, .figure svg rect, .figure svg circle').length > 4;
+}
+
+test('the example post on another origin: its iframe and components draw, sharing one engine', async () => {
+  assert.notEqual(new URL(blog.url).origin, new URL(site.url).origin);
+  const page = await browser.newPage();
+  site.requests.length = 0;
+  await page.addInitScript(() => {
+    window.resizeMessages = [];
+    addEventListener('message', (event) => { if (event.data?.type === 'posenc:resize') window.resizeMessages.push(event.data.height); });
+  });
+  await page.goto(`${blog.url}blog-post.html`);
+  // A third component, added by the page after load, joins the same engine.
+  await page.evaluate(() => {
+    const view = document.createElement('posenc-view');
+    view.id = 'late-view';
+    view.setAttribute('view', 'heatmap');
+    view.setAttribute('encoding', 'sinusoidal');
+    view.setAttribute('n', '32');
+    view.setAttribute('d_model', '32');
+    document.querySelector('article').append(view);
+  });
+  await page.waitForFunction(() => customElements.get('posenc-view') !== undefined);
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('posenc-view')].map((v) => v.whenReady())));
+  const components = await page.$$eval('posenc-view', (views, source) => {
+    const isDrawn = new Function(`return (${source})`)();
+    return views.map((v) => ({ id: v.id, drawn: isDrawn(v.shadowRoot), title: v.shadowRoot.querySelector('.view-title')?.textContent }));
+  }, drawn.toString());
+  assert.deepEqual(components.map((c) => [c.id, c.drawn]), [['rope-view', true], ['alibi-view', true], ['late-view', true]]);
+  assert.deepEqual(components.map((c) => c.title),
+    ['Decay: q·k against relative distance', 'Ablation: the same sentence without positions', 'Embedding heatmap']);
+
+  // The iframe: its own page on the posenc origin, drawn, and its height told to the host.
+  const frame = page.frames().find((f) => f.url().includes('embed.html'));
+  await frame.waitForSelector('body[data-ready=true]', { timeout: 30000 });
+  assert.ok(await frame.evaluate(`(${drawn.toString()})(document)`), 'the iframe draws its heatmap');
+  await page.waitForFunction(() => window.resizeMessages.length > 0);
+  const height = await page.evaluate(() => window.resizeMessages.at(-1));
+  const frameHeight = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  assert.equal(height, frameHeight, 'the message gives the embed page its height in CSS px');
+  assert.ok(height > 300 && height < 1000, `a heatmap's height, got ${height}`);
+  assert.equal(await page.$eval('#sinusoid-frame', (f) => f.getBoundingClientRect().height), height, 'the post sized its iframe');
+
+  // The components fetch the .wasm cross-origin (CORS, with an Origin header), the iframe from its own origin.
+  const wasm = site.requests.filter((r) => r.path.endsWith('.wasm'));
+  assert.deepEqual(wasm.map((r) => r.origin ?? 'same origin').sort(), [new URL(blog.url).origin, 'same origin'].sort(),
+    'one .wasm fetch for the iframe, one for all three components');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('changing a component attribute redraws it; a bad one shows a warning in place', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${blog.url}blog-post.html`);
+  await page.waitForFunction(() => customElements.get('posenc-view') !== undefined);
+  await page.evaluate(() => document.getElementById('rope-view').whenReady());
+  const note = () => page.$eval('#rope-view', (v) => v.shadowRoot.querySelector('.figure').innerHTML);
+  const before = await note();
+  await page.evaluate(() => document.getElementById('rope-view').setAttribute('rope_theta', '10000'));
+  await page.evaluate(() => document.getElementById('rope-view').whenReady());
+  assert.notEqual(await note(), before, 'a new rope_theta redraws the decay');
+  // "open in posenc" carries the new state.
+  const link = await page.$eval('#rope-view', (v) => v.shadowRoot.querySelector('.open-link').href);
+  assert.match(link, /index\.html\?encoding=rope&max_position_embeddings=8192&max_distance=16384#decay$/);
+
+  await page.evaluate(() => document.getElementById('rope-view').setAttribute('head_dim', '7'));
+  await page.evaluate(() => document.getElementById('rope-view').whenReady());
+  const warning = await page.$eval('#rope-view', (v) => v.shadowRoot.querySelector('.warnings').textContent);
+  assert.match(warning, /head_dim = 7 is invalid: expected an even integer/);
+  assert.match(warning, /using the default "128"/);
+  assert.ok(await page.$eval('#rope-view', (v) => v.shadowRoot.querySelectorAll('.figure svg path').length > 4), 'still drawn');
+  await page.close();
+});
+
+test('embed.html: one view with its title, caption, legend and link; controls=1 adds its own controls; theme=dark', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${site.url}embed.html?view=spectrum&encoding=rope&rope_theta=500000&rope_type=llama3&original_max_position_embeddings=8192&controls=1&theme=dark`);
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.locator('section.view').count(), 1);
+  assert.equal(await page.textContent('.view-title'), 'Frequency spectrum: the wavelength of each pair');
+  assert.match(await page.textContent('.caption'), /Wavelength 2π\/θᵢ/);
+  assert.match(await page.innerText('.figure'), /scaled \(llama3\)/, 'the legend names the scaled curve');
+  // Its own controls: what the spectrum reads (rope_theta, rope_type, factor, ...), not the decay's or the sentence.
+  const shown = await page.$$eval('.inline-controls .control:not([hidden])', (rows) => rows.map((r) => r.dataset.name));
+  for (const name of ['head_dim', 'rope_theta', 'rope_type', 'factor', 'low_freq_factor', 'seq_len']) assert.ok(shown.includes(name), name);
+  for (const name of ['text', 'max_distance', 'pair', 'encoding']) assert.ok(!shown.includes(name), name);
+  assert.equal(await page.inputValue('#control-rope_theta'), '500000');
+  const link = await page.getAttribute('.open-link', 'href');
+  assert.match(link, /index\.html\?encoding=rope&rope_theta=500000&rope_type=llama3&original_max_position_embeddings=8192#spectrum$/);
+  // Dark: the page's background is dark.
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = background.match(/\d+/g).map(Number);
+  assert.ok(0.2126 * r + 0.7152 * g + 0.0722 * b < 60, `dark background, got ${background}`);
+  // A control of the embed redraws it.
+  await page.fill('#control-factor', '16');
+  await page.waitForFunction(() => document.querySelector('.open-link').href.includes('factor=16'));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('embed.html with an unknown view or a bad value says so in place', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${site.url}embed.html?view=nope`);
+  await page.waitForSelector('body[data-ready=true]');
+  assert.match(await page.textContent('.error'), /^view = "nope" is invalid: expected one of heatmap, waves/);
+  await page.goto(`${site.url}embed.html?view=bias&encoding=alibi&head=12`);
+  await page.waitForSelector('body[data-ready=true]');
+  assert.match(await page.textContent('.warnings'), /head = 12 is invalid/);
+  assert.equal(await page.$eval('.figure canvas.matrix', (c) => c.width), 64, 'the bias of head 0 is drawn');
+  await page.close();
+});

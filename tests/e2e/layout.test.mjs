@@ -1,0 +1,144 @@
+// The built playground at the widths its readers have (390 px phone, 760 px
+// blog column, 1024 px, 1280 px): nothing overflows sideways, the controls
+// never cover a figure, dark mode darkens it, and a heavy change keeps the
+// main thread free (the engine works in a Web Worker).
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPlayground, serveStatic, DIST, SUB_PATH } from './browser.mjs';
+
+let site;
+let browser;
+before(async () => {
+  site = await serveStatic(DIST, { prefix: SUB_PATH, cors: true });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+const playground = () => ({ url: site.url });
+
+/** For each view: is the centre of its figure, scrolled into the middle of the window, the figure itself? */
+function coveredFigures(page) {
+  return page.evaluate(async () => {
+    const covered = [];
+    for (const figure of document.querySelectorAll('section.view .figure')) {
+      figure.scrollIntoView({ block: 'center' });
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const r = figure.getBoundingClientRect();
+      const x = r.left + Math.min(r.width, window.innerWidth - r.left) / 2;
+      const y = r.top + Math.min(r.height, window.innerHeight) / 2;
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !figure.contains(hit)) covered.push(`${figure.closest('section').id}: ${hit?.tagName}#${hit?.id}.${hit?.className}`);
+    }
+    window.scrollTo(0, 0);
+    return covered;
+  });
+}
+
+for (const [width, height] of [[390, 844], [760, 900], [1024, 768], [1280, 900]]) {
+  test(`at ${width} px: no sideways overflow, no figure covered, for every family`, async () => {
+    const page = await browser.newPage();
+    await page.setViewportSize({ width, height });
+    for (const encoding of ['sinusoidal', 'rope', 'alibi', 'learned']) {
+      await openPlayground(playground(), page, `?encoding=${encoding}`);
+      await page.waitForFunction(() => !document.querySelector('section.busy-view'));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${encoding} at ${width} px overflows by ${overflow} px`);
+      assert.deepEqual(await coveredFigures(page), [], `${encoding} at ${width} px`);
+      if (width < 1000) {
+        // The controls sit above the views, folded: the first figure starts within two screens.
+        assert.equal(await page.$eval('#controls-panel', (d) => d.open), false);
+        const top = await page.$eval('section.view .figure', (f) => f.getBoundingClientRect().top + window.scrollY);
+        assert.ok(top < 2 * height, `first figure at ${top} px`);
+      }
+    }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+}
+
+test('at 1280 x 900, reading the attention map brings the sentence box into sight', async () => {
+  const page = await browser.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openPlayground(playground(), page, '?encoding=rope');
+  await page.$eval('#attention', (s) => s.scrollIntoView({ block: 'start' }));
+  await page.waitForFunction(() => {
+    const r = document.getElementById('control-text').getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  await page.close();
+});
+
+test('dark mode darkens the page and the heatmap keeps its contrast', async () => {
+  const page = await browser.newPage();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openPlayground(playground(), page, '?n=16&d_model=16');
+  const luminance = (css) => { const [r, g, b] = css.match(/\d+/g).map(Number); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const text = await page.evaluate(() => getComputedStyle(document.body).color);
+  assert.ok(luminance(background) < 50, `dark background ${background}`);
+  assert.ok(luminance(text) > 180, `light text ${text}`);
+  // PE = 0 (position 0, dim 0: sin 0) is drawn near the background; PE = 1 (dim 1: cos 0) bright.
+  const [zero, one] = await page.$eval('#heatmap canvas.matrix', (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, 2, 1).data;
+    return [[d[0], d[1], d[2]], [d[4], d[5], d[6]]];
+  });
+  const lum = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  assert.ok(lum(zero) < 60, `0 is dark: ${zero}`);
+  assert.ok(lum(one) - lum(zero) > 60, `1 stands out of 0: ${one} vs ${zero}`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(255, 255, 255)');
+  await page.close();
+});
+
+test('n = 4096, d_model = 1024: dragging base keeps the main thread free (longest task reported)', async (t) => {
+  const page = await browser.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openPlayground(playground(), page, '?n=4096&d_model=1024');
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); }).observe({ type: 'longtask' });
+    window.heatmapDraws = 0;
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'posenc: draw heatmap') window.heatmapDraws++; })
+      .observe({ type: 'measure' });
+  });
+  const slider = await page.locator('input[name="base-slider"]').boundingBox();
+  const y = slider.y + slider.height / 2;
+  await page.mouse.move(slider.x + slider.width * 0.5, y);
+  await page.mouse.down();
+  for (let k = 1; k <= 20; k++) {
+    await page.mouse.move(slider.x + slider.width * (0.5 + k * 0.02), y);
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+  await page.waitForFunction(() => location.search.includes('base='), null, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+  const { longTasks, heatmapDraws } = await page.evaluate(() => ({ longTasks: window.longTasks, heatmapDraws: window.heatmapDraws }));
+  const longest = Math.max(0, ...longTasks);
+  t.diagnostic(`longest main-thread task while dragging base at n = 4096, d_model = 1024: ${longest.toFixed(0)} ms ` +
+    `(${longTasks.length} tasks over 50 ms; the heatmap was redrawn ${heatmapDraws} times during and after the drag)`);
+  assert.ok(longest < 200, `longest task ${longest} ms`);
+  assert.ok(heatmapDraws >= 2, 'the heatmap follows the drag, not only its end');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a 500-token sentence: typing keeps the main thread free', async (t) => {
+  const page = await browser.newPage();
+  await openPlayground(playground(), page, '?encoding=rope');
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); }).observe({ type: 'longtask' });
+  });
+  const words = Array.from({ length: 499 }, (_, k) => ['the', 'cat', 'sat', 'on', 'a', 'mat', 'and', 'dog'][k % 8]).join(' ');
+  await page.fill('#control-text', words);
+  await page.type('#control-text', ' end', { delay: 40 });
+  await page.waitForFunction(() => document.querySelector('#attention .figure [aria-label^="weight of every query and key of a 500-token"]'),
+    null, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+  const longest = Math.max(0, ...(await page.evaluate(() => window.longTasks)));
+  t.diagnostic(`longest main-thread task while typing into a 500-token sentence: ${longest.toFixed(0)} ms`);
+  assert.ok(longest < 200, `longest task ${longest} ms`);
+  await page.close();
+});

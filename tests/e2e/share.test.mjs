@@ -1,0 +1,167 @@
+// The playground as a reader shares and saves it (the built dist/): each view's
+// share control gives a link that reproduces the state, committed changes are
+// steps of Back/Forward, #<view> lands on a view, the exports hold the numbers
+// the engine computes, bad URL values are named in a warning while the page
+// still draws, and switching the encoding keeps the shared settings.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { openPlayground, startPlayground } from './browser.mjs';
+import { loadPosenc } from '../wasm/load.mjs';
+
+let playground;
+let pe;
+before(async () => { [playground, pe] = await Promise.all([startPlayground(), loadPosenc()]); });
+after(async () => { await playground?.close(); });
+
+/** Saves what clicking `selector` downloads, and returns its name and text. */
+async function download(page, selector) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const text = fs.readFileSync(await file.path(), 'utf8');
+  return { name: file.suggestedFilename(), text };
+}
+
+test('share: the link, the iframe and the component snippets carry the view and its state', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
+  await page.click('#decay .share summary');
+  const link = await page.inputValue('#decay [data-share=link]');
+  assert.equal(link, `${playground.url}index.html?encoding=rope&rope_theta=500000#decay`);
+  const iframe = await page.inputValue('#decay [data-share=iframe]');
+  assert.match(iframe, new RegExp(`^<iframe src="${playground.url}embed\\.html\\?view=decay&amp;encoding=rope&amp;rope_theta=500000" title="posenc: Decay`));
+  const component = await page.inputValue('#decay [data-share=component]');
+  assert.equal(component, `<script type="module" src="${playground.url}posenc-view.js"></script>\n` +
+    '<posenc-view view="decay" encoding="rope" rope_theta="500000"></posenc-view>');
+  // The link reproduces the state and lands on the view.
+  const other = await playground.newPage();
+  await other.goto(link);
+  await other.waitForSelector('body[data-ready=true]');
+  assert.equal(await other.inputValue('#control-encoding'), 'rope');
+  assert.equal(await other.inputValue('#control-rope_theta'), '500000');
+  const top = await other.$eval('#decay', (s) => s.getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 40, `#decay is at the top of the window (${top} px)`);
+  assert.deepEqual([...page.problems, ...other.problems], []);
+  await page.close();
+  await other.close();
+});
+
+test('committed changes are history steps: Back and Forward restore them', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?n=32');
+  await page.fill('#control-d_model', '64');
+  await page.press('#control-d_model', 'Enter');  // commits (a change event)
+  await page.waitForFunction(() => location.search === '?n=32&d_model=64');
+  await page.selectOption('#control-layout', 'concat');
+  await page.waitForFunction(() => location.search === '?n=32&d_model=64&layout=concat');
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById('control-layout').value === 'interleaved');
+  assert.equal(await page.evaluate(() => location.search), '?n=32&d_model=64');
+  assert.equal(await page.inputValue('#control-d_model'), '64');
+  await page.waitForFunction(() => document.querySelector('#heatmap canvas.matrix').width === 64);
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById('control-d_model').value === '128');
+  await page.waitForFunction(() => document.querySelector('#heatmap canvas.matrix').width === 128);
+  await page.goForward();
+  await page.waitForFunction(() => document.getElementById('control-d_model').value === '64');
+  // The table of contents changes the URL's fragment (a step too), and keeps the query.
+  await page.click('#toc a[href="#compare"]');
+  assert.equal(await page.evaluate(() => location.hash), '#compare');
+  assert.equal(await page.evaluate(() => location.search), '?n=32&d_model=64');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the heatmap CSV holds the values the engine returns for that state; JSON, SVG and PNG export too', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?n=12&d_model=10&base=77&layout=concat');
+  const csv = await download(page, '#heatmap [data-export=csv]');
+  assert.equal(csv.name, 'posenc-sinusoidal-heatmap.csv');
+  const lines = csv.text.trim().split('\n');
+  assert.equal(lines[0], 'position,dim_0,dim_1,dim_2,dim_3,dim_4,dim_5,dim_6,dim_7,dim_8,dim_9');
+  assert.equal(lines.length, 13);
+  const expected = pe.positionTable({ type: 'sinusoidal', d_model: 10, base: 77, layout: 'concat' }, 12);
+  const values = lines.slice(1).flatMap((line, p) => {
+    const [position, ...rest] = line.split(',');
+    assert.equal(Number(position), p);
+    return rest.map(Number);
+  });
+  assert.deepEqual(Float32Array.from(values), expected.data, 'every value reads back to the engine float32');
+
+  const json = JSON.parse((await download(page, '#heatmap [data-export=json]')).text);
+  assert.match(json.posenc, /^posenc \d+\.\d+\.\d+ \(wasm, SIMD on\)$/);
+  assert.deepEqual(json.spec, { type: 'sinusoidal', d_model: 10, base: 77, layout: 'concat', timescales: 'vaswani' });
+  assert.equal(json.params.n, 12);
+  assert.equal(json.params.text, 'the dog chased the cat', 'every parameter, the view settings too');
+  assert.deepEqual(json.data.table.data, Array.from(expected.data));
+
+  const svg = (await download(page, '#heatmap [data-export=svg]')).text;
+  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(svg, /<image [^>]*href="data:image\/png;base64,/, 'the canvas as an image');
+  assert.match(svg, />↓ position \(token\)</, 'the axis label');
+  assert.match(svg, />PE value</, 'the legend');
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('#heatmap [data-export=png]')]);
+  const bytes = fs.readFileSync(await file.path());
+  assert.deepEqual([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join(''), 'PNG');
+  const width = bytes.readUInt32BE(16);
+  const figureWidth = await page.$eval('#heatmap .figure', (f) => f.getBoundingClientRect().width);
+  assert.ok(Math.abs(width - 2 * Math.ceil(figureWidth)) <= 2, `a 2x picture: ${width} px for a ${figureWidth} px figure`);
+  // Every view has the four buttons.
+  const views = await page.$$eval('section.view', (s) => s.map((x) => [...x.querySelectorAll('[data-export]')].map((b) => b.textContent).join(' ')));
+  assert.ok(views.length >= 9);
+  for (const tools of views) assert.equal(tools, 'CSV JSON SVG PNG');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('RoPE JSON: inv_freq, attention_factor, logit_scale and the spec, as the engine computes them', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope&preset=llama-3.1-8b');
+  const json = JSON.parse((await download(page, '#rope-json')).text);
+  const expected = pe.ropeInvFreq(json.spec, json.rope.seq_len);
+  assert.equal(json.spec.rope_scaling.rope_type, 'llama3');
+  assert.deepEqual(json.rope.inv_freq, Array.from(expected.inv_freq));
+  assert.equal(json.rope.attention_factor, expected.attention_factor);
+  assert.equal(json.rope.logit_scale, expected.logit_scale);
+  assert.equal(json.rope.rotary_dim, 128);
+  await page.close();
+});
+
+test('a bad or unknown URL parameter is named in a warning; the default is used and the page draws', async () => {
+  const page = await playground.newPage();
+  for (const [query, pattern, check] of [
+    ['?d_model=7', /d_model = 7 is invalid: expected an even integer .*; using the default "128"/, '#heatmap canvas.matrix'],
+    ['?n=abc', /n = abc is invalid: expected an integer in \[1, 4096\]; using the default "128"/, '#heatmap canvas.matrix'],
+    ['?layout=diagonal', /layout = "diagonal" is invalid: expected one of interleaved, concat; using the default "interleaved"/, '#heatmap canvas.matrix'],
+    ['?encoding=alibi&head=12', /head = 12 is invalid: .*; using the default "0"/, '#bias canvas.matrix'],
+    ['?encoding=foo', /encoding = "foo" ignored: expected one of sinusoidal, .*; showing sinusoidal/, '#heatmap canvas.matrix'],
+    ['?rope_theta=5&zzz=1', /rope_theta = "5" ignored: sinusoidal has no parameter rope_theta.*\n.*zzz = "1" ignored: unknown parameter/, '#heatmap canvas.matrix'],
+  ]) {
+    await openPlayground(playground, page, query);
+    assert.match(await page.innerText('#warnings'), pattern, query);
+    assert.ok(await page.$eval(check, (c) => c.width > 0), `${query}: drawn`);
+    assert.equal(await page.$$eval('.error', (e) => e.filter((x) => x.textContent).length), 0, `${query}: no error left`);
+  }
+  await page.close();
+});
+
+test('switching the encoding keeps the sentence, the causal switch and the sizes the families share', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?d_model=64&text=a+b+a&attn_causal=true&attn_seed=3');
+  await page.selectOption('#control-encoding', 'learned');
+  await page.waitForFunction(() => location.search.includes('encoding=learned'));
+  assert.equal(await page.inputValue('#control-text'), 'a b a');
+  assert.equal(await page.isChecked('#control-attn_causal'), true);
+  assert.equal(await page.inputValue('#control-attn_seed'), '3');
+  assert.equal(await page.inputValue('#control-d_model'), '64', 'd_model carries to the learned table');
+  await page.selectOption('#control-encoding', 'rope');
+  await page.waitForFunction(() => location.search.includes('encoding=rope'));
+  assert.equal(await page.inputValue('#control-text'), 'a b a');
+  assert.equal(await page.inputValue('#control-head_dim'), '128', 'RoPE has no d_model: its own default');
+  assert.deepEqual(await page.$$eval('#attention svg [aria-label="x-axis tick label"] text', (t) => t.map((x) => x.textContent)), ['a', 'b', 'a']);
+  // Back returns to the learned table with the same settings.
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById('control-encoding').value === 'learned');
+  assert.equal(await page.inputValue('#control-text'), 'a b a');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
