@@ -20,10 +20,11 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
  * @param {object} o
  * @param {boolean} [o.cors]  send Access-Control-Allow-Origin: *
  * @param {(file: string, text: string) => string} [o.rewriteHtml]  changes an HTML file on its way out
+ * @param {Record<string, string>} [o.htmlHeaders]  more headers for HTML files (a Content-Security-Policy)
  * @returns {Promise<{origin: string, url: string, requests: {path: string, origin: string|undefined}[], close(): Promise<void>}>}
  *   requests: every request received, with its Origin header (sent by cross-origin fetches)
  */
-export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null } = {}) {
+export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null, htmlHeaders = {} } = {}) {
   const requests = [];
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
@@ -37,6 +38,7 @@ export async function serveStatic(dir, { prefix = '/', cors = false, host = '127
     }
     const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
     if (cors) headers['access-control-allow-origin'] = '*';
+    if (file.endsWith('.html')) Object.assign(headers, htmlHeaders);
     response.writeHead(200, headers);
     if (rewriteHtml && file.endsWith('.html')) response.end(rewriteHtml(file, fs.readFileSync(file, 'utf8')));
     else fs.createReadStream(file).pipe(response);

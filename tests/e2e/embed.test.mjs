@@ -152,3 +152,22 @@ test('embed.html with an unknown view or a bad value says so in place', async ()
   assert.equal(await page.$eval('.figure canvas.matrix', (c) => c.width), 64, 'the bias of head 0 is drawn');
   await page.close();
 });
+
+test('a host page whose Content-Security-Policy forbids workers still gets its components, computed on its own thread', async () => {
+  const strict = await serveStatic(path.join(DIST, 'examples'), {
+    prefix: '/strict/', host: 'localhost', htmlHeaders: { 'content-security-policy': "worker-src 'none'" },
+    rewriteHtml: (file, text) => text.replace('<head>', `<head>\n<base href="${site.url}examples/">`),
+  });
+  const page = await browser.newPage();
+  const notes = [];
+  page.on('console', (m) => notes.push(m.text()));
+  await page.goto(`${strict.url}blog-post.html`);
+  await page.waitForFunction(() => customElements.get('posenc-view') !== undefined);
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('posenc-view')].map((v) => v.whenReady())));
+  const drawnViews = await page.$$eval('posenc-view', (views, source) => views.map((v) => new Function(`return (${source})`)()(v.shadowRoot)),
+    drawn.toString());
+  assert.deepEqual(drawnViews, [true, true]);
+  assert.ok(notes.some((n) => /posenc: computing on the page's thread/.test(n)), notes.join('\n'));
+  await page.close();
+  await strict.close();
+});

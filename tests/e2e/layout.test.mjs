@@ -124,6 +124,20 @@ test('n = 4096, d_model = 1024: dragging base keeps the main thread free (longes
   await page.close();
 });
 
+test('a computation over 200 ms shows progress over the last figure, which stays until the new one is drawn', async () => {
+  const page = await browser.newPage();
+  await openPlayground(playground(), page, '?compare_distance=256');
+  const before = await page.innerHTML('#compare .figure');
+  await page.fill('#control-compare_distance', '100000');  // nine decay curves over 100,001 distances: seconds of work
+  await page.waitForSelector('#compare .busy:not([hidden])', { timeout: 5000 });
+  assert.match(await page.innerText('#compare .busy'), /computing…/);
+  assert.equal(await page.innerHTML('#compare .figure'), before, 'the last figure stays under the progress note');
+  await page.waitForSelector('#compare .busy[hidden]', { state: 'attached', timeout: 60000 });
+  assert.notEqual(await page.innerHTML('#compare .figure'), before, 'then the new one replaces it');
+  assert.match(await page.innerText('#compare .figure'), /90,000/, 'the axis runs to the new distance');
+  await page.close();
+});
+
 test('a 500-token sentence: typing keeps the main thread free', async (t) => {
   const page = await browser.newPage();
   await openPlayground(playground(), page, '?encoding=rope');

@@ -165,3 +165,43 @@ test('switching the encoding keeps the sentence, the causal switch and the sizes
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('every parameter of every family round-trips through the URL', async () => {
+  const common = 'compare_distance=100&text=a+b&text2=b+a&projections=identity&attn_causal=true&attn_seed=4';
+  const links = [
+    'n=50&d_model=32&base=500&layout=concat&timescales=tensor2tensor&dims=0,3&metric=cosine&similarity_n=40',
+    'encoding=learned&d_model=32&max_position_embeddings=40&seed=2&std=0.05&n=50&metric=dot&similarity_n=30',
+    'encoding=none&d_model=16&n=20',
+    'encoding=rope&head_dim=64&rope_theta=20000&partial_rotary_factor=0.5&layout=interleaved&max_position_embeddings=2048' +
+      '&rope_type=yarn&factor=4&original_max_position_embeddings=1024&beta_fast=16&beta_slow=2&truncate=false&mscale=1.5' +
+      '&mscale_all_dim=0.5&attention_factor=1.2&seq_len=8192&pair=3&start=5&max_distance=1000&input=random&n=32',
+    'encoding=rope&rope_type=llama3&factor=4&original_max_position_embeddings=1024&low_freq_factor=2&high_freq_factor=8',
+    'encoding=rope&head_dim=8&rope_type=longrope&factor=4&original_max_position_embeddings=1024&short_factor=1,1.5,2,2.5' +
+      '&long_factor=1,2,3,4&attention_factor=1.1&pair=1',
+    'encoding=rope&preset=mistral-7b-v0.2&seq_len=1000',
+    'encoding=xpos&head_dim=32&rope_theta=5000&scale_base=256&role=key&training_length=512&pair=2&start=3&max_distance=2000&input=random&n=16',
+    'encoding=alibi&n_heads=6&head=2&causal=true&n=32',
+    'encoding=t5&num_buckets=16&max_distance=64&bidirectional=false&n_heads=4&head=1&seed=3&causal=true&n=32',
+    'encoding=shaw&head_dim=16&max_relative_position=8&seed=2&causal=true&n=20',
+    'encoding=transformer_xl&d_head=16&seed=2&causal=false&n=20',
+    'encoding=kerple&variant=power&r1=2&r2=1.5&causal=true&n=20',
+  ];
+  const page = await playground.newPage();
+  for (const link of links) {
+    const query = `?${link}&${common}`;
+    await openPlayground(playground, page, query);
+    assert.equal(await page.innerText('#warnings').catch(() => ''), '', `${link}: no warning`);
+    assert.deepEqual(await page.$$eval('.error', (e) => e.map((x) => x.textContent).filter(Boolean)), [], `${link}: no error`);
+    // The page writes the same state back (in its own order), and each control shows its value.
+    const written = await page.evaluate(() => location.search);
+    const sorted = (q) => [...new URLSearchParams(q)].sort(([a], [b]) => a.localeCompare(b));
+    assert.deepEqual(sorted(written), sorted(query), link);
+    for (const [name, value] of new URLSearchParams(query)) {
+      const control = page.locator(`#control-${name}`);
+      const shown = (await control.getAttribute('type')) === 'checkbox' ? String(await control.isChecked()) : (await control.inputValue()).replaceAll(', ', ',');
+      assert.equal(shown, value, `${link}: ${name}`);
+    }
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -283,8 +283,10 @@ export function createServer(module, post) {
       const start = performance.now();
       const reply = answer(request);
       const label = request.op === 'view' ? `${request.family} ${request.needs.join(',')}` : request.method;
-      performance.measure(`posenc: compute ${label}`, { start, end: performance.now() });  // for the performance panel
-      if (globalThis.POSENC_TRACE) console.debug(`posenc: compute ${label}: ${(performance.now() - start).toFixed(1)} ms`);
+      performance.measure(`posenc: compute ${label}`, { start, end: performance.now() });  // for the performance panel,
+      performance.clearMeasures(`posenc: compute ${label}`);  // not kept in the timeline
+      if (globalThis.POSENC_TRACE) console.debug(  // set POSENC_TRACE = true in the worker to log each computation
+        `posenc: compute ${label}: ${(performance.now() - start).toFixed(1)} ms`);
       if (Array.isArray(reply)) post(reply[0], reply[1]);
       else post(reply);
       await new Promise((resolve) => setTimeout(resolve, 0));  // let newer requests in

@@ -88,7 +88,9 @@ export function createSession({ engine, family, views, frames, place = () => fal
     } catch (e) {
       error = e;
     }
-    performance.measure(`posenc: draw ${st.view.id}`, { start, end: performance.now() });  // for the browser's performance panel
+    // For the browser's performance panel and PerformanceObservers; not kept in the timeline (a long session would pile them up).
+    performance.measure(`posenc: draw ${st.view.id}`, { start, end: performance.now() });
+    performance.clearMeasures(`posenc: draw ${st.view.id}`);
     return { error, reads };
   }
 

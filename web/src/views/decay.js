@@ -29,11 +29,12 @@ function curveRows(distance, values, name) {
   return rows;
 }
 
-function regionMarks(result, maxDistance, theme) {
+function regionMarks(result, maxDistance, theme, width) {
   const marks = [];
   if (result.maxPositions < maxDistance) {
     marks.push(Plot.rectX([{ x1: result.maxPositions, x2: maxDistance }], { x1: 'x1', x2: 'x2', fill: theme.red, fillOpacity: 0.1 }));
-    marks.push(Plot.text([`extrapolation: past ${result.maxPositions.toLocaleString('en')} tokens (max_position_embeddings)`],
+    // On a narrow figure the label takes two lines, so it stays inside the frame.
+    marks.push(Plot.text([`extrapolation: past ${result.maxPositions.toLocaleString('en')} tokens${width < 560 ? '\n' : ' '}(max_position_embeddings)`],
       { frameAnchor: 'top-right', dx: -4, dy: 4, textAnchor: 'end', fill: theme.redText, fontSize: 11 }));
   }
   if (result.trainingLength <= maxDistance) {
@@ -54,7 +55,7 @@ function curvePlot(width, height, rows, yLabel, result, maxDistance, colours, th
     y: { label: yLabel, grid: true },
     color: { legend: colours.length > 1, domain: colours.map((c) => c[0]), range: colours.map((c) => c[1]) },
     marks: [
-      ...regionMarks(result, maxDistance, theme),
+      ...regionMarks(result, maxDistance, theme, width),
       Plot.ruleY([0], { stroke: theme.rule }),
       banded
         ? Plot.areaY(rows, { x: 'm', y1: 'lo', y2: 'hi', fill: 'name', fillOpacity: 0.35, z: 'name' })
