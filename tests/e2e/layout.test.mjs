@@ -46,6 +46,11 @@ for (const [width, height] of [[390, 844], [760, 900], [1024, 768], [1280, 900]]
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${encoding} at ${width} px overflows by ${overflow} px`);
       assert.deepEqual(await coveredFigures(page), [], `${encoding} at ${width} px`);
+      // The share popover opens inside the window.
+      await page.click('section.view .share summary');
+      const [left, right] = await page.$eval('section.view .share-body', (b) => { const r = b.getBoundingClientRect(); return [r.left, r.right]; });
+      assert.ok(left >= 0 && right <= width, `${encoding} at ${width} px: share popover at ${left}..${right}`);
+      await page.click('section.view .share summary');
       if (width < 1000) {
         // The controls sit above the views, folded: the first figure starts within two screens.
         assert.equal(await page.$eval('#controls-panel', (d) => d.open), false);

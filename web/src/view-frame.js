@@ -71,6 +71,11 @@ function shareControl(view, snippets) {
   const summary = element('summary', { class: 'tool', title: 'Copy a link or an embed snippet of this view and its state' }, ['share']);
   const body = element('div', { class: 'share-body' });
   details.append(summary, body);
+  details.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !details.open) return;
+    details.open = false;
+    summary.focus();
+  });
   details.addEventListener('toggle', () => {
     if (!details.open) return;
     const s = snippets();

@@ -4,7 +4,7 @@
 // the element it draws into, so the same view is light in a light page and
 // dark in a dark one (the stylesheet sets --posenc-dark from
 // prefers-color-scheme, or from theme=light|dark).
-import { interpolateLab, interpolatePurples, interpolateRdBu, piecewise } from 'd3';
+import { interpolateLab, interpolatePlasma, interpolatePurples, interpolateRdBu, interpolateViridis, piecewise } from 'd3';
 
 const LIGHT = {
   dark: false,
@@ -13,6 +13,8 @@ const LIGHT = {
   // Heatmaps: diverging red-blue with white at 0 (negative blue); weights from white to purple.
   diverging: (t) => interpolateRdBu(1 - t),
   sequential: interpolatePurples,
+  // Positions along a sequence (the rotation's arrows).
+  ordered: interpolateViridis,
 };
 
 const DARK = {
@@ -23,6 +25,8 @@ const DARK = {
   // structure stands out of the background instead of sitting in a white square.
   diverging: piecewise(interpolateLab, ['#4ea3f2', '#1c1f26', '#f2674f']),
   sequential: piecewise(interpolateLab, ['#1c1f26', '#6244c0', '#c7b3ff']),
+  // Positions along a sequence: plasma from its violet on, so the first one is not lost in the background.
+  ordered: (t) => interpolatePlasma(0.3 + 0.7 * t),
 };
 
 /** The theme of the page or shadow root `element` is drawn in. */

@@ -39,7 +39,7 @@ export function render(element, result) {
     width: size, height: size, marginLeft: 44, marginBottom: 40,
     x: { domain: [-reach, reach], label: 'first component →', labelAnchor: 'center', labelOffset: 34 },
     y: { domain: [-reach, reach], label: '↑ second component' },
-    color: { type: 'sequential', scheme: theme.dark ? 'plasma' : 'viridis', domain: [t.positions[0], t.positions.at(-1)], legend: true, label: 'position' },
+    color: { type: 'sequential', interpolate: theme.ordered, domain: [t.positions[0], t.positions.at(-1)], legend: true, label: 'position' },
     marks: [
       Plot.ruleX([0], { stroke: theme.faint }),
       Plot.ruleY([0], { stroke: theme.faint }),
