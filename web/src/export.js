@@ -4,6 +4,7 @@
 // figure's DOM as laid out: Plot's SVGs as they are, each canvas as an image,
 // and text and table cells where they stand, in the colours of the current theme.
 import { plain, toCsv } from './lib/tables.js';
+import { escapeHtml as escape } from './lib/html.js';
 
 /** Saves text or a Blob as a file. */
 function download(name, content, type) {
@@ -53,7 +54,6 @@ export async function exportView(kind, { view, data, params, encoding, spec, ext
   return `${base}.png`;
 }
 
-const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 function visible(node) {
   if (node.hidden || node.classList.contains('tooltip') || node.classList.contains('busy')) return false;

@@ -11,8 +11,8 @@ import { ENCODING, FAMILIES, parametersOf } from './families/index.js';
 import { loadView } from './views/index.js';
 import { createViewFrame } from './view-frame.js';
 import { createSession } from './session.js';
+import { escapeHtml as escapeAttribute } from './lib/html.js';
 
-const escapeAttribute = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /** The raw values a query is read against: the defaults, or a family's base for them (a model preset's values). */
 export function baseOf(name, raw) {

@@ -36,8 +36,8 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
   tools.append(...extra);
 
   const figure = element('div', { class: 'figure' });
-  const elapsed = element('span', { class: 'busy-text' }, ['computing…']);
-  const busy = element('div', { class: 'busy', role: 'status', hidden: '' }, [element('progress', { 'aria-label': 'computing' }), elapsed]);
+  const elapsed = element('span', { class: 'busy-text', 'aria-hidden': 'true' }, ['computing…']);
+  const busy = element('div', { class: 'busy', hidden: '' }, [element('progress', { 'aria-label': 'computing' }), elapsed]);
   const box = element('div', { class: 'figure-box' }, [figure, busy]);
   const error = element('output', { class: 'error view-error', 'aria-live': 'polite' });
   const section = element('section', { id: view.id, class: 'view', 'aria-labelledby': title.id },
@@ -51,6 +51,7 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
       clearInterval(timer);
       busy.hidden = !on;
       section.classList.toggle('busy-view', on);
+      section.setAttribute('aria-busy', String(on));  // assistive technology waits for the new figure
       if (!on) return;
       const start = performance.now();
       elapsed.textContent = 'computing…';

@@ -22,7 +22,7 @@ const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
  * @param {number} o.extent          values in [-extent, extent] span the colours
  * @param {boolean} [o.sequential]    values in [0, extent] on a sequential scale (weights)
  * @param {string} o.legendLabel
- * @param {(row: number, col: number) => string} o.describe  tooltip HTML of a cell
+ * @param {(row: number, col: number) => string} o.describe  tooltip HTML of a cell (text in it escaped, lib/html.js)
  * @param {string} o.ariaLabel
  * @param {string[]} [o.xTickLabels]  labels of the columns (tokens), used when there are at most 48
  * @param {string[]} [o.yTickLabels]  labels of the rows

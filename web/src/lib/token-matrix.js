@@ -1,6 +1,7 @@
 // An [n, n] matrix of a sentence (attention weights, logits, one term) as a
 // heatmap with the tokens along both axes and a tooltip naming the pair.
 import { matrixFigure } from './matrix-figure.js';
+import { escapeHtml } from './html.js';
 
 /**
  * @param {object} o
@@ -26,7 +27,7 @@ export function tokenMatrix(o) {
     ariaLabel: `${o.label} of every query and key of a ${n}-token sentence.`,
     describe: (i, j) => {
       const v = o.data[i * n + j];
-      return `<b>query</b> ${i} “${o.tokens[i]}”<br><b>key</b> ${j} “${o.tokens[j]}”<br>` +
+      return `<b>query</b> ${i} “${escapeHtml(o.tokens[i])}”<br><b>key</b> ${j} “${escapeHtml(o.tokens[j])}”<br>` +
         (v === -Infinity ? '<b>masked</b> (causal)' : `<b>${o.label}</b> ${v.toPrecision(6)}`) +
         (o.extra ? `<br>${o.extra(i, j)}` : '');
     },
