@@ -246,8 +246,8 @@ export function createServer(module, post) {
     calls = createCalls(pe);
     post({ op: 'ready', version: pe.version() });
   }, (error) => {
-    failure = error;
-    post({ op: 'ready', error: errorMessage(error) });
+    failure = new Error(`${error?.message ?? error} (is the .wasm next to the scripts, served as application/wasm, with CORS from another origin?)`);
+    post({ op: 'ready', error: errorMessage(failure) });
   });
 
   function answer(request) {
