@@ -46,10 +46,10 @@ const total = (files) => [...files].reduce((sum, f) => sum + gzip(f), 0);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 // The views, and the families that show them (the playground loads the default family's views).
-const viewKeys = Object.keys(manifest).filter((k) => k.startsWith('src/views/') && k !== 'src/views/index.js');
-const viewFile = (id) => `src/views/${{ table: 'absolute-table', rotated: 'rotated-heatmap', bias: 'bias-matrix', heads: 'alibi-heads',
-  slopes: 'alibi-slopes', buckets: 't5-buckets', compare: 'decay-compare', worked: 'worked-example', attention: 'attention-map',
-  panels: 'bias-panels' }[id] ?? id}.js`;
+// Each view id's module, as web/src/views/index.js loads it ("heatmap: () => import('./heatmap.js')").
+const loaders = fs.readFileSync(path.join(root, 'web/src/views/index.js'), 'utf8');
+const VIEW_MODULES = Object.fromEntries([...loaders.matchAll(/'?([\w-]+)'?: \(\) => import\('\.\/([\w-]+\.js)'\)/g)].map(([, id, file]) => [id, file]));
+const viewFile = (id) => `src/views/${VIEW_MODULES[id]}`;
 const { FAMILIES, ENCODING } = await import(path.join(root, 'web/src/families/index.js'));
 const { VIEW_IDS } = await import(path.join(root, 'web/src/views/index.js'));
 
@@ -65,8 +65,8 @@ const rows = VIEW_IDS.map((id) => {
   const component = page(null, 'src/posenc-view.js', [id]);
   return { view: id, iframe: total(iframe), component: total(component), files: [...iframe] };
 });
-const missing = viewKeys.filter((k) => !VIEW_IDS.some((id) => viewFile(id) === k));
-if (missing.length) throw new Error(`sizes: views not mapped to an id: ${missing.join(', ')}`);
+const unmapped = VIEW_IDS.filter((id) => !manifest[viewFile(id)]);
+if (unmapped.length) throw new Error(`sizes: no built module for the views ${unmapped.join(', ')}`);
 
 // What dominates one embed: its files by kind.
 const kindOf = (file) => (file.endsWith('.wasm') ? 'the .wasm (the C++ core)'

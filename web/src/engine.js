@@ -81,7 +81,7 @@ export function createEngine() {
   }
 
   // Fall back to the page's own thread: a server over the same module, in this realm.
-  let fallback = null;
+  let fallback = null;  // the page-thread server, once the worker could not start
   function runHere(reason) {
     engine.mode = 'main thread';
     console.info(`posenc: computing on the page's thread (${reason})`);
@@ -97,8 +97,12 @@ export function createEngine() {
   try {
     const worker = startWorker();
     let started = false;
+    const pendingMessages = [];  // sent before the worker answered: resent to a page-thread server if it fails to start
     worker.onmessage = (event) => {
-      if (event.data.op === 'ready') started = true;
+      if (event.data.op === 'ready') {
+        started = true;
+        pendingMessages.length = 0;
+      }
       receive(event.data);
     };
     worker.onerror = (event) => {
@@ -110,7 +114,6 @@ export function createEngine() {
       runHere(event.message || 'the worker failed to start');
       for (const message of waiting) send(message);
     };
-    const pendingMessages = [];
     send = (message) => {
       if (!started) pendingMessages.push(message);
       worker.postMessage(message);

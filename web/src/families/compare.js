@@ -15,8 +15,7 @@ const REFERENCES = [
 ];
 
 /**
- * The comparison's curves over distance 0..maxDistance (each decay call is
- * memoised by the engine, so the two fields below share the work).
+ * The comparison's curves over distance 0..maxDistance.
  * @param {object} engine
  * @param {object|null} current  the current encoding's spec (null: a learned table, which has no curve)
  * @returns {{comparison: {label, values: Float32Array, scale: number}[], currentLabel: string|null}}
@@ -32,11 +31,13 @@ export function comparison(engine, current, maxDistance) {
   return { comparison: curves, currentLabel };
 }
 
-/** The fields the comparison view reads, for a family whose spec is specOf() (null: none). */
+/** The fields the comparison view reads, for a family whose spec is specOf() (null: none); computed once for both. */
 export function comparisonFields(engine, params, specOf) {
+  let curves = null;
+  const once = () => { curves ??= comparison(engine, specOf(), params.compare_distance); return curves; };
   return {
-    get comparison() { return comparison(engine, specOf(), params.compare_distance).comparison; },
-    get currentLabel() { return comparison(engine, specOf(), params.compare_distance).currentLabel; },
+    get comparison() { return once().comparison; },
+    get currentLabel() { return once().currentLabel; },
   };
 }
 

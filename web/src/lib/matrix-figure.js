@@ -6,8 +6,6 @@ import { axisBottom, axisLeft, create, scaleLinear } from 'd3';
 import { colourLegend, divergingScale, paintMatrix, sequentialScale } from './raster.js';
 import { boxAverage } from './box-average.js';
 
-export { figureWidth } from './size.js';
-
 const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
 
 /**

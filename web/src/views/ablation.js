@@ -1,7 +1,7 @@
 // Ablation: the same sentence with this encoding and with none. Without
 // positions, two copies of a word are the same query and the same key, so
 // their rows (and columns) of weights are identical.
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { panel, panels, sharedWeightExtent, tokenMatrix } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';

@@ -1,7 +1,8 @@
 // An absolute position table [n, d_model] as a heatmap: a learned table (or
 // NoPE's zeros), with the positions past max_position_embeddings drawn as
 // missing, since a table has no row for them.
-import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+import { matrixFigure } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { matrixTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 

@@ -1,7 +1,7 @@
 // ALiBi's slope per head on a log axis: a geometric sequence (a straight line)
 // for a power of two heads; other counts interleave a second sequence.
 import * as Plot from '@observablehq/plot';
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'slopes';

@@ -1,5 +1,5 @@
 // The attention map: the weights [n, n] of one head over the reader's sentence.
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { tokenMatrix } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';

@@ -1,6 +1,7 @@
 // The bias matrix b(i, j) [n, n] of a bias family for the chosen head: query
 // down, key across; masked cells (causal) are left blank and say so.
-import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+import { matrixFigure } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { matrixTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 

@@ -1,6 +1,6 @@
 // A bias family's three panels for the sentence: content scores q.k/sqrt(d),
 // the position bias b(i, j), and their sum, the biased scores (Press et al.'s figure).
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { panel, panels, tokenMatrix } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';

@@ -1,7 +1,7 @@
 // Every family's decay on one shared axis: how the logit of a key m tokens
 // before the query changes with m, normalised so the shapes compare.
 import * as Plot from '@observablehq/plot';
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'compare';

@@ -2,7 +2,7 @@
 // length marked and the region past max_position_embeddings shaded; below it,
 // RoFormer's relative upper bound (section 3.4.3), which falls with distance.
 import * as Plot from '@observablehq/plot';
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'decay';

@@ -1,7 +1,8 @@
 // The embedding heatmap: the table PE [n, d_model] as colours, position down,
 // dimension across; the tooltip gives position, dimension, value, pair i and
 // its wavelength.
-import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+import { matrixFigure } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { matrixTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 

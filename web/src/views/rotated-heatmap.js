@@ -1,7 +1,8 @@
 // The rotated query [n, head_dim] for a constant or random input vector, in
 // both layouts side by side: interleaved pairs (2i, 2i+1) and GPT-NeoX/LLaMA
 // halves (i, i + rotary_dim/2). Same rotation, columns permuted.
-import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+import { matrixFigure } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'rotated';

@@ -1,7 +1,8 @@
 // The position-similarity matrix of an absolute encoding: p_i . p_j (or the
 // cosine) for every pair of positions. Sinusoidal: a band along the diagonal
 // that depends only on i - j; an untrained learned table: noise.
-import { figureWidth, matrixFigure } from '../lib/matrix-figure.js';
+import { matrixFigure } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { matrixTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 

@@ -2,7 +2,7 @@
 // every rotary pair, unscaled and scaled on one plot, with the pre-training
 // length and the current context marked: which pairs a scaling stretches.
 import * as Plot from '@observablehq/plot';
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'spectrum';

@@ -1,7 +1,7 @@
 // T5's bucket map: the bucket index of every relative position j - i, exact for
 // small distances (shaded) and logarithmic up to max_distance, then saturated.
 import * as Plot from '@observablehq/plot';
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'buckets';

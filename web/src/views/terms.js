@@ -1,6 +1,6 @@
 // The four terms of an absolute encoding's logit: with x = w + p,
 // (w + p)W_q ((w + p)W_k)^T = wW_q(wW_k)^T + wW_q(pW_k)^T + pW_q(wW_k)^T + pW_q(pW_k)^T.
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { panel, panels, tokenMatrix } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';

@@ -2,7 +2,7 @@
 // fastest pair (wavelength 2*pi tokens) to slow ones, the progression that lets
 // a model read position at several scales.
 import * as Plot from '@observablehq/plot';
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'waves';

@@ -1,7 +1,7 @@
 // Word order: two sentences with the same words in another order, with and
 // without positions. Without positions the second map is only the first one
 // with its rows and columns shuffled: the model cannot tell them apart.
-import { figureWidth } from '../lib/matrix-figure.js';
+import { figureWidth } from '../lib/size.js';
 import { panel, panels, sharedWeightExtent, tokenMatrix } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
