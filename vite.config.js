@@ -22,7 +22,7 @@ export default defineConfig({
   base: './',
   publicDir: false,
   build: {
-    outDir: '../dist',
+    outDir: process.env.POSENC_DIST ?? '../dist',
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,  // scripts/sizes.mjs reports what a reader downloads, from the manifest

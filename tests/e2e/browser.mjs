@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const DIST = path.join(root, 'dist');
+export const DIST = process.env.POSENC_DIST ?? path.join(root, 'dist');  // another build's folder, for parallel runs
 export const SUB_PATH = '/blog/2026/posenc/';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
