@@ -276,7 +276,9 @@ val position_similarity(val spec, val n, val metric) {
 }
 
 /// attention(request): {tokens, n, d_head, logits, weights (Float32Array(n * n)),
-/// output (Float32Array(n * d_head)), terms: {carrier, cc, cp, pc, pp} for
+/// output (Float32Array(n * d_head)), x (the inputs, n * d_model), positions (P, n * d_model,
+/// absolute encodings only), q, k, v (n * d_head each, q and k as they enter q.k: rotated for
+/// rope/xpos), q_unrotated and k_unrotated (rope/xpos only), terms: {carrier, cc, cp, pc, pp} for
 /// absolute encodings or {carrier, content, position} for the others}.
 /// request.x (optional): a Float32Array [n, d_model] used instead of tokens.
 val attention(val request) {
@@ -307,6 +309,15 @@ val attention(val request) {
         out.set("logits", matrix_array(result.logits));
         out.set("weights", matrix_array(result.weights));
         out.set("output", matrix_array(result.output));
+        out.set("x", matrix_array(result.x));
+        out.set("q", matrix_array(result.q));
+        out.set("k", matrix_array(result.k));
+        out.set("v", matrix_array(result.v));
+        if (result.positions.size() > 0) out.set("positions", matrix_array(result.positions));
+        if (result.q_unrotated.size() > 0) {
+            out.set("q_unrotated", matrix_array(result.q_unrotated));
+            out.set("k_unrotated", matrix_array(result.k_unrotated));
+        }
         val terms = val::object();
         terms.set("carrier", result.terms.carrier);
         if (result.terms.carrier == "absolute") {

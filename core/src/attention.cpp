@@ -126,7 +126,8 @@ std::vector<float> token_embedding(const std::string& token, std::int64_t d_mode
 
 Request parse(const Config& config) {
     const SpecReader read(config, "attention request",
-                          {"tokens", "text", "d_model", "d_head", "encoding", "causal", "seed", "projections", "position_offset"});
+                          {"tokens", "text", "d_model", "d_head", "encoding", "causal", "seed", "projections", "position_offset",
+                           "embedding_scale"});
     Request r;
     const auto tokens = read.string_list("tokens");
     const auto text = read.text("text");
@@ -147,6 +148,7 @@ Request parse(const Config& config) {
     r.projections = read.choice("projections", "random", {"random", "identity"}) == "identity" ? Projections::identity
                                                                                                  : Projections::random;
     r.position_offset = read.integer("position_offset", 0, 0, std::int64_t(1) << 40);
+    r.embedding_scale = read.number("embedding_scale", 1.0, 0.0, 1e6, "a number in [0, 1e6]");
     return r;
 }
 
@@ -166,7 +168,8 @@ Result run(const Request& r) {
         x = zeros(r.tokens.size(), std::size_t(r.d_model));
         for (std::size_t i = 0; i < r.tokens.size(); ++i) {
             const auto e = token_embedding(r.tokens[i], r.d_model, r.seed);
-            std::copy(e.begin(), e.end(), x.data() + i * std::size_t(r.d_model));
+            for (std::size_t c = 0; c < e.size(); ++c)
+                x.data()[i * std::size_t(r.d_model) + c] = float(double(e[c]) * r.embedding_scale);
         }
     }
     const std::int64_t n = std::int64_t(x.shape()[0]);
@@ -186,6 +189,9 @@ Result run(const Request& r) {
         const Matrix q = matmul(h, wq), k = matmul(h, wk);
         v = matmul(h, wv);
         result.logits = scores(q, k, scale);
+        result.positions = p;
+        result.q = q;
+        result.k = k;
         const Matrix qw = matmul(x, wq), kw = matmul(x, wk), qp = matmul(p, wq), kp = matmul(p, wk);
         t.carrier = "absolute";
         t.cc = scores(qw, kw, scale);
@@ -206,6 +212,10 @@ Result run(const Request& r) {
             }
             const Matrix qr = apply_rotary(query, q, r.position_offset), kr = apply_rotary(key, k, r.position_offset);
             result.logits = scores(qr, kr, float(scale * f.logit_scale));
+            result.q_unrotated = q;
+            result.k_unrotated = k;
+            result.q = qr;
+            result.k = kr;
             t.carrier = "rotary";
             t.position = subtract(result.logits, content);
         } else if (type == "none") {
@@ -224,6 +234,10 @@ Result run(const Request& r) {
             t.position = b;
         }
         t.content = content;
+        if (!is_rotary(type)) {
+            result.q = q;
+            result.k = k;
+        }
     }
 
     if (r.causal)
@@ -232,6 +246,8 @@ Result run(const Request& r) {
     result.weights = result.logits;
     kernels::softmax_rows(result.weights.data(), std::size_t(n), std::size_t(n));
     result.output = matmul(result.weights, v);
+    result.x = std::move(x);
+    result.v = std::move(v);
     return result;
 }
 

@@ -169,3 +169,51 @@ TEST_CASE("bad attention requests throw naming the parameter", "[attention][erro
                       Contains("projections = \"orthogonal\""));
     CHECK_THROWS_WITH(parse(Config{{"txt", std::string("a")}}), Contains("unknown key \"txt\""));
 }
+
+TEST_CASE("embedding_scale s multiplies the inputs: NoPE logits grow by s^2, weights follow softmax", "[attention][none]") {
+    Request r = request("the dog chased the cat", spec("none"));
+    const Result one = run(r);
+    r.embedding_scale = 4.0;
+    const Result four = run(r);
+    CHECK(four.x(2, 5) == Approx(4.0 * one.x(2, 5)).epsilon(1e-6));
+    CHECK(four.logits(1, 3) == Approx(16.0 * one.logits(1, 3)).epsilon(1e-5));
+    // Softmax by hand for row 1 from the scaled logits.
+    double z = 0;
+    for (int j = 0; j < 5; ++j) z += std::exp(double(four.logits(1, j)));
+    CHECK(four.weights(1, 2) == Approx(std::exp(double(four.logits(1, 2))) / z).epsilon(1e-5));
+    // 0 removes the content: every logit is 0 and the weights are uniform.
+    r.embedding_scale = 0.0;
+    const Result zero = run(r);
+    CHECK(zero.weights(3, 4) == Approx(0.2).epsilon(1e-6));
+    CHECK_THROWS_WITH(parse(Config{{"text", std::string("a")}, {"embedding_scale", -1.0}}), Contains("embedding_scale = -1"));
+}
+
+TEST_CASE("the result holds the head's own x, P, q, k, v: logits = q k^T / sqrt(d), output = weights v", "[attention]") {
+    for (const char* type : {"sinusoidal", "rope"}) {
+        const Result r = run(request("the sky is not", spec(type), 8));
+        const std::size_t n = 4, d = 8;
+        REQUIRE(r.q.shape()[0] == n);
+        REQUIRE(r.q.shape()[1] == d);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                double dot = 0;
+                for (std::size_t c = 0; c < d; ++c) dot += double(r.q(i, c)) * double(r.k(j, c));
+                CHECK(r.logits(i, j) == Approx(dot / std::sqrt(double(d))).margin(1e-5));
+            }
+        double out = 0;
+        for (std::size_t j = 0; j < n; ++j) out += double(r.weights(2, j)) * double(r.v(j, 3));
+        CHECK(r.output(2, 3) == Approx(out).margin(1e-6));
+        const std::vector<float> sky = token_embedding("sky", 8, 3);
+        CHECK(r.x(1, 6) == sky[6]);
+    }
+    const Result s = run(request("the sky is not", spec("sinusoidal"), 8));
+    CHECK(s.positions(2, 0) == Approx(std::sin(2.0)).margin(1e-6));  // pair 0: sin(pos * 1)
+    CHECK(s.positions(2, 1) == Approx(std::cos(2.0)).margin(1e-6));
+    // RoPE rotates pair c of position i by i * theta_c: norms kept, q_unrotated is X W_q.
+    const Result rope = run(request("the sky is not", spec("rope"), 8));
+    REQUIRE(rope.q_unrotated.shape()[0] == 4);
+    const double a = rope.q_unrotated(3, 0), b = rope.q_unrotated(3, 4);  // half layout: pair 0 is dims 0 and 4
+    CHECK(rope.q(3, 0) == Approx(a * std::cos(3.0) - b * std::sin(3.0)).margin(1e-5));
+    CHECK(rope.q(3, 4) == Approx(b * std::cos(3.0) + a * std::sin(3.0)).margin(1e-5));
+    CHECK(s.q_unrotated.size() == 0);
+}

@@ -46,6 +46,10 @@ struct Request {
     std::uint64_t seed = 0;
     Projections projections = Projections::random;  ///< random: Xavier N(0, 2/(d_model + d_head)); identity: d_head = d_model
     std::int64_t position_offset = 0;
+    /// Multiplies every token embedding (not x, not the positions). Vaswani et al. 2017 (section 3.4)
+    /// scale their embeddings by sqrt(d_model); with the N(0, 1/d_model) embeddings here, that makes
+    /// the content logits of order 1 (a sharper head). In [0, 1e6]; 1 leaves the embeddings as drawn.
+    double embedding_scale = 1.0;
 };
 
 /// How the logits split by where position enters.
@@ -62,6 +66,10 @@ struct Terms {
 
 struct Result {
     std::vector<std::string> tokens;
+    xt::xtensor<float, 2> x;          ///< [n, d_model], the inputs: token embeddings (times embedding_scale), or the request's x
+    xt::xtensor<float, 2> positions;  ///< [n, d_model], P added to x ("absolute" only; empty otherwise)
+    xt::xtensor<float, 2> q, k, v;    ///< [n, d_head] each, as they enter q k^T (rotated for "rotary")
+    xt::xtensor<float, 2> q_unrotated, k_unrotated;  ///< [n, d_head], X W_q and X W_k before the rotation ("rotary" only)
     xt::xtensor<float, 2> logits;   ///< [n, n], -infinity where masked
     xt::xtensor<float, 2> weights;  ///< [n, n], rows sum to 1, 0 where masked
     xt::xtensor<float, 2> output;   ///< [n, d_head]
@@ -75,7 +83,7 @@ struct Result {
 Result run(const Request& request);
 
 /// Reads a request object {tokens | text, d_model, d_head, encoding, causal,
-/// seed, projections, position_offset} (keys as in JS); x is passed separately.
+/// seed, projections, position_offset, embedding_scale} (keys as in JS); x is passed separately.
 Request parse(const Config& config);
 
 }  // namespace posenc::attention
