@@ -2,10 +2,14 @@
 // every attention view; 512 tokens work and 513 are refused beside the box.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { openPlayground, startPlayground } from './browser.mjs';
+import { loadPosenc } from '../wasm/load.mjs';
+
+let pe;
 
 let playground;
-before(async () => { playground = await startPlayground(); });
+before(async () => { playground = await startPlayground(); pe = await loadPosenc(); });
 after(async () => { await playground?.close(); });
 
 const ATTENTION_VIEWS = { sinusoidal: ['attention', 'ablation', 'word-order', 'terms'], rope: ['attention', 'ablation', 'word-order'],
@@ -25,7 +29,7 @@ test('typing a sentence updates every attention view', async () => {
     assert.deepEqual(await keyLabels(page), ['a', 'rose', 'is', 'a', 'rose', '!']);
     const after = await Promise.all(views.map((id) => page.innerHTML(`#${id} .figure`)));
     views.forEach((id, k) => assert.notEqual(after[k], before[k], `${encoding}: ${id} did not change`));
-    assert.match(await page.textContent('#ablation .note'), /“a” at positions 0, 3: rows identical without positions, different with them; “rose” at positions 1, 4/);
+    assert.match(await page.textContent('#ablation .note'), /“a” at positions 0, 3: rows identical \(outlined\) without positions, different with them; “rose” at positions 1, 4/);
     // The URL takes the sentence once it is committed (a pause in typing, or leaving the box).
     await page.waitForFunction(() => /text=A\+rose\+is\+a\+rose%21/.test(location.search));
   }
@@ -33,16 +37,89 @@ test('typing a sentence updates every attention view', async () => {
   await page.close();
 });
 
-test('the four terms and their sum; the worked example prints its numbers', async () => {
+async function download(page, selector) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return JSON.parse(fs.readFileSync(await file.path(), 'utf8'));
+}
+
+/** The spread (largest − least weight) of each row of an [n, n] map. */
+const rowSpreads = (w, n) => Array.from({ length: n }, (_, i) => Math.max(...w.slice(i * n, i * n + n)) - Math.min(...w.slice(i * n, i * n + n)));
+
+test('at the defaults the ablation outlines the repeated word and the word-order maps differ visibly', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '');
+  // The head is sharp enough to show a pattern: every row of both maps spans more than 0.15 of weight
+  // (an untrained head without the √d_model scale spans about 0.01).
+  const ablation = (await download(page, '#ablation [data-export=json]')).data;
+  for (const a of [ablation.attention, ablation.ablation]) {
+    for (const spread of rowSpreads(a.weights, a.n)) assert.ok(spread > 0.15, `row spread ${spread}`);
+  }
+  // "the" at 0 and 3: identical rows without positions, outlined in that map only.
+  const n = ablation.ablation.n;
+  assert.deepEqual(ablation.ablation.weights.slice(0, n), ablation.ablation.weights.slice(3 * n, 4 * n));
+  assert.deepEqual(await page.$$eval('#ablation .panel', (panels) => panels.map((p) =>
+    [...p.querySelectorAll('.outlines rect')].map((r) => Number(r.dataset.row)))), [[], [0, 3]]);
+  // Uniform-centred colours by default, stated in the legend.
+  assert.match(await page.textContent('#ablation .legend text'), /weight − uniform \(1\/5\)/);
+
+  // Word order: the second sentence's map in the first's order minus the first's. Without positions
+  // exactly 0 (the panel says so); with them, a difference of more than 0.05 somewhere.
+  const { a, b, a0, b0 } = (await download(page, '#word-order [data-export=json]')).data.wordOrder;
+  const order = [0, 4, 2, 3, 1];  // "the dog chased the cat" -> "the cat chased the dog"
+  const largestDifference = (x, y) => Math.max(...Array.from({ length: 25 }, (_, k) =>
+    Math.abs(y.weights[order[Math.floor(k / 5)] * 5 + order[k % 5]] - x.weights[k])));
+  assert.equal(largestDifference(a0, b0), 0);
+  assert.ok(largestDifference(a, b) > 0.05, `with positions: ${largestDifference(a, b)}`);
+  const titles = await page.$$eval('#word-order .panel h3', (h) => h.map((x) => x.textContent));
+  assert.ok(titles.includes('difference, no positions: largest 0, exactly'), titles.join(' | '));
+  assert.ok(titles.includes(`difference, with positions: largest ${largestDifference(a, b).toPrecision(3)}`), titles.join(' | '));
+
+  // A causal mask: the note says the mask alone breaks the symmetry; another sentence is flagged.
+  await openPlayground(playground, page, '?encoding=alibi&attn_causal=true&text=the+cat+sat+on+the+mat&text2=a+long+sentence+of+other+words');
+  assert.match(await page.textContent('#ablation .causal-note'), /mask alone breaks the symmetry/);
+  assert.match((await page.$$eval('#ablation p.note', (p) => p.map((x) => x.textContent))).join(' '), /rows different without positions \(the causal mask\)/);
+  assert.match(await page.textContent('#word-order .warning-note'), /do not hold the same words \(only in the first: “the”, “cat”/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the four terms each on their own scale; the worked example prints the head’s own numbers', async () => {
   const page = await playground.newPage();
   await openPlayground(playground, page, '?d_model=16&projections=identity');
   assert.deepEqual(await page.$$eval('#terms .panel h3', (h) => h.map((x) => x.textContent)),
     ['content–content  w·w', 'content–position  w·p', 'position–content  p·w', 'position–position  p·p', 'sum = the logits']);
-  // Worked example: omega_1 = 0.1, S_1 = [sin 1, cos 1, ...], the tokens of "the sky is not".
-  const cells = await page.$$eval('#worked table.numbers tbody tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
-  assert.deepEqual(cells[1].slice(0, 2), ['1', '0.100000']);
-  assert.deepEqual(cells[5].slice(0, 3), ['S₁ (sky)', '0.8415', '0.5403']);
-  assert.deepEqual(cells[4].slice(1, 9), ['0', '1.0000', '0', '1.0000', '0', '1.0000', '0', '1.0000']);
+  assert.equal(await page.$$eval('#terms .legend', (l) => l.length), 5, 'one legend per panel');
+
+  for (const [encoding, spec] of [['sinusoidal', { type: 'sinusoidal', d_model: 8, base: 10000 }],
+    ['rope', { type: 'rope', head_dim: 8, rope_theta: 10000, layout: 'half' }]]) {
+    await openPlayground(playground, page, `?encoding=${encoding}&sharpness=0.5&attn_seed=7`);
+    const head = pe.attention({ text: 'the sky is not', encoding: spec, d_model: 8, d_head: 8, seed: 7,
+      embedding_scale: 0.5 * Math.sqrt(8) });
+    const tables = await page.$$eval('#worked table.numbers', (ts) => Object.fromEntries(ts.map((t) => [t.dataset.quantity,
+      [...t.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.innerText))])));
+    const near = (text, value, what) => assert.ok(Math.abs(Number(text) - value) <= 5e-5, `${encoding} ${what}: ${text} vs ${value}`);
+    const matrix = (name, data, cols) => tables[name].forEach((row, i) => row.forEach((cell, c) => near(cell, data[i * cols + c], `${name}[${i}, ${c}]`)));
+    for (const [name, cols] of [['x', 8], ['v', 8], ['logits', 4], ['weights', 4], ['output', 8]]) matrix(name, head[name], cols);
+    if (encoding === 'sinusoidal') {
+      matrix('positions', head.positions, 8);
+      matrix('sum', head.x.map((v, k) => v + head.positions[k]), 8);
+      matrix('q', head.q, 8);
+      matrix('k', head.k, 8);
+      near(tables.positions[1][0], Math.sin(1), 'P[1, 0] = sin 1');
+    } else {
+      // Pair i (dims i, i + 4): "(before)\n→ (after)".
+      for (const [name, before, after] of [['q', head.q_unrotated, head.q], ['k', head.k_unrotated, head.k]]) {
+        tables[name].forEach((row, p) => row.forEach((cell, i) => {
+          const numbers = cell.match(/-?\d+\.\d+/g).map(Number);
+          [before[p * 8 + i], before[p * 8 + i + 4], after[p * 8 + i], after[p * 8 + i + 4]]
+            .forEach((v, k) => near(numbers[k], v, `${name} pair ${i} of ${p}`));
+        }));
+      }
+      near(tables.angles[3][1], 3 * 0.1, 'angle of pair 1 at position 3');
+    }
+    const rowSums = Array.from({ length: 4 }, (_, i) => tables.weights[i].reduce((s, c) => s + Number(c), 0));
+    rowSums.forEach((s) => assert.ok(Math.abs(s - 1) < 5e-4));
+  }
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -103,15 +103,6 @@ export function createCalls(pe) {
     attention: memoize((request) => pe.attention(request), 12),
 
     /**
-     * The token embeddings the head uses, [n, dModel] (embedTokens).
-     * @returns {{tokens: string[], data: Float32Array}}
-     */
-    embed: memoize((text, dModel, seed) => pe.embedTokens(text, dModel, seed)),
-
-    /** applyRope of a given x [n, d] at positions offset.. (for the worked example). */
-    rotate: memoize((x, n, d, spec, offset) => pe.applyRope(Float32Array.from(x), n, d, spec, offset)),
-
-    /**
      * T5's bucket of every relative position in [-span, span] (t5Bucket).
      * @returns {{positions: Int32Array, buckets: Int32Array}}
      */

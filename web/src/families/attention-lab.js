@@ -10,7 +10,22 @@ export const ATTENTION_PARAMETERS = [
     choiceLabels: { random: 'random (Xavier, seeded)', identity: 'identity (the derivations’ simplification)' } },
   { name: 'attn_causal', view: true, kind: 'bool', default: false, label: 'causal attention' },
   { name: 'attn_seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'attention seed' },
+  { name: 'sharpness', view: true, kind: 'number', default: 1, min: 0, max: 1000, sliderMin: 0.05, sliderMax: 20, log: true,
+    label: 'sharpness s (word embeddings × s·√d_model)',
+    help: 'Vaswani et al. (§3.4) scale embeddings by √d_model (s = 1): logits of order 1, so the pattern shows. ' +
+      'Smaller s flattens every row towards uniform; 0 leaves only the positions.' },
+  { name: 'weight_scale', view: true, kind: 'choice', default: 'uniform', choices: ['uniform', 'row', 'absolute'],
+    label: 'weight colours', choiceLabels: { uniform: 'above / below uniform (1/n per row)', row: 'each row’s own range',
+      absolute: 'absolute, 0 to the largest weight' } },
+  { name: 'terms_scale', view: true, kind: 'choice', default: 'own', choices: ['own', 'shared'], label: 'four terms: colour scale',
+    choiceLabels: { own: 'each term its own symmetric scale', shared: 'one scale for all five' },
+    when: (p) => p.encoding === 'sinusoidal' || p.encoding === 'learned' },
 ];
+
+/** The word-embedding scale the head uses: sharpness × √d_model (Vaswani et al. 2017, §3.4, at sharpness 1). */
+export function embeddingScale(params, dModel) {
+  return params.sharpness * Math.sqrt(dModel);
+}
 
 /**
  * Result fields (lazy getters) for the attention views.
@@ -25,33 +40,49 @@ export function attentionFields(engine, params, specOf, widthsOf) {
     return {
       text, encoding, d_model: widths.d_model, d_head: params.projections === 'identity' ? widths.d_model : widths.d_head,
       causal: params.attn_causal, seed: params.attn_seed, projections: params.projections,
+      embedding_scale: embeddingScale(params, widths.d_model),
     };
   };
   const none = () => ({ type: 'none', d_model: widthsOf().d_model });
+  // The maps need the weights, logits and terms; the head's inputs and projections stay in the worker.
+  const maps = ({ x, positions, q, k, v, q_unrotated, k_unrotated, ...rest }) => rest;  // eslint-disable-line no-unused-vars
+  const run = (text, encoding) => maps(engine.attention(request(text, encoding)));
   const second = (encoding) => {
     try {
-      return engine.attention(request(params.text2, encoding));
+      return run(params.text2, encoding);
     } catch (error) {  // name the second sentence's own control
       throw new RangeError(error.message.replace(/^text = /, 'text2 = '));
     }
   };
   return {
-    get attention() { return engine.attention(request(params.text, specOf())); },
-    get ablation() { return engine.attention(request(params.text, none())); },
+    get attention() { return run(params.text, specOf()); },
+    get ablation() { return run(params.text, none()); },
     get wordOrder() {
       const spec = specOf();
-      return { a: engine.attention(request(params.text, spec)), b: second(spec),
-        a0: engine.attention(request(params.text, none())), b0: second(none()) };
+      return { a: run(params.text, spec), b: second(spec), a0: run(params.text, none()), b0: second(none()) };
     },
   };
 }
 
-/** The worked example's numbers (context 4, d_model 8, "the sky is not") for a base. */
-export function workedExample(engine, base) {
-  const sinusoid = engine.absolute({ type: 'sinusoidal', d_model: 8, base }, 4);
-  const words = engine.embed('the sky is not', 8, 0);
-  const rotated = engine.rotate(Array.from(words.data), 4, 8, { type: 'rope', head_dim: 8, rope_theta: base, layout: 'interleaved' }, 0);
-  return { base, omega: sinusoid.inv_freq, table: sinusoid.table.data, tokens: words.tokens, words: words.data, rotated };
+export const WORKED_TEXT = 'the sky is not';
+
+/**
+ * The worked example: the page's head (projections, seed, sharpness, causal mask) on "the sky is not"
+ * with d_model = d_head = 8 and a sinusoidal or RoPE encoding of the given base. Every number is the
+ * head's own (attention()): x, P, q, k (before and after rotation for RoPE), v, logits, weights, output.
+ * @param {'sinusoidal'|'rope'} type
+ * @param {number} base  the sinusoid's base or rope_theta
+ * @param {'half'|'interleaved'} [layout]  RoPE's pairing
+ * @returns {{type, base, layout, omega: Float32Array, head: object, scale: number}}
+ */
+export function workedExample(engine, params, type, base, layout = 'interleaved') {
+  const d = 8;
+  const encoding = type === 'rope' ? { type, head_dim: d, rope_theta: base, layout } : { type, d_model: d, base };
+  const omega = type === 'rope' ? engine.rotary(encoding, 4).inv_freq : engine.absolute(encoding, 4).inv_freq;
+  const scale = embeddingScale(params, d);
+  const head = engine.attention({ text: WORKED_TEXT, encoding, d_model: d, d_head: d, causal: params.attn_causal,
+    seed: params.attn_seed, projections: params.projections, embedding_scale: scale });
+  return { type, base, layout, omega, head, scale };
 }
 
 /** The attention views' ids for a carrier ("absolute", "rotary", "bias", "none"), the worked example first where asked. */

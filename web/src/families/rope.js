@@ -104,7 +104,7 @@ export function fields(engine, params) {
     get scaled() { return engine.rotary(specOf(), params.seq_len); },
     get unscaled() { return engine.rotary(unscaledSpec(), params.seq_len); },
     get rope() { return { seq_len: params.seq_len, ...engine.rotary(specOf(), params.seq_len) }; },
-    get worked() { return workedExample(engine, params.rope_theta); },
+    get worked() { return workedExample(engine, params, 'rope', params.rope_theta, params.layout); },
   });
 }
 

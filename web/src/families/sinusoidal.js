@@ -47,7 +47,7 @@ export function fields(engine, params) {
     get cos_column() { return absolute().cos_column; },
     get metric() { return params.metric; },
     get similarity() { return engine.similarity(specOf(), params.similarity_n, params.metric); },
-    get worked() { return workedExample(engine, params.base); },
+    get worked() { return workedExample(engine, params, 'sinusoidal', params.base); },
   }, comparisonFields(engine, params, specOf),
   attentionFields(engine, params, specOf, () => ({ d_model: params.d_model, d_head: params.d_model })));
 }

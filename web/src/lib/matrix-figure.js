@@ -27,6 +27,7 @@ const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
  * @param {boolean} [o.legend]        draw the colour legend (default true)
  * @param {{data, rows, cols, ky, kx}} [o.preview]  block averages of data made by the engine (box-average.js)
  * @param {object} o.theme           the theme drawn in (lib/theme.js themeOf)
+ * @param {{rows: number[], label: string}[]} [o.outlines]  groups of rows to outline (e.g. identical rows), one dash per group
  * @returns {HTMLElement}
  */
 export function matrixFigure(o) {
@@ -95,7 +96,9 @@ export function matrixFigure(o) {
   plotArea.className = 'plot-area';
   plotArea.style.width = `${width}px`;
   plotArea.style.height = `${height}px`;
-  plotArea.append(axes, canvas, tooltip);
+  plotArea.append(axes, canvas);
+  if (o.outlines?.length) plotArea.append(rowOutlines(o.outlines, { width, height, margin: MARGIN, rows }));
+  plotArea.append(tooltip);
   const figure = document.createElement('div');
   figure.className = 'matrix-figure';
   if (o.legend !== false) figure.append(colourLegend(colour));
@@ -111,6 +114,27 @@ export function matrixFigure(o) {
   return figure;
 }
 
+/**
+ * Frames around whole rows, drawn over the canvas: each group in its own dash pattern, named by a
+ * <title> (and the figure's note). Pointer events pass through to the canvas.
+ * @returns {SVGSVGElement}
+ */
+function rowOutlines(groups, { width, height, margin, rows }) {
+  const y = scaleLinear().domain([0, rows]).range([margin.top, height - margin.bottom]);
+  const svg = create('svg').attr('class', 'outlines').attr('width', width).attr('height', height)
+    .attr('viewBox', `0 0 ${width} ${height}`).attr('aria-hidden', 'true');
+  const dashes = ['none', '6 3', '2 3', '8 3 2 3'];
+  groups.forEach((group, g) => {
+    for (const row of group.rows) {
+      svg.append('rect').attr('class', 'outline').attr('data-row', row)
+        .attr('x', margin.left + 1).attr('y', y(row) + 1).attr('width', width - margin.left - margin.right - 2)
+        .attr('height', Math.max(2, y(row + 1) - y(row) - 2)).attr('fill', 'none')
+        .attr('stroke-dasharray', dashes[g % dashes.length])
+        .append('title').text(group.label);
+    }
+  });
+  return svg.node();
+}
 
 /**
  * The axes and frame of a [rows, cols] heatmap: row 0 at the top, integer ticks,

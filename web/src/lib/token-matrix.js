@@ -5,25 +5,29 @@ import { escapeHtml } from './html.js';
 
 /**
  * @param {object} o
- * @param {Float32Array} o.data      [n, n] row-major; -Infinity is drawn blank ("masked")
+ * @param {Float32Array} o.data      [n, n] row-major, the values the tooltip gives; -Infinity is drawn blank ("masked")
+ * @param {Float32Array} [o.paint]   what the colours show, when not data itself (weightColours); NaN is blank
  * @param {string[]} o.tokens
  * @param {number} o.width
  * @param {number} o.height
  * @param {string} o.label           what the values are ("weight", "logit", "content-position")
- * @param {boolean} [o.weights]      a [0, 1] sequential scale instead of a diverging one
- * @param {number} [o.extent]        the colour range; by default the data's largest |value|
+ * @param {string} [o.legendLabel]   what the colours show, when not o.label
+ * @param {boolean} [o.sequential]   a [0, extent] sequential scale instead of a diverging one
+ * @param {number} [o.extent]        the colour range; by default the largest |value| painted
  * @param {boolean} [o.legend]
+ * @param {{rows: number[], label: string}[]} [o.outlines]  rows to outline (matrix-figure.js)
  * @param {(i: number, j: number) => string} [o.extra]  more tooltip lines
  * @param {object} o.theme           lib/theme.js
  */
 export function tokenMatrix(o) {
   const n = o.tokens.length;
-  let extent = o.extent ?? 0;
-  if (!o.extent) for (const v of o.data) if (v > -Infinity) extent = Math.max(extent, Math.abs(v));
+  const paint = o.paint ?? o.data;
+  const extent = o.extent ?? largest(paint);
   const figure = matrixFigure({
-    data: o.data, rows: n, cols: n, width: o.width, height: o.height, legend: o.legend, theme: o.theme,
-    xLabel: 'key →', yLabel: '↓ query', extent: o.weights ? Math.max(extent, 1e-6) : extent || 1,
-    sequential: o.weights, legendLabel: o.label, xTickLabels: o.tokens, yTickLabels: o.tokens,
+    data: paint, rows: n, cols: n, width: o.width, height: o.height, legend: o.legend, theme: o.theme,
+    xLabel: 'key →', yLabel: '↓ query', extent: Math.max(extent, 1e-9),
+    sequential: o.sequential, legendLabel: o.legendLabel ?? o.label, xTickLabels: o.tokens, yTickLabels: o.tokens,
+    outlines: o.outlines,
     ariaLabel: `${o.label} of every query and key of a ${n}-token sentence.`,
     describe: (i, j) => {
       const v = o.data[i * n + j];
@@ -33,7 +37,70 @@ export function tokenMatrix(o) {
     },
   });
   figure.classList.add('masked-background');
+  if (o.legend === false) {  // keep the map level with a neighbour that has the legend
+    const space = document.createElement('div');
+    space.className = 'legend-space';
+    figure.prepend(space);
+  }
   return figure;
+}
+
+/** The largest |value| of an array, ignoring NaN and infinities. */
+export function largest(values) {
+  let max = 0;
+  for (const v of values) if (Number.isFinite(v)) max = Math.max(max, Math.abs(v));
+  return max;
+}
+
+/**
+ * What the colours of an attention map show (the view parameter weight_scale):
+ *  - uniform: weight − 1/m, m the keys the row may see (n, or i + 1 under a causal mask), on a diverging
+ *    scale: above uniform one way, below the other, uniform itself blank. An untrained head's weights
+ *    sit near 1/n, so this is the scale that shows their pattern.
+ *  - row: (weight − the row's least) / (its range), 0 to 1: every row's own pattern at full contrast.
+ *  - absolute: the weight itself, 0 to the largest weight shown.
+ * Masked entries (logit −∞) are NaN: drawn blank.
+ * @param {{n: number, weights: Float32Array, logits: Float32Array}} a  an attention result
+ * @param {'uniform'|'row'|'absolute'} mode
+ * @returns {{paint: Float32Array, sequential: boolean, legendLabel: string, extent: number|null}}
+ *   extent null: take the largest |value| over the panels drawn together (sharedExtent)
+ */
+export function weightColours(a, mode) {
+  const n = a.n;
+  const paint = new Float32Array(n * n);
+  let causal = false;
+  for (let i = 0; i < n; i++) {
+    let seen = 0;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let j = 0; j < n; j++) {
+      if (a.logits[i * n + j] === -Infinity) { causal = true; continue; }
+      seen++;
+      lo = Math.min(lo, a.weights[i * n + j]);
+      hi = Math.max(hi, a.weights[i * n + j]);
+    }
+    for (let j = 0; j < n; j++) {
+      const w = a.weights[i * n + j];
+      paint[i * n + j] = a.logits[i * n + j] === -Infinity ? NaN
+        : mode === 'uniform' ? w - 1 / seen : mode === 'row' ? (hi > lo ? (w - lo) / (hi - lo) : 0) : w;
+    }
+  }
+  if (mode === 'row') return { paint, sequential: true, extent: 1, legendLabel: 'weight, from its row’s least (0) to largest (1)' };
+  if (mode === 'absolute') return { paint, sequential: true, extent: null, legendLabel: 'weight' };
+  return { paint, sequential: false, extent: null, legendLabel: `weight − uniform (${causal ? '1/(i+1) under the mask' : `1/${n}`})` };
+}
+
+/**
+ * The weight maps of several attention results coloured alike (weightColours, one extent for all), for
+ * panels drawn side by side.
+ * @returns {{paint, sequential, legendLabel, extent}[]}
+ */
+export function sharedWeightColours(mode, ...results) {
+  const colours = results.map((a) => weightColours(a, mode));
+  const extent = colours[0].extent ?? Math.max(...colours.map((c) => largest(c.paint)));
+  const legendLabel = colours.every((c) => c.legendLabel === colours[0].legendLabel) ? colours[0].legendLabel
+    : 'weight − uniform (1/n of its sentence, 1/(i+1) under a mask)';
+  return colours.map((c) => ({ ...c, extent, legendLabel }));
 }
 
 /** A titled panel around a figure. */
@@ -54,9 +121,33 @@ export function panels(...boxes) {
   return row;
 }
 
-/** The largest weight over several attention results: one colour scale for panels side by side. */
-export function sharedWeightExtent(...results) {
-  let max = 0;
-  for (const r of results) for (const v of r.weights) max = Math.max(max, v);
-  return max;
+/**
+ * The tooltip lines that make up one logit: the four terms of an absolute encoding, or content and
+ * position for the others (the core's terms), and the softmax that turns it into the weight.
+ * @param {{n, logits, weights, terms}} a  an attention result
+ */
+export function logitParts(a, i, j) {
+  const k = i * a.n + j;
+  if (a.logits[k] === -Infinity) return '<b>logit</b> −∞ (masked)';
+  const f = (v) => v.toPrecision(4);
+  const t = a.terms;
+  const parts = t.carrier === 'absolute'
+    ? `= ${f(t.cc[k])} (w·w) + ${f(t.cp[k])} (w·p) + ${f(t.pc[k])} (p·w) + ${f(t.pp[k])} (p·p)`
+    : t.carrier === 'none' ? '(content only)'
+      : `= ${f(t.content[k])} (content) + ${f(t.position[k])} (${t.carrier === 'bias' ? 'bias b(i, j)' : 'rotation’s change'})`;
+  return `<b>logit</b> ${a.logits[k].toPrecision(6)} ${parts}`;
+}
+
+/**
+ * A note for maps drawn under a causal mask: the mask alone tells positions apart.
+ * @returns {HTMLElement|null}
+ */
+export function causalNote(causal) {
+  if (!causal) return null;
+  const note = document.createElement('p');
+  note.className = 'note causal-note';
+  note.textContent = 'Causal mask on: query i sees keys 0 … i only, so even without any positional encoding two copies ' +
+    'of a word see different keys and get different rows. The mask alone breaks the symmetry between orders (it is ' +
+    'how NoPE language models still learn positions; Haviv et al. 2022). Turn it off to see the bag of words.';
+  return note;
 }

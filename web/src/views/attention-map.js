@@ -1,24 +1,27 @@
 // The attention map: the weights [n, n] of one head over the reader's sentence.
 import { figureWidth } from '../lib/size.js';
-import { tokenMatrix } from '../lib/token-matrix.js';
+import { causalNote, logitParts, tokenMatrix, weightColours } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'attention';
 export const title = 'Attention map';
 export const caption = 'How much each query token (row) attends to each key token (column): softmax(q·kᵀ/√d) with this ' +
-  'encoding, for a single head with untrained weights. Hover for the exact weight and logit.';
+  'encoding, for a single head with untrained weights; word embeddings scaled by s·√d_model (sharpness s). ' +
+  'Colours: the weight against the uniform 1/n by default (the “weight colours” control). Hover for the weight and the terms of its logit.';
 export const needs = ['attention'];
 
-/** @param {{attention: {tokens, weights, logits}}} result */
-export function render(element, result) {
+/** @param {{attention: {tokens, n, weights, logits, terms}}} result */
+export function render(element, result, params) {
   const a = result.attention;
   const size = Math.min(figureWidth(element), 600);
-  element.replaceChildren(tokenMatrix({
-    theme: themeOf(element),
-    data: a.weights, tokens: a.tokens, width: size, height: size - 60, label: 'weight', weights: true,
-    extra: (i, j) => `<b>logit</b> ${a.logits[i * a.n + j] === -Infinity ? '−∞' : a.logits[i * a.n + j].toPrecision(6)}`,
-  }));
+  const colours = weightColours(a, params.weight_scale);
+  const figure = tokenMatrix({
+    theme: themeOf(element), ...colours, extent: colours.extent ?? undefined,
+    data: a.weights, tokens: a.tokens, width: size, height: size - 60, label: 'weight',
+    extra: (i, j) => logitParts(a, i, j),
+  });
+  element.replaceChildren(...[causalNote(params.attn_causal), figure].filter(Boolean));
 }
 
 /** The CSV table: one row per query-key pair, with its weight and logit. */

@@ -1,59 +1,128 @@
-// A worked example with tiny sizes, every number printed: context 4, d_model 8,
-// "the sky is not": the frequencies omega_i, the sinusoidal position vectors
-// S_0..S_3 (S_0 = [0, 1, 0, 1, ...]), and each word's first pair rotated by RoPE.
+// A worked example with tiny sizes, every number printed: "the sky is not",
+// d_model = d_head = 8, the page's own head (projections, seed, sharpness,
+// causal mask) with a sinusoidal encoding (in the sinusoidal family) or RoPE
+// (in the RoPE family): x, P, x + P, q, k (each pair before and after its
+// rotation for RoPE), v, the scores, the softmax weights and the output.
+import { escapeHtml } from '../lib/html.js';
 
 export const id = 'worked';
 export const title = 'Worked example: “the sky is not”, d_model = 8';
-export const caption = 'Four tokens, eight dimensions, every number from the engine. ωᵢ = base^(−2i/8); the sinusoidal ' +
-  'vector of position p is [sin(pω₀), cos(pω₀), sin(pω₁), …]; RoPE turns pair i of the word at position p by p·ωᵢ.';
+export const caption = 'Four tokens, eight dimensions, one head: every number it uses, from the engine’s attention() itself. ' +
+  'Read top to bottom: inputs, queries and keys, scores, weights, output.';
 export const needs = ['worked'];
 
-const fmt = (v) => (Math.abs(v) < 5e-7 ? '0' : v.toFixed(4));
+const D = 8;
+const fmt = (v) => (v === -Infinity ? '−∞' : Math.abs(v) < 5e-7 ? '0' : v.toFixed(4));
+const SUB = '₀₁₂₃₄₅₆₇';
 
-/** A table of numbers, in a box that scrolls sideways on a narrow screen. */
-function numbers(head, rows) {
+/**
+ * A table of numbers in a box that scrolls sideways on a narrow screen; cells are HTML.
+ * @param {string} quantity  names the table (data-quantity) for tests and readers of the DOM
+ */
+function numbers(quantity, head, rows) {
   const box = document.createElement('div');
   box.className = 'table-scroll';
   const t = document.createElement('table');
   t.className = 'numbers';
+  t.dataset.quantity = quantity;
   t.innerHTML = `<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>` +
     `<tbody>${rows.map((r) => `<tr>${r.map((c, k) => (k === 0 ? `<th scope="row">${c}</th>` : `<td>${c}</td>`)).join('')}</tr>`).join('')}</tbody>`;
   box.append(t);
   return box;
 }
 
-/** @param {{worked: {base, omega: Float32Array, table: Float32Array, tokens: string[], words: Float32Array, rotated: Float32Array}}} result */
+/** Rows of an [n, cols] matrix, labelled by token. */
+function matrixRows(data, tokens, cols) {
+  return tokens.map((t, p) => [`${p} ${escapeHtml(t)}`, ...Array.from(data.subarray(p * cols, p * cols + cols), fmt)]);
+}
+
+const dims = (prefix = 'dim') => ['', ...Array.from({ length: D }, (_, c) => `${prefix} ${c}`)];
+
+/** Columns of pair i: (2i, 2i+1) interleaved, (i, i + d/2) half. */
+function pairOf(layout, i) {
+  return layout === 'interleaved' ? [2 * i, 2 * i + 1] : [i, i + D / 2];
+}
+
+/** The rotation table of q or k: for each position and pair, (a, b) before → after, turned by p·θᵢ. */
+function rotationRows(before, after, tokens, layout) {
+  return tokens.map((t, p) => [`${p} ${escapeHtml(t)}`, ...Array.from({ length: D / 2 }, (_, i) => {
+    const [c0, c1] = pairOf(layout, i);
+    return `(${fmt(before[p * D + c0])}, ${fmt(before[p * D + c1])})<br>→ (${fmt(after[p * D + c0])}, ${fmt(after[p * D + c1])})`;
+  })]);
+}
+
+/** @param {{worked: {type, base, layout, omega: Float32Array, head, scale}}} result */
 export function render(element, result) {
   const w = result.worked;
-  const d = 8;
-  const heading = (text) => { const h = document.createElement('h3'); h.textContent = text; return h; };
-  const omega = numbers(['pair i', 'ωᵢ (rad/token)', 'wavelength 2π/ωᵢ (tokens)'],
-    Array.from(w.omega, (o, i) => [i, o.toPrecision(6), ((2 * Math.PI) / o).toPrecision(6)]));
-  const positions = numbers(['', ...Array.from({ length: d }, (_, c) => `dim ${c}`)],
-    [0, 1, 2, 3].map((p) => [`S${'₀₁₂₃'[p]} (${w.tokens[p]})`, ...Array.from(w.table.subarray(p * d, p * d + d), fmt)]));
-  const rotated = numbers(['position p', 'word', 'pair 0 before', 'angle p·ω₀', 'pair 0 after RoPE', 'pair 3 before', 'pair 3 after'],
-    [0, 1, 2, 3].map((p) => {
-      const pair = (x, i) => `(${fmt(x[p * d + 2 * i])}, ${fmt(x[p * d + 2 * i + 1])})`;
-      return [p, w.tokens[p], pair(w.words, 0), `${(p * w.omega[0]).toFixed(4)} rad`, pair(w.rotated, 0), pair(w.words, 3), pair(w.rotated, 3)];
-    }));
+  const h = w.head;
+  const tokens = h.tokens;
+  const rope = w.type === 'rope';
+  const heading = (text) => { const e = document.createElement('h3'); e.textContent = text; return e; };
+  const keys = ['', ...tokens.map((t, j) => `key ${j} ${escapeHtml(t)}`)];
+  const parts = [
+    heading(`Frequencies θᵢ = ${w.base}^(−2i/8)`),
+    numbers('omega', ['pair i', 'θᵢ (rad/token)', 'wavelength 2π/θᵢ (tokens)'],
+      Array.from(w.omega, (o, i) => [i, o.toPrecision(6), ((2 * Math.PI) / o).toPrecision(6)])),
+    heading(`1. Word embeddings x (drawn N(0, 1/8), times s·√8 = ${w.scale.toPrecision(4)})`),
+    numbers('x', dims(), matrixRows(h.x, tokens, D)),
+  ];
+  if (rope) {
+    parts.push(
+      heading('2. Angles p·θᵢ (radians) by which pair i of position p turns'),
+      numbers('angles', ['', ...Array.from(w.omega, (_, i) => `pair ${i}`)],
+        tokens.map((t, p) => [`${p} ${escapeHtml(t)}`, ...Array.from(w.omega, (o) => fmt(p * o))])),
+      heading(`3. q = x W_q, then rotated: each pair (${w.layout === 'interleaved' ? 'dims 2i, 2i+1' : 'dims i, i+4'}) before → after`),
+      numbers('q', ['', ...Array.from(w.omega, (_, i) => `pair ${i}`)], rotationRows(h.q_unrotated, h.q, tokens, w.layout)),
+      heading('4. k = x W_k, rotated the same way'),
+      numbers('k', ['', ...Array.from(w.omega, (_, i) => `pair ${i}`)], rotationRows(h.k_unrotated, h.k, tokens, w.layout)),
+    );
+  } else {
+    parts.push(
+      heading('2. Position vectors P: [sin(pθ₀), cos(pθ₀), sin(pθ₁), …]'),
+      numbers('positions', dims(), matrixRows(h.positions, tokens, D)),
+      heading('3. x + P: what the head sees'),
+      numbers('sum', dims(), matrixRows(h.x.map((v, k) => v + h.positions[k]), tokens, D)),
+      heading('4. q = (x + P) W_q and k = (x + P) W_k'),
+      numbers('q', dims('q'), matrixRows(h.q, tokens, D)),
+      numbers('k', dims('k'), matrixRows(h.k, tokens, D)),
+    );
+  }
+  parts.push(
+    heading(`5. v = ${rope ? 'x' : '(x + P)'} W_v (never rotated)`),
+    numbers('v', dims('v'), matrixRows(h.v, tokens, D)),
+    heading('6. Scores q·kᵀ/√8 (rows: queries)'),
+    numbers('logits', keys, matrixRows(h.logits, tokens, tokens.length)),
+    heading('7. Weights: softmax of each row (each row sums to 1)'),
+    numbers('weights', keys, matrixRows(h.weights, tokens, tokens.length)),
+    heading('8. Output = weights · v'),
+    numbers('output', dims('out'), matrixRows(h.output, tokens, D)),
+  );
   const box = document.createElement('div');
   box.className = 'worked';
-  box.append(heading(`Frequencies (base ${w.base})`), omega, heading('Sinusoidal position vectors S₀ … S₃'), positions,
-    heading('Each word’s embedding, pairs rotated by RoPE (interleaved pairs)'), rotated);
+  box.append(...parts);
   element.replaceChildren(box);
 }
 
-/** The CSV table, long: which table, its row and column, the value. */
+/** The CSV table, long: which quantity, its row and column, the value. */
 export function table(result) {
   const w = result.worked;
-  const d = 8;
+  const h = w.head;
+  const n = h.tokens.length;
   const rows = [];
-  w.omega.forEach((o, i) => { rows.push(['omega', `pair ${i}`, 'rad/token', o], ['wavelength', `pair ${i}`, 'tokens', (2 * Math.PI) / o]); });
-  for (let p = 0; p < 4; p++) {
-    for (let c = 0; c < d; c++) {
-      rows.push(['sinusoid', `position ${p}`, `dim ${c}`, w.table[p * d + c]], ['word', `${p} ${w.tokens[p]}`, `dim ${c}`, w.words[p * d + c]],
-        ['rope_rotated_word', `${p} ${w.tokens[p]}`, `dim ${c}`, w.rotated[p * d + c]]);
-    }
-  }
+  w.omega.forEach((o, i) => { rows.push(['theta', `pair ${i}`, 'rad/token', o]); });
+  const matrix = (name, data, cols, colName) => {
+    for (let p = 0; p < n; p++) for (let c = 0; c < cols; c++) rows.push([name, `${p} ${h.tokens[p]}`, colName(c), data[p * cols + c]]);
+  };
+  const dim = (c) => `dim ${c}`;
+  const key = (j) => `key ${j} ${h.tokens[j]}`;
+  matrix('x', h.x, D, dim);
+  if (h.positions) matrix('P', h.positions, D, dim);
+  if (h.q_unrotated) { matrix('q_unrotated', h.q_unrotated, D, dim); matrix('k_unrotated', h.k_unrotated, D, dim); }
+  matrix('q', h.q, D, dim);
+  matrix('k', h.k, D, dim);
+  matrix('v', h.v, D, dim);
+  matrix('logit', h.logits, n, key);
+  matrix('weight', h.weights, n, key);
+  matrix('output', h.output, D, dim);
   return { columns: ['quantity', 'row', 'column', 'value'], rows: rows.length, row: (k) => rows[k] };
 }
