@@ -15,6 +15,17 @@ const REFERENCES = [
 ];
 
 /**
+ * The decay curve of any spec over distance 0..maxDistance, as the comparison draws it (the curve of its
+ * family's reference: q.k/sqrt(d) of q = k = 1 for rotary, p_0.p_m/sqrt(d) for sinusoidal, the bias
+ * b(m) for bias families), or null for a family without one (learned).
+ * @returns {{values: Float32Array, scale: number}|null}
+ */
+export function curveOf(engine, spec, maxDistance) {
+  const ref = REFERENCES.find((r) => r.spec.type === spec.type);
+  return ref ? { values: engine.decay(spec, maxDistance)[ref.curve], scale: ref.scale(spec) } : null;
+}
+
+/**
  * The comparison's curves over distance 0..maxDistance.
  * @param {object} engine
  * @param {object|null} current  the current encoding's spec (null: a learned table, which has no curve)

@@ -9,9 +9,10 @@ import * as t5 from './t5.js';
 import * as shaw from './shaw.js';
 import * as transformerXl from './transformer-xl.js';
 import * as kerple from './kerple.js';
+import * as compare from './side-by-side.js';
 
-// Keys are the spec `type` names.
-export const FAMILIES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple };
+// Keys are the spec `type` names, and `compare`: two to four of them side by side.
+export const FAMILIES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, compare };
 
 export const ENCODING = {
   name: 'encoding', kind: 'choice', default: 'sinusoidal', choices: Object.keys(FAMILIES), label: 'encoding',

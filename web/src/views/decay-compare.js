@@ -1,6 +1,6 @@
 // Every family's decay on one shared axis: how the logit of a key m tokens
 // before the query changes with m, normalised so the shapes compare.
-import * as Plot from '@observablehq/plot';
+import { curveChart } from '../lib/curves.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
@@ -8,41 +8,50 @@ export const id = 'compare';
 export const title = 'Decay with distance, every family on one axis';
 export const caption = 'The change of the logit of a key m tokens back, f(m) − f(0), divided by its largest size over ' +
   'the range, so the shapes compare: f is the bias for ALiBi, T5 and KERPLE, and q·k/√d for q = k = 1 with sinusoidal ' +
-  'positions or RoPE. The current encoding is drawn bold; the tooltip gives the raw values.';
+  'positions or RoPE. The current encoding is drawn bold; untick a curve to hide it; the tooltip gives the raw values.';
 export const needs = ['comparison', 'currentLabel'];
 
 /** A curve's raw values f(m) (scaled) and y(m) = (f(m) - f(0)) / max |f - f(0)|, as drawn. */
-function normalised({ label, values, scale }) {
+export function normalised({ label, values, scale }) {
   const f0 = values[0] * scale;
   let size = 0;
   for (const v of values) size = Math.max(size, Math.abs(v * scale - f0));
   return { label, values, scale, y: (m) => (size > 0 ? (values[m] * scale - f0) / size : 0) };
 }
 
+/** Why two decay curves coincide, where the reason is known. */
+export function whyCoincide(a, b) {
+  const pair = [a, b].map((s) => s.toLowerCase());
+  const has = (word) => pair.some((s) => s.startsWith(word));
+  if (has('sinusoidal') && has('rope')) {
+    return 'By construction: with q = k = 1, RoPE’s q·k is Σᵢ 2cos(m θᵢ), and the sinusoidal position–position term ' +
+      'p₀·p_m is Σᵢ cos(m ωᵢ): the same sum when θ = ω (same base and width), so normalised they are one curve.';
+  }
+  if (has('rope') && has('xpos')) return 'xPos is RoPE’s rotation times a slow exponential ζ^(m/γ): over short distances it barely bends RoPE’s curve.';
+  return '';
+}
+
+/**
+ * The series as curveChart draws them.
+ * @param {{label, values: Float32Array, scale: number}[]} curves
+ * @param {string|null} bold  the label drawn bold
+ */
+export function seriesOf(curves, bold, normalise = true) {
+  return curves.filter((c) => c.values).map((c) => {
+    const { y } = normalised(c);
+    const step = Math.max(1, Math.floor(c.values.length / 1500));
+    const points = [];
+    for (let m = 0; m < c.values.length; m += step) points.push({ x: m, y: normalise ? y(m) : c.values[m] * c.scale, raw: c.values[m] * c.scale });
+    return { name: c.label, points, bold: c.label === bold };
+  });
+}
+
 /** @param {{comparison: {label: string, values: Float32Array, scale: number}[], currentLabel: string}} result */
 export function render(element, result) {
-  const rows = [];
-  for (const curve of result.comparison.map(normalised)) {
-    const { label, values, scale, y } = curve;
-    const step = Math.max(1, Math.floor(values.length / 1500));
-    for (let m = 0; m < values.length; m += step) {
-      rows.push({ m, label, raw: values[m] * scale, y: y(m), current: label === result.currentLabel });
-    }
-  }
-  const theme = themeOf(element);
-  const labels = result.comparison.map((c) => c.label);
-  element.replaceChildren(Plot.plot({
-    width: figureWidth(element), height: 340, marginLeft: 64, marginBottom: 40, marginRight: 20,
-    x: { label: 'distance m (tokens) →', labelAnchor: 'center', labelOffset: 34 },
-    y: { label: '↑ (f(m) − f(0)) / max |f − f(0)|', grid: true },
-    color: { legend: true, domain: labels, scheme: theme.categorical },
-    marks: [
-      Plot.ruleY([0], { stroke: theme.rule }),
-      Plot.lineY(rows.filter((r) => !r.current), { x: 'm', y: 'y', stroke: 'label', strokeWidth: 1.2, strokeOpacity: 0.75 }),
-      Plot.lineY(rows.filter((r) => r.current), { x: 'm', y: 'y', stroke: 'label', strokeWidth: 3 }),
-      Plot.tip(rows, Plot.pointer({ x: 'm', y: 'y', stroke: 'label', channels: { 'raw f(m)': 'raw' },
-        format: { y: (v) => v.toPrecision(4), 'raw f(m)': (v) => v.toPrecision(6), stroke: true } })),
-    ],
+  element.replaceChildren(curveChart({
+    series: seriesOf(result.comparison, result.currentLabel), width: figureWidth(element), theme: themeOf(element),
+    x: { label: 'distance m (tokens) →' }, y: { label: '↑ (f(m) − f(0)) / max |f − f(0)|' },
+    channels: { 'raw f(m)': 'raw' }, explain: whyCoincide,
   }));
 }
 

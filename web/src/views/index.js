@@ -24,6 +24,9 @@ const LOADERS = {
   'word-order': () => import('./word-order.js'),
   terms: () => import('./terms.js'),
   panels: () => import('./bias-panels.js'),
+  'compare-decay': () => import('./compare-decay.js'),
+  'compare-spectrum': () => import('./compare-spectrum.js'),
+  'compare-attention': () => import('./compare-attention.js'),
 };
 
 export const VIEW_IDS = Object.keys(LOADERS);

@@ -1,0 +1,79 @@
+// Compare mode in real headless Chromium: configurations from the URL and the
+// controls, overlaid decay curves and spectra, attention maps on one scale,
+// the embed, and a bad configuration named beside its own box.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPlayground, startPlayground } from './browser.mjs';
+
+let playground;
+before(async () => { playground = await startPlayground(); });
+after(async () => { await playground?.close(); });
+
+const THREE = '?encoding=compare&config_a=sinusoidal&config_b=rope&config_c=alibi&config_d=';
+
+test('a three-way comparison draws three labelled curves and three attention maps on one scale', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, THREE);
+  assert.equal(await page.inputValue('#control-comparison'), 'custom');
+  assert.deepEqual(await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim())),
+    ['sinusoidal', 'rope', 'alibi']);
+  // Three lines, three dash patterns; each named at its end (sinusoidal and RoPE end together here, so they
+  // share a label) and named in the note that says they coincide.
+  const dashes = await page.$$eval('#compare-decay svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
+  assert.equal(dashes.length, 3);
+  assert.equal(new Set(dashes).size, 3);
+  const ends = await page.$$eval('#compare-decay svg [aria-label="text"] text', (t) => t.map((x) => x.textContent));
+  assert.deepEqual(ends.flatMap((e) => e.split(', ')).sort(), ['alibi', 'rope', 'sinusoidal']);
+  assert.match(await page.textContent('#compare-decay .coincide-note'), /sinusoidal and rope coincide here .*By construction/);
+  // Unticking a curve hides it.
+  await page.click('#compare-decay .curve-toggles label:nth-child(3) input');
+  assert.equal(await page.$$eval('#compare-decay svg g[aria-label="line"]', (g) => g.length), 2);
+
+  assert.deepEqual(await page.$$eval('#compare-attention .panel h3', (h) => h.map((x) => x.textContent)), ['sinusoidal', 'rope', 'alibi']);
+  assert.equal(await page.$$eval('#compare-attention .legend', (l) => l.length), 1, 'one colour scale, one legend');
+  assert.equal(await page.$$eval('#compare-attention canvas.matrix', (c) => c.length), 3);
+  // Spectra: the two with frequencies; ALiBi named as having none.
+  assert.deepEqual(await page.$$eval('#compare-spectrum .curve-toggles label', (l) => l.map((x) => x.textContent.trim())), ['sinusoidal', 'rope']);
+  assert.match(await page.textContent('#compare-spectrum p.none-note'), /alibi: no frequencies/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a named comparison fills the configurations; editing one makes it custom and lands in the URL', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=compare&comparison=scalings');
+  assert.equal(await page.inputValue('#control-comparison'), 'scalings');
+  assert.equal(await page.inputValue('#control-config_a'), 'rope rope_type=linear factor=8 seq_len=32768');
+  // PI divides every frequency by 8; llama3 keeps the fast pairs: the wavelengths the spectrum draws differ.
+  const json = await page.evaluate(() => document.querySelector('#compare-spectrum [data-export=csv]') !== null);
+  assert.ok(json);
+  const labels = await page.$$eval('#compare-spectrum .curve-toggles label', (l) => l.map((x) => x.textContent.trim()));
+  assert.equal(labels.length, 4);
+  await page.fill('#control-config_d', 'rope preset=llama-2-7b');
+  await page.press('#control-config_d', 'Enter');
+  await page.waitForFunction(() => /config_d=rope\+preset%3Dllama-2-7b/.test(location.search));
+  assert.match(page.url(), /comparison=custom/);
+  assert.equal(await page.inputValue('#control-comparison'), 'custom');
+  await page.waitForFunction(() => [...document.querySelectorAll('#compare-spectrum .curve-toggles label')].some((l) => /llama-2-7b/.test(l.textContent)));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a bad configuration is named beside its box; the embed shows one comparison view', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=compare');
+  const drawn = await page.innerHTML('#compare-attention .figure');
+  await page.fill('#control-config_b', 'rope rope_theta=-1');
+  await page.press('#control-config_b', 'Enter');
+  await page.waitForFunction(() => document.getElementById('error-config_b')?.textContent !== '');
+  assert.match(await page.textContent('#error-config_b'), /^config_b = "rope rope_theta=-1" is invalid: rope_theta = -1 is invalid/);
+  assert.equal(await page.innerHTML('#compare-attention .figure'), drawn, 'the last good maps stay');
+  await page.fill('#control-config_b', 'ropes');
+  await page.press('#control-config_b', 'Enter');
+  await page.waitForFunction(() => /expected an encoding first/.test(document.getElementById('error-config_b')?.textContent));
+
+  await openPlayground(playground, page, `${THREE}&view=compare-attention`, 'embed.html');
+  assert.deepEqual(await page.$$eval('.panel h3', (h) => h.map((x) => x.textContent)), ['sinusoidal', 'rope', 'alibi']);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

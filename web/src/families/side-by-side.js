@@ -1,0 +1,151 @@
+// Compare mode: two to four configurations (any families, or one family with
+// other values, a model preset, or a pasted RoPE config.json) on one decay
+// axis, one spectrum axis, and their attention maps for one sentence on one
+// colour scale. Each configuration is a line of text: the encoding, then
+// key=value pairs of its playground parameters ("rope preset=llama-2-7b").
+import { COMPARE_DISTANCE, curveOf } from './compare.js';
+import { ATTENTION_PARAMETERS } from './attention-lab.js';
+import { FAMILIES, parametersOf } from './index.js';  // a cycle: read only inside functions
+import { defaultsOf, parse } from '../state.js';
+import { ropeSpecFromConfig } from '../hf-config.js';
+
+export const label = 'compare 2–4 configurations';
+export const formula = 'each configuration: the encoding, then its parameters, e.g. <code>rope preset=llama-3.1-8b</code> ' +
+  'or <code>rope rope_type=yarn factor=8</code>; or a pasted RoPE config.json';
+
+export const SLOTS = ['config_a', 'config_b', 'config_c', 'config_d'];
+
+/** Ready-made comparisons: the slots each fills. */
+export const COMPARISONS = {
+  families: { label: 'sinusoidal vs RoPE vs ALiBi vs T5 (one sentence)',
+    slots: ['sinusoidal d_model=64', 'rope head_dim=64', 'alibi', 't5'] },
+  llama: { label: 'Llama-2 vs Llama-3.1 (spectra)', slots: ['rope preset=llama-2-7b', 'rope preset=llama-3.1-8b', '', ''] },
+  scalings: { label: 'PI vs NTK vs YaRN vs llama3, factor 8', slots: ['rope rope_type=linear factor=8 seq_len=32768',
+    'rope rope_type=ntk factor=8 seq_len=32768', 'rope rope_type=yarn factor=8 original_max_position_embeddings=4096 seq_len=32768',
+    'rope rope_type=llama3 factor=8 original_max_position_embeddings=4096 seq_len=32768'] },
+  bias: { label: 'ALiBi vs T5 vs KERPLE vs NoPE (decay)', slots: ['alibi', 't5', 'kerple', 'none'] },
+};
+
+const slotHelp = 'The encoding, then key=value pairs of its controls (as in its link), e.g. “rope preset=llama-2-7b rope_theta=10000”; ' +
+  'or a RoPE config.json pasted whole. Empty: unused.';
+
+export const parameters = [
+  { name: 'comparison', kind: 'choice', default: 'families', choices: ['custom', ...Object.keys(COMPARISONS)], label: 'comparison',
+    choiceLabels: { custom: 'custom (your configurations)', ...Object.fromEntries(Object.entries(COMPARISONS).map(([k, c]) => [k, c.label])) },
+    help: 'Fills the configurations below.' },
+  ...SLOTS.map((name, k) => ({ name, kind: 'text', default: COMPARISONS.families.slots[k], label: `configuration ${'ABCD'[k]}`,
+    help: k === 0 ? slotHelp : undefined })),
+  { name: 'compare_values', view: true, kind: 'choice', default: 'normalised', choices: ['normalised', 'raw'], label: 'decay values',
+    choiceLabels: { normalised: 'normalised: (f(m) − f(0)) / max |f − f(0)|', raw: 'raw f(m)' } },
+  COMPARE_DISTANCE,
+  ...ATTENTION_PARAMETERS.filter((p) => p.name !== 'text2' && p.name !== 'terms_scale'),
+];
+
+/** The raw values a link is read against: the defaults, with a named comparison's configurations. */
+export function baseRaw(defaults, raw) {
+  const named = COMPARISONS[raw.comparison];
+  return named ? { ...defaults, ...Object.fromEntries(SLOTS.map((s, k) => [s, named.slots[k]])) } : defaults;
+}
+
+/**
+ * Raw values made consistent: picking a comparison fills its configurations; configurations that
+ * differ from the named comparison's (from a control or a link) make it "custom".
+ */
+export function adjustRaw(raw, changed) {
+  const named = COMPARISONS[raw.comparison];
+  if (!named) return raw;
+  if (changed === 'comparison') return { ...raw, ...Object.fromEntries(SLOTS.map((s, k) => [s, named.slots[k]])) };
+  return SLOTS.some((s, k) => (raw[s] ?? '').trim() !== named.slots[k]) ? { ...raw, comparison: 'custom' } : raw;
+}
+
+/**
+ * Reads one configuration line into its family and parameters.
+ * @param {string} slot  the parameter name (config_a ...), for messages
+ * @param {string} text  "rope preset=llama-2-7b rope_theta=10000", or a RoPE config.json
+ * @returns {{family: string, params: object, label: string}}
+ * @throws {RangeError} naming the slot, the text and what is wrong, with .param = slot
+ */
+export function readSlot(slot, text) {
+  const fail = (why) => Object.assign(new RangeError(`${slot} = ${JSON.stringify(text)} is invalid: ${why}`), { param: slot });
+  const trimmed = text.trim();
+  let family;
+  let raw = {};
+  if (trimmed.startsWith('{')) {
+    let config;
+    try { config = JSON.parse(trimmed); } catch (error) { throw fail(`not JSON (${error.message})`); }
+    family = 'rope';
+    raw = FAMILIES.rope.rawFromSpec(ropeSpecFromConfig(config).spec);
+  } else {
+    const [name, ...pairs] = trimmed.split(/\s+/);
+    family = name;
+    if (!FAMILIES[family] || family === 'compare') {
+      throw fail(`expected an encoding first, one of ${Object.keys(FAMILIES).filter((f) => f !== 'compare').join(', ')}`);
+    }
+    for (const pair of pairs) {
+      const at = pair.indexOf('=');
+      if (at < 1) throw fail(`expected key=value pairs after the encoding, not ${JSON.stringify(pair)}`);
+      raw[pair.slice(0, at)] = pair.slice(at + 1);
+    }
+  }
+  const list = parametersOf(family).filter((p) => p.name !== 'encoding');
+  const unknown = Object.keys(raw).filter((k) => !list.some((p) => p.name === k));
+  if (unknown.length) throw fail(`${family} has no parameter ${unknown[0]}`);
+  const f = FAMILIES[family];
+  const defaults = defaultsOf(list);
+  const full = { ...(f.baseRaw ? f.baseRaw(defaults, raw) : defaults), ...raw };
+  const { params, errors } = parse(list, full);
+  const first = Object.values(errors)[0];
+  if (first) throw fail(first);
+  const label = trimmed.startsWith('{') ? `rope (pasted config, ${raw.rope_type})` : trimmed;
+  return { family, params: { ...params, encoding: family }, label };
+}
+
+/** The configurations in use, read: [{slot, family, params, label}]. */
+function slotsOf(params) {
+  const used = SLOTS.filter((s) => params[s].trim() !== '');
+  if (used.length < 2) {
+    throw Object.assign(new RangeError(`${SLOTS.find((s) => params[s].trim() === '')} = "" is invalid: compare needs at least 2 configurations`),
+      { param: SLOTS.find((s) => params[s].trim() === '') });
+  }
+  return used.map((slot) => ({ slot, ...readSlot(slot, params[slot]) }));
+}
+
+/** The attention settings of the comparison, in place of each configuration's own. */
+const SHARED = ['text', 'projections', 'attn_causal', 'attn_seed', 'sharpness'];
+
+/**
+ * The fields of the comparison views (lazy getters).
+ * slots: [{slot, label, family, spec}]; curves: each one's decay curve (null: none);
+ * spectra: each one's inverse frequencies (null: none); maps: each one's attention result.
+ */
+export function fields(engine, params) {
+  let slots = null;
+  const read = () => { slots ??= slotsOf(params); return slots; };
+  const familyFields = (s) => FAMILIES[s.family].fields(engine, { ...s.params, ...Object.fromEntries(SHARED.map((k) => [k, params[k]])) });
+  /** Each configuration's fn(s, its fields); an error (the core's, for a value out of range) names its line. */
+  const each = (fn) => read().map((s) => {
+    try {
+      return fn(s, familyFields(s));
+    } catch (error) {
+      throw Object.assign(new RangeError(`${s.slot} = ${JSON.stringify(params[s.slot])} is invalid: ${error.message}`), { param: s.slot });
+    }
+  });
+  return {
+    get slots() { return each((s, f) => ({ slot: s.slot, label: s.label, family: s.family, spec: f.spec })); },
+    get curves() {
+      return each((s, f) => ({ label: s.label, ...(curveOf(engine, f.spec, params.compare_distance) ?? { values: null, scale: 1 }) }));
+    },
+    get spectra() {
+      return each((s, f) => {
+        const spec = f.spec;
+        const seqLen = s.params.seq_len ?? s.params.training_length ?? 4096;
+        const invFreq = spec.type === 'rope' || spec.type === 'xpos' ? engine.rotary(spec, seqLen).inv_freq
+          : spec.type === 'sinusoidal' ? engine.absolute(spec, 1).inv_freq : null;
+        return { label: s.label, inv_freq: invFreq, seqLen: spec.type === 'sinusoidal' ? null : seqLen };
+      });
+    },
+    get maps() { return each((s, f) => ({ label: s.label, attention: f.attention })); },
+  };
+}
+
+export const views = ['compare-decay', 'compare-spectrum', 'compare-attention'];

@@ -1,0 +1,137 @@
+// Several curves on one axis, each told apart without colour alone: its own
+// colour and dash pattern, its name written at its end, a checkbox that hides
+// it, and a note naming curves that lie on top of each other.
+import * as Plot from '@observablehq/plot';
+import { schemeObservable10, schemeTableau10 } from 'd3';
+import { escapeHtml } from './html.js';
+
+const DASHES = ['none', '7 4', '2 3', '10 3 2 3', '4 4', '1 2', '12 6', '6 2 2 2 2 2', '3 6'];
+
+/**
+ * The largest difference between two series sampled at the same x, or Infinity when they do not share x.
+ * @param {{x: number, y: number}[]} a
+ */
+function largestGap(a, b) {
+  if (a.length !== b.length) return Infinity;
+  let gap = 0;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k].x !== b[k].x) return Infinity;
+    gap = Math.max(gap, Math.abs(a[k].y - b[k].y));
+  }
+  return gap;
+}
+
+/**
+ * Pairs of series that coincide on the plot: their largest gap is under `tolerance` of the y range.
+ * @param {{name: string, points: {x, y}[]}[]} series
+ * @returns {{a: string, b: string, gap: number}[]}
+ */
+export function coincident(series, tolerance = 0.01) {
+  const ys = series.flatMap((s) => s.points.map((p) => p.y)).filter(Number.isFinite);
+  const range = Math.max(...ys) - Math.min(...ys) || 1;
+  const out = [];
+  for (let i = 0; i < series.length; i++) {
+    for (let j = i + 1; j < series.length; j++) {
+      const gap = largestGap(series[i].points, series[j].points);
+      if (gap <= tolerance * range) out.push({ a: series[i].name, b: series[j].name, gap });
+    }
+  }
+  return out;
+}
+
+/**
+ * The names written at the curves' right ends; ends closer than 4% of the y range share one label.
+ * @returns {{x, y, text, colour}[]}
+ */
+function labelEnds(series, style) {
+  const ends = series.filter((s) => s.points.length).map((s) => ({ ...s.points[s.points.length - 1], name: s.name }))
+    .filter((e) => Number.isFinite(e.y)).sort((a, b) => a.y - b.y);
+  const ys = series.flatMap((s) => s.points.map((p) => p.y)).filter(Number.isFinite);
+  const close = 0.04 * ((Math.max(...ys) - Math.min(...ys)) || 1);
+  const labels = [];
+  for (const e of ends) {
+    const last = labels[labels.length - 1];
+    if (last && e.y - last.y0 < close) last.text += `, ${e.name}`;
+    else labels.push({ x: e.x, y: e.y, y0: e.y, text: e.name, colour: style.get(e.name).colour });
+  }
+  return labels;
+}
+
+/**
+ * A line chart of named series with dashes, direct labels, toggles and a coincidence note.
+ * @param {object} o
+ * @param {{name: string, points: {x: number, y: number, [k: string]: any}[], bold?: boolean}[]} o.series
+ * @param {number} o.width
+ * @param {number} [o.height]
+ * @param {object} o.x        Plot's x scale options (label, type, ...)
+ * @param {object} o.y        Plot's y scale options
+ * @param {object} o.theme    lib/theme.js
+ * @param {object[]} [o.marks]  more Plot marks under the curves (rules, shading)
+ * @param {Record<string, string>} [o.channels]  more tooltip channels: name -> point field
+ * @param {(a: string, b: string, gap: number) => string} [o.explain]  why two series coincide (a sentence), or ''
+ * @param {boolean} [o.dots]  dots at the points too (few points per series)
+ * @returns {HTMLElement}
+ */
+export function curveChart(o) {
+  const box = document.createElement('div');
+  box.className = 'curve-chart';
+  const names = o.series.map((s) => s.name);
+  const colours = o.theme.dark ? schemeObservable10 : schemeTableau10;
+  const style = new Map(names.map((name, k) => [name, { colour: colours[k % colours.length], dash: DASHES[k % DASHES.length] }]));
+  const shown = new Set(names);
+
+  const toggles = document.createElement('div');
+  toggles.className = 'curve-toggles';
+  toggles.setAttribute('role', 'group');
+  toggles.setAttribute('aria-label', 'curves shown');
+  for (const name of names) {
+    const label = document.createElement('label');
+    const box2 = document.createElement('input');
+    box2.type = 'checkbox';
+    box2.checked = true;
+    box2.addEventListener('change', () => { if (box2.checked) shown.add(name); else shown.delete(name); draw(); });
+    const swatch = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    swatch.setAttribute('width', '28');
+    swatch.setAttribute('height', '10');
+    swatch.setAttribute('aria-hidden', 'true');
+    swatch.innerHTML = `<line x1="1" y1="5" x2="27" y2="5" stroke="${style.get(name).colour}" stroke-width="2.5" stroke-dasharray="${style.get(name).dash}"/>`;
+    label.append(box2, swatch, document.createTextNode(` ${name}`));
+    toggles.append(label);
+  }
+
+  const note = document.createElement('p');
+  note.className = 'note coincide-note';
+  const same = coincident(o.series);
+  note.innerHTML = same.map(({ a, b, gap }) => `<b>${escapeHtml(a)}</b> and <b>${escapeHtml(b)}</b> coincide here ` +
+    `(largest gap ${gap.toPrecision(2)}): one is drawn over the other. ${o.explain?.(a, b, gap) ?? ''}`).join(' ');
+
+  const holder = document.createElement('div');
+  function draw() {
+    const visible = o.series.filter((s) => shown.has(s.name));
+    const rows = visible.flatMap((s) => s.points.map((p) => ({ ...p, series: s.name })));
+    // Names at the ends, in at most a third of the width (longer ones cut; the toggles above name them whole).
+    const room = Math.floor((o.width / 3 - 14) / 6.2);
+    const ends = labelEnds(visible, style).map((e) => (e.text.length > room ? { ...e, text: `${e.text.slice(0, room - 1)}…` } : e));
+    const marks = [...(o.marks ?? [])];
+    for (const s of visible) {
+      const { colour, dash } = style.get(s.name);
+      marks.push(Plot.lineY(s.points, { x: 'x', y: 'y', stroke: colour, strokeDasharray: dash, strokeWidth: s.bold ? 3 : 1.8 }));
+      if (o.dots) marks.push(Plot.dot(s.points, { x: 'x', y: 'y', stroke: colour, r: 2 }));
+    }
+    marks.push(
+      Plot.text(ends, { x: 'x', y: 'y', text: 'text', fill: 'colour', textAnchor: 'start', dx: 6, fontSize: 11 }),
+      Plot.tip(rows, Plot.pointer({ x: 'x', y: 'y', stroke: (d) => style.get(d.series).colour,
+        channels: { series: 'series', ...(o.channels ?? {}) },
+        format: { stroke: false, series: true, x: true, y: (v) => v.toPrecision(6) } })),
+    );
+    holder.replaceChildren(Plot.plot({
+      width: o.width, height: o.height ?? 340, marginLeft: 64, marginBottom: 40,
+      marginRight: 14 + 6.2 * Math.max(0, ...ends.map((e) => e.text.length)),
+      x: { labelAnchor: 'center', labelOffset: 34, ...o.x }, y: { grid: true, ...o.y }, marks,
+    }));
+  }
+  draw();
+  box.append(toggles, holder);
+  if (same.length) box.append(note);
+  return box;
+}
