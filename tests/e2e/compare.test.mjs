@@ -77,3 +77,25 @@ test('a bad configuration is named beside its box; the embed shows one compariso
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the decay comparison names coinciding curves', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?d_model=16&base=100&dot_distance=40');
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('#dot-decay [data-export=csv]')]);
+  const lines = (await import('node:fs')).readFileSync(await file.path(), 'utf8').trim().split('\n');
+  assert.equal(lines.length, 42);
+  for (const m of [0, 1, 7, 40]) {
+    let expected = 0;
+    for (let i = 0; i < 8; i++) expected += Math.cos(m * 100 ** (-2 * i / 16));
+    const [distance, dot] = lines[1 + m].split(',').map(Number);
+    assert.equal(distance, m);
+    assert.ok(Math.abs(dot - expected) < 1e-5, `m = ${m}: ${dot} vs ${expected}`);
+  }
+  // The comparison of every family: sinusoidal and RoPE coincide, and the note says why.
+  await openPlayground(playground, page, '?encoding=rope');
+  assert.match(await page.textContent('#compare .coincide-note'), /sinusoidal and RoPE coincide here .*By construction/);
+  const dashes = await page.$$eval('#compare svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
+  assert.equal(new Set(dashes).size, dashes.length, 'every curve its own dash');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

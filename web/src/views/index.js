@@ -8,6 +8,7 @@ const LOADERS = {
   heatmap: () => import('./heatmap.js'),
   waves: () => import('./waves.js'),
   similarity: () => import('./similarity.js'),
+  'dot-decay': () => import('./dot-decay.js'),
   table: () => import('./absolute-table.js'),
   spectrum: () => import('./spectrum.js'),
   rotation: () => import('./rotation.js'),
