@@ -16,24 +16,24 @@ test('a three-way comparison draws three labelled curves and three attention map
   await openPlayground(playground, page, THREE);
   assert.equal(await page.inputValue('#control-comparison'), 'custom');
   assert.deepEqual(await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim())),
-    ['sinusoidal', 'rope', 'alibi']);
+    ['A: sinusoidal', 'B: rope', 'C: alibi']);
   // Three lines, three dash patterns; each named at its end (sinusoidal and RoPE end together here, so they
   // share a label) and named in the note that says they coincide.
   const dashes = await page.$$eval('#compare-decay svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
   assert.equal(dashes.length, 3);
   assert.equal(new Set(dashes).size, 3);
   const ends = await page.$$eval('#compare-decay svg [aria-label="text"] text', (t) => t.map((x) => x.textContent));
-  assert.deepEqual(ends.flatMap((e) => e.split(', ')).sort(), ['alibi', 'rope', 'sinusoidal']);
-  assert.match(await page.textContent('#compare-decay .coincide-note'), /sinusoidal and rope coincide here .*By construction/);
+  assert.deepEqual(ends.flatMap((e) => e.split(', ')).sort(), ['A', 'B', 'C']);
+  assert.match(await page.textContent('#compare-decay .coincide-note'), /A \(sinusoidal\) and B \(rope\) coincide here .*By construction/);
   // Unticking a curve hides it.
   await page.click('#compare-decay .curve-toggles label:nth-child(3) input');
   assert.equal(await page.$$eval('#compare-decay svg g[aria-label="line"]', (g) => g.length), 2);
 
-  assert.deepEqual(await page.$$eval('#compare-attention .panel h3', (h) => h.map((x) => x.textContent)), ['sinusoidal', 'rope', 'alibi']);
+  assert.deepEqual(await page.$$eval('#compare-attention .panel h3', (h) => h.map((x) => x.textContent)), ['A: sinusoidal', 'B: rope', 'C: alibi']);
   assert.equal(await page.$$eval('#compare-attention .legend', (l) => l.length), 1, 'one colour scale, one legend');
   assert.equal(await page.$$eval('#compare-attention canvas.matrix', (c) => c.length), 3);
   // Spectra: the two with frequencies; ALiBi named as having none.
-  assert.deepEqual(await page.$$eval('#compare-spectrum .curve-toggles label', (l) => l.map((x) => x.textContent.trim())), ['sinusoidal', 'rope']);
+  assert.deepEqual(await page.$$eval('#compare-spectrum .curve-toggles label', (l) => l.map((x) => x.textContent.trim())), ['A: sinusoidal', 'B: rope']);
   assert.match(await page.textContent('#compare-spectrum p.none-note'), /alibi: no frequencies/);
   assert.deepEqual(page.problems, []);
   await page.close();
@@ -73,7 +73,7 @@ test('a bad configuration is named beside its box; the embed shows one compariso
   await page.waitForFunction(() => /expected an encoding first/.test(document.getElementById('error-config_b')?.textContent));
 
   await openPlayground(playground, page, `${THREE}&view=compare-attention`, 'embed.html');
-  assert.deepEqual(await page.$$eval('.panel h3', (h) => h.map((x) => x.textContent)), ['sinusoidal', 'rope', 'alibi']);
+  assert.deepEqual(await page.$$eval('.panel h3', (h) => h.map((x) => x.textContent)), ['A: sinusoidal', 'B: rope', 'C: alibi']);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

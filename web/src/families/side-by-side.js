@@ -107,7 +107,7 @@ function slotsOf(params) {
     throw Object.assign(new RangeError(`${SLOTS.find((s) => params[s].trim() === '')} = "" is invalid: compare needs at least 2 configurations`),
       { param: SLOTS.find((s) => params[s].trim() === '') });
   }
-  return used.map((slot) => ({ slot, ...readSlot(slot, params[slot]) }));
+  return used.map((slot) => ({ slot, short: 'ABCD'[SLOTS.indexOf(slot)], ...readSlot(slot, params[slot]) }));
 }
 
 /** The attention settings of the comparison, in place of each configuration's own. */
@@ -131,9 +131,9 @@ export function fields(engine, params) {
     }
   });
   return {
-    get slots() { return each((s, f) => ({ slot: s.slot, label: s.label, family: s.family, spec: f.spec })); },
+    get slots() { return each((s, f) => ({ slot: s.slot, short: s.short, label: s.label, family: s.family, spec: f.spec })); },
     get curves() {
-      return each((s, f) => ({ label: s.label, ...(curveOf(engine, f.spec, params.compare_distance) ?? { values: null, scale: 1 }) }));
+      return each((s, f) => ({ label: s.label, short: s.short, ...(curveOf(engine, f.spec, params.compare_distance) ?? { values: null, scale: 1 }) }));
     },
     get spectra() {
       return each((s, f) => {
@@ -141,10 +141,10 @@ export function fields(engine, params) {
         const seqLen = s.params.seq_len ?? s.params.training_length ?? 4096;
         const invFreq = spec.type === 'rope' || spec.type === 'xpos' ? engine.rotary(spec, seqLen).inv_freq
           : spec.type === 'sinusoidal' ? engine.absolute(spec, 1).inv_freq : null;
-        return { label: s.label, inv_freq: invFreq, seqLen: spec.type === 'sinusoidal' ? null : seqLen };
+        return { label: s.label, short: s.short, inv_freq: invFreq, seqLen: spec.type === 'sinusoidal' ? null : seqLen };
       });
     },
-    get maps() { return each((s, f) => ({ label: s.label, attention: f.attention })); },
+    get maps() { return each((s, f) => ({ label: s.label, short: s.short, attention: f.attention })); },
   };
 }
 

@@ -44,7 +44,7 @@ export function coincident(series, tolerance = 0.01) {
  * @returns {{x, y, text, colour}[]}
  */
 function labelEnds(series, style) {
-  const ends = series.filter((s) => s.points.length).map((s) => ({ ...s.points[s.points.length - 1], name: s.name }))
+  const ends = series.filter((s) => s.points.length).map((s) => ({ ...s.points[s.points.length - 1], name: s.short ?? s.name, key: s.name }))
     .filter((e) => Number.isFinite(e.y)).sort((a, b) => a.y - b.y);
   const ys = series.flatMap((s) => s.points.map((p) => p.y)).filter(Number.isFinite);
   const close = 0.04 * ((Math.max(...ys) - Math.min(...ys)) || 1);
@@ -52,7 +52,7 @@ function labelEnds(series, style) {
   for (const e of ends) {
     const last = labels[labels.length - 1];
     if (last && e.y - last.y0 < close) last.text += `, ${e.name}`;
-    else labels.push({ x: e.x, y: e.y, y0: e.y, text: e.name, colour: style.get(e.name).colour });
+    else labels.push({ x: e.x, y: e.y, y0: e.y, text: e.name, colour: style.get(e.key).colour });
   }
   return labels;
 }
@@ -60,7 +60,8 @@ function labelEnds(series, style) {
 /**
  * A line chart of named series with dashes, direct labels, toggles and a coincidence note.
  * @param {object} o
- * @param {{name: string, points: {x: number, y: number, [k: string]: any}[], bold?: boolean}[]} o.series
+ * @param {{name: string, short?: string, points: {x: number, y: number, [k: string]: any}[], bold?: boolean}[]} o.series
+ *   short: the name written at the curve's end (the toggle gives "short: name")
  * @param {number} o.width
  * @param {number} [o.height]
  * @param {object} o.x        Plot's x scale options (label, type, ...)
@@ -95,14 +96,16 @@ export function curveChart(o) {
     swatch.setAttribute('height', '10');
     swatch.setAttribute('aria-hidden', 'true');
     swatch.innerHTML = `<line x1="1" y1="5" x2="27" y2="5" stroke="${style.get(name).colour}" stroke-width="2.5" stroke-dasharray="${style.get(name).dash}"/>`;
-    label.append(box2, swatch, document.createTextNode(` ${name}`));
+    const short = o.series.find((s) => s.name === name).short;
+    label.append(box2, swatch, document.createTextNode(short ? ` ${short}: ${name}` : ` ${name}`));
     toggles.append(label);
   }
 
   const note = document.createElement('p');
   note.className = 'note coincide-note';
   const same = coincident(o.series);
-  note.innerHTML = same.map(({ a, b, gap }) => `<b>${escapeHtml(a)}</b> and <b>${escapeHtml(b)}</b> coincide here ` +
+  const called = (name) => { const short = o.series.find((s) => s.name === name).short; return short ? `${short} (${name})` : name; };
+  note.innerHTML = same.map(({ a, b, gap }) => `<b>${escapeHtml(called(a))}</b> and <b>${escapeHtml(called(b))}</b> coincide here ` +
     `(largest gap ${gap.toPrecision(2)}): one is drawn over the other. ${o.explain?.(a, b, gap) ?? ''}`).join(' ');
 
   const holder = document.createElement('div');

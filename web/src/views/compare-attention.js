@@ -17,7 +17,7 @@ export function render(element, result, params) {
   const size = Math.max(260, Math.min(360, Math.floor((figureWidth(element, 1400) - 16 * count) / Math.min(count, 4))));
   const theme = themeOf(element);
   const colours = sharedWeightColours(params.weight_scale, ...result.maps.map((m) => m.attention));
-  element.replaceChildren(...[causalNote(params.attn_causal), panels(...result.maps.map((m, k) => panel(m.label,
+  element.replaceChildren(...[causalNote(params.attn_causal), panels(...result.maps.map((m, k) => panel(`${m.short}: ${m.label}`,
     tokenMatrix({ theme, ...colours[k], data: m.attention.weights, tokens: m.attention.tokens, width: size, height: size - 40,
       label: 'weight', legend: k === 0 ? undefined : false, extra: (i, j) => logitParts(m.attention, i, j) }))))].filter(Boolean));
 }

@@ -16,7 +16,7 @@ export const needs = ['spectra'];
 export function render(element, result) {
   const theme = themeOf(element);
   const withFrequencies = result.spectra.filter((s) => s.inv_freq);
-  const series = withFrequencies.map((s) => ({ name: s.label,
+  const series = withFrequencies.map((s) => ({ name: s.label, short: s.short,
     points: Array.from(s.inv_freq, (f, i) => ({ x: i, y: (2 * Math.PI) / f, theta: f })) }));
   const contexts = [...new Set(withFrequencies.map((s) => s.seqLen).filter(Boolean))];
   const children = [];

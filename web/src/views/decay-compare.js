@@ -42,7 +42,7 @@ export function seriesOf(curves, bold, normalise = true) {
     const step = Math.max(1, Math.floor(c.values.length / 1500));
     const points = [];
     for (let m = 0; m < c.values.length; m += step) points.push({ x: m, y: normalise ? y(m) : c.values[m] * c.scale, raw: c.values[m] * c.scale });
-    return { name: c.label, points, bold: c.label === bold };
+    return { name: c.label, short: c.short, points, bold: c.label === bold };
   });
 }
 
