@@ -82,8 +82,9 @@ test('the d_model slider works from the keyboard', async () => {
   await page.focus('input[name="d_model-slider"]');
   await page.keyboard.press('ArrowRight');
   await waitForRedraw(page, before);
-  assert.equal(await page.inputValue('#control-d_model'), '130');
-  assert.equal((await heatmapPixels(page)).width, 130);
+  // A log slider (2 to 1024): one step is 10^0.01, 128 -> 131, rounded to an even width.
+  assert.equal(await page.inputValue('#control-d_model'), '132');
+  assert.equal((await heatmapPixels(page)).width, 132);
   await page.close();
 });
 
@@ -106,7 +107,7 @@ test('a bad value shows an inline error naming it and keeps the last good plot',
   assert.equal(await page.textContent('#error-base'), 'base = 1 is invalid: expected a finite number > 1');
   await page.fill('#control-n', 'abc');
   await page.waitForFunction(() => document.getElementById('error-n').textContent !== '');
-  assert.match(await page.textContent('#error-n'), /^n = abc is invalid: expected an integer in \[1, 4096\]$/);
+  assert.match(await page.textContent('#error-n'), /^n = abc is invalid: expected an integer in \[1, 4096\] \(the page's limit\)$/);
   await page.fill('#control-dims', '0, 40');
   // Fixing every value clears the errors and draws again.
   await page.fill('#control-n', '50');

@@ -130,7 +130,7 @@ test('a bad or unknown URL parameter is named in a warning; the default is used 
   const page = await playground.newPage();
   for (const [query, pattern, check] of [
     ['?d_model=7', /d_model = 7 is invalid: expected an even integer .*; using the default "128"/, '#heatmap canvas.matrix'],
-    ['?n=abc', /n = abc is invalid: expected an integer in \[1, 4096\]; using the default "128"/, '#heatmap canvas.matrix'],
+    ['?n=abc', /n = abc is invalid: expected an integer in \[1, 4096\] \(the page's limit\); using the default "128"/, '#heatmap canvas.matrix'],
     ['?layout=diagonal', /layout = "diagonal" is invalid: expected one of interleaved, concat; using the default "interleaved"/, '#heatmap canvas.matrix'],
     ['?encoding=alibi&head=12', /head = 12 is invalid: .*; using the default "0"/, '#bias canvas.matrix'],
     ['?encoding=foo', /encoding = "foo" ignored: expected one of sinusoidal, .*; showing sinusoidal/, '#heatmap canvas.matrix'],

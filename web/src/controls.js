@@ -10,14 +10,29 @@ function element(tag, attributes = {}, children = []) {
   return node;
 }
 
-function numericField(p, id, describedBy) {
-  const toSlider = p.log ? (x) => Math.log10(x) : (x) => x;
-  const fromSlider = p.log ? (s) => Number(Math.pow(10, s).toPrecision(3)) : (s) => s;
+/**
+ * A slider's range and scale: [sliderMin ?? min, sliderMax ?? max], logarithmic when the
+ * parameter says so or when the range spans more than two decades (hi / lo > 100, lo > 0).
+ */
+export function sliderScale(p) {
   const lo = p.sliderMin ?? p.min;
   const hi = p.sliderMax ?? p.max;
+  return { lo, hi, log: p.log ?? (lo > 0 && hi / lo > 100) };
+}
+
+function numericField(p, id, describedBy) {
+  const { lo, hi, log } = sliderScale(p);
+  // A log slider's value, rounded to 3 digits, and for an integer to its step (d_model stays even).
+  const step = p.kind.endsWith('int') ? (p.step ?? 1) : null;
+  const round = (x) => {
+    const y = Number(x.toPrecision(3));
+    return step ? Math.max(lo, Math.round(y / step) * step) : y;
+  };
+  const toSlider = log ? (x) => Math.log10(x) : (x) => x;
+  const fromSlider = log ? (s) => round(Math.pow(10, s)) : (s) => s;
   const slider = element('input', {
     type: 'range', name: `${p.name}-slider`, 'aria-label': `${p.label} slider`,
-    min: toSlider(lo), max: toSlider(hi), step: p.log ? 0.01 : (p.step ?? 1),
+    min: toSlider(lo), max: toSlider(hi), step: log ? 0.01 : (p.step ?? 1), 'data-scale': log ? 'log' : 'linear',
   });
   const box = element('input', { id, name: p.name, type: 'text', inputmode: 'decimal', 'aria-describedby': describedBy,
     spellcheck: 'false', size: 8, placeholder: p.placeholder ?? '' });
@@ -25,7 +40,7 @@ function numericField(p, id, describedBy) {
   const write = (text) => {
     box.value = text;
     const x = Number(text);
-    if (text !== '' && Number.isFinite(x) && (!p.log || x > 0)) slider.value = String(toSlider(x));
+    if (text !== '' && Number.isFinite(x) && (!log || x > 0)) slider.value = String(toSlider(x));
   };
   box.addEventListener('input', () => write(box.value));
   return { inputs: [slider, box], read: () => box.value, write };

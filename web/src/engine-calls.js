@@ -87,12 +87,12 @@ export function createCalls(pe) {
     bias: memoize((spec, n) => ({ data: pe.attentionBias(spec, n), rows: n, cols: n })),
 
     /**
-     * Every ALiBi head: its slope and its [n, n] bias.
+     * ALiBi's heads: every head's slope, and the [n, n] bias of the first `shown` heads.
      * @returns {{slopes: Float32Array, maps: Float32Array[]}}
      */
-    alibiHeads: memoize((n, nHeads, causal) => ({
+    alibiHeads: memoize((n, nHeads, causal, shown = nHeads) => ({
       slopes: pe.alibiSlopes(nHeads),
-      maps: Array.from({ length: nHeads }, (_, h) => pe.alibiBias(n, nHeads, h, causal)),
+      maps: Array.from({ length: Math.min(shown, nHeads) }, (_, h) => pe.alibiBias(n, nHeads, h, causal)),
     })),
 
     /**

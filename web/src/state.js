@@ -1,14 +1,17 @@
 // The playground's state: a plain params object, read from and written to the
 // URL query, so a link reproduces a view. Controls hand in raw strings; parse()
 // turns them into typed params, or per-parameter messages in the core's format
-// ("<name> = <value> is invalid: expected <range>"). An encoding's own rules
-// (d_model even, factor >= 1, ...) are the core's and come back from the engine;
-// here live only the types and each control's range.
+// ("<name> = <value> is invalid: expected <range>"). The range of an encoding's
+// key (d_model, base, factor, ...) is the core's alone: here such a value is
+// only read as a number, and the core's message for it comes back from the
+// engine. A view setting (positions drawn, a decay's distance) has the page's
+// own limits, min and max, and its message says they are the page's.
 //
-// A parameter: {name, kind, default, label, help?, min?, max?, log?, step?,
-//   choices?, choiceLabels?, when?(params), view? (a setting of the views, not
-//   of the encoding)}; kinds: int, number, optional-int,
-//   optional-number (blank = absent), choice, bool, list (of numbers), dims, text.
+// A parameter: {name, kind, default, label, help?, min?, max? (view settings
+//   only), sliderMin?, sliderMax?, log?, step?, choices?, choiceLabels?,
+//   when?(params), view? (a setting of the views, not of the encoding)}; kinds:
+//   int, number, optional-int, optional-number (blank = absent), choice, bool,
+//   list (of numbers), dims, text.
 
 function invalid(name, value, expected) {
   return `${name} = ${value} is invalid: expected ${expected}`;
@@ -25,7 +28,11 @@ function parseOne(p, raw) {
     case 'number': {
       const x = text === '' ? NaN : Number(text);
       const integer = p.kind.endsWith('int');
-      const range = `[${p.min}, ${p.max}]`;
+      if (!p.view) {  // an encoding's key: the core checks its range
+        if (!Number.isFinite(x)) throw invalid(p.name, text || '(empty)', integer ? 'an integer' : 'a finite number');
+        return x;
+      }
+      const range = `[${p.min}, ${p.max}] (the page's limit)`;
       if (integer && (!Number.isInteger(x) || x < p.min || x > p.max)) throw invalid(p.name, text || '(empty)', `an integer in ${range}`);
       if (!integer && (!Number.isFinite(x) || x < p.min || x > p.max)) throw invalid(p.name, text || '(empty)', `a number in ${range}`);
       return x;
@@ -135,7 +142,9 @@ export function readQuery(parameters, entries, { shellKeys = [], familyLabel = '
 /**
  * The raw values that carry over to another family: those of the settings both
  * share (the same name, both model settings or both view settings) that the
- * reader changed from the old default and that are valid in the new family.
+ * reader changed from the old default and that parse in the new family (a view
+ * setting within its limits; a model setting the core may still refuse, and
+ * then says so beside its control).
  */
 export function carryOver(fromParameters, raw, toParameters) {
   const out = {};
@@ -166,7 +175,7 @@ export function toQuery(parameters, params, base = defaultsOf(parameters)) {
 }
 
 // Names the JS API uses for what the page calls otherwise.
-const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance' };
+const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance', nHeads: 'n_heads' };
 
 /**
  * The parameter a core error message is about, if the list has it:

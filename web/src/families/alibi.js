@@ -5,10 +5,11 @@ export const { label, formula, parameters, spec, fields, views } = biasFamily({
   label: 'ALiBi',
   formula: 'b(i, j) = −mₕ·|i − j|, mₕ = 2<sup>−8(h+1)/n_heads</sup> <span class="cite">(Press et al. 2022, §3)</span>',
   parameters: [
-    { name: 'n_heads', kind: 'int', default: 8, min: 1, max: 64, label: 'n_heads' },
-    { name: 'head', kind: 'int', default: 0, min: 0, max: 63, label: 'head' },
+    { name: 'n_heads', kind: 'int', default: 8, sliderMin: 1, sliderMax: 64, label: 'n_heads' },
+    { name: 'head', kind: 'int', default: 0, sliderMin: 0, sliderMax: 63, label: 'head' },
   ],
   spec: (p) => ({ type: 'alibi', n_heads: p.n_heads, head: p.head, causal: p.causal }),
   views: ['heads', 'slopes'],
-  fields: (engine, p) => ({ get heads() { return engine.alibiHeads(Math.min(p.n, 64), p.n_heads, p.causal); } }),
+  // The heads view draws at most 64 heads (the core takes up to 4096).
+  fields: (engine, p) => ({ get heads() { return engine.alibiHeads(Math.min(p.n, 64), p.n_heads, p.causal, 64); } }),
 });

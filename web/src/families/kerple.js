@@ -7,8 +7,8 @@ export const { label, formula, parameters, spec, fields, views } = biasFamily({
     '<span class="cite">(Chi et al. 2022, §4)</span>',
   parameters: [
     { name: 'variant', kind: 'choice', default: 'log', choices: ['log', 'power'], label: 'variant' },
-    { name: 'r1', kind: 'number', default: 1, min: -1e6, max: 1e6, sliderMin: 0.01, sliderMax: 100, log: true, label: 'r1' },
-    { name: 'r2', kind: 'number', default: 1, min: -1e6, max: 1e6, sliderMin: 0.01, sliderMax: 2, log: true, label: 'r2' },
+    { name: 'r1', kind: 'number', default: 1, sliderMin: 0.01, sliderMax: 100, log: true, label: 'r1' },
+    { name: 'r2', kind: 'number', default: 1, sliderMin: 0.01, sliderMax: 2, log: true, label: 'r2' },
   ],
   spec: (p) => ({ type: 'kerple', variant: p.variant, r1: p.r1, r2: p.r2, causal: p.causal }),
 });

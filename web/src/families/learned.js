@@ -8,11 +8,11 @@ export const formula = 'P = a [max_position_embeddings, d_model] table learned w
   'N(0, std²) <span class="cite">(GPT-2: std 0.02)</span>';
 
 export const parameters = [
-  { name: 'd_model', kind: 'int', default: 768, min: 1, max: 4096, sliderMax: 1024, label: 'd_model' },
-  { name: 'max_position_embeddings', kind: 'int', default: 1024, min: 1, max: 16384, sliderMin: 8, sliderMax: 4096, log: true,
+  { name: 'd_model', kind: 'int', default: 768, sliderMin: 1, sliderMax: 1024, label: 'd_model' },
+  { name: 'max_position_embeddings', kind: 'int', default: 1024, sliderMin: 8, sliderMax: 4096,
     label: 'max_position_embeddings' },
-  { name: 'seed', kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed' },
-  { name: 'std', kind: 'number', default: 0.02, min: -1, max: 100, step: 0.005, sliderMax: 0.1, label: 'std' },
+  { name: 'seed', kind: 'int', default: 0, sliderMin: 0, sliderMax: 100, label: 'seed' },
+  { name: 'std', kind: 'number', default: 0.02, sliderMin: 0, sliderMax: 0.1, step: 0.005, label: 'std' },
   { name: 'n', view: true, kind: 'int', default: 1200, min: 1, max: 4096, label: 'positions n', help: 'Past max_position_embeddings, no row exists.' },
   { name: 'metric', view: true, kind: 'choice', default: 'cosine', choices: ['cosine', 'dot'], label: 'similarity',
     choiceLabels: { cosine: 'cosine', dot: 'dot product' } },
@@ -28,13 +28,15 @@ export function spec(p) {
 /** The fields the views read (lazy getters). table: the stored rows among positions 0..n-1. */
 export function fields(engine, p) {
   const specOf = () => spec(p);
+  // At least one row, so that a bad max_position_embeddings gets the core's message about itself, not about n.
+  const stored = (n) => Math.max(1, Math.min(n, p.max_position_embeddings));
   return mergeFields({
     get spec() { return specOf(); },
     get n() { return p.n; },
     get maxPositions() { return p.max_position_embeddings; },
     get metric() { return p.metric; },
-    get table() { return engine.table(specOf(), Math.min(p.n, p.max_position_embeddings)); },
-    get similarity() { return engine.similarity(specOf(), Math.min(p.similarity_n, p.max_position_embeddings), p.metric); },
+    get table() { return engine.table(specOf(), stored(p.n)); },
+    get similarity() { return engine.similarity(specOf(), stored(p.similarity_n), p.metric); },
   }, comparisonFields(engine, p, () => null),
   attentionFields(engine, p, specOf, () => ({ d_model: p.d_model, d_head: Math.min(p.d_model, 64) })));
 }

@@ -8,7 +8,7 @@ export const formula = 'no position information: P = 0. Without a causal mask, a
   '<span class="cite">(Kazemnejad et al. 2023 study NoPE with a causal mask)</span>';
 
 export const parameters = [
-  { name: 'd_model', kind: 'int', default: 64, min: 1, max: 1024, label: 'd_model' },
+  { name: 'd_model', kind: 'int', default: 64, sliderMin: 1, sliderMax: 1024, label: 'd_model' },
   { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 4096, label: 'positions n' },
   COMPARE_DISTANCE,
   ...ATTENTION_PARAMETERS,

@@ -6,9 +6,9 @@ export const { label, formula, parameters, spec, fields, views } = biasFamily({
   formula: 'the logit gains qᵢ·a<sub>clip(j−i, −K, K)</sub>, a learned vector per clipped distance; shown for qᵢ = (1, …, 1) ' +
     '<span class="cite">(Shaw et al. 2018, eq. 4–5)</span>',
   parameters: [
-    { name: 'head_dim', kind: 'int', default: 64, min: 1, max: 512, label: 'head_dim' },
-    { name: 'max_relative_position', kind: 'int', default: 16, min: 0, max: 1024, sliderMax: 128, label: 'max_relative_position K' },
-    { name: 'seed', kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (untrained a)' },
+    { name: 'head_dim', kind: 'int', default: 64, sliderMin: 1, sliderMax: 512, label: 'head_dim' },
+    { name: 'max_relative_position', kind: 'int', default: 16, sliderMin: 0, sliderMax: 128, label: 'max_relative_position K' },
+    { name: 'seed', kind: 'int', default: 0, sliderMin: 0, sliderMax: 100, label: 'seed (untrained a)' },
   ],
   width: (p) => p.head_dim,
   spec: (p) => ({ type: 'shaw', head_dim: p.head_dim, max_relative_position: p.max_relative_position, seed: p.seed, causal: p.causal }),

@@ -8,10 +8,10 @@ export const formula = 'PE[pos, 2i] = sin(pos·ωᵢ), PE[pos, 2i+1] = cos(pos·
   '<span class="cite">(Vaswani et al. 2017, §3.5)</span>';
 
 export const parameters = [
-  { name: 'n', kind: 'int', default: 128, min: 1, max: 4096, label: 'positions n' },
-  { name: 'd_model', kind: 'int', default: 128, min: 2, max: 1024, step: 2, label: 'd_model',
+  { name: 'n', view: true, kind: 'int', default: 128, min: 1, max: 4096, label: 'positions n' },
+  { name: 'd_model', kind: 'int', default: 128, sliderMin: 2, sliderMax: 1024, step: 2, label: 'd_model',
     help: 'Width of the embedding; even (sin/cos pairs).' },
-  { name: 'base', kind: 'number', default: 10000, min: 1, max: 1e12, sliderMin: 10, sliderMax: 1e6, log: true, label: 'base',
+  { name: 'base', kind: 'number', default: 10000, sliderMin: 10, sliderMax: 1e6, label: 'base',
     help: 'The slowest pair has a wavelength of about 2π·base tokens.' },
   { name: 'layout', kind: 'choice', default: 'interleaved', choices: ['interleaved', 'concat'], label: 'layout',
     choiceLabels: { interleaved: 'interleaved: sin, cos, sin, cos, …', concat: 'concat: [sin … | cos …]' } },

@@ -6,12 +6,12 @@ export const { label, formula, parameters, spec, fields, views } = biasFamily({
   formula: 'b(i, j) = tableₕ[bucket(j − i)]: exact buckets for small distances, logarithmic ones up to max_distance ' +
     '<span class="cite">(Raffel et al. 2020, §2.1)</span>',
   parameters: [
-    { name: 'num_buckets', kind: 'int', default: 32, min: 1, max: 1024, sliderMin: 2, sliderMax: 128, label: 'num_buckets' },
-    { name: 'max_distance', kind: 'int', default: 128, min: 1, max: 1e6, sliderMin: 1, sliderMax: 1024, log: true, label: 'max_distance' },
+    { name: 'num_buckets', kind: 'int', default: 32, sliderMin: 2, sliderMax: 128, label: 'num_buckets' },
+    { name: 'max_distance', kind: 'int', default: 128, sliderMin: 1, sliderMax: 1024, log: true, label: 'max_distance' },
     { name: 'bidirectional', kind: 'bool', default: true, label: 'bidirectional', help: 'Separate buckets for keys after the query (T5’s encoder).' },
-    { name: 'n_heads', kind: 'int', default: 8, min: 1, max: 64, label: 'n_heads' },
-    { name: 'head', kind: 'int', default: 0, min: 0, max: 63, label: 'head' },
-    { name: 'seed', kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (untrained table)' },
+    { name: 'n_heads', kind: 'int', default: 8, sliderMin: 1, sliderMax: 64, label: 'n_heads' },
+    { name: 'head', kind: 'int', default: 0, sliderMin: 0, sliderMax: 63, label: 'head' },
+    { name: 'seed', kind: 'int', default: 0, sliderMin: 0, sliderMax: 100, label: 'seed (untrained table)' },
   ],
   spec: (p) => ({ type: 't5', n_heads: p.n_heads, head: p.head, num_buckets: p.num_buckets, max_distance: p.max_distance,
     bidirectional: p.bidirectional, seed: p.seed, causal: p.causal }),
@@ -19,7 +19,7 @@ export const { label, formula, parameters, spec, fields, views } = biasFamily({
   fields: (engine, p) => ({
     get t5() { return { bidirectional: p.bidirectional, num_buckets: p.num_buckets, max_distance: p.max_distance }; },
     get buckets() {
-      return engine.t5Buckets(p.bidirectional, p.num_buckets, p.max_distance, Math.min(4096, Math.ceil(p.max_distance * 1.5)));
+      return engine.t5Buckets(p.bidirectional, p.num_buckets, p.max_distance, Math.max(1, Math.min(4096, Math.ceil(p.max_distance * 1.5))));
     },
   }),
 });

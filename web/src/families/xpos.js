@@ -8,9 +8,9 @@ export const formula = 'RoPE’s rotation, with pair i of a query at n scaled by
   'ζᵢ<sup>−m/γ</sup>, ζᵢ = (2i/d + 0.4)/1.4, γ = scale_base <span class="cite">(Sun et al. 2022, §3.2)</span>';
 
 export const parameters = [
-  { name: 'head_dim', kind: 'int', default: 64, min: 2, max: 1024, step: 2, label: 'head_dim' },
-  { name: 'rope_theta', kind: 'number', default: 10000, min: 1, max: 1e12, sliderMin: 10, sliderMax: 1e7, log: true, label: 'rope_theta' },
-  { name: 'scale_base', kind: 'number', default: 512, min: 0.001, max: 1e9, sliderMin: 8, sliderMax: 65536, log: true, label: 'scale_base γ' },
+  { name: 'head_dim', kind: 'int', default: 64, sliderMin: 2, sliderMax: 1024, step: 2, label: 'head_dim' },
+  { name: 'rope_theta', kind: 'number', default: 10000, sliderMin: 10, sliderMax: 1e7, label: 'rope_theta' },
+  { name: 'scale_base', kind: 'number', default: 512, sliderMin: 8, sliderMax: 65536, label: 'scale_base γ' },
   { name: 'role', kind: 'choice', default: 'query', choices: ['query', 'key'], label: 'role',
     choiceLabels: { query: 'query: ζ^(+n/γ)', key: 'key: ζ^(−m/γ)' } },
   { name: 'training_length', view: true, kind: 'int', default: 1024, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,

@@ -31,6 +31,12 @@ export function render(element, result) {
     strip.append(cell);
   });
   element.replaceChildren(colourLegend(colour), strip);
+  if (maps.length < slopes.length) {
+    const note = document.createElement('p');
+    note.className = 'note';
+    note.textContent = `The first ${maps.length} of ${slopes.length} heads (the page draws at most ${maps.length}); the slopes view has every head.`;
+    element.append(note);
+  }
 }
 
 /** The CSV table, long: head, its slope, query i, key j, bias (-Infinity where masked). */
