@@ -3,7 +3,7 @@
 import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from './attention-lab.js';
 import { PRESETS } from '../presets.js';
-import { format } from '../state.js';
+import { format, parse, visibleNames } from '../state.js';
 import { ropeSpecFromConfig } from '../hf-config.js';
 import { adjustPair, rotaryFields } from './rotary.js';
 
@@ -170,19 +170,27 @@ export function rawFromPreset(id) {
   return { ...rawFromSpec(ropeSpecFromConfig(preset.config).spec), preset: id };
 }
 
+/** Whether raw holds preset `id`'s model values (those that apply; view settings aside). */
+function matchesPreset(raw, id) {
+  const mine = parse(parameters, raw).params;
+  const its = parse(parameters, { ...raw, ...rawFromPreset(id) }).params;
+  const model = parameters.filter((p) => !p.view && p.name !== 'preset');
+  const applies = new Set([...visibleNames(model, mine), ...visibleNames(model, its)]);
+  return model.every((p) => !applies.has(p.name) || format(mine[p.name]) === format(its[p.name]));
+}
+
 /**
  * Raw values made consistent after a change: picking a preset fills in its
- * values; changing a model value (not a view setting) makes the preset
- * "custom", as it no longer describes them; the rotation pair stays in range
- * (see adjustPair).
+ * values; a model value (not a view setting) that differs from the preset's,
+ * changed in a control or given by a link, makes the preset "custom", as it no
+ * longer describes them; the rotation pair stays in range (see adjustPair).
  * @param {Record<string, string>} raw
  * @param {string|null} changed  the control the reader changed (null: a loaded link)
  */
 export function adjustRaw(raw, changed) {
   if (changed === 'preset' && PRESETS.some((p) => p.id === raw.preset)) {
     raw = { ...raw, ...rawFromPreset(raw.preset) };
-  } else if (changed && changed !== 'encoding' && raw.preset && raw.preset !== 'custom' &&
-    parameters.some((p) => p.name === changed && !p.view)) {
+  } else if (PRESETS.some((p) => p.id === raw.preset) && !matchesPreset(raw, raw.preset)) {
     raw = { ...raw, preset: 'custom' };
   }
   const headDim = Number(raw.head_dim);
