@@ -103,6 +103,7 @@ export function fields(engine, params) {
     get seqLen() { return params.seq_len; },
     get trainingLength() { return trainingLength(params); },
     get maxPositions() { return params.max_position_embeddings; },
+    maxPositionsName: 'max_position_embeddings',
     get scaled() { return engine.rotary(specOf(), params.seq_len); },
     get unscaled() { return engine.rotary(unscaledSpec(), params.seq_len); },
     get rope() { return { seq_len: params.seq_len, ...engine.rotary(specOf(), params.seq_len) }; },

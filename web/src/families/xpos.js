@@ -34,6 +34,7 @@ export function fields(engine, params) {
   return rotaryFields(engine, () => spec(params), params, {
     get trainingLength() { return params.training_length; },
     get maxPositions() { return params.training_length; },
+    maxPositionsName: 'the training length',  // xPos has no max_position_embeddings
     get rope() { return { seq_len: params.training_length, ...engine.rotary(spec(params), params.training_length) }; },
   });
 }

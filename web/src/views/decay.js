@@ -1,16 +1,19 @@
 // Decay: q.k against relative distance for the rotary family, with the training
-// length marked and the region past max_position_embeddings shaded; below it,
-// RoFormer's relative upper bound (section 3.4.3), which falls with distance.
+// length marked and the region past the positions the model was made for shaded
+// (RoPE's max_position_embeddings, xPos's training length); below it, RoFormer's
+// relative upper bound (section 3.4.3), which falls with distance. The two plots
+// share their x axis: one domain, one width, the same margins.
 import * as Plot from '@observablehq/plot';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
+import { countTick } from '../lib/ticks.js';
 
 export const id = 'decay';
 export const title = 'Decay: q·k against relative distance';
 export const caption = 'The score of a query and a key that differ only in their positions. For q = k = 1 (also the ' +
   'average over random vectors) it is Σᵢ 2cos(m·θᵢ): high nearby, falling and oscillating with distance m. ' +
   'The lower plot is RoFormer’s relative upper bound (1/(d/2))·Σⱼ|Sⱼ|.';
-export const needs = ['decay', 'trainingLength', 'maxPositions'];
+export const needs = ['decay', 'trainingLength', 'maxPositions', 'maxPositionsName'];
 
 const MAX_POINTS = 2400;
 
@@ -34,7 +37,7 @@ function regionMarks(result, maxDistance, theme, width) {
   if (result.maxPositions < maxDistance) {
     marks.push(Plot.rectX([{ x1: result.maxPositions, x2: maxDistance }], { x1: 'x1', x2: 'x2', fill: theme.red, fillOpacity: 0.1 }));
     // On a narrow figure the label takes two lines, so it stays inside the frame.
-    marks.push(Plot.text([`extrapolation: past ${result.maxPositions.toLocaleString('en')} tokens${width < 560 ? '\n' : ' '}(max_position_embeddings)`],
+    marks.push(Plot.text([`extrapolation: past ${result.maxPositions.toLocaleString('en')} tokens${width < 560 ? '\n' : ' '}(${result.maxPositionsName})`],
       { frameAnchor: 'top-right', dx: -4, dy: 4, textAnchor: 'end', fill: theme.redText, fontSize: 11 }));
   }
   if (result.trainingLength <= maxDistance) {
@@ -47,11 +50,19 @@ function regionMarks(result, maxDistance, theme, width) {
   return marks;
 }
 
+/** The x axis both plots share: the same domain, ticks and margins, so their ticks line up. */
+function sharedX(maxDistance) {
+  return {
+    margins: { marginLeft: 64, marginRight: 20 },
+    x: { label: 'relative distance m (tokens) →', labelAnchor: 'center', labelOffset: 34, domain: [0, maxDistance], tickFormat: countTick },
+  };
+}
+
 function curvePlot(width, height, rows, yLabel, result, maxDistance, colours, theme) {
   const banded = rows.some((r) => r.lo !== r.hi);
+  const { margins, x } = sharedX(maxDistance);
   return Plot.plot({
-    width, height, marginLeft: 64, marginBottom: 40, marginRight: 20,
-    x: { label: 'relative distance m (tokens) →', labelAnchor: 'center', labelOffset: 34, domain: [0, maxDistance], tickFormat: '~s' },
+    width, height, ...margins, marginBottom: 40, x,
     y: { label: yLabel, grid: true },
     color: { legend: colours.length > 1, domain: colours.map((c) => c[0]), range: colours.map((c) => c[1]) },
     marks: [
@@ -70,7 +81,8 @@ function curvePlot(width, height, rows, yLabel, result, maxDistance, colours, th
 /**
  * @param {HTMLElement} element
  * @param {{decay: {distance: Float32Array, ones: Float32Array, random: Float32Array, upper_bound: Float32Array},
- *   trainingLength: number, maxPositions: number}} result
+ *   trainingLength: number, maxPositions: number, maxPositionsName: string}} result
+ *   maxPositionsName: what the shaded region lies past, e.g. "max_position_embeddings"
  */
 export function render(element, result) {
   const { distance } = result.decay;
