@@ -111,6 +111,18 @@ export function matrixFigure(o) {
       'average out; the tooltip gives every entry.';
     figure.append(note);
   }
+  // Still more rows (columns) than screen pixels: the browser blends neighbours, and fine stripes can show moiré.
+  const crowded = [[shown.rows, plotHeight, 'rows', ky], [shown.cols, plotWidth, 'columns', kx]]
+    .map(([count, css, what, k]) => [count, Math.floor(css * dpr), what, k]).filter(([count, pixels]) => count > pixels);
+  if (crowded.length) {
+    const note = document.createElement('p');
+    note.className = 'note shared-pixels';
+    note.textContent = `${crowded.map(([count, pixels, what, k]) => `${count} ${k > 1 ? 'averaged ' : ''}${what} on ${pixels} screen pixels`)
+      .join(', ')}: ` +
+      `neighbouring ${crowded.map(([, , what]) => what).join(' and ')} share a pixel, so fine stripes can show moiré; ` +
+      'hover (or the arrow keys) still gives every exact value.';
+    figure.append(note);
+  }
   return figure;
 }
 
