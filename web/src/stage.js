@@ -171,6 +171,8 @@ export async function createStage(o) {
     params = parsed.params;
     parseErrors = parsed.errors;
     showErrors();
+    // The formulas follow the values, not a bad one the views keep their last figure through.
+    if (!Object.keys(parseErrors).length) for (const frame of frames.values()) frame.setFormula(params).catch((e) => console.error(e));
     const outcome = await session.update(params, new Set(Object.keys(parsed.errors)));
     if (outcome.superseded || destroyed) return { superseded: true };
     // A value from the link that the core refuses: warn, use the default, draw again.

@@ -1,8 +1,9 @@
 // The frame around one view, the same in the playground, the embed page and
 // the web component: its title, caption, a toolbar (CSV, JSON, SVG, PNG,
-// share), the figure, a progress note that covers a figure being recomputed
-// (the old figure stays beneath it until the new one is drawn), and a line for
-// an error that belongs to the view itself.
+// share), its formula (formulas.js, typeset by KaTeX), the figure, a progress
+// note that covers a figure being recomputed (the old figure stays beneath it
+// until the new one is drawn), and a line for an error that belongs to the
+// view itself.
 
 function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
@@ -19,7 +20,7 @@ function element(tag, attributes = {}, children = []) {
  * @param {() => {link: string, iframe: string, component: string}} [o.share]  the snippets (no share control without it)
  * @param {HTMLElement[]} [o.extra]  more toolbar items (e.g. "open in posenc")
  * @returns {{section: HTMLElement, figure: HTMLElement, setBusy(on: boolean): void, setError(message: string|null): void,
- *   setStale(on: boolean): void}}
+ *   setStale(on: boolean): void, setFormula(params: object): Promise<void>}}
  */
 export function createViewFrame(view, { heading = 'h2', onExport, share, extra = [] }) {
   const title = element(heading, { id: `${view.id}-title`, class: 'view-title' }, [view.title]);
@@ -40,8 +41,11 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
   const busy = element('div', { class: 'busy', hidden: '' }, [element('progress', { 'aria-label': 'computing' }), elapsed]);
   const box = element('div', { class: 'figure-box' }, [figure, busy]);
   const error = element('output', { class: 'error view-error', 'aria-live': 'polite' });
+  const formula = element('div', { class: 'formula', hidden: '' });
   const section = element('section', { id: view.id, class: 'view', 'aria-labelledby': title.id },
-    [element('div', { class: 'view-head' }, [title, tools]), element('p', { class: 'caption' }, [view.caption]), box, error]);
+    [element('div', { class: 'view-head' }, [title, tools]), element('p', { class: 'caption' }, [view.caption]), formula, box, error]);
+  let shownTex = null;
+  let formulaRequest = 0;
 
   let timer = null;
   return {
@@ -62,6 +66,23 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
     },
     setStale(on) {
       section.classList.toggle('stale', on);
+    },
+    /**
+     * Shows the view's formula for params. formulas.js and KaTeX load on first use (an embed's first figure does not
+     * wait for them); each formula is typeset in a task of its own once the values have rested for 120 ms, so a
+     * dragged slider's figures come first.
+     */
+    async setFormula(params) {
+      const mine = ++formulaRequest;
+      const [{ formulaOf }, { typeset }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js')]);
+      await new Promise((resolve) => { setTimeout(resolve, 120); });
+      if (mine !== formulaRequest) return;
+      const tex = formulaOf(view.id, params);
+      if (tex === shownTex) return;
+      shownTex = tex;
+      formula.hidden = !tex;
+      if (tex) typeset(formula, tex);
+      else formula.replaceChildren();
     },
   };
 }

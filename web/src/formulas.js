@@ -1,0 +1,345 @@
+// The formula beside each view, as TeX for KaTeX (lib/katex.js), with the
+// current values written in where they say something: the base and width of
+// a frequency, the slope of the chosen head, the ends of YaRN's ramp. One
+// place, keyed by view id; a view shown by several families (decay, compare,
+// the attention lab) reads params.encoding. Each formula is the one the core
+// computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
+
+/** A number as TeX: integers in full, others to 4 significant digits (a × 10^k when tiny or huge). */
+export function num(x) {
+  if (!Number.isFinite(x)) return x > 0 ? '\\infty' : x < 0 ? '-\\infty' : '\\mathrm{NaN}';
+  if (Number.isInteger(x) && Math.abs(x) < 1e21) return String(x);
+  const [mantissa, exponent] = Number(x.toPrecision(4)).toExponential().split('e');
+  const e = Number(exponent);
+  return e >= -4 && e < 9 ? String(Number(x.toPrecision(4))) : `${mantissa}\\times 10^{${e}}`;
+}
+
+const text = (s) => `\\text{${s}}`;
+const join = (...parts) => parts.filter(Boolean).join(',\\quad ');
+/** Lines of a formula, set one under the other, flush left (formulaOf turns the '\n' into an aligned environment). */
+const lines = (...parts) => parts.filter(Boolean).join('\n');
+
+// --- widths and frequencies -------------------------------------------------------------------------
+
+/** The rotated width d of a rotary spec: head_dim × partial_rotary_factor rounded down to even (rope.hpp). */
+function rotaryDim(p) {
+  return p.encoding === 'rope' ? Math.floor((p.head_dim * p.partial_rotary_factor) / 2) * 2 : p.head_dim;
+}
+
+/** ω_k of the sinusoidal table (sinusoidal.hpp: Vaswani et al. 2017 §3.5, or tensor2tensor's timescales), index k. */
+function omega(p, k = 'i') {
+  return p.timescales === 'tensor2tensor'
+    ? `\\omega_${k} = ${num(p.base)}^{-${k}/${Math.max(p.d_model / 2 - 1, 1)}}`
+    : `\\omega_${k} = ${num(p.base)}^{-2${k}/${p.d_model}}`;
+}
+
+/** θ_i of a rotary spec before any scaling (RoFormer eq. 15); a number i is written with its value. */
+function theta(p, i = 'i') {
+  const d = rotaryDim(p);
+  return typeof i === 'number'
+    ? `\\theta_{${i}} = ${num(p.rope_theta)}^{-2\\cdot ${i}/${d}} = ${num(p.rope_theta ** ((-2 * i) / d))}`
+    : `\\theta_i = ${num(p.rope_theta)}^{-2i/${d}}`;
+}
+
+/**
+ * The scaled frequency θ'_i of the rope_type at a sequence of seqLen tokens (dynamic and longrope read it);
+ * '' without scaling (rope.cpp, one function per rope_type).
+ */
+function scaledTheta(p, seqLen) {
+  const d = rotaryDim(p);
+  const s = num(p.factor);
+  const L = p.original_max_position_embeddings || p.max_position_embeddings;
+  switch (p.encoding === 'rope' ? p.rope_type : 'default') {
+    case 'linear':  // Position Interpolation (Chen et al. 2023, eq. 4)
+      return `\\theta'_i = \\theta_i / ${s}`;
+    case 'ntk':  // NTK-aware base change (bloc97 2023)
+      return `\\theta'_i = \\big(${num(p.rope_theta)}\\cdot ${s}^{${d}/${d - 2}}\\big)^{-2i/${d}}`;
+    case 'dynamic': {  // dynamic NTK: L is max_position_embeddings, ℓ = max(seq_len, L)
+      const ell = Math.max(seqLen, p.max_position_embeddings);
+      return `\\theta'_i = \\Big(${num(p.rope_theta)}\\big(${s}\\cdot\\tfrac{${ell}}{${p.max_position_embeddings}} - ${num(p.factor - 1)}\\big)^{${d}/${d - 2}}\\Big)^{-2i/${d}}`;
+    }
+    case 'yarn': {  // YaRN (Peng et al. 2023, §3.2): α = beta_slow, β = beta_fast rotations within L
+      const { low, high } = yarnRamp(p);
+      const [lo, hi] = p.truncate ? [(x) => `\\lfloor ${x} \\rfloor`, (x) => `\\lceil ${x} \\rceil`] : [(x) => x, (x) => x];
+      return `\\theta'_i = (1-\\gamma_i)\\,\\theta_i + \\gamma_i\\,\\frac{\\theta_i}{${s}},\\ ` +
+        `\\gamma_i = \\operatorname{clamp}\\Big(\\frac{i - i_{\\beta}}{i_{\\alpha} - i_{\\beta}}, 0, 1\\Big)\n` +
+        `i_{\\beta} = ${lo(`i(${num(p.beta_fast)})`)} = ${num(low)},\\ i_{\\alpha} = ${hi(`i(${num(p.beta_slow)})`)} = ${num(high)},\\ ` +
+        `i(r) = \\frac{${d}\\,\\ln(${L}/2\\pi r)}{2\\ln ${num(p.rope_theta)}},\\ ` +
+        `\\beta = ${text('beta\\_fast')},\\ \\alpha = ${text('beta\\_slow')}`;
+    }
+    case 'llama3': {  // Llama 3.1: keep below L/high_freq_factor, divide above L/low_freq_factor, blend between
+      const hi = num(L / p.high_freq_factor);
+      const lo = num(L / p.low_freq_factor);
+      return `\\theta'_i = \\begin{cases} \\theta_i & \\lambda_i < ${hi} \\\\ \\theta_i/${s} & \\lambda_i > ${lo} \\\\ ` +
+        `(1-\\sigma_i)\\,\\theta_i/${s} + \\sigma_i\\theta_i & \\text{else} \\end{cases},\\ ` +
+        `\\sigma_i = \\frac{${L}/\\lambda_i - ${num(p.low_freq_factor)}}{${num(p.high_freq_factor)} - ${num(p.low_freq_factor)}}`;
+    }
+    case 'longrope':  // LongRoPE as Phi-3 uses it: long_factor past L, else short_factor
+      return `\\theta'_i = \\theta_i / f_i,\\ f = ${text(seqLen > L ? 'long\\_factor' : 'short\\_factor')}\\ (${seqLen} ${seqLen > L ? '>' : '\\le'} L = ${L})`;
+    default:
+      return '';
+  }
+}
+
+/**
+ * The pair indices where YaRN's ramp starts and ends (rope.cpp compute_yarn, transformers' find_correction_range):
+ * the pair that turns r times over L is d·ln(L/(2πr)) / (2 ln θ); low from beta_fast, high from beta_slow,
+ * floored / ceiled with truncate, clamped to [0, d − 1].
+ */
+export function yarnRamp(p) {
+  const d = rotaryDim(p);
+  const L = p.original_max_position_embeddings || p.max_position_embeddings;
+  const at = (rotations) => (d * Math.log(L / (rotations * 2 * Math.PI))) / (2 * Math.log(p.rope_theta));
+  let low = at(p.beta_fast);
+  let high = at(p.beta_slow);
+  if (p.truncate) { low = Math.floor(low); high = Math.ceil(high); }
+  return { low: Math.max(low, 0), high: Math.min(high, d - 1) };
+}
+
+/**
+ * ALiBi's slopes (Press et al. 2022, §3, and the reference get_slopes): for a power of two H,
+ * m_h = 2^(−8(h+1)/H); otherwise the p = 2^⌊log2 H⌋ slopes first, then every other slope of 2p.
+ * @returns {{exponent: string, value: number}}  m_h = 2^exponent
+ */
+export function alibiSlope(nHeads, head) {
+  const p = 2 ** Math.floor(Math.log2(nHeads));
+  const [k, heads] = head < p ? [head + 1, p] : [2 * (head - p) + 1, 2 * p];
+  return { exponent: `-8\\cdot ${k}/${heads}`, value: 2 ** ((-8 * k) / heads) };
+}
+
+// --- what each family adds -----------------------------------------------------------------------
+
+/** The attention head's width d (d_head) and its d_model, as the families hand them to attention() (attention-lab.js). */
+function headWidths(p) {
+  switch (p.encoding) {
+    case 'sinusoidal': case 'none': return { d: p.d_model, dModel: p.d_model };
+    case 'learned': return { d: p.projections === 'identity' ? p.d_model : Math.min(p.d_model, 64), dModel: p.d_model };
+    case 'rope': case 'xpos': case 'shaw': return { d: p.head_dim, dModel: p.head_dim };
+    case 'transformer_xl': return { d: p.d_head, dModel: p.d_head };
+    default: return { d: 64, dModel: 64 };
+  }
+}
+
+const CARRIER = { sinusoidal: 'absolute', learned: 'absolute', none: 'none', rope: 'rotary', xpos: 'rotary' };
+const carrierOf = (p) => CARRIER[p.encoding] ?? 'bias';
+
+/** b(i, j) of a bias family with the current values (bias.hpp: relative position j − i, key minus query). */
+function biasOf(p) {
+  switch (p.encoding) {
+    case 'alibi': {
+      const { exponent, value } = alibiSlope(p.n_heads, p.head);
+      return `b(i,j) = -m_{${p.head}}\\,|i-j|,\\ m_{${p.head}} = 2^{${exponent}} = ${num(value)}`;
+    }
+    case 't5':
+      return `b(i,j) = t_{${p.head}}\\big[\\operatorname{bucket}(j-i)\\big],\\ t_{${p.head}} \\in \\mathbb{R}^{${p.num_buckets}}`;
+    case 'shaw':
+      return `b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,\\,-${p.max_relative_position},\\,${p.max_relative_position})},\\ ` +
+        `q_i = \\mathbf{1},\\ a_k \\in \\mathbb{R}^{${p.head_dim}}`;
+    case 'transformer_xl':
+      return `b(i,j) = \\underbrace{q_i^{\\top} W_R R_{i-j}}_{(b)} + \\underbrace{v^{\\top} W_R R_{i-j}}_{(d)} = (\\mathbf{1} + v)^{\\top} R_{i-j}\n` +
+        `R_r = \\big[\\sin(r\\omega_c) \\,|\\, \\cos(r\\omega_c)\\big],\\ \\omega_c = 10000^{-2c/${p.d_head}}`;
+    case 'kerple':
+      return p.variant === 'power'
+        ? `b(i,j) = -${num(p.r1)}\\,|i-j|^{${num(p.r2)}}`
+        : `b(i,j) = -${num(p.r1)}\\,\\ln\\big(1 + ${num(p.r2)}\\,|i-j|\\big)`;
+    default:
+      return null;
+  }
+}
+
+/** The causal mask's clause of a bias matrix. */
+const masked = (causal) => (causal ? 'b(i,j) = -\\infty \\text{ for } j > i' : '');
+
+/** The rotation matrix of pair i at position t (xPos: with its scale). */
+function rotationAt(p, t) {
+  const a = p.encoding === 'rope' && ['yarn', 'longrope'].includes(p.rope_type) ? 'a\\,' : '';
+  const zeta = p.encoding === 'xpos' ? `\\zeta_i^{${p.role === 'key' ? '-' : ''}${t}/${num(p.scale_base)}}\\,` : '';
+  const th = p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'_i" : '\\theta_i';
+  return `${a}${zeta}R(${t}\\,${th})`;
+}
+
+/** ζ_i of xPos (Sun et al. 2022, §3.2); a number i is written with its value. */
+const zeta = (p, i = 'i') => (typeof i === 'number'
+  ? `\\zeta_{${i}} = \\frac{2\\cdot ${i}/${p.head_dim} + 0.4}{1.4} = ${num((2 * i / p.head_dim + 0.4) / 1.4)}`
+  : `\\zeta_i = \\frac{2i/${p.head_dim} + 0.4}{1.4}`);
+
+/** The frequencies a rotary view turns by at seqLen tokens: θ_i, the scaling's θ'_i, xPos's ζ_i. */
+function rotaryFrequencies(p, seqLen) {
+  return lines(join(theta(p), p.encoding === 'xpos' && zeta(p)), scaledTheta(p, seqLen));
+}
+
+/** The logit of query i and key j in the attention head, /√d, with the family's encoding in its place (attention.hpp). */
+function logit(p) {
+  const { d } = headWidths(p);
+  const root = `\\sqrt{${d}}`;
+  switch (carrierOf(p)) {
+    case 'rotary': {
+      const a = p.encoding === 'rope' && ['yarn', 'longrope'].includes(p.rope_type) ? 'a^2\\,' : '';
+      const g = p.encoding === 'xpos' ? '\\zeta^{(i-j)/' + num(p.scale_base) + '}' : '';
+      return `\\frac{${a}q_i^{\\top} ${g}R_{j-i}\\, k_j}{${root}}`;
+    }
+    case 'bias': return `\\frac{q_i\\cdot k_j}{${root}} + b(i,j)`;
+    default: return `\\frac{q_i\\cdot k_j}{${root}}`;
+  }
+}
+
+/** What q and k are for the family (x_i the scaled word embedding, W the head's projections). */
+function projections(p) {
+  const { dModel } = headWidths(p);
+  const x = `x_i = ${num(p.sharpness)}\\cdot\\sqrt{${dModel}}\\,w_i`;
+  const W = p.projections === 'identity' ? 'W_q = W_k = W_v = I' : '';
+  switch (carrierOf(p)) {
+    case 'absolute': return join(x, 'q_i = (x_i + p_i)W_q', 'k_j = (x_j + p_j)W_k', W);
+    case 'rotary': return join(x, 'q_i = x_iW_q', 'k_j = x_jW_k', W);
+    default: return join(x, 'q_i = x_iW_q', 'k_j = x_jW_k', W);
+  }
+}
+
+const softmax = (inner, causal) => `\\alpha_{ij} = \\operatorname{softmax}_{j${causal ? '\\le i' : ''}}\\Big(${inner}\\Big)`;
+
+/** f(Δ) of the decay comparison for the current family (registry.hpp decay; compare.js: q·k scaled by 1/√d). */
+function compared(p) {
+  switch (p.encoding) {
+    case 'sinusoidal': return `f(\\Delta) = \\frac{1}{\\sqrt{${p.d_model}}}\\sum_{i=0}^{${p.d_model / 2 - 1}}\\cos(\\Delta\\,\\omega_i),\\ ${omega(p)}`;
+    case 'rope': case 'xpos':  // the decay's frequencies are taken at seq_len = max distance + 1 (rope.hpp Decay)
+      return lines(`f(\\Delta) = \\frac{1}{\\sqrt{${p.head_dim}}}\\,${ropeOnes(p)}`, rotaryFrequencies(p, p.compare_distance + 1));
+    case 'none': return 'f(\\Delta) = p_t\\cdot p_{t+\\Delta} = 0';
+    case 'learned': return text('(an untrained learned table has no such curve)');
+    default: return `f(\\Delta) = b(i, i-\\Delta),\\ ${biasOf(p)}`;
+  }
+}
+
+/** q·R_Δ k for q = k = 1 (rope.hpp Decay::ones; xPos with its gain ζ_i^(Δ/γ)). */
+function ropeOnes(p) {
+  const d = rotaryDim(p);
+  const a = p.encoding === 'rope' && ['yarn', 'longrope'].includes(p.rope_type) ? 'a^2' : '';
+  const gain = p.encoding === 'xpos' ? `\\zeta_i^{\\Delta/${num(p.scale_base)}}\\,` : '';
+  const th = p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'" : '\\theta';
+  const tail = p.encoding === 'rope' && p.head_dim > d ? ` + ${p.head_dim - d}` : '';
+  return `${a}\\sum_{i=0}^{${d / 2 - 1}} 2\\,${gain}\\cos(\\Delta\\,${th}_i)${tail}`;
+}
+
+// --- one formula per view ----------------------------------------------------------------------------
+
+const FORMULAS = {
+  heatmap: (p) => (p.layout === 'concat'
+    ? join(`\\mathit{PE}_{\\mathit{pos},\\,i} = \\sin(\\mathit{pos}\\,\\omega_i)`, `\\mathit{PE}_{\\mathit{pos},\\,${p.d_model / 2}+i} = \\cos(\\mathit{pos}\\,\\omega_i)`, omega(p))
+    : join('\\mathit{PE}_{\\mathit{pos},\\,2i} = \\sin(\\mathit{pos}\\,\\omega_i)', '\\mathit{PE}_{\\mathit{pos},\\,2i+1} = \\cos(\\mathit{pos}\\,\\omega_i)', omega(p))),
+  waves: (p) => {
+    const last = p.d_model / 2 - 1;  // the slowest pair
+    const slowest = p.timescales === 'tensor2tensor' ? p.base ** (-last / Math.max(last, 1)) : p.base ** ((-2 * last) / p.d_model);
+    return join(`\\mathit{PE}_{\\mathit{pos},\\,${p.layout === 'concat' ? 'i' : '2i'}} = \\sin(\\mathit{pos}\\,\\omega_i)`, omega(p),
+      `\\lambda_i = \\frac{2\\pi}{\\omega_i} \\in [2\\pi,\\ ${num((2 * Math.PI) / slowest)}]`);
+  },
+  'dot-decay': (p) => p.encoding === 'sinusoidal' && join(`p_t\\cdot p_{t+\\Delta} = \\sum_{i=0}^{${p.d_model / 2 - 1}}\\cos(\\Delta\\,\\omega_i)`, omega(p)),
+  similarity: (p) => {
+    const sim = p.metric === 'cosine' ? 's(i,j) = \\frac{p_i\\cdot p_j}{\\lVert p_i\\rVert\\,\\lVert p_j\\rVert}' : 's(i,j) = p_i\\cdot p_j';
+    if (p.encoding === 'sinusoidal') {
+      const half = p.d_model / 2;
+      const scale = p.metric === 'cosine' ? `\\frac{1}{${half}}` : '';
+      return join(`${sim} = ${scale}\\sum_{k=0}^{${half - 1}}\\cos\\big((i-j)\\,\\omega_k\\big)`, omega(p, 'k'));
+    }
+    return join(sim, `p_{i,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`, `i, j < ${Math.min(p.similarity_n, p.max_position_embeddings)}`);
+  },
+  table: (p) => (p.encoding === 'learned'
+    ? join(`P \\in \\mathbb{R}^{${p.max_position_embeddings}\\times ${p.d_model}}`, `P_{\\mathit{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`,
+      `\\text{no row for } \\mathit{pos} \\ge ${p.max_position_embeddings}`)
+    : join(`P = 0 \\in \\mathbb{R}^{${p.n}\\times ${p.d_model}}`, text('no position information'))),
+  spectrum: (p) => lines(join(`\\lambda_i = \\frac{2\\pi}{\\theta_i}`, theta(p), `i = 0,\\dots,${rotaryDim(p) / 2 - 1}`), scaledTheta(p, p.seq_len)),
+  rotation: (p) => lines(join(`\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = ${rotationAt(p, 't')}\\begin{pmatrix}1\\\\ 0\\end{pmatrix}`,
+    `t = ${p.start},\\dots,${p.start + 10}`), join(`i = ${p.pair}`, theta(p, p.pair), p.encoding === 'xpos' && zeta(p, p.pair)),
+    scaledTheta(p, p.start + 11)),  // engine-calls.js pairTrajectory: frequencies for start + 11 tokens
+  decay: (p) => lines(`q\\cdot R_{\\Delta} k\\,\\big|_{q=k=\\mathbf{1}} = ${ropeOnes(p)}`,
+    `\\frac{1}{${rotaryDim(p) / 2}}\\sum_{j=1}^{${rotaryDim(p) / 2}}|S_j|,\\ S_j = \\sum_{k<j} e^{\\mathrm{i}\\Delta${p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'_k" : '\\theta_k'}}`,
+    rotaryFrequencies(p, p.max_distance + 1)),
+  rotated: (p) => lines(`(x'_{2i}, x'_{2i+1}) = ${rotationAt(p, '\\mathit{pos}')}\\,(x_{2i}, x_{2i+1})\\ ${text('interleaved')}`,
+    `(x'_{i}, x'_{i+${rotaryDim(p) / 2}}) = ${rotationAt(p, '\\mathit{pos}')}\\,(x_{i}, x_{i+${rotaryDim(p) / 2}})\\ ${text('half')}`,
+    `x = ${p.input === 'random' ? '\\text{one } \\mathcal{N}(0, I) \\text{ draw}' : '\\mathbf{1}'}`, rotaryFrequencies(p, p.n)),
+  bias: (p) => lines(biasOf(p), masked(p.causal)),
+  heads: (p) => join(`b_h(i,j) = -m_h\\,|i-j|`, slopes(p), masked(p.causal)),
+  slopes: (p) => slopes(p),
+  buckets: (p) => buckets(p),
+  compare: (p) => lines(`y(\\Delta) = \\frac{f(\\Delta) - f(0)}{\\max_{\\Delta'\\le ${p.compare_distance}}|f(\\Delta') - f(0)|}`, compared(p)),
+  worked: (p) => (p.encoding === 'rope'
+    ? join(`x_t = ${num(p.sharpness)}\\cdot\\sqrt{8}\\,w_t`, 'q_t = R(t\\theta)\\,x_tW_q', 'k_t = R(t\\theta)\\,x_tW_k', 'v_t = x_tW_v',
+      softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\theta_i = ${num(p.rope_theta)}^{-2i/8}`)
+    : join(`x_t = ${num(p.sharpness)}\\cdot\\sqrt{8}\\,w_t + p_t`, 'q_t, k_t, v_t = x_tW_q, x_tW_k, x_tW_v',
+      softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\omega_i = ${num(p.base)}^{-2i/8}`)),
+  attention: (p) => lines(softmax(logit(p), p.attn_causal), projections(p)),
+  ablation: (p) => lines(softmax(logit(p), p.attn_causal),
+    `\\alpha^{\\varnothing}_{ij} = \\operatorname{softmax}_{j${p.attn_causal ? '\\le i' : ''}}\\Big(\\frac{x_iW_q\\cdot x_jW_k}{\\sqrt{${headWidths(p).d}}}\\Big)`,
+    `x_i = x_{i'} \\Rightarrow \\alpha^{\\varnothing}_{i\\cdot} = \\alpha^{\\varnothing}_{i'\\cdot}${p.attn_causal ? '\\ \\text{(up to the mask)}' : ''}`),
+  'word-order': (p) => lines(`D_{ij} = \\alpha^{B}_{\\pi(i)\\pi(j)} - \\alpha^{A}_{ij}`, `\\pi\\!:\\ ${text('where each token of A stands in B')}`,
+    `${softmax(logit(p), p.attn_causal)}`),
+  terms: (p) => {
+    const { d } = headWidths(p);
+    const W = p.projections === 'identity' ? '' : 'W_qW_k^{\\top}';
+    return `\\frac{(w_i + p_i)W_q\\big((w_j + p_j)W_k\\big)^{\\top}}{\\sqrt{${d}}} = \\frac{1}{\\sqrt{${d}}}\\Big(` +
+      `\\underbrace{w_i${W}w_j^{\\top}}_{\\text{cc}} + \\underbrace{w_i${W}p_j^{\\top}}_{\\text{cp}} + ` +
+      `\\underbrace{p_i${W}w_j^{\\top}}_{\\text{pc}} + \\underbrace{p_i${W}p_j^{\\top}}_{\\text{pp}}\\Big)\n` +
+      `${p.projections === 'identity' ? 'W_q = W_k = I,\\quad ' : ''}w_i = ${num(p.sharpness)}\\cdot\\sqrt{${headWidths(p).dModel}}\\,e_i`;
+  },
+  // Compare mode (families/side-by-side.js): two to four configurations of any families.
+  'compare-decay': (p) => lines(p.compare_values !== 'raw' &&
+    `y(\\Delta) = \\frac{f(\\Delta) - f(0)}{\\max_{\\Delta'\\le ${p.compare_distance}}|f(\\Delta') - f(0)|}`,
+  `f(\\Delta) = \\frac{1}{\\sqrt{d}}\\sum_i 2\\cos(\\Delta\\,\\theta_i)\\ ${text('(RoPE; xPos: each term times')}\\ \\zeta_i^{\\Delta/\\gamma}),\\quad ` +
+    `\\frac{1}{\\sqrt{d}}\\sum_i \\cos(\\Delta\\,\\omega_i)\\ ${text('(sinusoidal)')},\\quad b(i, i-\\Delta)\\ ${text('(bias)')}`),
+  'compare-spectrum': () => join('\\lambda_i = \\frac{2\\pi}{\\theta_i}', `\\theta_i = \\mathrm{rope\\_theta}^{-2i/d}\\ ${text('or its scaling’s')}\\ \\theta'_i`),
+  'compare-attention': (p) => lines(softmax('\\frac{q_i\\cdot k_j}{\\sqrt{d}} + b(i,j)', p.attn_causal),
+    join(`x_i = ${num(p.sharpness)}\\cdot\\sqrt{d_{\\mathrm{model}}}\\,w_i`, `${text('each configuration’s encoding in its place: ')}p_i,\\ R_i\\ ${text('or')}\\ b(i,j)`)),
+  panels: (p) => lines(`\\underbrace{\\frac{q_i\\cdot k_j}{\\sqrt{${headWidths(p).d}}}}_{\\text{content}} + \\underbrace{b(i,j)}_{\\text{bias}} = \\text{biased}`,
+    biasOf(p)),
+};
+
+/** ALiBi's slopes for n_heads, with the non-power-of-two rule when it applies. */
+function slopes(p) {
+  const H = p.n_heads;
+  const pow = 2 ** Math.floor(Math.log2(H));
+  const last = alibiSlope(H, H - 1).value;
+  if (pow === H) return join(`m_h = 2^{-8(h+1)/${H}}`, `h = 0,\\dots,${H - 1}`, `m_0 = ${num(2 ** (-8 / H))},\\ \\dots,\\ m_{${H - 1}} = ${num(last)}`);
+  return join(`m_h = 2^{-8(h+1)/${pow}}\\ (h < ${pow})`, `m_{${pow}+k} = 2^{-8(2k+1)/${2 * pow}}\\ (k < ${H - pow})`, `m_{${H - 1}} = ${num(last)}`);
+}
+
+/** T5's bucket of a relative position r = j − i (t5.hpp; the reference _relative_position_bucket). */
+function buckets(p) {
+  const B = p.bidirectional ? Math.floor(p.num_buckets / 2) : p.num_buckets;
+  const exact = Math.floor(B / 2);
+  const r = p.bidirectional ? '|r|' : 'r^{-}';
+  const log = `\\min\\Big(${B - 1},\\ ${exact} + \\Big\\lfloor \\frac{\\ln(${r}/${exact})}{\\ln(${p.max_distance}/${exact})}\\cdot ${B - exact}\\Big\\rfloor\\Big)`;
+  return join(`\\operatorname{bucket}(r) = ${p.bidirectional ? `${B}\\,[r > 0] + ` : ''}\\begin{cases} ${r} & ${r} < ${exact} \\\\ ${log} & \\text{else} \\end{cases}`,
+    `r = j - i`, p.bidirectional ? '' : 'r^{-} = \\max(-r, 0)');
+}
+
+/**
+ * The formula of view `viewId` with the current values substituted.
+ * @param {string} viewId   a view id (views/index.js)
+ * @param {object} params   the parsed params of the view's family (state.js), with `encoding`
+ * @param {object} [result] the view's result; not read by the current formulas (every number they show follows from params)
+ * @returns {string|null}   TeX for KaTeX, or null for a view without a formula (an unknown id)
+ */
+export function formulaOf(viewId, params, result) {
+  const tex = (Object.hasOwn(FORMULAS, viewId) && FORMULAS[viewId](params)) || null;
+  return tex?.includes('\n') ? `\\begin{aligned}&${tex.replaceAll('\n', ' \\\\ &')}\\end{aligned}` : tex;
+}
+
+/**
+ * Each family's formula, with symbols rather than values (the playground's sidebar), and where it comes from.
+ * @type {Record<string, {tex: string, cite: string}>}
+ */
+export const FAMILY_FORMULAS = {
+  sinusoidal: { tex: '\\mathit{PE}_{\\mathit{pos},2i} = \\sin(\\mathit{pos}\\,\\omega_i),\\ \\mathit{PE}_{\\mathit{pos},2i+1} = \\cos(\\mathit{pos}\\,\\omega_i),\\ \\omega_i = \\mathrm{base}^{-2i/d_{\\mathrm{model}}}',
+    cite: 'Vaswani et al. 2017, §3.5' },
+  learned: { tex: 'P \\in \\mathbb{R}^{\\mathrm{max\\_pos}\\times d_{\\mathrm{model}}},\\ P_{\\mathit{pos},c} \\sim \\mathcal{N}(0, \\mathrm{std}^2)',
+    cite: 'learned with the model; shown at its initialisation (GPT-2: std 0.02)' },
+  none: { tex: 'P = 0', cite: 'NoPE: without a causal mask, attention is permutation-equivariant (Kazemnejad et al. 2023 study NoPE with one)' },
+  rope: { tex: '(R_{m\\theta}q_m)\\cdot(R_{n\\theta}k_n) = q_m^{\\top}R_{(n-m)\\theta}\\,k_n,\\ \\theta_i = \\mathrm{rope\\_theta}^{-2i/d}',
+    cite: 'RoFormer eq. 34; scalings as in transformers' },
+  xpos: { tex: 'q_n \\mapsto \\zeta^{n/\\gamma}R_{n\\theta}q_n,\\ k_m \\mapsto \\zeta^{-m/\\gamma}R_{m\\theta}k_m,\\ \\zeta_i = \\frac{2i/d + 0.4}{1.4}',
+    cite: 'Sun et al. 2022, §3.2; γ = scale_base' },
+  alibi: { tex: 'b(i,j) = -m_h|i-j|,\\ m_h = 2^{-8(h+1)/H}', cite: 'Press et al. 2022, §3; H heads, a power of two' },
+  t5: { tex: 'b(i,j) = t_h[\\operatorname{bucket}(j-i)]', cite: 'Raffel et al. 2020, §2.1: exact buckets for small distances, logarithmic ones up to max_distance' },
+  shaw: { tex: 'b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,-K,K)}', cite: 'Shaw et al. 2018, eq. 4–5; shown for q_i = (1, …, 1)' },
+  transformer_xl: { tex: 'A_{ij} = \\underbrace{q_i^{\\top}k_j}_{(a)} + \\underbrace{q_i^{\\top}W_RR_{i-j}}_{(b)} + \\underbrace{u^{\\top}k_j}_{(c)} + \\underbrace{v^{\\top}W_RR_{i-j}}_{(d)}',
+    cite: 'Dai et al. 2019, §3.3; the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I' },
+  kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', cite: 'Chi et al. 2022, §4; 0 < r₂ ≤ 2 for the power variant' },
+};

@@ -1,0 +1,55 @@
+// KaTeX for the formulas beside the views (formulas.js), loaded on first use
+// (view-frame.js imports this module dynamically), with its stylesheet and
+// fonts from the bundle: nothing is fetched from elsewhere. The fonts are
+// registered in the document (an @font-face inside a shadow root does not
+// apply), the rest of KaTeX's CSS goes where the formula is: the document, or
+// the shadow root of a <posenc-view>.
+import katex from 'katex';
+import katexCss from 'katex/dist/katex.min.css?raw';
+
+// KaTeX_<Family>-<Style>.woff2, as URLs of the built files (relative to this script, so any host and sub-path works).
+const FONTS = import.meta.glob('../../../node_modules/katex/dist/fonts/*.woff2', { query: '?url', import: 'default', eager: true });
+const RULES = katexCss.replace(/@font-face\{[^}]*\}/g, '');
+
+let fontsAdded = false;
+/** Registers KaTeX's fonts in the document once; each loads when a formula first uses it. */
+function addFonts() {
+  if (fontsAdded || typeof FontFace !== 'function') return;
+  fontsAdded = true;
+  for (const [file, url] of Object.entries(FONTS)) {
+    const [, family, style] = file.match(/(KaTeX_\w+)-(\w+)\.woff2$/);
+    document.fonts.add(new FontFace(family, `url(${JSON.stringify(url)}) format("woff2")`, {
+      weight: style.startsWith('Bold') ? 'bold' : 'normal', style: style.endsWith('Italic') ? 'italic' : 'normal', display: 'block',
+    }));
+  }
+}
+
+let sheet = null;
+/** KaTeX's rules (without the fonts) in the root that holds `node`: a shadow root, else the document. */
+function addRules(node) {
+  const root = node.getRootNode();
+  const target = root instanceof ShadowRoot ? root : document;
+  if ('adoptedStyleSheets' in target) {
+    sheet ??= new CSSStyleSheet();
+    if (!sheet.cssRules.length) sheet.replaceSync(RULES);
+    if (!target.adoptedStyleSheets.includes(sheet)) target.adoptedStyleSheets = [...target.adoptedStyleSheets, sheet];
+  } else if (!(target.head ?? target).querySelector('style[data-katex]')) {
+    const style = document.createElement('style');
+    style.dataset.katex = '';
+    style.textContent = RULES;
+    (target.head ?? target).append(style);
+  }
+}
+
+/**
+ * Typesets TeX into `element` (its content replaced): HTML for the eye and MathML for assistive technology.
+ * A TeX error shows as KaTeX's red source text (throwOnError: false), never as an exception.
+ * @param {HTMLElement} element
+ * @param {string} tex
+ * @param {{displayMode?: boolean}} [o]  display (centred, full size) or inline (wraps at relations and operators)
+ */
+export function typeset(element, tex, { displayMode = true } = {}) {
+  addFonts();
+  addRules(element);
+  element.innerHTML = katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml' });
+}
