@@ -53,13 +53,31 @@ async function show(name, raw, fromLinkNames) {
   stage = next;
   current = { name };
   viewsBox.replaceChildren(container);
-  document.getElementById('family-formula').innerHTML = family.formula;
+  showFamilyFormula(name, family);
   paste.hidden = name !== 'rope';
   ropeExport.hidden = !family.jsonFields;
   buildToc(next.views);
   summarise();
   followViews(next);
   return next;
+}
+
+/**
+ * The family's formula in the sidebar: formulas.js's, typeset once KaTeX has loaded (the views' formulas
+ * come from the same module); a family without one (compare mode) has a description in its `formula`.
+ */
+async function showFamilyFormula(name, family) {
+  const box = document.getElementById('family-formula');
+  const [{ FAMILY_FORMULAS }, { typeset }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js')]);
+  if (current?.name !== name) return;
+  const entry = FAMILY_FORMULAS[name];
+  if (!entry) { box.innerHTML = family.formula ?? ''; return; }
+  const math = document.createElement('span');
+  typeset(math, entry.tex, { displayMode: false });
+  const cite = document.createElement('span');
+  cite.className = 'cite';
+  cite.textContent = ` (${entry.cite})`;
+  box.replaceChildren(math, cite);
 }
 
 function buildToc(views) {

@@ -1,9 +1,8 @@
 // ALiBi on the page: the bias of one head, every head side by side, the slopes.
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, fields, views } = biasFamily({
+export const { label, parameters, spec, fields, views } = biasFamily({
   label: 'ALiBi',
-  formula: 'b(i, j) = −mₕ·|i − j|, mₕ = 2<sup>−8(h+1)/n_heads</sup> <span class="cite">(Press et al. 2022, §3)</span>',
   parameters: [
     { name: 'n_heads', kind: 'int', default: 8, sliderMin: 1, sliderMax: 64, label: 'n_heads' },
     { name: 'head', kind: 'int', default: 0, sliderMin: 0, sliderMax: 63, label: 'head' },

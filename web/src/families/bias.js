@@ -7,7 +7,6 @@ import { mergeFields } from './fields.js';
 /**
  * @param {object} o
  * @param {string} o.label
- * @param {string} o.formula     HTML
  * @param {object[]} o.parameters the family's own parameters
  * @param {(params) => object} o.spec
  * @param {string[]} [o.views]   ids of the views after the bias matrix
@@ -15,10 +14,9 @@ import { mergeFields } from './fields.js';
  * @param {boolean} [o.causalDefault]
  * @param {(params) => number} [o.width]  the attention head's width (d_model = d_head); 64 by default
  */
-export function biasFamily({ label, formula, parameters, spec, views = [], fields = () => ({}), causalDefault = false, width = () => 64 }) {
+export function biasFamily({ label, parameters, spec, views = [], fields = () => ({}), causalDefault = false, width = () => 64 }) {
   return {
     label,
-    formula,
     parameters: [
       ...parameters,
       { name: 'causal', kind: 'bool', default: causalDefault, label: 'causal mask', help: 'Hide the keys after each query.' },

@@ -1,10 +1,8 @@
 // KERPLE on the page: its log and power kernels of the distance.
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, fields, views } = biasFamily({
+export const { label, parameters, spec, fields, views } = biasFamily({
   label: 'KERPLE',
-  formula: 'log: b = −r₁·ln(1 + r₂|i − j|); power: b = −r₁·|i − j|<sup>r₂</sup>, 0 &lt; r₂ ≤ 2 ' +
-    '<span class="cite">(Chi et al. 2022, §4)</span>',
   parameters: [
     { name: 'variant', kind: 'choice', default: 'log', choices: ['log', 'power'], label: 'variant' },
     { name: 'r1', kind: 'number', default: 1, sliderMin: 0.01, sliderMax: 100, log: true, label: 'r1' },

@@ -4,8 +4,6 @@ import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attenti
 import { mergeFields } from './fields.js';
 
 export const label = 'learned (GPT-2)';
-export const formula = 'P = a [max_position_embeddings, d_model] table learned with the model, here at its initialisation ' +
-  'N(0, std²) <span class="cite">(GPT-2: std 0.02)</span>';
 
 export const parameters = [
   { name: 'd_model', kind: 'int', default: 768, sliderMin: 1, sliderMax: 1024, label: 'd_model' },

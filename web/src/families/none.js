@@ -4,8 +4,6 @@ import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attenti
 import { mergeFields } from './fields.js';
 
 export const label = 'none (NoPE)';
-export const formula = 'no position information: P = 0. Without a causal mask, attention is then permutation-equivariant ' +
-  '<span class="cite">(Kazemnejad et al. 2023 study NoPE with a causal mask)</span>';
 
 export const parameters = [
   { name: 'd_model', kind: 'int', default: 64, sliderMin: 1, sliderMax: 1024, label: 'd_model' },

@@ -8,8 +8,6 @@ import { ropeSpecFromConfig } from '../hf-config.js';
 import { adjustPair, rotaryFields } from './rotary.js';
 
 export const label = 'RoPE and its scalings';
-export const formula = 'pair i of q and k turns by pos·θᵢ, θᵢ = rope_theta<sup>−2i/d</sup>, so q<sub>m</sub>·k<sub>n</sub> ' +
-  'depends only on n − m <span class="cite">(RoFormer eq. 34; scalings as in transformers)</span>';
 
 const ROPE_TYPES = ['default', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope'];
 const is = (...types) => (p) => types.includes(p.rope_type);

@@ -1,10 +1,8 @@
 // Shaw et al.'s relative position representations on the page.
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, fields, views } = biasFamily({
+export const { label, parameters, spec, fields, views } = biasFamily({
   label: 'Shaw relative positions',
-  formula: 'the logit gains qᵢ·a<sub>clip(j−i, −K, K)</sub>, a learned vector per clipped distance; shown for qᵢ = (1, …, 1) ' +
-    '<span class="cite">(Shaw et al. 2018, eq. 4–5)</span>',
   parameters: [
     { name: 'head_dim', kind: 'int', default: 64, sliderMin: 1, sliderMax: 512, label: 'head_dim' },
     { name: 'max_relative_position', kind: 'int', default: 16, sliderMin: 0, sliderMax: 128, label: 'max_relative_position K' },

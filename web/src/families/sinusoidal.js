@@ -4,8 +4,6 @@ import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } 
 import { mergeFields } from './fields.js';
 
 export const label = 'sinusoidal';
-export const formula = 'PE[pos, 2i] = sin(pos·ωᵢ), PE[pos, 2i+1] = cos(pos·ωᵢ), ωᵢ = base<sup>−2i/d_model</sup> ' +
-  '<span class="cite">(Vaswani et al. 2017, §3.5)</span>';
 
 export const parameters = [
   { name: 'n', view: true, kind: 'int', default: 128, min: 1, max: 4096, label: 'positions n' },

@@ -1,10 +1,8 @@
 // T5's relative buckets on the page: the bias of one head and the bucket map.
 import { biasFamily } from './bias.js';
 
-export const { label, formula, parameters, spec, fields, views } = biasFamily({
+export const { label, parameters, spec, fields, views } = biasFamily({
   label: 'T5 relative buckets',
-  formula: 'b(i, j) = tableₕ[bucket(j − i)]: exact buckets for small distances, logarithmic ones up to max_distance ' +
-    '<span class="cite">(Raffel et al. 2020, §2.1)</span>',
   parameters: [
     { name: 'num_buckets', kind: 'int', default: 32, sliderMin: 2, sliderMax: 128, label: 'num_buckets' },
     { name: 'max_distance', kind: 'int', default: 128, sliderMin: 1, sliderMax: 1024, log: true, label: 'max_distance' },

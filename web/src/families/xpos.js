@@ -4,8 +4,6 @@ import { ATTENTION_PARAMETERS, attentionViews } from './attention-lab.js';
 import { adjustPair, rotaryFields } from './rotary.js';
 
 export const label = 'xPos';
-export const formula = 'RoPE’s rotation, with pair i of a query at n scaled by ζᵢ<sup>n/γ</sup> and of a key at m by ' +
-  'ζᵢ<sup>−m/γ</sup>, ζᵢ = (2i/d + 0.4)/1.4, γ = scale_base <span class="cite">(Sun et al. 2022, §3.2)</span>';
 
 export const parameters = [
   { name: 'head_dim', kind: 'int', default: 64, sliderMin: 2, sliderMax: 1024, step: 2, label: 'head_dim' },
