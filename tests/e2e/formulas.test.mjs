@@ -1,0 +1,172 @@
+// The formula beside every view (web/src/formulas.js, typeset by KaTeX from
+// the bundle): it renders for every view of every family, carries the current
+// values, follows a changed control, and renders in embed.html and in a
+// <posenc-view> shadow root on another origin, with KaTeX's own fonts; it
+// takes the text colour and scrolls inside its box on a phone.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { DIST, SUB_PATH, launchBrowser, openPlayground, serveStatic, startPlayground } from './browser.mjs';
+import { FAMILIES } from '../../web/src/families/index.js';
+
+let playground;
+before(async () => { playground = await startPlayground(); });
+after(async () => { await playground?.close(); });
+
+/** Waits until every view of the page shows a formula; returns {id: TeX source (MathML annotation)}. */
+async function formulas(page) {
+  await page.waitForFunction(() => [...document.querySelectorAll('section.view')].every((s) => s.querySelector('.formula .katex')),
+    null, { timeout: 30000 });
+  return page.$$eval('section.view', (sections) => Object.fromEntries(sections.map((s) =>
+    [s.id, s.querySelector('.formula annotation[encoding="application/x-tex"]')?.textContent ?? null])));
+}
+
+test('every view of every family shows its formula, with no KaTeX error and no console error', async () => {
+  const page = await playground.newPage();
+  for (const name of Object.keys(FAMILIES)) {
+    await openPlayground(playground, page, `?encoding=${name}`);
+    const tex = await formulas(page);
+    assert.deepEqual(Object.keys(tex).sort(), [...FAMILIES[name].views].sort(), name);
+    for (const [id, source] of Object.entries(tex)) assert.ok(source?.length > 5, `${name}/${id}: ${source}`);
+    assert.equal(await page.locator('.katex-error').count(), 0, `${name}: a formula KaTeX could not parse`);
+    // The sidebar: the family's formula, typeset by the same module (compare mode has a description instead).
+    if (name !== 'compare') await page.waitForSelector('#family-formula .katex');
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+// The current values, written into the formula: [query, view, strings its TeX holds].
+const CASES = [
+  ['?encoding=rope&rope_theta=500000&head_dim=128', 'spectrum', ['500000^{-2i/128}', 'i = 0,\\dots,63']],
+  ['?encoding=rope&rope_theta=500000&head_dim=128', 'decay', ['500000^{-2i/128}', '\\sum_{i=0}^{63} 2\\,\\cos(\\Delta\\,\\theta_i)']],
+  ['?encoding=rope&rope_type=yarn&factor=16&original_max_position_embeddings=4096&beta_fast=32&beta_slow=1', 'spectrum',
+    ['\\frac{\\theta_i}{16}', 'i_{\\beta} = \\lfloor i(32) \\rfloor = 20', 'i_{\\alpha} = \\lceil i(1) \\rceil = 46', '\\ln(4096/2\\pi r)']],
+  ['?encoding=rope&rope_type=llama3&original_max_position_embeddings=8192&factor=8', 'spectrum', ['\\lambda_i < 2048', '\\lambda_i > 8192']],
+  ['?encoding=rope&pair=5', 'rotation', ['\\theta_{5} = 10000^{-2\\cdot 5/128} = 0.487']],
+  ['?encoding=sinusoidal&base=500&d_model=64', 'heatmap', ['\\omega_i = 500^{-2i/64}']],
+  ['?encoding=sinusoidal&timescales=tensor2tensor&d_model=64', 'heatmap', ['\\omega_i = 10000^{-i/31}']],
+  ['?encoding=sinusoidal&d_model=64', 'attention', ['\\sqrt{64}', 'softmax']],
+  ['?encoding=sinusoidal', 'terms', ['(w_i + p_i)W_q\\big((w_j + p_j)W_k\\big)^{\\top}', '_{\\text{cc}}', '_{\\text{pp}}']],
+  ['?encoding=alibi&n_heads=8&head=2', 'bias', ['m_{2} = 2^{-8\\cdot 3/8} = 0.125']],
+  ['?encoding=alibi&n_heads=12&head=10', 'bias', ['m_{10} = 2^{-8\\cdot 5/16} = 0.1768']],
+  ['?encoding=t5&num_buckets=16&max_distance=64', 'buckets', ['8\\,[r > 0]', '\\ln(64/4)']],
+  ['?encoding=shaw&max_relative_position=8', 'bias', ['\\operatorname{clip}(j-i,\\,-8,\\,8)']],
+  ['?encoding=transformer_xl', 'bias', ['_{(b)}', '_{(d)}']],
+  ['?encoding=kerple&variant=power&r1=2&r2=0.5', 'bias', ['-2\\,|i-j|^{0.5}']],
+  ['?encoding=kerple&r1=3&r2=0.25', 'bias', ['-3\\,\\ln\\big(1 + 0.25\\,|i-j|\\big)']],
+  ['?encoding=xpos&scale_base=256', 'decay', ['\\zeta_i^{\\Delta/256}', '\\zeta_i = \\frac{2i/64 + 0.4}{1.4}']],
+];
+
+test('the formulas carry the current values', async () => {
+  const page = await playground.newPage();
+  for (const [query, view, strings] of CASES) {
+    await openPlayground(playground, page, query);
+    const tex = (await formulas(page))[view];
+    for (const s of strings) assert.ok(tex.includes(s), `${query} #${view}: expected ${s} in\n${tex}`);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a changed control changes the formula', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
+  assert.match((await formulas(page)).spectrum, /500000\^\{-2i\/128\}/);
+  await page.fill('#control-head_dim', '64');
+  await page.waitForFunction(() => document.querySelector('#spectrum .formula annotation').textContent.includes('500000^{-2i/64}'));
+  // A bad value keeps the formula of the last good one, as the figure keeps its last drawing.
+  await page.fill('#control-head_dim', 'x');
+  await page.waitForTimeout(300);
+  assert.match(await page.textContent('#spectrum .formula annotation'), /500000\^\{-2i\/64\}/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+/** The rendered formula in `root`: its width, whether KaTeX's CSS applies, its colour, and the KaTeX_Main font's state. */
+function inspect(root) {
+  const katex = root.querySelector('.formula .katex');
+  const mathml = katex.querySelector('.katex-mathml');
+  return {
+    width: katex.getBoundingClientRect().width,
+    fontFamily: getComputedStyle(katex).fontFamily,
+    mathmlHidden: getComputedStyle(mathml).position === 'absolute',  // KaTeX's CSS hides the MathML copy
+    colour: getComputedStyle(katex).color,
+    text: getComputedStyle(root.querySelector('.view-title')).color,
+    tex: katex.querySelector('annotation').textContent,
+    // document.fonts.check() alone is true for a family no face names: ask for KaTeX's own face, loaded.
+    fontLoaded: document.fonts.check('16px KaTeX_Main') &&
+      [...document.fonts].some((f) => f.family.replaceAll('"', '') === 'KaTeX_Main' && f.status === 'loaded'),
+    errors: root.querySelectorAll('.katex-error').length,
+  };
+}
+
+test('embed.html: the formula renders with KaTeX fonts from the bundle, in the text colour, also dark', async () => {
+  for (const theme of ['light', 'dark']) {
+    const page = await playground.newPage();
+    await page.goto(`${playground.url}embed.html?view=spectrum&encoding=rope&rope_theta=500000&theme=${theme}`);
+    await page.waitForSelector('.formula .katex');
+    await page.evaluate(() => document.fonts.ready);
+    const seen = await page.evaluate(`(${inspect})(document)`);
+    assert.ok(seen.width > 100, `width ${seen.width}`);
+    assert.match(seen.fontFamily, /KaTeX_Main/);
+    assert.ok(seen.mathmlHidden, 'KaTeX CSS applies');
+    assert.ok(seen.fontLoaded, 'KaTeX_Main loaded');
+    assert.equal(seen.colour, seen.text, 'the formula takes the text colour');
+    assert.ok(seen.tex.includes('500000'));
+    assert.equal(seen.errors, 0);
+    const fonts = playground.server.requests.filter((r) => r.path.includes('KaTeX_Main'));
+    assert.ok(fonts.every((r) => r.path.startsWith(`${SUB_PATH}assets/`)) && fonts.length > 0, 'the fonts come from the bundle');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+});
+
+test('a phone (390 px): a long formula scrolls inside its box, the page does not', async () => {
+  const page = await playground.newPage();
+  await page.setViewportSize({ width: 390, height: 800 });
+  await openPlayground(playground, page, '?encoding=rope&rope_type=yarn&factor=8');
+  await formulas(page);
+  const box = await page.$eval('#spectrum .formula', (f) => ({ client: f.clientWidth, scroll: f.scrollWidth, right: f.getBoundingClientRect().right }));
+  assert.ok(box.scroll > box.client, `the YaRN formula is wider than a phone (${box.scroll} px in ${box.client} px)`);
+  assert.ok(box.right <= 390, `the box stays in the window, right edge ${box.right}`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'the page does not scroll sideways');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('<posenc-view> on another origin: the formula renders in its shadow root, KaTeX fonts registered in the document', async () => {
+  const blog = await serveStatic(path.join(DIST, 'examples'), {
+    prefix: '/posts/', host: 'localhost',
+    rewriteHtml: (file, text) => text.replace('<head>', `<head>\n<base href="${playground.url}examples/">`),
+  });
+  const browser = await launchBrowser({ viewport: { width: 760, height: 900 } });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${blog.url}blog-post.html`);
+    await page.waitForFunction(() => [...document.querySelectorAll('posenc-view')].every((v) => v.shadowRoot?.querySelector('.formula .katex')),
+      null, { timeout: 30000 });
+    await page.evaluate(() => document.fonts.ready);
+    const seen = await page.$$eval('posenc-view', (views, source) => views.map((v) => new Function(`return (${source})`)()(v.shadowRoot)),
+      inspect.toString());
+    assert.equal(seen.length, 2);
+    for (const s of seen) {
+      assert.ok(s.width > 100, `width ${s.width}`);
+      assert.match(s.fontFamily, /KaTeX_Main/);
+      assert.ok(s.mathmlHidden, 'KaTeX CSS applies inside the shadow root');
+      assert.ok(s.fontLoaded, 'KaTeX_Main loaded');
+      assert.equal(s.colour, s.text, 'the formula takes the text colour');
+      assert.equal(s.errors, 0);
+    }
+    assert.ok(seen[0].tex.includes('500000'), 'the rope view\'s rope_theta attribute is in its formula');
+    const fonts = playground.server.requests.filter((r) => r.path.includes('KaTeX_Main'));
+    assert.ok(fonts.length > 0 && fonts.every((r) => r.path.startsWith(`${SUB_PATH}assets/`)), 'the fonts come from the bundle');
+    // Nothing of KaTeX's CSS leaks into the host page: only its fonts are registered there.
+    assert.equal(await page.evaluate(() => document.adoptedStyleSheets.length + document.querySelectorAll('style[data-katex]').length), 0);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  } finally {
+    await browser.close();
+    await blog.close();
+  }
+});
