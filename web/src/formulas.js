@@ -15,6 +15,8 @@ export function num(x) {
 }
 
 const text = (s) => `\\text{${s}}`;
+// Upright names (pos, PE) and (1, …, 1) rather than \mathit, \mathbf and \mathbb: KaTeX_Main and KaTeX_Math
+// carry them, so a formula loads two or three fonts, not five.
 const join = (...parts) => parts.filter(Boolean).join(',\\quad ');
 /** Lines of a formula, set one under the other, flush left (formulaOf turns the '\n' into an aligned environment). */
 const lines = (...parts) => parts.filter(Boolean).join('\n');
@@ -131,12 +133,12 @@ function biasOf(p) {
       return `b(i,j) = -m_{${p.head}}\\,|i-j|,\\ m_{${p.head}} = 2^{${exponent}} = ${num(value)}`;
     }
     case 't5':
-      return `b(i,j) = t_{${p.head}}\\big[\\operatorname{bucket}(j-i)\\big],\\ t_{${p.head}} \\in \\mathbb{R}^{${p.num_buckets}}`;
+      return `b(i,j) = t_{${p.head}}\\big[\\operatorname{bucket}(j-i)\\big],\\ t_{${p.head}}:\\ ${text(`${p.num_buckets} scalars`)}`;
     case 'shaw':
       return `b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,\\,-${p.max_relative_position},\\,${p.max_relative_position})},\\ ` +
-        `q_i = \\mathbf{1},\\ a_k \\in \\mathbb{R}^{${p.head_dim}}`;
+        `q_i = (1,\\dots,1),\\ a_k:\\ ${text(`${p.head_dim} numbers`)}`;
     case 'transformer_xl':
-      return `b(i,j) = \\underbrace{q_i^{\\top} W_R R_{i-j}}_{(b)} + \\underbrace{v^{\\top} W_R R_{i-j}}_{(d)} = (\\mathbf{1} + v)^{\\top} R_{i-j}\n` +
+      return `b(i,j) = \\underbrace{q_i^{\\top} W_R R_{i-j}}_{(b)} + \\underbrace{v^{\\top} W_R R_{i-j}}_{(d)} = \\big((1,\\dots,1) + v\\big)^{\\top} R_{i-j}\n` +
         `R_r = \\big[\\sin(r\\omega_c) \\,|\\, \\cos(r\\omega_c)\\big],\\ \\omega_c = 10000^{-2c/${p.d_head}}`;
     case 'kerple':
       return p.variant === 'power'
@@ -223,12 +225,12 @@ function ropeOnes(p) {
 
 const FORMULAS = {
   heatmap: (p) => (p.layout === 'concat'
-    ? join(`\\mathit{PE}_{\\mathit{pos},\\,i} = \\sin(\\mathit{pos}\\,\\omega_i)`, `\\mathit{PE}_{\\mathit{pos},\\,${p.d_model / 2}+i} = \\cos(\\mathit{pos}\\,\\omega_i)`, omega(p))
-    : join('\\mathit{PE}_{\\mathit{pos},\\,2i} = \\sin(\\mathit{pos}\\,\\omega_i)', '\\mathit{PE}_{\\mathit{pos},\\,2i+1} = \\cos(\\mathit{pos}\\,\\omega_i)', omega(p))),
+    ? join(`\\mathrm{PE}_{\\mathrm{pos},\\,i} = \\sin(\\mathrm{pos}\\,\\omega_i)`, `\\mathrm{PE}_{\\mathrm{pos},\\,${p.d_model / 2}+i} = \\cos(\\mathrm{pos}\\,\\omega_i)`, omega(p))
+    : join('\\mathrm{PE}_{\\mathrm{pos},\\,2i} = \\sin(\\mathrm{pos}\\,\\omega_i)', '\\mathrm{PE}_{\\mathrm{pos},\\,2i+1} = \\cos(\\mathrm{pos}\\,\\omega_i)', omega(p))),
   waves: (p) => {
     const last = p.d_model / 2 - 1;  // the slowest pair
     const slowest = p.timescales === 'tensor2tensor' ? p.base ** (-last / Math.max(last, 1)) : p.base ** ((-2 * last) / p.d_model);
-    return join(`\\mathit{PE}_{\\mathit{pos},\\,${p.layout === 'concat' ? 'i' : '2i'}} = \\sin(\\mathit{pos}\\,\\omega_i)`, omega(p),
+    return join(`\\mathrm{PE}_{\\mathrm{pos},\\,${p.layout === 'concat' ? 'i' : '2i'}} = \\sin(\\mathrm{pos}\\,\\omega_i)`, omega(p),
       `\\lambda_i = \\frac{2\\pi}{\\omega_i} \\in [2\\pi,\\ ${num((2 * Math.PI) / slowest)}]`);
   },
   'dot-decay': (p) => p.encoding === 'sinusoidal' && join(`p_t\\cdot p_{t+\\Delta} = \\sum_{i=0}^{${p.d_model / 2 - 1}}\\cos(\\Delta\\,\\omega_i)`, omega(p)),
@@ -242,19 +244,19 @@ const FORMULAS = {
     return join(sim, `p_{i,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`, `i, j < ${Math.min(p.similarity_n, p.max_position_embeddings)}`);
   },
   table: (p) => (p.encoding === 'learned'
-    ? join(`P \\in \\mathbb{R}^{${p.max_position_embeddings}\\times ${p.d_model}}`, `P_{\\mathit{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`,
-      `\\text{no row for } \\mathit{pos} \\ge ${p.max_position_embeddings}`)
-    : join(`P = 0 \\in \\mathbb{R}^{${p.n}\\times ${p.d_model}}`, text('no position information'))),
+    ? join(`P:\\ ${p.max_position_embeddings}\\times ${p.d_model}`, `P_{\\mathrm{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`,
+      `\\text{no row for } \\mathrm{pos} \\ge ${p.max_position_embeddings}`)
+    : join(`P = 0\\ (${p.n}\\times ${p.d_model})`, text('no position information'))),
   spectrum: (p) => lines(join(`\\lambda_i = \\frac{2\\pi}{\\theta_i}`, theta(p), `i = 0,\\dots,${rotaryDim(p) / 2 - 1}`), scaledTheta(p, p.seq_len)),
   rotation: (p) => lines(join(`\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = ${rotationAt(p, 't')}\\begin{pmatrix}1\\\\ 0\\end{pmatrix}`,
     `t = ${p.start},\\dots,${p.start + 10}`), join(`i = ${p.pair}`, theta(p, p.pair), p.encoding === 'xpos' && zeta(p, p.pair)),
     scaledTheta(p, p.start + 11)),  // engine-calls.js pairTrajectory: frequencies for start + 11 tokens
-  decay: (p) => lines(`q\\cdot R_{\\Delta} k\\,\\big|_{q=k=\\mathbf{1}} = ${ropeOnes(p)}`,
+  decay: (p) => lines(`q\\cdot R_{\\Delta} k\\,\\big|_{q=k=(1,\\dots,1)} = ${ropeOnes(p)}`,
     `\\frac{1}{${rotaryDim(p) / 2}}\\sum_{j=1}^{${rotaryDim(p) / 2}}|S_j|,\\ S_j = \\sum_{k<j} e^{\\mathrm{i}\\Delta${p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'_k" : '\\theta_k'}}`,
     rotaryFrequencies(p, p.max_distance + 1)),
-  rotated: (p) => lines(`(x'_{2i}, x'_{2i+1}) = ${rotationAt(p, '\\mathit{pos}')}\\,(x_{2i}, x_{2i+1})\\ ${text('interleaved')}`,
-    `(x'_{i}, x'_{i+${rotaryDim(p) / 2}}) = ${rotationAt(p, '\\mathit{pos}')}\\,(x_{i}, x_{i+${rotaryDim(p) / 2}})\\ ${text('half')}`,
-    `x = ${p.input === 'random' ? '\\text{one } \\mathcal{N}(0, I) \\text{ draw}' : '\\mathbf{1}'}`, rotaryFrequencies(p, p.n)),
+  rotated: (p) => lines(`(x'_{2i}, x'_{2i+1}) = ${rotationAt(p, '\\mathrm{pos}')}\\,(x_{2i}, x_{2i+1})\\ ${text('interleaved')}`,
+    `(x'_{i}, x'_{i+${rotaryDim(p) / 2}}) = ${rotationAt(p, '\\mathrm{pos}')}\\,(x_{i}, x_{i+${rotaryDim(p) / 2}})\\ ${text('half')}`,
+    `x = ${p.input === 'random' ? '\\text{one } \\mathcal{N}(0, I) \\text{ draw}' : '(1,\\dots,1)'}`, rotaryFrequencies(p, p.n)),
   bias: (p) => lines(biasOf(p), masked(p.causal)),
   heads: (p) => join(`b_h(i,j) = -m_h\\,|i-j|`, slopes(p), masked(p.causal)),
   slopes: (p) => slopes(p),
@@ -327,9 +329,9 @@ export function formulaOf(viewId, params, result) {
  * @type {Record<string, {tex: string, cite: string}>}
  */
 export const FAMILY_FORMULAS = {
-  sinusoidal: { tex: '\\mathit{PE}_{\\mathit{pos},2i} = \\sin(\\mathit{pos}\\,\\omega_i),\\ \\mathit{PE}_{\\mathit{pos},2i+1} = \\cos(\\mathit{pos}\\,\\omega_i),\\ \\omega_i = \\mathrm{base}^{-2i/d_{\\mathrm{model}}}',
+  sinusoidal: { tex: '\\mathrm{PE}_{\\mathrm{pos},2i} = \\sin(\\mathrm{pos}\\,\\omega_i),\\ \\mathrm{PE}_{\\mathrm{pos},2i+1} = \\cos(\\mathrm{pos}\\,\\omega_i),\\ \\omega_i = \\mathrm{base}^{-2i/d_{\\mathrm{model}}}',
     cite: 'Vaswani et al. 2017, §3.5' },
-  learned: { tex: 'P \\in \\mathbb{R}^{\\mathrm{max\\_pos}\\times d_{\\mathrm{model}}},\\ P_{\\mathit{pos},c} \\sim \\mathcal{N}(0, \\mathrm{std}^2)',
+  learned: { tex: 'P:\\ \\mathrm{max\\_pos}\\times d_{\\mathrm{model}},\\ P_{\\mathrm{pos},c} \\sim \\mathcal{N}(0, \\mathrm{std}^2)',
     cite: 'learned with the model; shown at its initialisation (GPT-2: std 0.02)' },
   none: { tex: 'P = 0', cite: 'NoPE: without a causal mask, attention is permutation-equivariant (Kazemnejad et al. 2023 study NoPE with one)' },
   rope: { tex: '(R_{m\\theta}q_m)\\cdot(R_{n\\theta}k_n) = q_m^{\\top}R_{(n-m)\\theta}\\,k_n,\\ \\theta_i = \\mathrm{rope\\_theta}^{-2i/d}',
