@@ -20,6 +20,8 @@ export const parameters = [
   { name: 'metric', view: true, kind: 'choice', default: 'dot', choices: ['dot', 'cosine'], label: 'similarity',
     choiceLabels: { cosine: 'cosine', dot: 'dot product' } },
   { name: 'similarity_n', view: true, kind: 'int', default: 128, min: 1, max: 1024, label: 'similarity: positions' },
+  { name: 'dot_distance', view: true, kind: 'int', default: 256, min: 1, max: 100000, sliderMin: 8, sliderMax: 16384, log: true,
+    label: 'dot product: max distance' },
   COMPARE_DISTANCE,
   ...ATTENTION_PARAMETERS,
 ];
@@ -44,10 +46,11 @@ export function fields(engine, params) {
     get sin_column() { return absolute().sin_column; },
     get cos_column() { return absolute().cos_column; },
     get metric() { return params.metric; },
+    get dotDecay() { return engine.decay(specOf(), params.dot_distance); },
     get similarity() { return engine.similarity(specOf(), params.similarity_n, params.metric); },
     get worked() { return workedExample(engine, params, 'sinusoidal', params.base); },
   }, comparisonFields(engine, params, specOf),
   attentionFields(engine, params, specOf, () => ({ d_model: params.d_model, d_head: params.d_model })));
 }
 
-export const views = ['heatmap', 'waves', 'similarity', 'compare', ...attentionViews('absolute', true)];
+export const views = ['heatmap', 'waves', 'similarity', 'dot-decay', 'compare', ...attentionViews('absolute', true)];
