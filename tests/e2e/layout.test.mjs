@@ -26,8 +26,9 @@ function coveredFigures(page) {
       figure.scrollIntoView({ block: 'center' });
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       const r = figure.getBoundingClientRect();
-      const x = r.left + Math.min(r.width, window.innerWidth - r.left) / 2;
-      const y = r.top + Math.min(r.height, window.innerHeight) / 2;
+      // The middle of the part of the figure inside the window (a tall figure overflows it).
+      const x = (Math.max(0, r.left) + Math.min(r.right, window.innerWidth)) / 2;
+      const y = (Math.max(0, r.top) + Math.min(r.bottom, window.innerHeight)) / 2;
       const hit = document.elementFromPoint(x, y);
       if (!hit || !figure.contains(hit)) covered.push(`${figure.closest('section').id}: ${hit?.tagName}#${hit?.id}.${hit?.className}`);
     }

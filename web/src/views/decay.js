@@ -12,7 +12,8 @@ export const id = 'decay';
 export const title = 'Decay: q·k against relative distance';
 export const caption = 'The score of a query and a key that differ only in their positions. For q = k = 1 (also the ' +
   'average over random vectors) it is Σᵢ 2cos(m·θᵢ): high nearby, falling and oscillating with distance m. ' +
-  'The lower plot is RoFormer’s relative upper bound (1/(d/2))·Σⱼ|Sⱼ|.';
+  'The lower plot is RoFormer’s relative upper bound (1/(d/2))·Σⱼ|Sⱼ|. Over long ranges each curve is drawn as the band ' +
+  'it sweeps (its least and largest value per pixel) with its running mean as a line.';
 export const needs = ['decay', 'trainingLength', 'maxPositions', 'maxPositionsName'];
 
 const MAX_POINTS = 2400;
@@ -26,9 +27,19 @@ function curveRows(distance, values, name) {
   for (let start = 0; start < n; start += size) {
     let lo = Infinity;
     let hi = -Infinity;
-    for (let k = start; k < Math.min(n, start + size); k++) { lo = Math.min(lo, values[k]); hi = Math.max(hi, values[k]); }
-    rows.push({ m: distance[start], lo, hi, v: values[start], name });
+    let sum = 0;
+    const end = Math.min(n, start + size);
+    for (let k = start; k < end; k++) { lo = Math.min(lo, values[k]); hi = Math.max(hi, values[k]); sum += values[k]; }
+    rows.push({ m: distance[start], lo, hi, v: values[start], sum, count: end - start, name });
   }
+  // The trend through the band: the mean over a window of about 1% of the range on either side.
+  const w = Math.max(1, Math.round(rows.length / 100));
+  rows.forEach((r, k) => {
+    let sum = 0;
+    let count = 0;
+    for (let j = Math.max(0, k - w); j <= Math.min(rows.length - 1, k + w); j++) { sum += rows[j].sum; count += rows[j].count; }
+    r.mean = sum / count;
+  });
   return rows;
 }
 
@@ -68,11 +79,12 @@ function curvePlot(width, height, rows, yLabel, result, maxDistance, colours, th
     marks: [
       ...regionMarks(result, maxDistance, theme, width),
       Plot.ruleY([0], { stroke: theme.rule }),
-      banded
-        ? Plot.areaY(rows, { x: 'm', y1: 'lo', y2: 'hi', fill: 'name', fillOpacity: 0.35, z: 'name' })
-        : Plot.lineY(rows, { x: 'm', y: 'v', stroke: 'name', z: 'name', strokeWidth: 1.4 }),
+      ...(banded
+        ? [Plot.areaY(rows, { x: 'm', y1: 'lo', y2: 'hi', fill: 'name', fillOpacity: 0.3, z: 'name' }),
+          Plot.lineY(rows, { x: 'm', y: 'mean', stroke: 'name', z: 'name', strokeWidth: 2 })]
+        : [Plot.lineY(rows, { x: 'm', y: 'v', stroke: 'name', z: 'name', strokeWidth: 1.4 })]),
       Plot.tip(rows, Plot.pointerX({ x: 'm', y: 'v', stroke: 'name',
-        channels: banded ? { 'min in bucket': 'lo', 'max in bucket': 'hi' } : {},
+        channels: banded ? { 'min in bucket': 'lo', 'max in bucket': 'hi', 'running mean': 'mean' } : {},
         format: { y: (v) => v.toPrecision(6), stroke: true } })),
     ],
   });
