@@ -42,6 +42,9 @@ test('ALiBi small multiples show n_heads maps with their slopes', async () => {
   assert.equal(captions[0], 'head 0: m = 0.5');
   assert.equal(captions[8], 'head 8: m = 0.7071');
   assert.equal(captions[11], 'head 11: m = 0.08839');
+  // Each small map is the head's own bias: with n = 100 it shows the first 64 positions, b(i, j) = -m|i - j|.
+  await openPlayground(playground, page, '?encoding=alibi&n_heads=12&n=100');
+  assert.deepEqual(await page.$$eval('#heads canvas.mini', (c) => [c[0].width, c[0].height]), [64, 64]);
   await page.fill('#control-n_heads', '5');
   await page.waitForFunction(() => document.querySelectorAll('#heads canvas.mini').length === 5);
   assert.equal(await page.locator('#slopes svg [aria-label="dot"] circle').count(), 5);

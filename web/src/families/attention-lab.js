@@ -46,12 +46,20 @@ export function attentionFields(engine, params, specOf, widthsOf) {
   const none = () => ({ type: 'none', d_model: widthsOf().d_model });
   // The maps need the weights, logits and terms; the head's inputs and projections stay in the worker.
   const maps = ({ x, positions, q, k, v, q_unrotated, k_unrotated, ...rest }) => rest;  // eslint-disable-line no-unused-vars
-  const run = (text, encoding) => maps(engine.attention(request(text, encoding)));
+  const run = (text, encoding) => {
+    try {
+      return maps(engine.attention(request(text, encoding)));
+    } catch (error) {
+      // The sentence's own limits stay with its box; the head's (its width up to 4096) are said as the head's.
+      if (/^text = /.test(error.message)) throw error;
+      throw new RangeError(`attention head: ${error.message}`);
+    }
+  };
   const second = (encoding) => {
     try {
       return run(params.text2, encoding);
     } catch (error) {  // name the second sentence's own control
-      throw new RangeError(error.message.replace(/^text = /, 'text2 = '));
+      throw Object.assign(new RangeError(error.message.replace(/^text = /, 'text2 = ')), { param: /^text = /.test(error.message) ? 'text2' : undefined });
     }
   };
   return {

@@ -5,14 +5,14 @@ import { themeOf } from '../lib/theme.js';
 
 export const id = 'heads';
 export const title = 'Every head: ALiBi’s slopes at work';
-export const caption = 'The bias of each head on one colour scale. Head h penalises distance with slope mₕ: the first ' +
+export const caption = 'The bias of each head on one colour scale, over the first 64 positions at most. Head h penalises distance with slope mₕ: the first ' +
   'heads attend almost only to their neighbours, the last ones far back.';
-export const needs = ['heads', 'n'];
+export const needs = ['heads'];
 
-/** @param {{heads: {slopes: Float32Array, maps: Float32Array[]}, n: number}} result */
+/** @param {{heads: {slopes: Float32Array, maps: Float32Array[]}}} result  maps: [m, m] each, m = min(n, 64) */
 export function render(element, result) {
   const { slopes, maps } = result.heads;
-  const n = result.n;
+  const n = Math.round(Math.sqrt(maps[0]?.length ?? 0));  // the maps' own size (the family draws at most 64 positions)
   let extent = 0;
   for (const map of maps) for (const v of map) if (v !== -Infinity) extent = Math.max(extent, Math.abs(v));
   const colour = divergingScale(extent || 1, 'bias −mₕ·|i − j|', themeOf(element));
