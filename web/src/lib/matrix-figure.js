@@ -32,14 +32,15 @@ const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
  */
 export function matrixFigure(o) {
   const { data, rows, cols, width, height } = o;
-  const tokenAxes = Boolean(o.xTickLabels) && cols <= 48;
+  // Token labels where each has room (a cell of 10 px or more); else numbered ticks, the tooltip naming the token.
+  const tokenAxes = Boolean(o.xTickLabels) && cols <= 48 && (width - 92) / cols >= 10;
   const MARGIN = tokenAxes ? { top: 8, right: 12, bottom: 72, left: 80 } : PLAIN_MARGIN;
   const plotWidth = width - MARGIN.left - MARGIN.right;
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const colour = o.sequential ? sequentialScale(o.extent, o.legendLabel, o.theme) : divergingScale(o.extent, o.legendLabel, o.theme);
 
   const axes = matrixAxes({ width, height, margin: MARGIN, rows, cols, xLabel: o.xLabel, yLabel: o.yLabel,
-    xTickLabels: tokenAxes ? o.xTickLabels : null, yTickLabels: o.yTickLabels && rows <= 48 ? o.yTickLabels : null });
+    xTickLabels: tokenAxes ? o.xTickLabels : null, yTickLabels: o.yTickLabels && tokenAxes ? o.yTickLabels : null });
 
   const canvas = document.createElement('canvas');
   canvas.className = 'matrix';
