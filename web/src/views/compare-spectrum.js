@@ -18,7 +18,9 @@ export function render(element, result) {
   const withFrequencies = result.spectra.filter((s) => s.inv_freq);
   const series = withFrequencies.map((s) => ({ name: s.label, short: s.short,
     points: Array.from(s.inv_freq, (f, i) => ({ x: i, y: (2 * Math.PI) / f, theta: f })) }));
-  const contexts = [...new Set(withFrequencies.map((s) => s.seqLen).filter(Boolean))];
+  // One rule per context length, naming the configurations at it.
+  const contexts = [...new Set(withFrequencies.map((s) => s.seqLen).filter(Boolean))]
+    .map((value) => ({ value, who: withFrequencies.filter((s) => s.seqLen === value).map((s) => s.short).join(', ') }));
   const children = [];
   if (series.length) {
     children.push(curveChart({
@@ -27,8 +29,8 @@ export function render(element, result) {
       channels: { 'θᵢ (rad/token)': 'theta' },
       explain: () => 'Same base and width give the same θᵢ = base^(−2i/d), whether the pairs are added (sinusoidal) or rotated (RoPE).',
       marks: [
-        Plot.ruleY(contexts, { stroke: theme.grey, strokeDasharray: '5,4' }),
-        Plot.text(contexts, { y: (d) => d, text: (d) => `context ${d.toLocaleString('en')}`, frameAnchor: 'left', dx: 4, dy: -7, fill: theme.grey, fontSize: 11 }),
+        Plot.ruleY(contexts, { y: 'value', stroke: theme.grey, strokeDasharray: '5,4' }),
+        Plot.text(contexts, { y: 'value', text: (d) => `context ${d.value.toLocaleString('en')} (${d.who})`, frameAnchor: 'left', dx: 4, dy: -7, fill: theme.grey, fontSize: 11 }),
       ],
     }));
   }
