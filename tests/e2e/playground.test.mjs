@@ -156,6 +156,7 @@ test('the heatmap tooltip gives the exact value of the cell under the pointer', 
   const value = Number(/value (\S+)/.exec(tip)[1]);
   assert.ok(Math.abs(value - Math.cos(5 * 0.1)) < 1e-5, `cos(0.5) expected, tooltip says ${value}`);
   assert.match(tip, /wavelength 62\.8319 tokens/);
+  assert.match(tip, /= cos\(5 · 0\.1000\) = cos\(0\.50000 rad\)/, 'the terms that make the value');
   // Arrow keys move the probe: one step down is position 6.
   await page.focus('#heatmap canvas.matrix');
   await page.keyboard.press('ArrowDown');

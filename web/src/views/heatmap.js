@@ -12,7 +12,7 @@ export const caption = 'Each row is the vector added to the token at that positi
   'slow ones over thousands; hover or focus the map and use the arrow keys for exact values.';
 
 export const previews = true;  // the engine averages its matrix down to the screen's size
-export const needs = ['table', 'wavelength', 'sin_column', 'cos_column'];
+export const needs = ['table', 'wavelength', 'inv_freq', 'sin_column', 'cos_column'];
 
 /**
  * @param {HTMLElement} element  emptied and filled with the figure
@@ -32,8 +32,10 @@ export function render(element, result) {
     ariaLabel: `Heatmap of the position table, ${rows} positions by ${cols} dimensions.`,
     describe: (row, col) => {
       const pair = pairOfColumn[col];
+      const omega = result.inv_freq[pair];
       return `<b>position</b> ${row}<br><b>dimension</b> ${col} (${isCosine[col] ? 'cos' : 'sin'})<br>` +
-        `<b>value</b> ${data[row * cols + col].toPrecision(6)}<br><b>pair i</b> ${pair}<br>` +
+        `<b>value</b> ${data[row * cols + col].toPrecision(6)} = ${isCosine[col] ? 'cos' : 'sin'}(${row} · ${omega.toPrecision(4)}) ` +
+        `= ${isCosine[col] ? 'cos' : 'sin'}(${(row * omega).toPrecision(5)} rad)<br><b>pair i</b> ${pair}<br>` +
         `<b>wavelength</b> ${result.wavelength[pair].toPrecision(6)} tokens`;
     },
   }));
