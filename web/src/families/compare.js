@@ -36,8 +36,7 @@ export function comparison(engine, current, maxDistance) {
   const curves = REFERENCES.map((ref) => {
     const mine = current && current.type === ref.spec.type;
     if (mine) currentLabel = ref.label;
-    const spec = mine ? current : ref.spec;
-    return { label: ref.label, values: engine.decay(spec, maxDistance)[ref.curve], scale: ref.scale(spec) };
+    return { label: ref.label, ...curveOf(engine, mine ? current : ref.spec, maxDistance) };
   });
   return { comparison: curves, currentLabel };
 }

@@ -41,10 +41,13 @@ export const parameters = [
   ...ATTENTION_PARAMETERS.filter((p) => p.name !== 'text2' && p.name !== 'terms_scale'),
 ];
 
+/** A named comparison's configurations as raw values: {config_a: ..., config_d: ...}. */
+const filled = (named) => Object.fromEntries(SLOTS.map((s, k) => [s, named.slots[k]]));
+
 /** The raw values a link is read against: the defaults, with a named comparison's configurations. */
 export function baseRaw(defaults, raw) {
   const named = COMPARISONS[raw.comparison];
-  return named ? { ...defaults, ...Object.fromEntries(SLOTS.map((s, k) => [s, named.slots[k]])) } : defaults;
+  return named ? { ...defaults, ...filled(named) } : defaults;
 }
 
 /**
@@ -54,7 +57,7 @@ export function baseRaw(defaults, raw) {
 export function adjustRaw(raw, changed) {
   const named = COMPARISONS[raw.comparison];
   if (!named) return raw;
-  if (changed === 'comparison') return { ...raw, ...Object.fromEntries(SLOTS.map((s, k) => [s, named.slots[k]])) };
+  if (changed === 'comparison') return { ...raw, ...filled(named) };
   return SLOTS.some((s, k) => (raw[s] ?? '').trim() !== named.slots[k]) ? { ...raw, comparison: 'custom' } : raw;
 }
 
@@ -115,7 +118,7 @@ const SHARED = ['text', 'projections', 'attn_causal', 'attn_seed', 'sharpness'];
 
 /**
  * The fields of the comparison views (lazy getters).
- * slots: [{slot, label, family, spec}]; curves: each one's decay curve (null: none);
+ * curves: each one's decay curve (values null: none);
  * spectra: each one's inverse frequencies (null: none); maps: each one's attention result.
  */
 export function fields(engine, params) {
@@ -131,7 +134,6 @@ export function fields(engine, params) {
     }
   });
   return {
-    get slots() { return each((s, f) => ({ slot: s.slot, short: s.short, label: s.label, family: s.family, spec: f.spec })); },
     get curves() {
       return each((s, f) => ({ label: s.label, short: s.short, ...(curveOf(engine, f.spec, params.compare_distance) ?? { values: null, scale: 1 }) }));
     },
