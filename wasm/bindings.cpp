@@ -292,14 +292,16 @@ val attention(val request) {
             const double rows = length / double(r.d_model);
             if (rows != std::floor(rows) || rows < 1 || rows > double(posenc::attention::kMaxTokens))
                 posenc::throw_bad_param("x", "a Float32Array of length " + posenc::format_number(length),
-                                        "n * d_model numbers, n in [1, 512], d_model = " + std::to_string(r.d_model));
+                                        "n * d_model numbers, n in [1, " + std::to_string(posenc::attention::kMaxTokens) +
+                                            "], d_model = " + std::to_string(r.d_model));
             r.x = xt::empty<float>({std::size_t(rows), std::size_t(r.d_model)});
             val(emscripten::typed_memory_view(r.x.size(), r.x.data())).call<void>("set", x);
             r.tokens.assign(std::size_t(rows), "");
         } else if (r.tokens.empty()) {
             throw std::invalid_argument("attention request: missing required key \"text\" or \"tokens\" (or x)");
         }
-        const auto result = posenc::attention::run(r);
+        static posenc::attention::WeightCache weights;  // the page's head keeps its projections between calls
+        const auto result = posenc::attention::run(r, &weights);
         val out = val::object();
         val tokens = val::array();
         for (const auto& t : result.tokens) tokens.call<void>("push", t);

@@ -7,8 +7,6 @@
 #include "posenc/kernels.hpp"
 #include "posenc/random.hpp"
 #include "posenc/registry.hpp"
-#include "posenc/shaw.hpp"
-#include "posenc/transformer_xl.hpp"
 
 namespace posenc::attention {
 namespace {
@@ -24,12 +22,10 @@ Matrix matmul(const Matrix& a, const Matrix& b) {
     return out;
 }
 
-/// a [m, k] . b [n, k]^T * scale: every q.k at once, via b's transpose so the
-/// inner loop stays contiguous.
+/// a [m, k] . b [n, k]^T * scale: every q.k at once.
 Matrix scores(const Matrix& a, const Matrix& b, float scale) {
-    Matrix bt = xt::empty<float>({b.shape()[1], b.shape()[0]});
-    kernels::transpose(b.data(), bt.data(), b.shape()[0], b.shape()[1]);
-    Matrix out = matmul(a, bt);
+    Matrix out = xt::empty<float>({a.shape()[0], b.shape()[0]});
+    kernels::matmul_bt(a.data(), b.data(), out.data(), a.shape()[0], a.shape()[1], b.shape()[0]);
     for (float& v : out) v *= scale;
     return out;
 }
@@ -77,7 +73,60 @@ Config with_width(const Config& spec, const std::string& key, std::int64_t width
     return out;
 }
 
+/// Rotates q and k ([n, d_head] each, rows at positions offset ..) as the rotary
+/// spec does (xPos: q scaled up, k down); returns the scaling's logit_scale.
+double rotate_qk(const Config& encoding, std::int64_t d_head, std::int64_t offset, Matrix& q, Matrix& k) {
+    const Config spec = with_width(encoding, "head_dim", d_head, "d_head");
+    const std::int64_t n = std::int64_t(q.shape()[0]);
+    const RotaryFrequencies f = rotary_frequencies(spec, offset + n);
+    Config query = spec, key = spec;
+    if (spec_type(spec) == "xpos") {
+        query.set("role", std::string("query"));
+        key.set("role", std::string("key"));
+    }
+    q = apply_rotary(query, q, offset);
+    k = apply_rotary(key, k, offset);
+    return f.logit_scale;
+}
+
+/// The bias of a bias family for the head's queries q [n, d_head], with the
+/// spec's width keys checked against the request's.
+HeadBias bias_for(const Config& encoding, std::int64_t d_head, const Matrix& q) {
+    const std::string type = spec_type(encoding);
+    Config spec = encoding;
+    if (type == "shaw") spec = with_width(encoding, "head_dim", d_head, "d_head");
+    if (type == "transformer_xl") spec = with_width(encoding, "d_head", d_head, "d_head");
+    return head_bias(spec, q.data(), std::int64_t(q.shape()[0]), d_head);
+}
+
+/// b(i, j) as an [n, n] matrix, -infinity where the spec's own causal key masks.
+Matrix bias_matrix(const HeadBias& b, std::int64_t n) {
+    Matrix out = zeros(std::size_t(n), std::size_t(n));
+    if (b.tile) b.tile->add(0, n, 0, n, out.data(), std::size_t(n));
+    if (b.extra_width > 0) {
+        Matrix product = xt::empty<float>({std::size_t(n), std::size_t(n)});
+        kernels::matmul_bt(b.q_extra.data(), b.k_extra.data(), product.data(), std::size_t(n), std::size_t(b.extra_width),
+                           std::size_t(n));
+        out = add(out, product);
+    }
+    if (b.causal)
+        for (std::int64_t i = 0; i < n; ++i)
+            for (std::int64_t j = i + 1; j < n; ++j) out(i, j) = -std::numeric_limits<float>::infinity();
+    return out;
+}
+
 }  // namespace
+
+const WeightCache::Weights& WeightCache::get(const Request& r) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+        if (it->seed == r.seed && it->d_model == r.d_model && it->d_head == r.d_head && it->projections == r.projections) {
+            entries_.splice(entries_.begin(), entries_, it);
+            return entries_.front().weights;
+        }
+    entries_.push_front({r.seed, r.d_model, r.d_head, r.projections, {projection(r, 0), projection(r, 1), projection(r, 2)}});
+    if (entries_.size() > 4) entries_.pop_back();
+    return entries_.front().weights;
+}
 
 std::vector<std::string> tokenize(const std::string& text) {
     std::vector<std::string> tokens;
@@ -152,7 +201,7 @@ Request parse(const Config& config) {
     return r;
 }
 
-Result run(const Request& r) {
+Result run(const Request& r, WeightCache* cache) {
     if (r.projections == Projections::identity && r.d_head != r.d_model)
         throw_bad_param("d_head", std::to_string(r.d_head),
                         "d_model = " + std::to_string(r.d_model) + " with identity projections");
@@ -177,7 +226,9 @@ Result run(const Request& r) {
         throw_bad_param("tokens", std::to_string(n) + " tokens", "1 to " + std::to_string(kMaxTokens) + " tokens");
 
     const std::string type = spec_type(r.encoding);
-    const Matrix wq = projection(r, 0), wk = projection(r, 1), wv = projection(r, 2);
+    WeightCache local;
+    const WeightCache::Weights& w = (cache ? *cache : local).get(r);
+    const Matrix &wq = w[0], &wk = w[1], &wv = w[2];
     float scale = float(1.0 / std::sqrt(double(r.d_head)));
     Matrix v;
     Terms& t = result.terms;
@@ -203,15 +254,9 @@ Result run(const Request& r) {
         v = matmul(x, wv);
         const Matrix content = scores(q, k, scale);
         if (is_rotary(type)) {
-            Config spec = with_width(r.encoding, "head_dim", r.d_head, "d_head");
-            const RotaryFrequencies f = rotary_frequencies(spec, r.position_offset + n);
-            Config query = spec, key = spec;
-            if (type == "xpos") {
-                query.set("role", std::string("query"));
-                key.set("role", std::string("key"));
-            }
-            const Matrix qr = apply_rotary(query, q, r.position_offset), kr = apply_rotary(key, k, r.position_offset);
-            result.logits = scores(qr, kr, float(scale * f.logit_scale));
+            Matrix qr = q, kr = k;
+            const double logit_scale = rotate_qk(r.encoding, r.d_head, r.position_offset, qr, kr);
+            result.logits = scores(qr, kr, float(scale * logit_scale));
             result.q_unrotated = q;
             result.k_unrotated = k;
             result.q = qr;
@@ -224,11 +269,7 @@ Result run(const Request& r) {
             t.carrier = "none";
             t.position = zeros(std::size_t(n), std::size_t(n));
         } else {
-            Matrix b;
-            if (type == "shaw") b = shaw::bias(shaw::parse(with_width(r.encoding, "head_dim", r.d_head, "d_head")), q);
-            else if (type == "transformer_xl")
-                b = transformer_xl::bias(transformer_xl::parse(with_width(r.encoding, "d_head", r.d_head, "d_head")), q);
-            else b = attention_bias(r.encoding, n);
+            const Matrix b = bias_matrix(bias_for(r.encoding, r.d_head, q), n);
             result.logits = add(content, b);
             t.carrier = "bias";
             t.position = b;
@@ -249,6 +290,63 @@ Result run(const Request& r) {
     result.x = std::move(x);
     result.v = std::move(v);
     return result;
+}
+
+Forward parse_forward(const Config& config) {
+    const SpecReader read(config, "attentionForward request",
+                          {"n", "d_model", "d_head", "causal", "encoding", "position_offset"});
+    Forward f;
+    f.n = read.required_integer("n", 1, kMaxForwardTokens);
+    f.d_model = read.required_integer("d_model", 1, kMaxModelDim);
+    f.d_head = read.required_integer("d_head", 1, kMaxForwardHeadDim);
+    f.causal = read.boolean("causal", false);
+    f.position_offset = read.integer("position_offset", 0, 0, std::int64_t(1) << 40);
+    if (const Config* encoding = read.object("encoding")) f.encoding = *encoding;
+    else f.encoding = Config{{"type", std::string("none")}};
+    const std::string type = spec_type(f.encoding);
+    if (is_absolute(type))
+        throw_bad_param("encoding.type", '"' + type + '"',
+                        "a rotary (rope, xpos) or bias family (alibi, t5, shaw, transformer_xl, kerple) or none; an "
+                        "absolute encoding is added to x before the head: add positionTable(spec, n).data to x");
+    return f;
+}
+
+void forward(const Forward& f, const float* x, const float* wq, const float* wk, const float* wv, float* out) {
+    const std::size_t n = std::size_t(f.n), d_model = std::size_t(f.d_model), d = std::size_t(f.d_head);
+    Matrix q = xt::empty<float>({n, d}), k = xt::empty<float>({n, d}), v = xt::empty<float>({n, d});
+    kernels::matmul(x, wq, q.data(), n, d_model, d);
+    kernels::matmul(x, wk, k.data(), n, d_model, d);
+    kernels::matmul(x, wv, v.data(), n, d_model, d);
+    const float scale = float(1.0 / std::sqrt(double(f.d_head)));
+    const std::string type = spec_type(f.encoding);
+    if (type == "none") {
+        with_width(f.encoding, "d_model", f.d_model, "d_model");
+        kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale, f.causal, nullptr, out);
+    } else if (is_rotary(type)) {
+        const double logit_scale = rotate_qk(f.encoding, f.d_head, f.position_offset, q, k);
+        kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, float(scale * logit_scale), f.causal,
+                           nullptr, out);
+    } else {
+        const HeadBias b = bias_for(f.encoding, f.d_head, q);
+        const bool causal = f.causal || b.causal;
+        if (b.extra_width == 0) {
+            kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale, causal, b.tile.get(), out);
+        } else {
+            // Transformer-XL: [q | Q'/scale] . [k | K'] * scale = q.k * scale + Q'.K' (see relative_factors).
+            const std::size_t e = std::size_t(b.extra_width), wide = d + e;
+            std::vector<float> qa(n * wide), ka(n * wide);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::copy(q.data() + i * d, q.data() + (i + 1) * d, qa.data() + i * wide);
+                std::copy(k.data() + i * d, k.data() + (i + 1) * d, ka.data() + i * wide);
+                for (std::size_t c = 0; c < e; ++c) {
+                    qa[i * wide + d + c] = b.q_extra[i * e + c] / scale;
+                    ka[i * wide + d + c] = b.k_extra[i * e + c];
+                }
+            }
+            kernels::attention(qa.data(), ka.data(), v.data(), f.n, std::int64_t(wide), f.d_head, scale, causal,
+                               b.tile.get(), out);
+        }
+    }
 }
 
 }  // namespace posenc::attention

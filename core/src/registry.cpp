@@ -30,6 +30,7 @@ struct Family {
     std::function<xt::xtensor<float, 2>(const Config&, const xt::xtensor<float, 2>&, std::int64_t offset)> rotate;
     std::function<Curves(const Config&, std::int64_t max_distance, std::uint64_t seed)> decay;
     std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n)> bias;
+    std::function<HeadBias(const Config&, const float* q, std::int64_t n, std::int64_t width)> head_bias;
 };
 
 /// A single named curve f(m) for m = 0 .. max_distance.
@@ -120,22 +121,50 @@ Family xpos_family() {
 
 /// A bias family whose b(i, j) is a function of the relative position alone;
 /// its decay curve is that function at j - i = -m (a key m tokens back).
+/// `at(spec)` prepares the function of j - i once (slopes, bucket tables).
 template <class Spec>
 Family relative_bias_family(const std::string& type, Spec (*parse)(const Config&),
                             xt::xtensor<float, 2> (*matrix)(const Spec&, std::int64_t),
-                            std::function<double(const Spec&, std::int64_t relative)> at) {
+                            std::function<std::function<double(std::int64_t)>(const Spec&)> at) {
     Family f(type);
     f.bias = [parse, matrix](const Config& c, std::int64_t n) { return matrix(parse(c), n); };
     f.decay = [parse, at](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const auto b = at(parse(c));
+        return curve("bias", max_distance, [&](std::int64_t m) { return b(-m); });
+    };
+    f.head_bias = [parse, at](const Config& c, const float*, std::int64_t n, std::int64_t) {
         const Spec spec = parse(c);
-        return curve("bias", max_distance, [&](std::int64_t m) { return at(spec, -m); });
+        const auto b = at(spec);
+        std::vector<float> by_relative(std::size_t(2 * n - 1));
+        for (std::int64_t r = -(n - 1); r <= n - 1; ++r) by_relative[std::size_t(r + n - 1)] = float(b(r));
+        HeadBias out;
+        out.tile = std::make_unique<kernels::RelativeBias>(std::move(by_relative), n);
+        out.causal = spec.causal;
+        return out;
     };
     return f;
+}
+
+/// The spec's width key must be the head's width (or absent: then it is the head's).
+Config with_head_width(const Config& spec, const std::string& key, std::int64_t width) {
+    Config out = spec;
+    if (!spec.has(key) || std::holds_alternative<std::monostate>(spec.at(key))) out.set(key, double(width));
+    return out;
 }
 
 Family shaw_family() {
     Family f("shaw");
     f.bias = [](const Config& c, std::int64_t n) { return shaw::bias(shaw::parse(c), n); };
+    f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
+        const shaw::Spec spec = shaw::parse(with_head_width(c, "head_dim", width));
+        if (spec.head_dim != width)
+            throw_bad_param("encoding.head_dim", std::to_string(spec.head_dim),
+                            "the head's width, d_head = " + std::to_string(width));
+        HeadBias out;
+        out.tile = shaw::bias_tile(spec, q, n);
+        out.causal = spec.causal;
+        return out;
+    };
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
         const shaw::Spec spec = shaw::parse(c);
         const auto a = shaw::embeddings(spec);
@@ -153,6 +182,17 @@ Family shaw_family() {
 Family transformer_xl_family() {
     Family f("transformer_xl");
     f.bias = [](const Config& c, std::int64_t n) { return transformer_xl::bias(transformer_xl::parse(c), n); };
+    f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
+        const transformer_xl::Spec spec = transformer_xl::parse(with_head_width(c, "d_head", width));
+        if (spec.d_head != width)
+            throw_bad_param("encoding.d_head", std::to_string(spec.d_head),
+                            "the head's width, d_head = " + std::to_string(width));
+        HeadBias out;
+        transformer_xl::relative_factors(spec, q, n, out.q_extra, out.k_extra);
+        out.extra_width = spec.d_head;
+        out.causal = spec.causal;
+        return out;
+    };
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
         const transformer_xl::Spec spec = transformer_xl::parse(c);
         const std::vector<double> v = transformer_xl::v(spec);
@@ -174,19 +214,23 @@ const std::vector<Family>& families() {
         rope_family(),
         xpos_family(),
         relative_bias_family<alibi::Spec>("alibi", alibi::parse, alibi::bias,
-                                          [](const alibi::Spec& s, std::int64_t r) {
-                                              return -alibi::slopes(s.n_heads)[std::size_t(s.head)] * double(r < 0 ? -r : r);
+                                          [](const alibi::Spec& s) -> std::function<double(std::int64_t)> {
+                                              const double m = alibi::slopes(s.n_heads)[std::size_t(s.head)];
+                                              return [m](std::int64_t r) { return -m * double(r < 0 ? -r : r); };
                                           }),
         relative_bias_family<t5::Spec>("t5", t5::parse, t5::bias,
-                                       [](const t5::Spec& s, std::int64_t r) {
-                                           return t5::bucket_bias(s)[std::size_t(t5::relative_position_bucket(
-                                               r, s.bidirectional, s.num_buckets, s.max_distance))];
+                                       [](const t5::Spec& s) -> std::function<double(std::int64_t)> {
+                                           const std::vector<double> table = t5::bucket_bias(s);
+                                           return [s, table](std::int64_t r) {
+                                               return table[std::size_t(t5::relative_position_bucket(
+                                                   r, s.bidirectional, s.num_buckets, s.max_distance))];
+                                           };
                                        }),
         shaw_family(),
         transformer_xl_family(),
         relative_bias_family<kerple::Spec>("kerple", kerple::parse, kerple::bias,
-                                           [](const kerple::Spec& s, std::int64_t r) {
-                                               return kerple::at_distance(s, double(r < 0 ? -r : r));
+                                           [](const kerple::Spec& s) -> std::function<double(std::int64_t)> {
+                                               return [s](std::int64_t r) { return kerple::at_distance(s, double(r < 0 ? -r : r)); };
                                            }),
     };
     return all;
@@ -259,6 +303,15 @@ xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n) {
         throw std::invalid_argument("attentionBias: type \"" + family.type +
                                     "\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple)");
     return family.bias(spec, n);
+}
+
+HeadBias head_bias(const Config& spec, const float* q, std::int64_t n, std::int64_t width) {
+    const Family& family = family_of(spec);
+    if (!family.head_bias)
+        throw_bad_param("encoding.type", '"' + family.type + '"',
+                        "a bias family (alibi, t5, shaw, transformer_xl, kerple)");
+    if (n < 1 || n > 8192) throw_bad_param("n", std::to_string(n), "an integer in [1, 8192]");
+    return family.head_bias(spec, q, n, width);
 }
 
 xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, const std::string& metric) {

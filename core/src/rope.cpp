@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "posenc/kernels.hpp"
 #include "posenc/random.hpp"
 
 namespace posenc::rope {
@@ -345,25 +346,8 @@ Frequencies frequencies(const Spec& spec, std::int64_t seq_len) {
 void rotate_rows(float* x, std::int64_t n, std::int64_t head_dim, Layout layout,
                  const std::vector<double>& inv_freq, std::int64_t offset, double amplitude,
                  const std::vector<double>& log_gain) {
-    const std::int64_t half = std::int64_t(inv_freq.size());
-    // Pair i is (first + i * step, first + i * step + partner).
-    const std::int64_t step = layout == Layout::interleaved ? 2 : 1;
-    const std::int64_t partner = layout == Layout::interleaved ? 1 : half;
-    for (std::int64_t r = 0; r < n; ++r) {
-        float* row = x + r * head_dim;  // [head_dim]
-        const double pos = double(offset + r);
-        for (std::int64_t i = 0; i < half; ++i) {
-            const double angle = pos * inv_freq[std::size_t(i)];
-            double gain = amplitude;
-            if (!log_gain.empty()) gain *= std::exp(pos * log_gain[std::size_t(i)]);
-            const double c = std::cos(angle) * gain, s = std::sin(angle) * gain;
-            float& a = row[i * step];
-            float& b = row[i * step + partner];
-            const double a0 = a, b0 = b;
-            a = float(a0 * c - b0 * s);
-            b = float(a0 * s + b0 * c);
-        }
-    }
+    kernels::rotate(x, n, head_dim, layout == Layout::interleaved, inv_freq.data(), inv_freq.size(), offset, amplitude,
+                    log_gain.empty() ? nullptr : log_gain.data());
 }
 
 void check_rows(const xt::xtensor<float, 2>& x, std::int64_t head_dim, std::int64_t offset) {

@@ -28,25 +28,49 @@ xt::xtensor<float, 2> embeddings(const Spec& spec) {
     return a;
 }
 
+namespace {
+
+/// b(i, j) = qa[i, clip(j - i, -K, K) + K], qa [n, 2K + 1] = q_i . a_k in float64, rounded once.
+class ShawTile final : public kernels::BiasTile {
+public:
+    ShawTile(const Spec& spec, const float* q, std::int64_t n) : K_(spec.max_relative_position) {
+        const std::int64_t d = spec.head_dim, width = 2 * K_ + 1;
+        const auto a = embeddings(spec);
+        qa_.resize(std::size_t(n * width));
+        for (std::int64_t i = 0; i < n; ++i)
+            for (std::int64_t k = 0; k < width; ++k) {
+                double s = 0;
+                for (std::int64_t c = 0; c < d; ++c) s += double(q[i * d + c]) * a(k, c);
+                qa_[std::size_t(i * width + k)] = float(s);
+            }
+    }
+    void add(std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols, float* s,
+             std::size_t ld) const override {
+        const std::int64_t width = 2 * K_ + 1;
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const std::int64_t i = i0 + r;
+            const float* row_qa = qa_.data() + i * width + K_;  // indexed by the clipped j - i
+            float* row = s + std::size_t(r) * ld;
+            for (std::int64_t c = 0; c < cols; ++c) row[c] += row_qa[std::clamp<std::int64_t>(j0 + c - i, -K_, K_)];
+        }
+    }
+
+private:
+    std::int64_t K_;
+    std::vector<float> qa_;
+};
+
+}  // namespace
+
+std::unique_ptr<kernels::BiasTile> bias_tile(const Spec& spec, const float* q, std::int64_t n) {
+    return std::make_unique<ShawTile>(spec, q, n);
+}
+
 xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q) {
     bias::check_queries(q, spec.head_dim, "head_dim");
-    const std::int64_t n = std::int64_t(q.shape()[0]), d = spec.head_dim;
-    const auto a = embeddings(spec);
-    const std::int64_t K = spec.max_relative_position;
-    // q_i . a_k for every query and every clipped distance k: [n, 2K + 1].
-    std::vector<double> qa(std::size_t(n * (2 * K + 1)));
-    for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t k = 0; k <= 2 * K; ++k) {
-            double s = 0;
-            for (std::int64_t c = 0; c < d; ++c) s += double(q(i, c)) * a(k, c);
-            qa[std::size_t(i * (2 * K + 1) + k)] = s;
-        }
-    xt::xtensor<float, 2> b = xt::empty<float>({std::size_t(n), std::size_t(n)});
-    for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t j = 0; j < n; ++j) {
-            const std::int64_t k = std::clamp<std::int64_t>(j - i, -K, K);
-            b(i, j) = float(qa[std::size_t(i * (2 * K + 1) + k + K)]);
-        }
+    const std::int64_t n = std::int64_t(q.shape()[0]);
+    xt::xtensor<float, 2> b = xt::zeros<float>({std::size_t(n), std::size_t(n)});
+    bias_tile(spec, q.data(), n)->add(0, n, 0, n, b.data(), std::size_t(n));
     if (spec.causal) bias::mask_causal(b);
     return b;
 }

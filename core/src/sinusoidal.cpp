@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "posenc/kernels.hpp"
+
 namespace posenc::sinusoidal {
 
 Spec parse(const Config& config) {
@@ -61,22 +63,8 @@ xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offse
     if (offset < 0 || offset > kMaxOffset)
         throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
 
-    const std::int64_t d = spec.d_model, half = d / 2;
-    std::vector<std::int64_t> sin_col(static_cast<std::size_t>(half)), cos_col(static_cast<std::size_t>(half));
-    for (std::int64_t i = 0; i < half; ++i) {
-        sin_col[std::size_t(i)] = column(spec, i, false);
-        cos_col[std::size_t(i)] = column(spec, i, true);
-    }
-    xt::xtensor<float, 2> pe = xt::empty<float>({std::size_t(n), std::size_t(d)});
-    float* out = pe.data();  // [n, d] row-major
-    for (std::int64_t row = 0; row < n; ++row, out += d) {
-        const double pos = double(offset + row);
-        for (std::int64_t i = 0; i < half; ++i) {
-            const double angle = pos * omega[std::size_t(i)];
-            out[sin_col[std::size_t(i)]] = float(std::sin(angle));
-            out[cos_col[std::size_t(i)]] = float(std::cos(angle));
-        }
-    }
+    xt::xtensor<float, 2> pe = xt::empty<float>({std::size_t(n), std::size_t(spec.d_model)});
+    kernels::sinusoid_table(pe.data(), n, omega.size(), spec.layout == Layout::interleaved, omega.data(), offset);
     return pe;
 }
 

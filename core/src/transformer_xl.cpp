@@ -18,11 +18,19 @@ Spec parse(const Config& config) {
     return spec;
 }
 
+/// w_c = 10000^(-2c / d_head), c < d_head / 2: the reference pos_emb's frequencies.
+static std::vector<double> inv_freq(const Spec& spec) {
+    std::vector<double> w(static_cast<std::size_t>(spec.d_head / 2));
+    for (std::size_t c = 0; c < w.size(); ++c) w[c] = std::exp(-double(2 * c) / double(spec.d_head) * std::log(10000.0));
+    return w;
+}
+
 std::vector<double> relative_sinusoid(const Spec& spec, std::int64_t r) {
     const std::int64_t half = spec.d_head / 2;
+    const std::vector<double> w = inv_freq(spec);
     std::vector<double> out(static_cast<std::size_t>(spec.d_head));
     for (std::int64_t c = 0; c < half; ++c) {
-        const double angle = double(r) * std::exp(-double(2 * c) / double(spec.d_head) * std::log(10000.0));
+        const double angle = double(r) * w[std::size_t(c)];
         out[std::size_t(c)] = std::sin(angle);
         out[std::size_t(c + half)] = std::cos(angle);
     }
@@ -56,6 +64,26 @@ xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q) {
         }
     if (spec.causal) bias::mask_causal(b);
     return b;
+}
+
+void relative_factors(const Spec& spec, const float* q, std::int64_t n, std::vector<float>& q_extra,
+                      std::vector<float>& k_extra) {
+    const std::int64_t d = spec.d_head, half = d / 2;
+    const std::vector<double> vv = v(spec);
+    const std::vector<double> w = inv_freq(spec);
+    q_extra.assign(std::size_t(n * d), 0.0f);
+    k_extra.assign(std::size_t(n * d), 0.0f);
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t c = 0; c < half; ++c) {
+            const double angle = double(i) * w[std::size_t(c)];
+            const double s = std::sin(angle), co = std::cos(angle);
+            const double a = double(q[i * d + c]) + vv[std::size_t(c)];
+            const double b = double(q[i * d + half + c]) + vv[std::size_t(half + c)];
+            q_extra[std::size_t(i * d + c)] = float(a * s + b * co);
+            q_extra[std::size_t(i * d + half + c)] = float(b * s - a * co);
+            k_extra[std::size_t(i * d + c)] = float(co);
+            k_extra[std::size_t(i * d + half + c)] = float(s);
+        }
 }
 
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {

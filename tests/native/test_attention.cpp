@@ -9,6 +9,7 @@
 #include "posenc/alibi.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/kernels.hpp"
+#include "posenc/transformer_xl.hpp"
 
 using namespace posenc;
 using namespace posenc::attention;
@@ -40,9 +41,9 @@ TEST_CASE("tokenize: lower-cased words, inner apostrophes, punctuation on its ow
     CHECK(tokenize("don't stop 'til 42") == std::vector<std::string>{"don't", "stop", "'", "til", "42"});
     CHECK(tokenize("Café au lait") == std::vector<std::string>{"café", "au", "lait"});
     std::string long_text;
-    for (int i = 0; i < 512; ++i) long_text += "w ";
-    CHECK(tokenize(long_text).size() == 512);
-    CHECK_THROWS_WITH(tokenize(long_text + "w"), Contains("text = a text of 513 tokens") && Contains("at most 512 tokens"));
+    for (int i = 0; i < 2048; ++i) long_text += "w ";
+    CHECK(tokenize(long_text).size() == 2048);
+    CHECK_THROWS_WITH(tokenize(long_text + "w"), Contains("text = a text of 2049 tokens") && Contains("at most 2048 tokens"));
     CHECK_THROWS_WITH(tokenize("   "), Contains("at least one token"));
 }
 
@@ -216,4 +217,84 @@ TEST_CASE("the result holds the head's own x, P, q, k, v: logits = q k^T / sqrt(
     CHECK(rope.q(3, 0) == Approx(a * std::cos(3.0) - b * std::sin(3.0)).margin(1e-5));
     CHECK(rope.q(3, 4) == Approx(b * std::cos(3.0) + a * std::sin(3.0)).margin(1e-5));
     CHECK(s.q_unrotated.size() == 0);
+}
+
+TEST_CASE("forward with the head's own weights gives run's output, for every family, causal or not", "[attention][forward]") {
+    // run (the page's head: whole n x n matrices) and forward (the fused kernel) are two
+    // paths to the same softmax(q k^T / sqrt(d) + b) v: their outputs agree.
+    for (const char* type : {"none", "rope", "xpos", "alibi", "t5", "shaw", "transformer_xl", "kerple"})
+        for (const bool causal : {false, true}) {
+            Request r = request("the quick brown fox jumps over the lazy dog and the cat naps", spec(type), 16, causal);
+            r.position_offset = 5;
+            WeightCache cache;
+            const Result expected = run(r, &cache);
+            const WeightCache::Weights& w = cache.get(r);
+            Forward f;
+            f.n = std::int64_t(r.tokens.size());
+            f.d_model = f.d_head = 16;
+            f.causal = causal;
+            f.encoding = spec(type);
+            f.position_offset = 5;
+            std::vector<float> out(std::size_t(f.n * 16));
+            forward(f, expected.x.data(), w[0].data(), w[1].data(), w[2].data(), out.data());
+            INFO(type << (causal ? " causal" : ""));
+            for (std::size_t e = 0; e < out.size(); ++e) CHECK(out[e] == Approx(expected.output.data()[e]).margin(2e-5));
+        }
+}
+
+TEST_CASE("forward: a long causal sequence equals the full-matrix reference; absolute encodings are refused", "[attention][forward]") {
+    const std::int64_t n = 1500, dm = 24, d = 8;
+    std::mt19937 rng(5);
+    std::normal_distribution<float> normal;
+    std::vector<float> x(n * dm), wq(dm * d), wk(dm * d), wv(dm * d), out(n * d), expected(n * d);
+    for (auto* m : {&x, &wq, &wk, &wv})
+        for (float& v : *m) v = normal(rng) * (m == &x ? 1.0f : 0.2f);  // logits of order 1
+    Forward f;
+    f.n = n;
+    f.d_model = dm;
+    f.d_head = d;
+    f.causal = true;
+    f.encoding = spec("none");
+    forward(f, x.data(), wq.data(), wk.data(), wv.data(), out.data());
+    std::vector<float> q(n * d), k(n * d), v(n * d);
+    kernels::matmul_reference(x.data(), wq.data(), q.data(), n, dm, d);
+    kernels::matmul_reference(x.data(), wk.data(), k.data(), n, dm, d);
+    kernels::matmul_reference(x.data(), wv.data(), v.data(), n, dm, d);
+    kernels::attention_reference(q.data(), k.data(), v.data(), n, d, d, 1.0f / std::sqrt(float(d)), true, nullptr,
+                                 expected.data());
+    for (std::size_t e = 0; e < out.size(); ++e) CHECK(out[e] == Approx(expected[e]).margin(1e-5));
+
+    const Config absolute{{"n", 4.0}, {"d_model", 8.0}, {"d_head", 8.0}, {"encoding", object(spec("sinusoidal"))}};
+    CHECK_THROWS_WITH(parse_forward(absolute),
+                      Contains("encoding.type = \"sinusoidal\" is invalid") && Contains("add positionTable(spec, n).data to x"));
+    CHECK_THROWS_WITH(parse_forward(Config{{"n", 8193.0}, {"d_model", 8.0}, {"d_head", 8.0}}),
+                      Contains("n = 8193 is invalid: expected an integer in [1, 8192]"));
+    CHECK_THROWS_WITH(parse_forward(Config{{"n", 4.0}, {"d_model", 8.0}, {"d_head", 257.0}}),
+                      Contains("d_head = 257 is invalid: expected an integer in [1, 256]"));
+    CHECK_THROWS_WITH(parse_forward(Config{{"n", 4.0}, {"d_model", 8.0}}), Contains("missing required key \"d_head\""));
+    Forward rope = parse_forward(Config{{"n", 4.0}, {"d_model", 8.0}, {"d_head", 8.0},
+                                        {"encoding", object(Config{{"type", std::string("rope")}, {"head_dim", 16.0}})}});
+    CHECK_THROWS_WITH(forward(rope, x.data(), wq.data(), wk.data(), wv.data(), out.data()),
+                      Contains("encoding.head_dim = 16 is invalid: expected d_head = 8"));
+}
+
+TEST_CASE("Transformer-XL's factors Q'.K' reproduce its bias (q_i + v) . R_(i-j)", "[attention][transformer_xl]") {
+    transformer_xl::Spec s;
+    s.d_head = 16;
+    s.seed = 4;
+    const std::int64_t n = 40;
+    std::mt19937 rng(8);
+    std::normal_distribution<float> normal;
+    xt::xtensor<float, 2> q = xt::empty<float>({std::size_t(n), std::size_t(16)});
+    for (float& v : q) v = normal(rng);
+    s.causal = false;
+    const auto b = transformer_xl::bias(s, q);
+    std::vector<float> qe, ke;
+    transformer_xl::relative_factors(s, q.data(), n, qe, ke);
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+            double dot = 0;
+            for (std::int64_t c = 0; c < 16; ++c) dot += double(qe[i * 16 + c]) * ke[j * 16 + c];
+            CHECK(dot == Approx(b(i, j)).margin(2e-5));
+        }
 }

@@ -83,12 +83,14 @@ test('the same request gives the native build\'s numbers, bit for bit, for every
   }
 });
 
-test('512 tokens work; 513 are refused with the limit in the message', () => {
-  const words = Array.from({ length: 512 }, (_, k) => `w${k % 50}`).join(' ');
+test('2048 tokens work; 2049 are refused with the limit in the message', () => {
+  const words = Array.from({ length: 2048 }, (_, k) => `w${k % 50}`).join(' ');
   const r = pe.attention({ text: words, d_model: 8, d_head: 8, encoding: { type: 'alibi' }, causal: true });
-  assert.equal(r.n, 512);
+  assert.equal(r.n, 2048);
+  assert.equal(r.weights.length, 2048 * 2048);
+  assert.equal(r.weights[2047 * 2048 + 2047] > 0, true);
   assert.throws(() => pe.attention({ text: `${words} extra`, d_model: 8, d_head: 8 }),
-    /^RangeError: text = a text of 513 tokens is invalid: expected at most 512 tokens$/);
+    /^RangeError: text = a text of 2049 tokens is invalid: expected at most 2048 tokens$/);
 });
 
 test('raw inputs x [n, d_model] replace the tokens', () => {

@@ -7,7 +7,9 @@
 // optional causal mask, a stable row softmax, and output = weights . v.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <list>
 #include <string>
 #include <vector>
 
@@ -17,8 +19,14 @@
 
 namespace posenc::attention {
 
-/// The most tokens a request may have.
-constexpr std::int64_t kMaxTokens = 512;
+/// The most tokens a request of the page's head (run) may have: it returns
+/// several [n, n] matrices (logits, weights, terms), 16 MiB each at 2048.
+constexpr std::int64_t kMaxTokens = 2048;
+
+/// The limits of forward (the caller's own weights; nothing n x n is stored).
+constexpr std::int64_t kMaxForwardTokens = 8192;
+constexpr std::int64_t kMaxForwardHeadDim = 256;
+constexpr std::int64_t kMaxModelDim = 4096;
 
 /// Splits text into lower-cased tokens. A token is a run of letters and digits
 /// (ASCII a-z, 0-9, and any non-ASCII UTF-8 byte, so "café" stays whole) with
@@ -76,14 +84,60 @@ struct Result {
     Terms terms;                    ///< unmasked (the mask applies to the logits)
 };
 
+/// W_q, W_k, W_v [d_model, d_head] of the page's head, kept between requests:
+/// drawing them costs far more than a small head (0.7 ms at d 64, 3 ms at 128).
+/// Keyed by (seed, d_model, d_head, projections); holds the last 4 used.
+class WeightCache {
+public:
+    using Weights = std::array<xt::xtensor<float, 2>, 3>;
+    const Weights& get(const Request& request);
+
+private:
+    struct Entry {
+        std::uint64_t seed;
+        std::int64_t d_model, d_head;
+        Projections projections;
+        Weights weights;
+    };
+    std::list<Entry> entries_;  // most recent first
+};
+
 /// Runs the head. Throws std::invalid_argument for a bad encoding spec, an
 /// encoding width that disagrees with d_model / d_head, identity projections
 /// with d_head != d_model, no tokens, more than kMaxTokens, or x that is not
 /// [n, d_model]; each message names the parameter, value and allowed range.
-Result run(const Request& request);
+/// cache (may be null) keeps the projection weights for the next call.
+Result run(const Request& request, WeightCache* cache = nullptr);
 
 /// Reads a request object {tokens | text, d_model, d_head, encoding, causal,
 /// seed, projections, position_offset, embedding_scale} (keys as in JS); x is passed separately.
 Request parse(const Config& config);
+
+/// The shape and encoding of forward (JS: attentionForward(request)).
+struct Forward {
+    std::int64_t n = 0;        ///< tokens, [1, kMaxForwardTokens]
+    std::int64_t d_model = 0;  ///< input width, [1, kMaxModelDim]
+    std::int64_t d_head = 0;   ///< head width, [1, kMaxForwardHeadDim]
+    bool causal = false;       ///< keys after the query are hidden
+    Config encoding;           ///< {type: 'none'} when absent
+    std::int64_t position_offset = 0;  ///< position of row 0, [0, 2^40]
+};
+
+/// Reads {n, d_model, d_head, causal, encoding, position_offset} (keys as in JS;
+/// x, wq, wk, wv are passed as arrays beside it) and checks the encoding: a
+/// rotary family (rope, xpos) or bias family (alibi, t5, shaw, transformer_xl,
+/// kerple) or none; an absolute encoding (sinusoidal, learned) is refused, since
+/// it belongs to x before the head: add its positionTable to x.
+Forward parse_forward(const Config& config);
+
+/// One attention head with the caller's weights (Vaswani et al. 2017, eq. 1):
+///   Q = X W_q, K = X W_k, V = X W_v   (x [n, d_model], w* [d_model, d_head], row-major)
+///   rotary encodings rotate Q and K (never V) at positions offset .. offset + n - 1;
+///   S = Q K^T / sqrt(d_head) * logit_scale (a rotary scaling's) + b(i, j) (a bias family's);
+///   causal (or the bias spec's own causal key): keys after the query are hidden;
+///   out [n, d_head] = softmax_rows(S) V,
+/// by kernels::attention, blockwise, so nothing n x n is held. Throws
+/// std::invalid_argument for a bad encoding spec or one whose width disagrees with d_head.
+void forward(const Forward& request, const float* x, const float* wq, const float* wk, const float* wv, float* out);
 
 }  // namespace posenc::attention

@@ -1,51 +1,131 @@
-// posenc/kernels.hpp: the hot loops of the attention layer, as plain loops on
-// raw row-major arrays. Each inner loop runs over contiguous memory with one
-// multiply-add per element and no reduction, so clang vectorises it for
-// -msimd128 without reassociating floating-point sums (llm.c style).
+// posenc/kernels.hpp: the hot loops, on raw row-major float32 arrays (llm.c
+// style: shapes in each comment, a plain scalar reference beside each fast
+// kernel, the native tests compare the two). The fast ones are written with
+// posenc/simd.hpp (WebAssembly SIMD in the page, SSE2 natively).
 #pragma once
 
-#include <cmath>
 #include <cstddef>
-#include <limits>
+#include <cstdint>
+#include <vector>
 
 namespace posenc::kernels {
 
-/// out [m, n] = a [m, k] . b [k, n] (all row-major). Order i-k-j: the inner
-/// loop is out[i, :] += a[i, p] * b[p, :].
-inline void matmul(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
-    for (std::size_t i = 0; i < m; ++i) {
-        float* row = out + i * n;
-        for (std::size_t j = 0; j < n; ++j) row[j] = 0.0f;
-        for (std::size_t p = 0; p < k; ++p) {
-            const float scale = a[i * k + p];
-            const float* brow = b + p * n;
-            for (std::size_t j = 0; j < n; ++j) row[j] += scale * brow[j];
-        }
-    }
-}
+// ---------------------------------------------------------------------------
+// Matrix products
 
-/// out [n, m] = transpose of a [m, n].
-inline void transpose(const float* a, float* out, std::size_t m, std::size_t n) {
-    for (std::size_t i = 0; i < m; ++i)
-        for (std::size_t j = 0; j < n; ++j) out[j * m + i] = a[i * n + j];
-}
+/// out [m, n] = a [m, k] . b [k, n]. Register-blocked: 4 x 8 output tiles held
+/// in 8 vectors while p runs over k (11 live v128 values, under the 16 XMM
+/// registers V8 gives wasm on x86-64). Each output is the float sum over p in
+/// order 0..k-1, the order of matmul_reference, so the two agree bit for bit.
+void matmul(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n);
 
-/// Row-wise softmax in place of x [m, n], numerically stable (the row's max is
-/// subtracted first); -infinity entries get weight 0. A row of all -infinity
-/// would be 0/0: the attention layer never makes one (the diagonal is kept).
-inline void softmax_rows(float* x, std::size_t m, std::size_t n) {
-    for (std::size_t i = 0; i < m; ++i) {
-        float* row = x + i * n;
-        float max = -std::numeric_limits<float>::infinity();
-        for (std::size_t j = 0; j < n; ++j) max = row[j] > max ? row[j] : max;
-        double sum = 0.0;
-        for (std::size_t j = 0; j < n; ++j) {
-            row[j] = std::exp(row[j] - max);
-            sum += row[j];
-        }
-        const float inv = float(1.0 / sum);
-        for (std::size_t j = 0; j < n; ++j) row[j] *= inv;
-    }
-}
+/// out [m, n] = a [m, k] . b [n, k]^T: every q_i . k_j at once (b's rows are the
+/// columns of the product). Same tiles and summation order as matmul.
+void matmul_bt(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n);
+
+/// The plain i-p-j loops that matmul and matmul_bt are checked against.
+void matmul_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n);
+void matmul_bt_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n);
+
+// ---------------------------------------------------------------------------
+// Softmax
+
+/// Row-wise softmax in place of x [m, n], stable (the row's max is subtracted
+/// first), with simd::exp (within 2 ulp) and each row's sum accumulated in
+/// double over blocks of 64; weights below 2^-126 (subnormal) are flushed to 0,
+/// -infinity entries get 0. A row of only -infinity becomes all 0.
+void softmax_rows(float* x, std::size_t m, std::size_t n);
+
+/// The scalar reference: std::exp per entry, the sum in double.
+void softmax_rows_reference(float* x, std::size_t m, std::size_t n);
+
+// ---------------------------------------------------------------------------
+// Fused attention
+
+/// Adds a logit bias b(i, j) to a tile of scores: s[r * ld + c] += b(i0 + r, j0 + c)
+/// for r < rows, c < cols. One call per tile of the fused kernel.
+class BiasTile {
+public:
+    virtual ~BiasTile() = default;
+    virtual void add(std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols, float* s,
+                     std::size_t ld) const = 0;
+};
+
+/// A bias that depends only on j - i: b(i, j) = f[j - i + n - 1], f of length 2n - 1
+/// (ALiBi, T5 buckets, KERPLE). Adds a contiguous slice of f to each row of a tile.
+class RelativeBias final : public BiasTile {
+public:
+    RelativeBias(std::vector<float> f, std::int64_t n) : f_(std::move(f)), n_(n) {}
+    void add(std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols, float* s,
+             std::size_t ld) const override;
+
+private:
+    std::vector<float> f_;
+    std::int64_t n_;
+};
+
+/// out [n, d_v] = softmax(q k^T * scale + b, causal mask) v, with q, k [n, d] and
+/// v [n, d_v] row-major, in one pass over blocks of keys (FlashAttention's online
+/// softmax, Dao et al. 2022, Algorithm 1, on one core): for each block of 32
+/// queries and 64 keys, the scores tile, its running max and sum, and the
+/// weighted sum of v, rescaled when the max grows. Memory beyond the inputs is
+/// O(n d), never n x n. causal: keys after the query get weight 0 and blocks
+/// of keys wholly after a block of queries are skipped. bias may be null.
+void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
+               float scale, bool causal, const BiasTile* bias, float* out);
+
+/// The reference: the whole [n, n] score matrix, softmax_rows_reference, matmul_reference.
+void attention_reference(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d,
+                         std::int64_t d_v, float scale, bool causal, const BiasTile* bias, float* out);
+
+// ---------------------------------------------------------------------------
+// Rotations and sinusoids
+
+/// The unit phasors (cos, sin)(p w_i), times amplitude * g_i^p, of pairs i < half
+/// at consecutive positions p = start, start + 1, ...: the angles of RoPE and of
+/// the sinusoid table without a sin or cos per entry. Each step multiplies by
+/// the one-token phasor, in float64; every 64 steps the phasors restart from an
+/// anchor, itself advanced by the exact 64-token phasor (64 w_i is exact in
+/// float64), so the error after P positions stays below about (P / 64 + 64) * 4e-16
+/// (relative): under 1e-9 for the 2^24 positions a table may have, far inside
+/// the 1e-6 float32 storage allows. log_gain (may be null) gives g_i = e^log_gain[i].
+class Phasors {
+public:
+    Phasors(const double* inv_freq, const double* log_gain, std::size_t half, std::int64_t start, double amplitude);
+    /// Moves to the next position.
+    void advance();
+    /// [half] each, padded to a multiple of 4 with zeros.
+    const double* cos() const { return c_.data(); }
+    const double* sin() const { return s_.data(); }
+
+private:
+    static constexpr int kAnchorEvery = 64;
+    int since_anchor_ = 0;
+    std::vector<double> c_, s_, anchor_c_, anchor_s_, step_c_, step_s_, jump_c_, jump_s_;
+};
+
+/// Rotates the rows of x [n, head_dim] in place: row r is at position offset + r;
+/// pair i (interleaved: dims 2i, 2i+1; else i, i + half) turns by position * inv_freq[i]
+/// radians and is scaled by amplitude * e^(position * log_gain[i]) (log_gain may be
+/// null). Dims from 2 * half on are left as they are. Phasors in float64, the
+/// products in float32 (4 lanes; interleaved pairs by shuffles).
+void rotate(float* x, std::int64_t n, std::int64_t head_dim, bool interleaved, const double* inv_freq,
+            std::size_t half, std::int64_t offset, double amplitude, const double* log_gain);
+
+/// The reference: sin, cos and exp per entry in float64.
+void rotate_reference(float* x, std::int64_t n, std::int64_t head_dim, bool interleaved, const double* inv_freq,
+                      std::size_t half, std::int64_t offset, double amplitude, const double* log_gain);
+
+/// out [n, 2 * half]: sin and cos of position * inv_freq[i] for positions offset .. offset + n - 1,
+/// interleaved (sin at 2i, cos at 2i + 1) or concatenated (sin at i, cos at half + i).
+void sinusoid_table(float* out, std::int64_t n, std::size_t half, bool interleaved, const double* inv_freq,
+                    std::int64_t offset);
+
+/// The reference: std::sin and std::cos of each angle formed in float64.
+void sinusoid_table_reference(float* out, std::int64_t n, std::size_t half, bool interleaved,
+                              const double* inv_freq, std::int64_t offset);
+
+/// The SIMD backend this build uses: "wasm-simd128", "sse2" or "scalar".
+const char* backend();
 
 }  // namespace posenc::kernels

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/kernels.hpp"
 
 namespace posenc {
 
@@ -86,5 +88,25 @@ xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, co
 /// transformer_xl, kerple; see each header). Throws std::invalid_argument for a
 /// bad spec, n outside [1, 4096], or a type that is not a bias family.
 xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n);
+
+/// What a bias family adds to the logits of one head over n tokens, prepared once
+/// for the fused attention kernel (and the page's head).
+struct HeadBias {
+    /// Adds b(i, j) to a tile of scores: f(j - i) for alibi, t5, kerple; q_i . a_clip(j - i) for shaw. Null for
+    /// transformer_xl.
+    std::unique_ptr<kernels::BiasTile> tile;
+    /// transformer_xl: b(i, j) = q_extra_i . k_extra_j, [n, extra_width] each, row-major (a sum of
+    /// angle differences factored into query and key parts; see transformer_xl::relative_factors). Empty otherwise.
+    std::vector<float> q_extra, k_extra;
+    std::int64_t extra_width = 0;
+    /// The spec's own `causal` key: true hides the keys after each query as well.
+    bool causal = false;
+};
+
+/// The bias of a bias family for a head whose queries are q [n, width] (row-major;
+/// read by the content-dependent families, shaw and transformer_xl, whose
+/// head_dim / d_head must equal width). Throws std::invalid_argument for a bad
+/// spec, n outside [1, 8192], a width that disagrees, or a type that is not a bias family.
+HeadBias head_bias(const Config& spec, const float* q, std::int64_t n, std::int64_t width);
 
 }  // namespace posenc

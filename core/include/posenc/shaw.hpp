@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/kernels.hpp"
 
 namespace posenc::shaw {
 
@@ -31,6 +33,11 @@ xt::xtensor<float, 2> embeddings(const Spec& spec);
 /// -infinity above the diagonal when causal. Throws std::invalid_argument when
 /// q is not [n, head_dim] with n in [1, 4096].
 xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q);
+
+/// The same bias as a tile of the fused attention kernel, for queries q [n, head_dim]
+/// (row-major, not copied: q must outlive the tile's construction only; the table
+/// q_i . a_k [n, 2K + 1] is computed at once, in float64).
+std::unique_ptr<kernels::BiasTile> bias_tile(const Spec& spec, const float* q, std::int64_t n);
 
 /// The same with queries q_i = (1, ..., 1): the position part alone,
 /// sum_c a_(clip(j - i))[c]. n in [1, 4096].

@@ -37,6 +37,16 @@ std::vector<double> v(const Spec& spec);
 /// [n, n], -infinity above the diagonal when causal.
 xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q);
 
+/// The bias factored for the fused attention kernel: with R_r = [sin(r w) | cos(r w)]
+/// and u = q_i + v split into halves (a | b), the angle-difference identities give
+///   b(i, j) = sum_c a_c sin((i - j) w_c) + b_c cos((i - j) w_c) = Q'_i . K'_j,
+///   Q'_i = [a s_i + b c_i | b s_i - a c_i],  K'_j = [c_j | s_j],
+/// with s_i, c_i = sin, cos of i w_c (and j w_c). q_extra = Q', k_extra = K', [n, d_head]
+/// each, row-major, computed in float64 and rounded once; q is [n, d_head].
+/// So the whole logit is a dot product of [q | Q'] and [k | K'], and an n x n bias is never formed.
+void relative_factors(const Spec& spec, const float* q, std::int64_t n, std::vector<float>& q_extra,
+                      std::vector<float>& k_extra);
+
 /// The same with queries q_i = (1, ..., 1).
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);
 

@@ -4,7 +4,7 @@
 
 export const ATTENTION_PARAMETERS = [
   { name: 'text', view: true, kind: 'text', default: 'the dog chased the cat', label: 'sentence (attention lab)',
-    help: 'Up to 512 tokens: lower-cased words and punctuation.' },
+    help: 'Up to 2048 tokens: lower-cased words and punctuation.' },
   { name: 'text2', view: true, kind: 'text', default: 'the cat chased the dog', label: 'word order: second sentence' },
   { name: 'projections', view: true, kind: 'choice', default: 'random', choices: ['random', 'identity'], label: 'projections W_q, W_k, W_v',
     choiceLabels: { random: 'random (Xavier, seeded)', identity: 'identity (the derivations’ simplification)' } },

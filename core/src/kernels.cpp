@@ -1,0 +1,494 @@
+#include "posenc/kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "posenc/simd.hpp"
+
+namespace posenc::kernels {
+namespace {
+
+using simd::f32x4;
+using simd::f64x2;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr std::size_t kPanel = 8;  // columns per packed panel: two f32x4
+
+/// Packs the n columns of a matrix into panels of 8 columns, [ceil(n / 8)][k][8],
+/// zero-padded: column j, row p of the product's right-hand side is
+/// b[p * n + j] (row_major) or b[j * k + p] (transposed, the rows of b^T).
+std::vector<float> pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed) {
+    const std::size_t panels = (n + kPanel - 1) / kPanel;
+    std::vector<float> packed(panels * k * kPanel, 0.0f);
+    for (std::size_t jp = 0; jp < panels; ++jp) {
+        float* panel = packed.data() + jp * k * kPanel;
+        const std::size_t cols = std::min(kPanel, n - jp * kPanel);
+        for (std::size_t p = 0; p < k; ++p)
+            for (std::size_t c = 0; c < cols; ++c) {
+                const std::size_t j = jp * kPanel + c;
+                panel[p * kPanel + c] = transposed ? b[j * k + p] : b[p * n + j];
+            }
+    }
+    return packed;
+}
+
+/// out[r, 0..cols) = sum_p a[r, p] * panel[p, 0..cols) for R rows of a (row stride lda):
+/// the register-blocked micro-kernel (R x 8 accumulators).
+template <int R>
+void tile(const float* a, std::size_t lda, const float* panel, std::size_t k, float* out, std::size_t ldo,
+          std::size_t cols) {
+    f32x4 acc[R][2];
+    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = simd::splat(0.0f);
+    for (std::size_t p = 0; p < k; ++p) {
+        const f32x4 b0 = simd::load(panel + p * kPanel), b1 = simd::load(panel + p * kPanel + 4);
+        for (int r = 0; r < R; ++r) {
+            const f32x4 x = simd::load_splat(a + r * lda + p);
+            acc[r][0] = simd::add(acc[r][0], simd::mul(x, b0));
+            acc[r][1] = simd::add(acc[r][1], simd::mul(x, b1));
+        }
+    }
+    for (int r = 0; r < R; ++r) {
+        float* row = out + r * ldo;
+        if (cols == kPanel) {
+            simd::store(row, acc[r][0]);
+            simd::store(row + 4, acc[r][1]);
+        } else {
+            float buffer[kPanel];
+            simd::store(buffer, acc[r][0]);
+            simd::store(buffer + 4, acc[r][1]);
+            std::copy(buffer, buffer + cols, row);
+        }
+    }
+}
+
+/// out [m, n] = a [m, k] . (packed panels of the right-hand side).
+void multiply_panels(const float* a, const float* packed, float* out, std::size_t m, std::size_t k, std::size_t n) {
+    const std::size_t panels = (n + kPanel - 1) / kPanel;
+    std::size_t i = 0;
+    for (; i + 4 <= m; i += 4)
+        for (std::size_t jp = 0; jp < panels; ++jp)
+            tile<4>(a + i * k, k, packed + jp * k * kPanel, k, out + i * n + jp * kPanel, n,
+                    std::min(kPanel, n - jp * kPanel));
+    for (; i < m; ++i)
+        for (std::size_t jp = 0; jp < panels; ++jp)
+            tile<1>(a + i * k, k, packed + jp * k * kPanel, k, out + i * n + jp * kPanel, n,
+                    std::min(kPanel, n - jp * kPanel));
+}
+
+}  // namespace
+
+void matmul(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
+    multiply_panels(a, pack_panels(b, k, n, false).data(), out, m, k, n);
+}
+
+void matmul_bt(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
+    multiply_panels(a, pack_panels(b, k, n, true).data(), out, m, k, n);
+}
+
+void matmul_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
+    for (std::size_t i = 0; i < m; ++i) {
+        float* row = out + i * n;
+        std::fill(row, row + n, 0.0f);
+        for (std::size_t p = 0; p < k; ++p)
+            for (std::size_t j = 0; j < n; ++j) row[j] += a[i * k + p] * b[p * n + j];
+    }
+}
+
+void matmul_bt_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            float sum = 0.0f;
+            for (std::size_t p = 0; p < k; ++p) sum += a[i * k + p] * b[j * k + p];
+            out[i * n + j] = sum;
+        }
+}
+
+// ---------------------------------------------------------------------------
+
+namespace {
+
+/// The largest of x[0..n) (-infinity for n = 0).
+float row_max(const float* x, std::size_t n) {
+    f32x4 m = simd::splat(-kInf);
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4) m = simd::max(m, simd::load(x + j));
+    float out = simd::hmax(m);
+    for (; j < n; ++j) out = x[j] > out ? x[j] : out;
+    return out;
+}
+
+/// x[j] = e^(x[j] - shift) for j < n (flushed below 2^-126), returning their sum,
+/// accumulated in float lanes over blocks of 64 and in double across blocks.
+double exp_shifted(float* x, std::size_t n, float shift) {
+    const f32x4 s = simd::splat(shift);
+    double total = 0.0;
+    std::size_t j = 0;
+    while (j < n) {
+        const std::size_t end = std::min(n, j + 64);
+        f32x4 sum = simd::splat(0.0f);
+        for (; j + 4 <= end; j += 4) {
+            const f32x4 e = simd::exp(simd::sub(simd::load(x + j), s));
+            simd::store(x + j, e);
+            sum = simd::add(sum, e);
+        }
+        if (j < end) {  // fewer than 4 left: pad with -infinity
+            float lanes[4] = {-kInf, -kInf, -kInf, -kInf};
+            std::copy(x + j, x + end, lanes);
+            const f32x4 e = simd::exp(simd::sub(simd::load(lanes), s));
+            simd::store(lanes, e);
+            std::copy(lanes, lanes + (end - j), x + j);
+            sum = simd::add(sum, e);
+            j = end;
+        }
+        total += double(simd::hsum(sum));
+    }
+    return total;
+}
+
+/// x[j] *= scale, then flushes results below 2^-126 to 0.
+void scale_and_flush(float* x, std::size_t n, float scale) {
+    const f32x4 s = simd::splat(scale), tiny = simd::splat(std::numeric_limits<float>::min());
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const f32x4 w = simd::mul(simd::load(x + j), s);
+        simd::store(x + j, simd::keep_ge(w, tiny, w));
+    }
+    for (; j < n; ++j) {
+        const float w = x[j] * scale;
+        x[j] = w >= std::numeric_limits<float>::min() ? w : 0.0f;
+    }
+}
+
+}  // namespace
+
+void softmax_rows(float* x, std::size_t m, std::size_t n) {
+    for (std::size_t i = 0; i < m; ++i) {
+        float* row = x + i * n;
+        const float max = row_max(row, n);
+        if (max == -kInf) {
+            std::fill(row, row + n, 0.0f);
+            continue;
+        }
+        const double sum = exp_shifted(row, n, max);
+        scale_and_flush(row, n, float(1.0 / sum));
+    }
+}
+
+void softmax_rows_reference(float* x, std::size_t m, std::size_t n) {
+    for (std::size_t i = 0; i < m; ++i) {
+        float* row = x + i * n;
+        float max = -kInf;
+        for (std::size_t j = 0; j < n; ++j) max = row[j] > max ? row[j] : max;
+        if (max == -kInf) {
+            std::fill(row, row + n, 0.0f);
+            continue;
+        }
+        double sum = 0.0;
+        for (std::size_t j = 0; j < n; ++j) {
+            row[j] = std::exp(row[j] - max);
+            sum += row[j];
+        }
+        const float inv = float(1.0 / sum);
+        for (std::size_t j = 0; j < n; ++j) row[j] *= inv;
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+void RelativeBias::add(std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols, float* s,
+                       std::size_t ld) const {
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const float* f = f_.data() + (j0 - (i0 + r) + n_ - 1);  // f(j - i) for j = j0, j0 + 1, ...
+        float* row = s + std::size_t(r) * ld;
+        for (std::int64_t c = 0; c < cols; ++c) row[c] += f[c];
+    }
+}
+
+namespace {
+
+constexpr std::int64_t kQueries = 32;  // rows of a block of queries
+constexpr std::int64_t kKeys = 64;     // keys of a block (8 panels)
+
+/// out[r, c..c+8*V) = alpha[r] * out[r, ...] + sum_{p < keys} w[r, p] * v[p, c..]
+/// for R rows: the P.V update of the fused kernel (R x 4V accumulators).
+template <int R, int V>
+void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t ldv, std::int64_t keys,
+                  const float* alpha, float* out, std::size_t ldo) {
+    f32x4 acc[R][V];
+    for (int r = 0; r < R; ++r) {
+        const f32x4 a = simd::splat(alpha[r]);
+        for (int c = 0; c < V; ++c) acc[r][c] = simd::mul(simd::load(out + r * ldo + 4 * c), a);
+    }
+    for (std::int64_t p = 0; p < keys; ++p) {
+        f32x4 vv[V];
+        for (int c = 0; c < V; ++c) vv[c] = simd::load(v + std::size_t(p) * ldv + 4 * c);
+        for (int r = 0; r < R; ++r) {
+            const f32x4 x = simd::load_splat(w + r * ldw + p);
+            for (int c = 0; c < V; ++c) acc[r][c] = simd::add(acc[r][c], simd::mul(x, vv[c]));
+        }
+    }
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < V; ++c) simd::store(out + r * ldo + 4 * c, acc[r][c]);
+}
+
+/// The P.V update for R rows over all d_v columns: 8 at a time, then 4, then one by one.
+template <int R>
+void weighted_rows(const float* w, std::size_t ldw, const float* v, std::int64_t d_v, std::int64_t keys,
+                   const float* alpha, float* out) {
+    const std::size_t ld = std::size_t(d_v);
+    std::int64_t c = 0;
+    for (; c + 8 <= d_v; c += 8) weighted_sum<R, 2>(w, ldw, v + c, ld, keys, alpha, out + c, ld);
+    for (; c + 4 <= d_v; c += 4) weighted_sum<R, 1>(w, ldw, v + c, ld, keys, alpha, out + c, ld);
+    for (; c < d_v; ++c)
+        for (int r = 0; r < R; ++r) {
+            float sum = out[r * ld + c] * alpha[r];
+            for (std::int64_t p = 0; p < keys; ++p) sum += w[r * ldw + p] * v[std::size_t(p) * ld + c];
+            out[r * ld + c] = sum;
+        }
+}
+
+}  // namespace
+
+void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
+               float scale, bool causal, const BiasTile* bias, float* out) {
+    const std::size_t dd = std::size_t(d);
+    // q * scale, and the keys packed as panels of 8 (the right-hand side of q k^T).
+    std::vector<float> qs(std::size_t(n) * dd);
+    for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = q[e] * scale;
+    const std::vector<float> keys = pack_panels(k, dd, std::size_t(n), true);
+    std::vector<float> s(std::size_t(kQueries * kKeys));  // scores, then weights, of one tile
+    std::vector<float> running_max(kQueries), alpha(kQueries);
+    std::vector<double> row_sum(kQueries);
+    std::fill(out, out + n * d_v, 0.0f);
+
+    for (std::int64_t i0 = 0; i0 < n; i0 += kQueries) {
+        const std::int64_t rows = std::min(kQueries, n - i0);
+        std::fill(running_max.begin(), running_max.end(), -kInf);
+        std::fill(row_sum.begin(), row_sum.end(), 0.0);
+        const std::int64_t key_end = causal ? i0 + rows : n;  // keys past the block's last query are hidden
+        for (std::int64_t j0 = 0; j0 < key_end; j0 += kKeys) {
+            const std::int64_t cols = std::min(kKeys, key_end - j0);
+            const std::size_t panels = std::size_t((cols + 7) / 8);
+            // Scores of the tile, [rows, kKeys].
+            std::int64_t r = 0;
+            for (; r + 4 <= rows; r += 4)
+                for (std::size_t jp = 0; jp < panels; ++jp)
+                    tile<4>(qs.data() + (i0 + r) * d, dd, keys.data() + (std::size_t(j0) + jp * kPanel) * dd, dd,
+                            s.data() + r * kKeys + jp * kPanel, kKeys, kPanel);
+            for (; r < rows; ++r)
+                for (std::size_t jp = 0; jp < panels; ++jp)
+                    tile<1>(qs.data() + (i0 + r) * d, dd, keys.data() + (std::size_t(j0) + jp * kPanel) * dd, dd,
+                            s.data() + r * kKeys + jp * kPanel, kKeys, kPanel);
+            if (bias) bias->add(i0, rows, j0, cols, s.data(), kKeys);
+            // Online softmax: mask, new running max, rescale factor, weights, sums.
+            for (r = 0; r < rows; ++r) {
+                float* row = s.data() + r * kKeys;
+                const std::int64_t visible = causal ? std::min(cols, i0 + r - j0 + 1) : cols;
+                std::fill(row + std::max<std::int64_t>(visible, 0), row + kKeys, -kInf);
+                const float m = std::max(running_max[r], row_max(row, kKeys));
+                alpha[r] = m == -kInf ? 0.0f : std::exp(running_max[r] - m);
+                if (m == -kInf) {
+                    std::fill(row, row + kKeys, 0.0f);
+                } else {
+                    row_sum[r] = row_sum[r] * double(alpha[r]) + exp_shifted(row, kKeys, m);
+                }
+                running_max[r] = m;
+            }
+            // out = alpha * out + weights . v for the block's keys.
+            float* o = out + i0 * d_v;
+            const float* vb = v + j0 * d_v;
+            for (r = 0; r + 4 <= rows; r += 4) {
+                const std::int64_t used = causal ? std::min(cols, i0 + r + 3 - j0 + 1) : cols;
+                weighted_rows<4>(s.data() + r * kKeys, kKeys, vb, d_v, used, alpha.data() + r, o + r * d_v);
+            }
+            for (; r < rows; ++r) {
+                const std::int64_t used = causal ? std::min(cols, i0 + r - j0 + 1) : cols;
+                weighted_rows<1>(s.data() + r * kKeys, kKeys, vb, d_v, used, alpha.data() + r, o + r * d_v);
+            }
+        }
+        for (std::int64_t r = 0; r < rows; ++r) {
+            float* o = out + (i0 + r) * d_v;
+            const float inv = row_sum[r] > 0.0 ? float(1.0 / row_sum[r]) : 0.0f;
+            for (std::int64_t c = 0; c < d_v; ++c) o[c] *= inv;
+        }
+    }
+}
+
+void attention_reference(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d,
+                         std::int64_t d_v, float scale, bool causal, const BiasTile* bias, float* out) {
+    const std::size_t nn = std::size_t(n);
+    std::vector<float> s(nn * nn);
+    matmul_bt_reference(q, k, s.data(), nn, std::size_t(d), nn);
+    for (float& x : s) x *= scale;
+    if (bias) bias->add(0, n, 0, n, s.data(), nn);
+    if (causal)
+        for (std::size_t i = 0; i < nn; ++i)
+            for (std::size_t j = i + 1; j < nn; ++j) s[i * nn + j] = -kInf;
+    softmax_rows_reference(s.data(), nn, nn);
+    matmul_reference(s.data(), v, out, nn, nn, std::size_t(d_v));
+}
+
+// ---------------------------------------------------------------------------
+
+Phasors::Phasors(const double* inv_freq, const double* log_gain, std::size_t half, std::int64_t start,
+                 double amplitude) {
+    const std::size_t padded = (half + 3) / 4 * 4;
+    for (auto* v : {&c_, &s_, &anchor_c_, &anchor_s_, &step_c_, &step_s_, &jump_c_, &jump_s_}) v->assign(padded, 0.0);
+    const double p = double(start);
+    for (std::size_t i = 0; i < half; ++i) {
+        const double w = inv_freq[i], g = log_gain ? log_gain[i] : 0.0;
+        const double a0 = amplitude * (g == 0.0 ? 1.0 : std::exp(p * g));
+        anchor_c_[i] = a0 * std::cos(p * w);
+        anchor_s_[i] = a0 * std::sin(p * w);
+        const double g1 = std::exp(g), g64 = std::exp(kAnchorEvery * g);
+        step_c_[i] = g1 * std::cos(w);
+        step_s_[i] = g1 * std::sin(w);
+        jump_c_[i] = g64 * std::cos(kAnchorEvery * w);  // 64 w is exact in float64
+        jump_s_[i] = g64 * std::sin(kAnchorEvery * w);
+    }
+    c_ = anchor_c_;
+    s_ = anchor_s_;
+}
+
+namespace {
+
+/// (c, s) <- (c, s) * (by_c, by_s) as complex numbers, over n (a multiple of 2) pairs.
+void turn(double* c, double* s, const double* by_c, const double* by_s, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += 2) {
+        const f64x2 c0 = simd::load2(c + i), s0 = simd::load2(s + i);
+        const f64x2 bc = simd::load2(by_c + i), bs = simd::load2(by_s + i);
+        simd::store2(c + i, simd::sub2(simd::mul2(c0, bc), simd::mul2(s0, bs)));
+        simd::store2(s + i, simd::add2(simd::mul2(s0, bc), simd::mul2(c0, bs)));
+    }
+}
+
+}  // namespace
+
+void Phasors::advance() {
+    const std::size_t n = c_.size();
+    if (++since_anchor_ == kAnchorEvery) {
+        since_anchor_ = 0;
+        turn(anchor_c_.data(), anchor_s_.data(), jump_c_.data(), jump_s_.data(), n);
+        std::copy(anchor_c_.begin(), anchor_c_.end(), c_.begin());
+        std::copy(anchor_s_.begin(), anchor_s_.end(), s_.begin());
+    } else {
+        turn(c_.data(), s_.data(), step_c_.data(), step_s_.data(), n);
+    }
+}
+
+namespace {
+
+/// The current phasors as float32, [padded half] each.
+void narrow_phasors(const Phasors& ph, std::size_t padded, float* c, float* s) {
+    for (std::size_t i = 0; i < padded; i += 4) {
+        simd::store(c + i, simd::narrow(simd::load2(ph.cos() + i), simd::load2(ph.cos() + i + 2)));
+        simd::store(s + i, simd::narrow(simd::load2(ph.sin() + i), simd::load2(ph.sin() + i + 2)));
+    }
+}
+
+}  // namespace
+
+void rotate(float* x, std::int64_t n, std::int64_t head_dim, bool interleaved, const double* inv_freq,
+            std::size_t half, std::int64_t offset, double amplitude, const double* log_gain) {
+    const std::size_t padded = (half + 3) / 4 * 4;
+    std::vector<float> cf(padded), sf(padded);
+    Phasors ph(inv_freq, log_gain, half, offset, amplitude);
+    float sign_lanes[4] = {-0.0f, 0.0f, -0.0f, 0.0f};  // (-s, s) for (a, b) pairs
+    const f32x4 signs = simd::load(sign_lanes);
+    for (std::int64_t r = 0; r < n; ++r) {
+        if (r > 0) ph.advance();
+        narrow_phasors(ph, padded, cf.data(), sf.data());
+        float* row = x + r * head_dim;  // [head_dim]
+        std::size_t i = 0;
+        if (interleaved) {
+            for (; i + 4 <= half; i += 4) {
+                const f32x4 c = simd::load(cf.data() + i), s = simd::load(sf.data() + i);
+                const f32x4 x0 = simd::load(row + 2 * i), x1 = simd::load(row + 2 * i + 4);
+                const f32x4 s0 = simd::flip_signs(simd::dup_lo(s), signs), s1 = simd::flip_signs(simd::dup_hi(s), signs);
+                simd::store(row + 2 * i, simd::add(simd::mul(x0, simd::dup_lo(c)), simd::mul(simd::swap_pairs(x0), s0)));
+                simd::store(row + 2 * i + 4,
+                            simd::add(simd::mul(x1, simd::dup_hi(c)), simd::mul(simd::swap_pairs(x1), s1)));
+            }
+            for (; i < half; ++i) {
+                const float a = row[2 * i], b = row[2 * i + 1];
+                row[2 * i] = a * cf[i] + b * -sf[i];
+                row[2 * i + 1] = b * cf[i] + a * sf[i];
+            }
+        } else {
+            for (; i + 4 <= half; i += 4) {
+                const f32x4 c = simd::load(cf.data() + i), s = simd::load(sf.data() + i);
+                const f32x4 a = simd::load(row + i), b = simd::load(row + half + i);
+                simd::store(row + i, simd::sub(simd::mul(a, c), simd::mul(b, s)));
+                simd::store(row + half + i, simd::add(simd::mul(b, c), simd::mul(a, s)));
+            }
+            for (; i < half; ++i) {
+                const float a = row[i], b = row[half + i];
+                row[i] = a * cf[i] - b * sf[i];
+                row[half + i] = b * cf[i] + a * sf[i];
+            }
+        }
+    }
+}
+
+void rotate_reference(float* x, std::int64_t n, std::int64_t head_dim, bool interleaved, const double* inv_freq,
+                      std::size_t half, std::int64_t offset, double amplitude, const double* log_gain) {
+    const std::size_t step = interleaved ? 2 : 1, partner = interleaved ? 1 : half;
+    for (std::int64_t r = 0; r < n; ++r) {
+        float* row = x + r * head_dim;
+        const double pos = double(offset + r);
+        for (std::size_t i = 0; i < half; ++i) {
+            const double angle = pos * inv_freq[i];
+            const double gain = amplitude * (log_gain ? std::exp(pos * log_gain[i]) : 1.0);
+            const double c = std::cos(angle) * gain, s = std::sin(angle) * gain;
+            float& a = row[i * step];
+            float& b = row[i * step + partner];
+            const double a0 = a, b0 = b;
+            a = float(a0 * c - b0 * s);
+            b = float(a0 * s + b0 * c);
+        }
+    }
+}
+
+void sinusoid_table(float* out, std::int64_t n, std::size_t half, bool interleaved, const double* inv_freq,
+                    std::int64_t offset) {
+    const std::size_t padded = (half + 3) / 4 * 4, d = 2 * half;
+    std::vector<float> cf(padded), sf(padded);
+    Phasors ph(inv_freq, nullptr, half, offset, 1.0);
+    for (std::int64_t r = 0; r < n; ++r, out += d) {
+        if (r > 0) ph.advance();
+        narrow_phasors(ph, padded, cf.data(), sf.data());
+        std::size_t i = 0;
+        if (interleaved) {
+            for (; i + 4 <= half; i += 4) {
+                const f32x4 c = simd::load(cf.data() + i), s = simd::load(sf.data() + i);
+                simd::store(out + 2 * i, simd::zip_lo(s, c));
+                simd::store(out + 2 * i + 4, simd::zip_hi(s, c));
+            }
+            for (; i < half; ++i) {
+                out[2 * i] = sf[i];
+                out[2 * i + 1] = cf[i];
+            }
+        } else {
+            std::copy(sf.data(), sf.data() + half, out);
+            std::copy(cf.data(), cf.data() + half, out + half);
+        }
+    }
+}
+
+void sinusoid_table_reference(float* out, std::int64_t n, std::size_t half, bool interleaved,
+                              const double* inv_freq, std::int64_t offset) {
+    const std::size_t d = 2 * half;
+    for (std::int64_t r = 0; r < n; ++r, out += d) {
+        const double pos = double(offset + r);
+        for (std::size_t i = 0; i < half; ++i) {
+            const double angle = pos * inv_freq[i];
+            out[interleaved ? 2 * i : i] = float(std::sin(angle));
+            out[interleaved ? 2 * i + 1 : half + i] = float(std::cos(angle));
+        }
+    }
+}
+
+const char* backend() { return POSENC_SIMD; }
+
+}  // namespace posenc::kernels

@@ -1,0 +1,196 @@
+// The hot kernels against their plain scalar references (llm.c style), and the
+// error bounds their docstrings state. Natively these run the SSE2 build of the
+// same source the page runs as WebAssembly SIMD (posenc/simd.hpp).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "posenc/kernels.hpp"
+#include "posenc/simd.hpp"
+
+using namespace posenc;
+
+namespace {
+
+std::vector<float> normals(std::size_t count, unsigned seed, float scale = 1.0f) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> normal;
+    std::vector<float> out(count);
+    for (auto& v : out) v = scale * normal(rng);
+    return out;
+}
+
+std::vector<double> frequencies(std::size_t half, double base) {
+    std::vector<double> w(half);
+    for (std::size_t i = 0; i < half; ++i) w[i] = std::pow(base, -2.0 * double(i) / double(2 * half));
+    return w;
+}
+
+float max_abs_difference(const std::vector<float>& a, const std::vector<float>& b) {
+    float worst = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+    return worst;
+}
+
+}  // namespace
+
+TEST_CASE("the build uses a SIMD backend where the CPU has one", "[kernels]") {
+#if defined(__SSE2__) || defined(__wasm_simd128__)
+    CHECK(std::string(kernels::backend()) != "scalar");
+#endif
+    SUCCEED(kernels::backend());
+}
+
+TEST_CASE("matmul and matmul_bt equal the plain loops bit for bit (same summation order)", "[kernels]") {
+    for (const auto& [m, k, n] : std::vector<std::array<std::size_t, 3>>{
+             {1, 1, 1}, {3, 5, 7}, {4, 8, 8}, {5, 13, 9}, {17, 64, 33}, {64, 64, 64}, {9, 130, 70}}) {
+        const auto a = normals(m * k, 1), b = normals(k * n, 2), bt = normals(n * k, 3);
+        std::vector<float> fast(m * n), slow(m * n);
+        kernels::matmul(a.data(), b.data(), fast.data(), m, k, n);
+        kernels::matmul_reference(a.data(), b.data(), slow.data(), m, k, n);
+        CHECK(fast == slow);
+        kernels::matmul_bt(a.data(), bt.data(), fast.data(), m, k, n);
+        kernels::matmul_bt_reference(a.data(), bt.data(), slow.data(), m, k, n);
+        CHECK(fast == slow);
+        // and the reference is a product: one entry by hand, in double
+        double entry = 0;
+        for (std::size_t p = 0; p < k; ++p) entry += double(a[(m - 1) * k + p]) * b[p * n + n - 1];
+        kernels::matmul(a.data(), b.data(), fast.data(), m, k, n);
+        CHECK(fast[m * n - 1] == Approx(entry).margin(1e-4));
+    }
+}
+
+TEST_CASE("simd::exp is within 2 ulp of e^x and flushes what would be subnormal", "[kernels]") {
+    double worst = 0;
+    for (int i = 0; i <= 20000; ++i) {
+        const float x = -87.0f + 175.0f * float(i) / 20000.0f;
+        float lanes[4];
+        simd::store(lanes, simd::exp(simd::splat(x)));
+        const double exact = std::exp(double(x));
+        worst = std::max(worst, std::abs(lanes[0] - exact) / exact);
+    }
+    CHECK(worst < 2.5e-7);  // 2 ulp of float32 is 2.4e-7 relative
+    float lanes[4];
+    const float inputs[4] = {-88.0f, -std::numeric_limits<float>::infinity(), 0.0f, -1.0f};
+    simd::store(lanes, simd::exp(simd::load(inputs)));
+    CHECK(lanes[0] == 0.0f);  // e^-88 = 6e-39 is below 2^-126: flushed
+    CHECK(lanes[1] == 0.0f);
+    CHECK(lanes[2] == 1.0f);
+    CHECK(lanes[3] == Approx(std::exp(-1.0)).epsilon(3e-7));
+}
+
+TEST_CASE("softmax_rows matches the scalar reference; -inf and subnormal weights become 0", "[kernels]") {
+    for (const std::size_t n : {1u, 3u, 4u, 63u, 64u, 65u, 200u}) {
+        auto x = normals(5 * n, unsigned(n), 4.0f);
+        auto ref = x;
+        kernels::softmax_rows(x.data(), 5, n);
+        kernels::softmax_rows_reference(ref.data(), 5, n);
+        for (std::size_t e = 0; e < x.size(); ++e) CHECK(x[e] == Approx(ref[e]).epsilon(1e-6).margin(1e-12));
+    }
+    const float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> row = {0.0f, -100.0f, -inf, 0.0f, -inf};
+    kernels::softmax_rows(row.data(), 1, row.size());
+    CHECK(row == std::vector<float>{0.5f, 0.0f, 0.0f, 0.5f, 0.0f});  // e^-100 / 2 is subnormal: 0
+    std::vector<float> masked = {-inf, -inf, -inf};
+    kernels::softmax_rows(masked.data(), 1, 3);
+    CHECK(masked == std::vector<float>{0.0f, 0.0f, 0.0f});
+}
+
+TEST_CASE("fused attention equals the full-matrix reference, causal or not, with a bias", "[kernels]") {
+    for (const std::int64_t n : {1, 5, 32, 33, 64, 65, 130, 257}) {
+        for (const std::int64_t d : {1, 3, 8, 17, 64}) {
+            const auto q = normals(std::size_t(n * d), 10), k = normals(std::size_t(n * d), 11),
+                       v = normals(std::size_t(n * d), 12);
+            std::vector<float> f(std::size_t(2 * n - 1));
+            for (std::int64_t r = -(n - 1); r <= n - 1; ++r) f[std::size_t(r + n - 1)] = -0.25f * float(std::abs(r));
+            const kernels::RelativeBias alibi(f, n);
+            for (const bool causal : {false, true})
+                for (const kernels::BiasTile* bias : {static_cast<const kernels::BiasTile*>(nullptr),
+                                                      static_cast<const kernels::BiasTile*>(&alibi)}) {
+                    std::vector<float> fast(std::size_t(n * d)), slow(std::size_t(n * d));
+                    const float scale = 1.0f / std::sqrt(float(d));
+                    kernels::attention(q.data(), k.data(), v.data(), n, d, d, scale, causal, bias, fast.data());
+                    kernels::attention_reference(q.data(), k.data(), v.data(), n, d, d, scale, causal, bias, slow.data());
+                    INFO("n " << n << " d " << d << " causal " << causal << " bias " << (bias != nullptr));
+                    CHECK(max_abs_difference(fast, slow) < 2e-6);
+                }
+        }
+    }
+}
+
+TEST_CASE("fused attention: row 0 of a causal head is v_0; a huge bias picks one key", "[kernels]") {
+    const std::int64_t n = 100, d = 8;
+    const auto q = normals(n * d, 1), k = normals(n * d, 2), v = normals(n * d, 3);
+    std::vector<float> out(n * d);
+    kernels::attention(q.data(), k.data(), v.data(), n, d, d, 1.0f, true, nullptr, out.data());
+    for (std::int64_t c = 0; c < d; ++c) CHECK(out[c] == Approx(v[c]).epsilon(1e-6));
+    // b(i, j) = 0 at j - i = -1, -1000 elsewhere: each query i >= 1 attends to key i - 1 alone
+    std::vector<float> f(2 * n - 1, -1000.0f);
+    f[n - 2] = 0.0f;
+    const kernels::RelativeBias previous(f, n);
+    kernels::attention(q.data(), k.data(), v.data(), n, d, d, 0.0f, false, &previous, out.data());
+    for (std::int64_t i = 1; i < n; ++i)
+        for (std::int64_t c = 0; c < d; ++c) CHECK(out[i * d + c] == Approx(v[(i - 1) * d + c]).margin(1e-6));
+}
+
+TEST_CASE("phasors stay within 1e-9 of sin and cos after 100000 positions", "[kernels]") {
+    const auto w = frequencies(64, 10000.0);
+    kernels::Phasors ph(w.data(), nullptr, w.size(), 900000, 1.0);
+    for (int p = 0; p < 100000; ++p) ph.advance();
+    double worst = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        const double angle = 1000000.0 * w[i];
+        worst = std::max({worst, std::abs(ph.cos()[i] - std::cos(angle)), std::abs(ph.sin()[i] - std::sin(angle))});
+    }
+    CHECK(worst < 1e-9);
+}
+
+TEST_CASE("sinusoid_table is within 1e-6 of float64 sin and cos for positions up to 1e6, both layouts", "[kernels]") {
+    const std::size_t half = 256;
+    const auto w = frequencies(half, 10000.0);
+    for (const std::int64_t offset : {std::int64_t(0), std::int64_t(1000000 - 4096)})
+        for (const bool interleaved : {true, false}) {
+            std::vector<float> table(4096 * 2 * half);
+            kernels::sinusoid_table(table.data(), 4096, half, interleaved, w.data(), offset);
+            double worst = 0;
+            for (std::int64_t r = 0; r < 4096; ++r)
+                for (std::size_t i = 0; i < half; ++i) {
+                    const long double angle = (long double)(offset + r) * (long double)w[i];
+                    const float s = table[std::size_t(r) * 2 * half + (interleaved ? 2 * i : i)];
+                    const float c = table[std::size_t(r) * 2 * half + (interleaved ? 2 * i + 1 : half + i)];
+                    worst = std::max({worst, double(std::abs(s - std::sin(angle))), double(std::abs(c - std::cos(angle)))});
+                }
+            INFO("offset " << offset << " interleaved " << interleaved);
+            CHECK(worst < 1e-6);
+            CHECK(worst < 1.2e-7);  // in fact: float32 rounding (6e-8) plus the phasors' 1e-9
+        }
+}
+
+TEST_CASE("rotate matches the float64 reference in both layouts, partial, with xPos gain, up to 1e6", "[kernels]") {
+    for (const bool interleaved : {true, false})
+        for (const std::size_t half : {1u, 3u, 4u, 13u, 64u})
+            for (const std::int64_t offset : {std::int64_t(0), std::int64_t(1000000 - 300)})
+                for (const bool gain : {false, true}) {
+                    const std::int64_t n = 300, head_dim = std::int64_t(2 * half + 3);  // 3 pass-through dims
+                    const auto w = frequencies(half, 10000.0);
+                    std::vector<double> log_gain(half);
+                    for (std::size_t i = 0; i < half; ++i) log_gain[i] = -1e-6 * double(i + 1);
+                    auto x = normals(std::size_t(n * head_dim), 7), ref = x;
+                    kernels::rotate(x.data(), n, head_dim, interleaved, w.data(), half, offset, 1.25,
+                                    gain ? log_gain.data() : nullptr);
+                    kernels::rotate_reference(ref.data(), n, head_dim, interleaved, w.data(), half, offset, 1.25,
+                                              gain ? log_gain.data() : nullptr);
+                    INFO("interleaved " << interleaved << " half " << half << " offset " << offset << " gain " << gain);
+                    double worst = 0;
+                    for (std::int64_t r = 0; r < n; ++r)
+                        for (std::int64_t c = 0; c < head_dim; ++c) {
+                            const std::size_t e = std::size_t(r * head_dim + c);
+                            worst = std::max(worst, double(std::abs(x[e] - ref[e])));
+                            if (c >= std::int64_t(2 * half)) CHECK(x[e] == ref[e]);  // passed through
+                        }
+                    CHECK(worst < 2e-6);  // |x| < 5: float32 products, 1e-6 relative to the pair's norm
+                }
+}
