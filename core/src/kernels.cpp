@@ -332,62 +332,60 @@ void attention_reference(const float* q, const float* k, const float* v, std::in
 // ---------------------------------------------------------------------------
 
 Phasors::Phasors(const double* inv_freq, const double* log_gain, std::size_t half, std::int64_t start,
-                 double amplitude) {
-    const std::size_t padded = (half + 3) / 4 * 4;
-    for (auto* v : {&c_, &s_, &anchor_c_, &anchor_s_, &step_c_, &step_s_, &jump_c_, &jump_s_}) v->assign(padded, 0.0);
+                 double amplitude)
+    : padded_((half + 3) / 4 * 4) {
+    for (auto* v : {&anchor_c_, &anchor_s_, &jump_c_, &jump_s_}) v->assign(padded_, 0.0);
+    anchor_cf_.assign(padded_, 0.0f);
+    anchor_sf_.assign(padded_, 0.0f);
+    table_c_.assign(kBlock * padded_, 0.0f);
+    table_s_.assign(kBlock * padded_, 0.0f);
     const double p = double(start);
     for (std::size_t i = 0; i < half; ++i) {
         const double w = inv_freq[i], g = log_gain ? log_gain[i] : 0.0;
         const double a0 = amplitude * (g == 0.0 ? 1.0 : std::exp(p * g));
         anchor_c_[i] = a0 * std::cos(p * w);
         anchor_s_[i] = a0 * std::sin(p * w);
-        const double g1 = std::exp(g), g64 = std::exp(kAnchorEvery * g);
-        step_c_[i] = g1 * std::cos(w);
-        step_s_[i] = g1 * std::sin(w);
-        jump_c_[i] = g64 * std::cos(kAnchorEvery * w);  // 64 w is exact in float64
-        jump_s_[i] = g64 * std::sin(kAnchorEvery * w);
-    }
-    c_ = anchor_c_;
-    s_ = anchor_s_;
-}
-
-namespace {
-
-/// (c, s) <- (c, s) * (by_c, by_s) as complex numbers, over n (a multiple of 2) pairs.
-void turn(double* c, double* s, const double* by_c, const double* by_s, std::size_t n) {
-    for (std::size_t i = 0; i < n; i += 2) {
-        const f64x2 c0 = simd::load2(c + i), s0 = simd::load2(s + i);
-        const f64x2 bc = simd::load2(by_c + i), bs = simd::load2(by_s + i);
-        simd::store2(c + i, simd::sub2(simd::mul2(c0, bc), simd::mul2(s0, bs)));
-        simd::store2(s + i, simd::add2(simd::mul2(s0, bc), simd::mul2(c0, bs)));
+        const double g16 = std::exp(kBlock * g);
+        jump_c_[i] = g16 * std::cos(kBlock * w);  // 16 w is exact in float64
+        jump_s_[i] = g16 * std::sin(kBlock * w);
+        // The k-token phasors, k < 16, by stepping in float64 (error about k * 4e-16).
+        const double step_c = std::exp(g) * std::cos(w), step_s = std::exp(g) * std::sin(w);
+        double c = 1.0, s = 0.0;
+        for (int k = 0; k < kBlock; ++k) {
+            table_c_[k * padded_ + i] = float(c);
+            table_s_[k * padded_ + i] = float(s);
+            const double next = c * step_c - s * step_s;
+            s = s * step_c + c * step_s;
+            c = next;
+        }
+        anchor_cf_[i] = float(anchor_c_[i]);
+        anchor_sf_[i] = float(anchor_s_[i]);
     }
 }
 
-}  // namespace
-
-void Phasors::advance() {
-    const std::size_t n = c_.size();
-    if (++since_anchor_ == kAnchorEvery) {
-        since_anchor_ = 0;
-        turn(anchor_c_.data(), anchor_s_.data(), jump_c_.data(), jump_s_.data(), n);
-        std::copy(anchor_c_.begin(), anchor_c_.end(), c_.begin());
-        std::copy(anchor_s_.begin(), anchor_s_.end(), s_.begin());
-    } else {
-        turn(c_.data(), s_.data(), step_c_.data(), step_s_.data(), n);
+void Phasors::row(std::int64_t r, float* c, float* s) {
+    while (r / kBlock > block_) {  // the next block's anchor: times the 16-token phasor, in float64
+        ++block_;
+        for (std::size_t i = 0; i < padded_; i += 2) {
+            const f64x2 c0 = simd::load2(&anchor_c_[i]), s0 = simd::load2(&anchor_s_[i]);
+            const f64x2 jc = simd::load2(&jump_c_[i]), js = simd::load2(&jump_s_[i]);
+            simd::store2(&anchor_c_[i], simd::sub2(simd::mul2(c0, jc), simd::mul2(s0, js)));
+            simd::store2(&anchor_s_[i], simd::add2(simd::mul2(s0, jc), simd::mul2(c0, js)));
+        }
+        for (std::size_t i = 0; i < padded_; i += 4) {
+            simd::store(&anchor_cf_[i], simd::narrow(simd::load2(&anchor_c_[i]), simd::load2(&anchor_c_[i + 2])));
+            simd::store(&anchor_sf_[i], simd::narrow(simd::load2(&anchor_s_[i]), simd::load2(&anchor_s_[i + 2])));
+        }
+    }
+    const float* tc = table_c_.data() + (r % kBlock) * std::int64_t(padded_);
+    const float* ts = table_s_.data() + (r % kBlock) * std::int64_t(padded_);
+    for (std::size_t i = 0; i < padded_; i += 4) {  // anchor * k-token phasor, in float32
+        const f32x4 ac = simd::load(&anchor_cf_[i]), as = simd::load(&anchor_sf_[i]);
+        const f32x4 bc = simd::load(tc + i), bs = simd::load(ts + i);
+        simd::store(c + i, simd::sub(simd::mul(ac, bc), simd::mul(as, bs)));
+        simd::store(s + i, simd::add(simd::mul(as, bc), simd::mul(ac, bs)));
     }
 }
-
-namespace {
-
-/// The current phasors as float32, [padded half] each.
-void narrow_phasors(const Phasors& ph, std::size_t padded, float* c, float* s) {
-    for (std::size_t i = 0; i < padded; i += 4) {
-        simd::store(c + i, simd::narrow(simd::load2(ph.cos() + i), simd::load2(ph.cos() + i + 2)));
-        simd::store(s + i, simd::narrow(simd::load2(ph.sin() + i), simd::load2(ph.sin() + i + 2)));
-    }
-}
-
-}  // namespace
 
 void rotate(float* x, std::int64_t n, std::int64_t head_dim, bool interleaved, const double* inv_freq,
             std::size_t half, std::int64_t offset, double amplitude, const double* log_gain) {
@@ -397,8 +395,7 @@ void rotate(float* x, std::int64_t n, std::int64_t head_dim, bool interleaved, c
     float sign_lanes[4] = {-0.0f, 0.0f, -0.0f, 0.0f};  // (-s, s) for (a, b) pairs
     const f32x4 signs = simd::load(sign_lanes);
     for (std::int64_t r = 0; r < n; ++r) {
-        if (r > 0) ph.advance();
-        narrow_phasors(ph, padded, cf.data(), sf.data());
+        ph.row(r, cf.data(), sf.data());
         float* row = x + r * head_dim;  // [head_dim]
         std::size_t i = 0;
         if (interleaved) {
@@ -456,8 +453,7 @@ void sinusoid_table(float* out, std::int64_t n, std::size_t half, bool interleav
     std::vector<float> cf(padded), sf(padded);
     Phasors ph(inv_freq, nullptr, half, offset, 1.0);
     for (std::int64_t r = 0; r < n; ++r, out += d) {
-        if (r > 0) ph.advance();
-        narrow_phasors(ph, padded, cf.data(), sf.data());
+        ph.row(r, cf.data(), sf.data());
         std::size_t i = 0;
         if (interleaved) {
             for (; i + 4 <= half; i += 4) {

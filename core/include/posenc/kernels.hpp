@@ -82,32 +82,34 @@ void attention_reference(const float* q, const float* k, const float* v, std::in
 // Rotations and sinusoids
 
 /// The unit phasors (cos, sin)(p w_i), times amplitude * g_i^p, of pairs i < half
-/// at consecutive positions p = start, start + 1, ...: the angles of RoPE and of
-/// the sinusoid table without a sin or cos per entry. Each step multiplies by
-/// the one-token phasor, in float64; every 64 steps the phasors restart from an
-/// anchor, itself advanced by the exact 64-token phasor (64 w_i is exact in
-/// float64), so the error after P positions stays below about (P / 64 + 64) * 4e-16
-/// (relative): under 1e-9 for the 2^24 positions a table may have, far inside
-/// the 1e-6 float32 storage allows. log_gain (may be null) gives g_i = e^log_gain[i].
+/// at positions p = start + r: the angles of RoPE and of the sinusoid table
+/// without a sin or cos per entry. Rows come in blocks of 16: a block's anchor,
+/// (cos, sin)(p0 w_i) amplitude g_i^p0 in float64, advances from block to block
+/// by the exact 16-token phasor (16 w_i is exact in float64), and row p0 + k is the
+/// anchor times the k-token phasor (a float64 table of 16 rows made once), both
+/// rounded to float32 and multiplied in float32. Errors do not build up from row
+/// to row: each value is within about 5 * 2^-24 (3e-7) of the exact one, relative
+/// to amplitude g_i^p, for any position the float64 anchors carry (under 1e-12
+/// after 2^24 positions). log_gain (may be null) gives g_i = e^log_gain[i].
 class Phasors {
 public:
     Phasors(const double* inv_freq, const double* log_gain, std::size_t half, std::int64_t start, double amplitude);
-    /// Moves to the next position.
-    void advance();
-    /// [half] each, padded to a multiple of 4 with zeros.
-    const double* cos() const { return c_.data(); }
-    const double* sin() const { return s_.data(); }
+    /// The phasors of position start + r as float32, [half rounded up to a multiple of 4] each (zero-padded).
+    /// Rows must be asked for in increasing order (each block's anchor is reached by stepping).
+    void row(std::int64_t r, float* c, float* s);
 
 private:
-    static constexpr int kAnchorEvery = 64;
-    int since_anchor_ = 0;
-    std::vector<double> c_, s_, anchor_c_, anchor_s_, step_c_, step_s_, jump_c_, jump_s_;
+    static constexpr int kBlock = 16;
+    std::size_t padded_;
+    std::int64_t block_ = 0;
+    std::vector<double> anchor_c_, anchor_s_, jump_c_, jump_s_;
+    std::vector<float> anchor_cf_, anchor_sf_, table_c_, table_s_;  // [padded], [kBlock][padded]
 };
 
 /// Rotates the rows of x [n, head_dim] in place: row r is at position offset + r;
 /// pair i (interleaved: dims 2i, 2i+1; else i, i + half) turns by position * inv_freq[i]
 /// radians and is scaled by amplitude * e^(position * log_gain[i]) (log_gain may be
-/// null). Dims from 2 * half on are left as they are. Phasors in float64, the
+/// null). Dims from 2 * half on are left as they are. Phasors from kernels::Phasors, the
 /// products in float32 (4 lanes; interleaved pairs by shuffles).
 void rotate(float* x, std::int64_t n, std::int64_t head_dim, bool interleaved, const double* inv_freq,
             std::size_t half, std::int64_t offset, double amplitude, const double* log_gain);

@@ -110,7 +110,7 @@ void check_rows(const xt::xtensor<float, 2>& x, std::int64_t head_dim, std::int6
 /// The rotation shared with xPos. Rotates the [n, head_dim] rows of x in place,
 /// row r at position p = offset + r, pair i by p * inv_freq[i] radians, and
 /// multiplies the pair by amplitude * exp(p * log_gain[i]) (log_gain empty means 0):
-/// kernels::rotate (float64 phasors, float32 products; within 1e-6 of the
+/// kernels::rotate (kernels::Phasors, float32 products; within 1e-6 of the
 /// float64 rotation for positions up to 1e6, tests/native/test_kernels.cpp).
 void rotate_rows(float* x, std::int64_t n, std::int64_t head_dim, Layout layout,
                  const std::vector<double>& inv_freq, std::int64_t offset, double amplitude,

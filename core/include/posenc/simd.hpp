@@ -8,7 +8,7 @@
 //
 // Why hand-written: clang auto-vectorises plain contiguous loops for -msimd128,
 // but not register-blocked matmul tiles, interleaved pairs, exp or the
-// float64 phasor recurrences (measured in ../shared/TOOLCHAIN.md).
+// phasor products (measured: TOOLCHAIN notes of the project's shared docs).
 #pragma once
 
 #include <cmath>

@@ -59,11 +59,10 @@ std::vector<double> wavelength(const Spec& spec);
 std::int64_t column(const Spec& spec, std::int64_t pair, bool cosine);
 
 /// The table PE for positions offset .. offset+n-1, shape [n, d_model],
-/// row-major float32, by kernels::sinusoid_table: the (cos, sin) of each pair
-/// advance from row to row by the one-token rotation in float64, re-anchored
-/// every 64 rows, and each entry is rounded to float once, so entries are within
-/// 1e-6 of sin / cos of the float64 angle for positions up to 1,000,000
-/// (tests/native/test_kernels.cpp).
+/// row-major float32, by kernels::sinusoid_table (kernels::Phasors: float64
+/// anchors every 16 rows times a table of 16 one-token steps, no sin or cos per
+/// entry), so entries are within 3e-7 of sin / cos of the float64 angle for
+/// positions up to 1,000,000 (tests/native/test_kernels.cpp).
 /// Throws std::invalid_argument as validate, for n outside [1, 2^24], for
 /// n * d_model > 2^24 (kMaxTableElements), or for offset outside [0, 2^40].
 xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset = 0);
