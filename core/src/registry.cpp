@@ -152,14 +152,18 @@ Config with_head_width(const Config& spec, const std::string& key, std::int64_t 
     return out;
 }
 
+/// The spec's width, which must be the head's.
+void check_head_width(const std::string& key, std::int64_t value, std::int64_t width) {
+    if (value != width)
+        throw_bad_param("encoding." + key, std::to_string(value), "the head's width, d_head = " + std::to_string(width));
+}
+
 Family shaw_family() {
     Family f("shaw");
     f.bias = [](const Config& c, std::int64_t n) { return shaw::bias(shaw::parse(c), n); };
     f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
         const shaw::Spec spec = shaw::parse(with_head_width(c, "head_dim", width));
-        if (spec.head_dim != width)
-            throw_bad_param("encoding.head_dim", std::to_string(spec.head_dim),
-                            "the head's width, d_head = " + std::to_string(width));
+        check_head_width("head_dim", spec.head_dim, width);
         HeadBias out;
         out.tile = shaw::bias_tile(spec, q, n);
         out.causal = spec.causal;
@@ -184,9 +188,7 @@ Family transformer_xl_family() {
     f.bias = [](const Config& c, std::int64_t n) { return transformer_xl::bias(transformer_xl::parse(c), n); };
     f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
         const transformer_xl::Spec spec = transformer_xl::parse(with_head_width(c, "d_head", width));
-        if (spec.d_head != width)
-            throw_bad_param("encoding.d_head", std::to_string(spec.d_head),
-                            "the head's width, d_head = " + std::to_string(width));
+        check_head_width("d_head", spec.d_head, width);
         HeadBias out;
         transformer_xl::relative_factors(spec, q, n, out.q_extra, out.k_extra);
         out.extra_width = spec.d_head;
