@@ -1,0 +1,131 @@
+// The timing harness: check every engine against the float64 reference, warm
+// each one up, then time interleaved rounds and report medians and same-run
+// ratios.
+//
+// - Check: one untimed call per engine (it also builds an engine's graphs or
+//   caches); an engine whose max |error| exceeds the workload's tolerance is
+//   reported as wrong and not timed; one that throws, as failed.
+// - Warm-up: V8 runs the first calls of a wasm (and JS) function in its baseline
+//   tier and tiers up later, so each engine is called until it has run for at
+//   least `warmupMs` (0.3 s) and `warmupCalls` (30) times, whichever is longer;
+//   a call so slow that 30 of them exceed `warmupCapMs` stops at that cap (it
+//   has then run long enough for the optimising tier to take over).
+// - Rounds: round r calls every engine once, in an order rotated by r, so no
+//   engine always runs first or after the same neighbour (caches, GC, turbo).
+//   A round repeats a call `batch` times when one call is shorter than ~1 ms
+//   (timer resolution and per-call noise), and records the mean of the batch.
+//   Rounds go on until `minRounds` are done and the workload's time budget is
+//   spent, or `maxRounds`.
+// - Medians: per engine, over the rounds; ratios are an engine's median over
+//   posenc's median from the same run (> 1: posenc is faster).
+import { maxAbsError } from './reference.mjs';
+
+const now = () => performance.now();
+
+/** Calls an engine method, awaiting it only when it returns a promise (ORT's run is async). */
+async function call(fn, input) {
+  const r = fn(input);
+  return r && typeof r.then === 'function' ? await r : r;
+}
+
+function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos), hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+/**
+ * Times one workload on every engine that has its method.
+ * @param {object} workload  {id, method, input, reference (Float64Array | null), tolerance, flops?}
+ * @param {object[]} engines  created peers ({name, [method]})
+ * @param {object} options  {budgetMs, minRounds, maxRounds, warmupMs, warmupCalls, warmupCapMs, log}
+ * @returns {Promise<object>} {id, engines: {name: {status, error, maxError, medianMs, ...}}}
+ */
+export async function runWorkload(workload, engines, options = {}) {
+  const {
+    budgetMs = 6000, minRounds = 7, maxRounds = 400,
+    warmupMs = 300, warmupCalls = 30, warmupCapMs = 2500, batchTargetMs = 1, log = () => {},
+  } = options;
+  const result = { id: workload.id, title: workload.title, group: workload.group, flops: workload.flops ?? null, engines: {} };
+  const timed = [];
+
+  for (const engine of engines) {
+    const fn = engine[workload.method];
+    if (typeof fn !== 'function') { result.engines[engine.name] = { status: 'absent' }; continue; }
+    const entry = { status: 'ok' };
+    result.engines[engine.name] = entry;
+    try {
+      const t0 = now();
+      const out = await call(fn, workload.input);
+      entry.firstCallMs = now() - t0;
+      if (workload.reference) {
+        entry.maxError = maxAbsError(out, workload.reference);
+        if (!(entry.maxError <= workload.tolerance)) {
+          entry.status = 'wrong';
+          log(`  ${engine.name}: WRONG, max |error| ${entry.maxError.toExponential(2)} > ${workload.tolerance}`);
+          continue;
+        }
+      } else if (!(out && out.length > 0)) {
+        entry.status = 'wrong';
+        continue;
+      }
+    } catch (e) {
+      entry.status = 'failed';
+      entry.error = String(e?.message ?? e).split('\n')[0];
+      log(`  ${engine.name}: FAILED: ${entry.error}`);
+      continue;
+    }
+    timed.push({ engine, fn, entry, times: [] });
+  }
+
+  // Warm-up, and the batch size that makes a timed sample ~batchTargetMs long.
+  for (const t of timed) {
+    let calls = 0;
+    const t0 = now();
+    for (;;) {
+      await call(t.fn, workload.input);
+      calls++;
+      const elapsed = now() - t0;
+      if ((elapsed >= warmupMs && calls >= warmupCalls) || (elapsed >= warmupCapMs && calls >= 2)) break;
+    }
+    const perCall = (now() - t0) / calls;
+    t.batch = Math.max(1, Math.min(10000, Math.ceil(batchTargetMs / Math.max(perCall, 1e-4))));
+    t.entry.warmupCalls = calls;
+    t.entry.batch = t.batch;
+  }
+
+  // Interleaved rounds.
+  const start = now();
+  let rounds = 0;
+  while (timed.length > 0 && rounds < maxRounds && (rounds < minRounds || now() - start < budgetMs)) {
+    for (let i = 0; i < timed.length; i++) {
+      const t = timed[(rounds + i) % timed.length];
+      const t0 = now();
+      for (let b = 0; b < t.batch; b++) await call(t.fn, workload.input);
+      t.times.push((now() - t0) / t.batch);
+    }
+    rounds++;
+  }
+  result.rounds = rounds;
+
+  for (const t of timed) {
+    const sorted = [...t.times].sort((a, b) => a - b);
+    Object.assign(t.entry, {
+      medianMs: quantile(sorted, 0.5), q1Ms: quantile(sorted, 0.25), q3Ms: quantile(sorted, 0.75),
+      minMs: sorted[0], rounds: sorted.length,
+    });
+    if (workload.flops) t.entry.gflops = workload.flops / (t.entry.medianMs * 1e6);
+  }
+  addRatios(result, options.baseline ?? 'posenc');
+  return result;
+}
+
+/** ratio = engine median / baseline median, for every timed engine of a result. */
+export function addRatios(result, baseline = 'posenc') {
+  const base = result.engines[baseline]?.medianMs;
+  for (const entry of Object.values(result.engines)) {
+    if (entry.medianMs !== undefined && base) entry.ratio = entry.medianMs / base;
+  }
+  return result;
+}
