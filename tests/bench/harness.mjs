@@ -15,7 +15,9 @@
 //   A round repeats a call `batch` times when one call is shorter than ~1 ms
 //   (timer resolution and per-call noise), and records the mean of the batch.
 //   Rounds go on until `minRounds` are done and the workload's time budget is
-//   spent, or `maxRounds`.
+//   spent, or `maxRounds`. After `minRounds`, an engine more than 8x slower
+//   than the fastest stops (its median stands; its row says after how many
+//   rounds), and the close contenders get at least half the budget more.
 // - Medians: per engine, over the rounds; ratios are an engine's median over
 //   posenc's median from the same run (> 1: posenc is faster).
 import { maxAbsError } from './reference.mjs';
@@ -45,7 +47,7 @@ function quantile(sorted, q) {
 export async function runWorkload(workload, engines, options = {}) {
   const {
     budgetMs = 6000, minRounds = 7, maxRounds = 400,
-    warmupMs = 300, warmupCalls = 30, warmupCapMs = 2500, batchTargetMs = 1, log = () => {},
+    warmupMs = 300, warmupCalls = 30, warmupCapMs = 2000, batchTargetMs = 1, retireFactor = 8, log = () => {},
   } = options;
   const result = { id: workload.id, title: workload.title, group: workload.group, flops: workload.flops ?? null, engines: {} };
   const timed = [];
@@ -95,17 +97,31 @@ export async function runWorkload(workload, engines, options = {}) {
     t.entry.batch = t.batch;
   }
 
-  // Interleaved rounds.
+  // Interleaved rounds. After minRounds, an engine slower than `retireFactor`
+  // times the fastest one has its median (it would not change the picture) and
+  // stops being called, so the budget buys the close contenders more rounds.
   const start = now();
+  let deadline = start + budgetMs;
   let rounds = 0;
-  while (timed.length > 0 && rounds < maxRounds && (rounds < minRounds || now() - start < budgetMs)) {
-    for (let i = 0; i < timed.length; i++) {
-      const t = timed[(rounds + i) % timed.length];
+  let active = [...timed];
+  const currentMedian = (t) => quantile([...t.times].sort((a, b) => a - b), 0.5);
+  while (active.length > 0 && rounds < maxRounds && (rounds < minRounds || now() < deadline)) {
+    for (let i = 0; i < active.length; i++) {
+      const t = active[(rounds + i) % active.length];
       const t0 = now();
       for (let b = 0; b < t.batch; b++) await call(t.fn, workload.input);
       t.times.push((now() - t0) / t.batch);
     }
     rounds++;
+    if (rounds >= minRounds && active.length > 1) {
+      const fastest = Math.min(...active.map(currentMedian));
+      const keep = active.filter((t) => currentMedian(t) <= retireFactor * fastest);
+      if (keep.length < active.length) {
+        for (const t of active) if (!keep.includes(t)) t.entry.retiredAfter = rounds;
+        deadline = Math.max(deadline, now() + budgetMs / 2);   // the slow engine may have spent the budget
+        active = keep;
+      }
+    }
   }
   result.rounds = rounds;
 

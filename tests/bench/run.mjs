@@ -129,7 +129,8 @@ function cell(entry, peak, engineName) {
     second += `${second ? ' ' : ''}${entry.gflops.toFixed(1)} GF/s`;
     if (peak && engineName !== 'native') second += ` ${Math.round(100 * entry.gflops / peak)}%`;
   }
-  return [`${fmtMs(entry.medianMs)}${ratio}`, second];
+  const rounds = entry.retiredAfter ? ` (${entry.rounds} r)` : '';
+  return [`${fmtMs(entry.medianMs)}${ratio}${rounds}`, second];
 }
 
 function printTable(results, columns) {
@@ -220,7 +221,8 @@ const columns = engines.map((e) => e.name);
 if (results.native?.status === 'ok') columns.push('native');
 if (Object.keys(results.workloads).length > 0) {
   console.log('\nmedian time per call; xN = that median / posenc\'s median in the same run (> 1: posenc is faster);');
-  console.log('err = max |error| against the float64 reference; GF/s and % of the wasm SIMD peak for attention and matmul');
+  console.log('err = max |error| against the float64 reference; GF/s and % of the wasm SIMD peak for attention and matmul;');
+  console.log('(N r): an engine more than 8x slower than the fastest, timed for N rounds only;');
   console.log('(attention flops: 2 n d_model d_head x 3 + 2 n^2 d_head x 2, the n^2 part halved when causal).');
   console.log('RoPE: tfjs, ORT and plain JS are handed the cos/sin tables [n, d/2]; posenc computes its own angles.\n');
   console.log(printTable(results, columns));

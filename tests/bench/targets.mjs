@@ -98,6 +98,6 @@ export function evaluateTargets(results) {
   return TARGETS.map((t) => {
     let m = null;
     try { m = t.measure(results); } catch (e) { m = { value: null, met: false, detail: `error: ${e.message}` }; }
-    return { id: t.id, description: t.description, value: m?.value ?? null, unit: m?.unit ?? '', met: m ? m.met : null, detail: m?.detail ?? 'not measured' };
+    return { id: t.id, description: t.description, value: m?.value ?? null, unit: m?.unit ?? '', met: m ? m.met : null, detail: m ? (m.detail ?? '') : 'not measured' };
   });
 }
