@@ -16,8 +16,9 @@
 //   (timer resolution and per-call noise), and records the mean of the batch.
 //   Rounds go on until `minRounds` are done and the workload's time budget is
 //   spent, or `maxRounds`. After `minRounds`, an engine more than 8x slower
-//   than the fastest stops (its median stands; its row says after how many
-//   rounds), and the close contenders get at least half the budget more.
+//   than posenc (than the fastest when posenc is not timed) whose calls take
+//   over 10 ms stops (its median stands; its cell says after how many rounds),
+//   and the close contenders get at least half the budget more.
 // - Medians: per engine, over the rounds; ratios are an engine's median over
 //   posenc's median from the same run (> 1: posenc is faster).
 import { maxAbsError } from './reference.mjs';
@@ -47,7 +48,7 @@ function quantile(sorted, q) {
 export async function runWorkload(workload, engines, options = {}) {
   const {
     budgetMs = 6000, minRounds = 7, maxRounds = 400,
-    warmupMs = 300, warmupCalls = 30, warmupCapMs = 2000, batchTargetMs = 1, retireFactor = 8, log = () => {},
+    warmupMs = 300, warmupCalls = 30, warmupCapMs = 2000, batchTargetMs = 1, retireFactor = 8, retireMinMs = 10, baseline = 'posenc', log = () => {},
   } = options;
   const result = { id: workload.id, title: workload.title, group: workload.group, flops: workload.flops ?? null, engines: {} };
   const timed = [];
@@ -114,8 +115,11 @@ export async function runWorkload(workload, engines, options = {}) {
     }
     rounds++;
     if (rounds >= minRounds && active.length > 1) {
-      const fastest = Math.min(...active.map(currentMedian));
-      const keep = active.filter((t) => currentMedian(t) <= retireFactor * fastest);
+      // Against posenc when it is timed (the ratios are to posenc), else the fastest; only
+      // engines whose calls cost real time (> retireMinMs) stop; posenc never does.
+      const base = active.find((t) => t.engine.name === baseline);
+      const reference = base ? currentMedian(base) : Math.min(...active.map(currentMedian));
+      const keep = active.filter((t) => t === base || currentMedian(t) <= retireFactor * reference || currentMedian(t) < retireMinMs);
       if (keep.length < active.length) {
         for (const t of active) if (!keep.includes(t)) t.entry.retiredAfter = rounds;
         deadline = Math.max(deadline, now() + budgetMs / 2);   // the slow engine may have spent the budget
@@ -133,7 +137,7 @@ export async function runWorkload(workload, engines, options = {}) {
     });
     if (workload.flops) t.entry.gflops = workload.flops / (t.entry.medianMs * 1e6);
   }
-  addRatios(result, options.baseline ?? 'posenc');
+  addRatios(result, baseline);
   return result;
 }
 

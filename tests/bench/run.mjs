@@ -134,7 +134,7 @@ function cell(entry, peak, engineName) {
 }
 
 function printTable(results, columns) {
-  const W0 = 30, W = 26;
+  const W0 = 32, W = 26;
   const peak = results.peak?.gflops;
   const lines = [];
   const sep = '-'.repeat(W0 + columns.length * (W + 2));
@@ -201,7 +201,9 @@ for (const e of engines) await e.dispose?.();
 if (selected('native') || chosen.length > 0) {
   results.native = runNative();
   if (results.native.status === 'ok') {
+    const known = new Map(workloadList().map((w) => [w.id, w]));
     for (const [id, n] of Object.entries(results.native.results)) {
+      if (known.has(id) && !chosen.some((w) => w.id === id)) continue;   // not selected by --only
       const w = results.workloads[id] ?? (results.workloads[id] = { id, title: `${id} (native only)`, engines: {} });
       w.engines.native = { status: 'ok', medianMs: n.median_ms, ...n };
       if (w.flops) w.engines.native.gflops = w.flops / (n.median_ms * 1e6);
@@ -222,7 +224,7 @@ if (results.native?.status === 'ok') columns.push('native');
 if (Object.keys(results.workloads).length > 0) {
   console.log('\nmedian time per call; xN = that median / posenc\'s median in the same run (> 1: posenc is faster);');
   console.log('err = max |error| against the float64 reference; GF/s and % of the wasm SIMD peak for attention and matmul;');
-  console.log('(N r): an engine more than 8x slower than the fastest, timed for N rounds only;');
+  console.log('(N r): an engine more than 8x slower than posenc (or the fastest), timed for N rounds only;');
   console.log('(attention flops: 2 n d_model d_head x 3 + 2 n^2 d_head x 2, the n^2 part halved when causal).');
   console.log('RoPE: tfjs, ORT and plain JS are handed the cos/sin tables [n, d/2]; posenc computes its own angles.\n');
   console.log(printTable(results, columns));

@@ -101,7 +101,7 @@ export function workloadList() {
     make() { return { input: {}, reference: ref.ropeInvFreq(16) }; },
   });
   list.push({
-    id: 'overhead-alibi-8h-n4', title: 'overhead: attentionBias alibi n 4', group: 'overhead', method: 'alibiBias',
+    id: 'overhead-alibi-8h-n4', title: 'overhead: alibi bias n 4', group: 'overhead', method: 'alibiBias',
     tolerance: 0,
     make() {
       // ALiBi head 0 of 8: slope 2^(-8/8) = 1/2, bias -slope |j - i| (Press et al. 2021).
