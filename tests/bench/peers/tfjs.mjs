@@ -66,7 +66,7 @@ export async function create() {
   return {
     name: 'tfjs-wasm',
     version: `tfjs-core ${tf.version_core}, backend-wasm ${backend.version_wasm} (SIMD, ${backend.getThreadsCount()} thread)`,
-    notes: 'RoPE is handed the cos/sin tables [n, d/2] (uploaded once); sinusoid built from range/mul/sin/cos/stack ops',
+    notes: 'RoPE is handed the cos/sin tables [n, d/2] (uploaded once); sinusoid from range, exp, mul, sin, cos, stack, transpose ops',
 
     matmul({ a, b, m, k, n }) {
       return read(tf.tidy(() => tf.matMul(tf.tensor2d(a, [m, k]), tf.tensor2d(b, [k, n]))));
