@@ -82,15 +82,28 @@ export async function runWorkload(workload, engines, options = {}) {
     timed.push({ engine, fn, entry, times: [] });
   }
 
+  /** An engine that throws after its check is reported as failed and leaves the timing. */
+  const fail = (t, e) => {
+    t.entry.status = 'failed';
+    t.entry.error = String(e?.message ?? e).split('\n')[0];
+    t.failed = true;
+    log(`  ${t.engine.name}: FAILED while timing: ${t.entry.error}`);
+  };
+
   // Warm-up, and the batch size that makes a timed sample ~batchTargetMs long.
   for (const t of timed) {
     let calls = 0;
     const t0 = now();
-    for (;;) {
-      await call(t.fn, workload.input);
-      calls++;
-      const elapsed = now() - t0;
-      if ((elapsed >= warmupMs && calls >= warmupCalls) || (elapsed >= warmupCapMs && calls >= 2)) break;
+    try {
+      for (;;) {
+        await call(t.fn, workload.input);
+        calls++;
+        const elapsed = now() - t0;
+        if ((elapsed >= warmupMs && calls >= warmupCalls) || (elapsed >= warmupCapMs && calls >= 2)) break;
+      }
+    } catch (e) {
+      fail(t, e);
+      continue;
     }
     const perCall = (now() - t0) / calls;
     t.batch = Math.max(1, Math.min(10000, Math.ceil(batchTargetMs / Math.max(perCall, 1e-4))));
@@ -104,15 +117,21 @@ export async function runWorkload(workload, engines, options = {}) {
   const start = now();
   let deadline = start + budgetMs;
   let rounds = 0;
-  let active = [...timed];
+  let active = timed.filter((t) => !t.failed);
   const currentMedian = (t) => quantile([...t.times].sort((a, b) => a - b), 0.5);
   while (active.length > 0 && rounds < maxRounds && (rounds < minRounds || now() < deadline)) {
     for (let i = 0; i < active.length; i++) {
       const t = active[(rounds + i) % active.length];
       const t0 = now();
-      for (let b = 0; b < t.batch; b++) await call(t.fn, workload.input);
+      try {
+        for (let b = 0; b < t.batch; b++) await call(t.fn, workload.input);
+      } catch (e) {
+        fail(t, e);
+        continue;
+      }
       t.times.push((now() - t0) / t.batch);
     }
+    active = active.filter((t) => !t.failed);
     rounds++;
     if (rounds >= minRounds && active.length > 1) {
       // Against posenc when it is timed (the ratios are to posenc), else the fastest; only
@@ -129,7 +148,7 @@ export async function runWorkload(workload, engines, options = {}) {
   }
   result.rounds = rounds;
 
-  for (const t of timed) {
+  for (const t of timed.filter((x) => !x.failed)) {
     const sorted = [...t.times].sort((a, b) => a - b);
     Object.assign(t.entry, {
       medianMs: quantile(sorted, 0.5), q1Ms: quantile(sorted, 0.25), q3Ms: quantile(sorted, 0.75),

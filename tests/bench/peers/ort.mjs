@@ -84,7 +84,15 @@ export async function create() {
     if (!sessions.has(key)) {
       sessions.set(key, (async () => {
         const variants = [];
-        for (const [name, build] of Object.entries(builders)) variants.push({ name, s: await ort.InferenceSession.create(build(), options), times: [] });
+        const failed = [];
+        for (const [name, build] of Object.entries(builders)) {
+          try {
+            variants.push({ name, s: await ort.InferenceSession.create(build(), options), times: [] });
+          } catch (e) {
+            failed.push(`${name} failed: ${String(e.message).split('\n')[0]}`);
+          }
+        }
+        if (variants.length === 0) throw new Error(failed.join('; '));
         for (const v of variants) {                                                 // warm-up: 10 runs or 0.3 s
           for (let i = 0, t0 = performance.now(); i < 10 || performance.now() - t0 < 300; i++) {
             await v.s.run(feeds);
@@ -100,7 +108,7 @@ export async function create() {
         }
         const med = (t) => [...t].sort((a, b) => a - b)[t.length >> 1];
         variants.sort((a, b) => med(a.times) - med(b.times));
-        choices[key] = `${variants[0].name} (${variants.map((v) => `${v.name} ${med(v.times).toFixed(2)} ms`).join(', ')})`;
+        choices[key] = `${variants[0].name} (${[...variants.map((v) => `${v.name} ${med(v.times).toFixed(2)} ms`), ...failed].join(', ')})`;
         for (const v of variants.slice(1)) await v.s.release();
         return variants[0].s;
       })());
