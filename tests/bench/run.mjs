@@ -1,0 +1,273 @@
+// `npm run bench`: posenc's wasm module against the libraries a page would
+// otherwise use (TensorFlow.js wasm backend, ONNX Runtime Web wasm) and plain
+// JS, on the same inputs, one thread, in this Node. Prints one table and the
+// targets, and writes bench-results.json. Not a test: it fails on nothing but
+// a crash.
+//
+//   npm run bench                         everything (~3-4 minutes on 2 cores)
+//   npm run bench -- --only rope,startup  workloads whose id or group contains a word
+//                                         (groups: attention rope sinusoid matmul overhead,
+//                                          and the sections peak native startup bundle)
+//   npm run bench -- --budget 2           seconds of timed rounds per workload (default 5)
+//   npm run bench -- --json out.json      where the results go (default bench-results.json)
+//   node tests/bench/markdown.mjs         the last results as Markdown tables (for the README)
+// BENCH_ONLY and BENCH_BUDGET do the same as --only and --budget.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runWorkload, addRatios } from './harness.mjs';
+import { workloadList } from './workloads.mjs';
+import { measurePeak } from './peak.mjs';
+import { measureBundles } from './bundle.mjs';
+import { evaluateTargets } from './targets.mjs';
+import * as posencPeer from './peers/posenc.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+
+// ---- options -------------------------------------------------------------
+function parseArgs(argv) {
+  const opts = { only: process.env.BENCH_ONLY ?? '', budget: Number(process.env.BENCH_BUDGET ?? 5), json: 'bench-results.json', startupRuns: 3 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => { if (i + 1 >= argv.length) usage(`${a} needs a value`); return argv[++i]; };
+    if (a === '--only') opts.only = value();
+    else if (a.startsWith('--only=')) opts.only = a.slice(7);
+    else if (a === '--budget') opts.budget = Number(value());
+    else if (a === '--json') opts.json = value();
+    else if (a === '--help' || a === '-h') usage();
+    else usage(`unknown option ${a}`);
+  }
+  if (!(opts.budget > 0)) usage('--budget must be a positive number of seconds');
+  opts.words = opts.only.split(',').map((w) => w.trim()).filter(Boolean);
+  return opts;
+}
+
+function usage(error) {
+  if (error) console.error(`bench: ${error}`);
+  console.error('usage: npm run bench [-- --only WORD[,WORD...]] [--budget SECONDS] [--json FILE]');
+  process.exit(error ? 2 : 0);
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const selected = (...names) => opts.words.length === 0 || opts.words.some((w) => names.some((n) => n.includes(w)));
+const log = (...a) => console.error(...a);
+
+// ---- machine -------------------------------------------------------------
+function machine() {
+  const cpuinfo = fs.existsSync('/proc/cpuinfo') ? fs.readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = /^model name\s*:\s*(.*)$/m.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown CPU';
+  const mhz = /^cpu MHz\s*:\s*(.*)$/m.exec(cpuinfo)?.[1];
+  return {
+    cpu: model, mhz: mhz ? Number(mhz) : null, cores: os.availableParallelism?.() ?? os.cpus().length,
+    node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.release()}`,
+    loadAverageAtStart: os.loadavg()[0],
+  };
+}
+
+// ---- native --------------------------------------------------------------
+/** build/native/posenc_bench --json, if it was built: {workload_id: {median_ms, ...}}. */
+function runNative() {
+  const bin = path.join(root, 'build/native/posenc_bench');
+  if (!fs.existsSync(bin)) return { status: 'not built', path: path.relative(root, bin) };
+  try {
+    const text = execFileSync(bin, ['--json'], { encoding: 'utf8', timeout: 240_000, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+    const start = text.indexOf('{');
+    return { status: 'ok', path: path.relative(root, bin), results: JSON.parse(text.slice(start)) };
+  } catch (e) {
+    return { status: 'failed', path: path.relative(root, bin), error: String(e.message).split('\n')[0] };
+  }
+}
+
+// ---- startup -------------------------------------------------------------
+const STARTUP_PEERS = ['posenc', 'tfjs', 'ort', 'plain-js'];
+
+/** Median over fresh processes of import-to-first-result ms, per engine. */
+function measureStartup(runs) {
+  const out = {};
+  for (const peer of STARTUP_PEERS) {
+    const samples = [];
+    let name = peer;
+    let error;
+    for (let i = 0; i < runs; i++) {
+      try {
+        const line = execFileSync(process.execPath, [path.join(here, 'startup.mjs'), peer], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+        const r = JSON.parse(line.trim().split('\n').pop());
+        name = r.engine;
+        samples.push(r);
+      } catch (e) {
+        error = String(e.stderr || e.message).trim().split('\n').pop();
+        break;
+      }
+    }
+    const sorted = (key) => samples.map((s) => s[key]).sort((a, b) => a - b);
+    out[name] = samples.length
+      ? { medianMs: sorted('ms')[samples.length >> 1], importMs: sorted('importMs')[samples.length >> 1], runs: samples.length }
+      : { error };
+  }
+  return out;
+}
+
+// ---- formatting ----------------------------------------------------------
+function fmtMs(ms) {
+  if (ms === undefined || ms === null || Number.isNaN(ms)) return '';
+  if (ms < 0.1) return `${(ms * 1000).toPrecision(3)} us`;
+  return `${ms < 1000 ? ms.toPrecision(3) : ms.toFixed(0)} ms`;
+}
+const fmtErr = (e) => (e === undefined ? '' : e === 0 ? '0' : e.toExponential(0));
+const pad = (s, w) => (s.length >= w ? s : s + ' '.repeat(w - s.length));
+
+/** Two text lines for one engine's cell: time and ratio; error, GFLOP/s and % of peak. */
+function cell(entry, peak, engineName) {
+  if (!entry || entry.status === 'absent') return ['-', ''];
+  if (entry.status === 'wrong') return ['WRONG', `err ${fmtErr(entry.maxError)}`];
+  if (entry.status === 'failed') return ['failed', (entry.error ?? '').slice(0, 22)];
+  const ratio = entry.ratio !== undefined && engineName !== 'posenc' ? ` x${entry.ratio.toFixed(2)}` : '';
+  let second = entry.maxError !== undefined ? `err ${fmtErr(entry.maxError)}` : '';
+  if (entry.gflops) {
+    second += `${second ? ' ' : ''}${entry.gflops.toFixed(1)} GF/s`;
+    if (peak && engineName !== 'native') second += ` ${Math.round(100 * entry.gflops / peak)}%`;
+  }
+  const rounds = entry.retiredAfter ? ` (${entry.rounds} r)` : '';
+  return [`${fmtMs(entry.medianMs)}${ratio}${rounds}`, second];
+}
+
+function printTable(results, columns) {
+  const W0 = 32, W = 26;
+  const peak = results.peak?.gflops;
+  const lines = [];
+  const sep = '-'.repeat(W0 + columns.length * (W + 2));
+  lines.push(pad('workload', W0) + columns.map((c) => '| ' + pad(c, W)).join(''));
+  lines.push(sep);
+  for (const w of Object.values(results.workloads)) {
+    const cells = columns.map((c) => cell(w.engines[c], peak, c));
+    lines.push(pad(w.title, W0) + cells.map(([a]) => '| ' + pad(a, W)).join(''));
+    const rounds = w.rounds !== undefined ? `  (${w.rounds} rounds)` : '';
+    lines.push(pad(rounds, W0) + cells.map(([, b]) => '| ' + pad(b, W)).join(''));
+  }
+  lines.push(sep);
+  return lines.join('\n');
+}
+
+// ---- main ----------------------------------------------------------------
+const results = { date: new Date().toISOString(), machine: machine(), options: { only: opts.only, budgetSeconds: opts.budget }, workloads: {} };
+const m = results.machine;
+console.log(`posenc bench: ${m.cpu}${m.mhz ? ` (${(m.mhz / 1000).toFixed(2)} GHz nominal)` : ''}, ${m.cores} cores, Node ${m.node} (V8 ${m.v8}), ${m.platform}`);
+console.log(`load average at start: ${m.loadAverageAtStart.toFixed(2)}${m.loadAverageAtStart > 0.7 ? '  (other work is running: expect noise; ratios are from interleaved rounds)' : ''}`);
+
+const chosen = workloadList().filter((w) => selected(w.id, w.group));
+const needsPeak = selected('peak') || chosen.some((w) => w.flops);
+if (needsPeak) {
+  log('measuring the wasm SIMD peak ...');
+  results.peak = await measurePeak();
+  console.log(`wasm SIMD peak, one core (f32x4.mul + f32x4.add, ${results.peak.accumulators} accumulators): ${results.peak.gflops.toFixed(2)} GFLOP/s`
+    + `  [${Object.entries(results.peak.byAccumulators).map(([n, g]) => `${n} acc: ${g.toFixed(1)}`).join(', ')}]`);
+}
+
+// Engines, in column order.
+const engines = [];
+if (chosen.length > 0) {
+  const module = await posencPeer.loadModule();
+  engines.push(await posencPeer.create({ module }));
+  if (posencPeer.hasZeroCopy(module)) engines.push(await posencPeer.create({ zeroCopy: true }));
+  for (const peer of ['tfjs', 'ort', 'plain-js']) {
+    try {
+      engines.push(await (await import(`./peers/${peer}.mjs`)).create());
+    } catch (e) {
+      console.log(`${peer}: could not start: ${e.message}`);
+    }
+  }
+  results.engines = engines.map((e) => ({ name: e.name, version: e.version, notes: e.notes }));
+  console.log('\nengines:');
+  for (const e of engines) console.log(`  ${pad(e.name, 20)} ${e.version}; ${e.notes}`);
+  if (typeof module.attentionForward !== 'function') console.log('  (posenc: this build has no attentionForward: its attention cells are empty)');
+  if (!posencPeer.hasZeroCopy(module)) console.log('  (posenc: this build has no allocFloat32: no zero-copy column)');
+}
+
+for (const w of chosen) {
+  const t0 = performance.now();
+  const { input, reference } = w.make();
+  log(`${w.id}: reference in ${((performance.now() - t0) / 1000).toFixed(1)} s, timing ...`);
+  const r = await runWorkload({ ...w, input, reference }, engines, { budgetMs: opts.budget * 1000, log });
+  results.workloads[w.id] = r;
+  log(`  ${r.rounds} rounds, ${((performance.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(r.engines).filter(([, e]) => e.medianMs).map(([n, e]) => `${n} ${fmtMs(e.medianMs)}`).join(', ')}`);
+}
+if (results.peak) {
+  // The peak again, at the end: other work on the machine lowers one measurement; the
+  // machine's peak is the higher. The % columns and the targets use the higher.
+  const again = await measurePeak({ seconds: 0.3 });
+  results.peak.atStart = results.peak.gflops;
+  results.peak.atEnd = again.gflops;
+  results.peak.gflops = Math.max(results.peak.atStart, again.gflops);
+  console.log(`\nwasm SIMD peak again at the end: ${again.gflops.toFixed(2)} GFLOP/s; % of peak below uses ${results.peak.gflops.toFixed(2)}`);
+}
+results.graphChoices = Object.fromEntries(engines.filter((e) => e.choices && Object.keys(e.choices).length).map((e) => [e.name, { ...e.choices }]));
+const tfjs = engines.find((e) => e.leakedTensors);
+if (tfjs) results.tfjsLeakedTensors = tfjs.leakedTensors();
+for (const e of engines) await e.dispose?.();
+
+if (selected('native') || chosen.length > 0) {
+  results.native = runNative();
+  if (results.native.status === 'ok') {
+    const known = new Map(workloadList().map((w) => [w.id, w]));
+    for (const [id, n] of Object.entries(results.native.results)) {
+      if (known.has(id) && !chosen.some((w) => w.id === id)) continue;   // not selected by --only
+      const w = results.workloads[id] ?? (results.workloads[id] = { id, title: `${id} (native only)`, engines: {} });
+      w.engines.native = { status: 'ok', medianMs: n.median_ms, ...n };
+      if (w.flops) w.engines.native.gflops = w.flops / (n.median_ms * 1e6);
+      addRatios(w);
+    }
+  }
+}
+
+if (selected('startup')) {
+  log('startup: fresh processes ...');
+  results.startup = measureStartup(opts.startupRuns);
+}
+if (selected('bundle')) results.bundle = measureBundles();
+
+// ---- report --------------------------------------------------------------
+const columns = engines.map((e) => e.name);
+if (results.native?.status === 'ok') columns.push('native');
+if (Object.keys(results.workloads).length > 0) {
+  console.log('\nmedian time per call; xN = that median / posenc\'s median in the same run (> 1: posenc is faster);');
+  console.log('err = max |error| against the float64 reference; GF/s and % of the wasm SIMD peak for attention and matmul;');
+  console.log('(N r): an engine more than 8x slower than posenc (or the fastest), timed for N rounds only;');
+  console.log('(attention flops: 2 n d_model d_head x 3 + 2 n^2 d_head x 2, the n^2 part halved when causal).');
+  console.log('RoPE: tfjs, ORT and plain JS are handed the cos/sin tables [n, d/2]; posenc computes its own angles.\n');
+  console.log(printTable(results, columns));
+}
+if (results.native) console.log(results.native.status === 'ok' ? `native: ${results.native.path} --json` : `native: ${results.native.status}${results.native.error ? `: ${results.native.error}` : ''}`);
+for (const [name, choices] of Object.entries(results.graphChoices ?? {})) {
+  console.log(`${name} graph per shape (the faster, measured before timing):`);
+  for (const [key, choice] of Object.entries(choices)) console.log(`  ${key}: ${choice}`);
+}
+if (results.tfjsLeakedTensors !== undefined) console.log(`tfjs tensors leaked over the run: ${results.tfjsLeakedTensors}`);
+
+if (results.startup) {
+  console.log('\nstartup: import to first result (RoPE [1, 8]), fresh process, median of runs');
+  for (const [name, s] of Object.entries(results.startup)) {
+    console.log(`  ${pad(name, 20)} ${s.error ? `failed: ${s.error}` : `${fmtMs(s.medianMs)} (import + create ${fmtMs(s.importMs)}, ${s.runs} runs)`}`);
+  }
+}
+if (results.bundle) {
+  console.log('\nbundle: gzip -9 of what a browser downloads');
+  for (const [name, b] of Object.entries(results.bundle)) {
+    console.log(`  ${pad(name, 20)} ${pad(`${(b.gzipBytes / 1024).toFixed(1)} KB`, 11)} (raw ${(b.rawBytes / 1024).toFixed(0)} KB: ${b.files.map((f) => path.basename(f.file)).join(' + ')})`);
+  }
+}
+
+results.targets = evaluateTargets(results);
+console.log('\ntargets (reported, not enforced):');
+for (const t of results.targets) {
+  const value = t.value === null ? '' : t.unit === 'max |error|' ? t.value.toExponential(1) : `${t.value.toFixed(2)}${t.unit === 'x' ? 'x' : ` ${t.unit}`}`;
+  const state = t.met === null ? 'not measured' : t.met ? 'met' : 'NOT MET';
+  console.log(`  ${pad(state, 13)} ${pad(value, 12)} ${t.description}${t.detail && t.met !== null ? `  [${t.detail}]` : ''}`);
+}
+
+results.machine.loadAverageAtEnd = os.loadavg()[0];
+const jsonPath = path.resolve(root, opts.json);
+fs.writeFileSync(jsonPath, JSON.stringify(results, (k, v) => (v instanceof Float32Array || v instanceof Float64Array ? undefined : v), 2) + '\n');
+console.log(`\nload average at end: ${results.machine.loadAverageAtEnd.toFixed(2)}; results: ${path.relative(process.cwd(), jsonPath) || jsonPath}`);

@@ -1,0 +1,103 @@
+// What posenc aims for, as data: each target measures a value from the bench's
+// results and says whether it is met. The bench only reports (a target not met
+// fails nothing). Add a target by adding an entry.
+//
+// measure(results) -> {value, met, detail} or null when the bench did not
+// measure what the target needs (the workload was not run, or posenc lacks
+// the function). results: {workloads: {id: {engines: {name: entry}}}, peak, bundle}.
+
+const POSENC = 'posenc';
+const LIBRARIES = ['tfjs-wasm', 'ORT-web'];
+const PEERS = [...LIBRARIES, 'plain JS'];
+
+const median = (w, name) => (w?.engines?.[name]?.status === 'ok' ? w.engines[name].medianMs : undefined);
+
+/** The fastest of `names` on workload w over posenc's median (how many times faster posenc is), or undefined. */
+function speedup(w, names) {
+  const mine = median(w, POSENC);
+  const theirs = names.map((n) => median(w, n)).filter((m) => m !== undefined);
+  if (mine === undefined || theirs.length === 0) return undefined;
+  const best = Math.min(...theirs);
+  const bestName = names.find((n) => median(w, n) === best);
+  return { value: best / mine, against: bestName };
+}
+
+/** The smallest speed-up over the workloads whose id matches, with the workload it comes from. */
+function worstSpeedup(results, match, names, threshold) {
+  const found = Object.values(results.workloads).filter((w) => match(w.id))
+    .map((w) => ({ id: w.id, s: speedup(w, names) })).filter((x) => x.s);
+  if (found.length === 0) return null;
+  const worst = found.reduce((a, b) => (b.s.value < a.s.value ? b : a));
+  return { value: worst.s.value, unit: 'x', met: worst.s.value >= threshold, detail: `${worst.id} vs ${worst.s.against} (${found.length} workloads)` };
+}
+
+const attention = (id) => id.startsWith('attention-');
+const nOf = (id) => Number(/-n(\d+)/.exec(id)?.[1]);
+
+export const TARGETS = [
+  {
+    id: 'attention-vs-libraries',
+    description: 'attention forward >= 1.5x faster than the fastest of tfjs and ORT, at every n',
+    measure: (r) => worstSpeedup(r, attention, LIBRARIES, 1.5),
+  },
+  {
+    id: 'attention-n128',
+    description: 'attention forward >= 3x faster than the fastest of tfjs and ORT at n = 128',
+    measure: (r) => worstSpeedup(r, (id) => attention(id) && nOf(id) === 128, LIBRARIES, 3),
+  },
+  {
+    id: 'attention-causal-n2048',
+    description: 'causal attention forward at n = 2048 >= 2.5x faster than the fastest of tfjs and ORT',
+    measure: (r) => worstSpeedup(r, (id) => id === 'attention-d64-n2048-causal', LIBRARIES, 2.5),
+  },
+  {
+    id: 'attention-peak',
+    description: 'attention forward >= 75% of the measured wasm SIMD peak for n >= 512',
+    measure(r) {
+      if (!r.peak?.gflops) return null;
+      const found = Object.values(r.workloads).filter((w) => attention(w.id) && nOf(w.id) >= 512 && w.engines?.[POSENC]?.gflops);
+      if (found.length === 0) return null;
+      const worst = found.reduce((a, b) => (b.engines[POSENC].gflops < a.engines[POSENC].gflops ? b : a));
+      const value = 100 * worst.engines[POSENC].gflops / r.peak.gflops;
+      return { value, unit: '%', met: value >= 75, detail: `${worst.id}: ${worst.engines[POSENC].gflops.toFixed(2)} of ${r.peak.gflops.toFixed(2)} GFLOP/s` };
+    },
+  },
+  {
+    id: 'rope-4096x128',
+    description: 'RoPE [4096, 128] >= 3x faster than the best peer and than plain JS, both layouts',
+    measure: (r) => worstSpeedup(r, (id) => id.startsWith('rope-4096x128-'), PEERS, 3),
+  },
+  {
+    id: 'sinusoid-speed',
+    description: 'sinusoid table [4096, 512] >= 10x faster than the best peer (plain JS included)',
+    measure: (r) => worstSpeedup(r, (id) => id === 'sinusoid-4096x512', PEERS, 10),
+  },
+  {
+    id: 'sinusoid-accuracy',
+    description: 'sinusoid table [4096, 512] within 1e-6 of float64',
+    measure(r) {
+      const e = r.workloads['sinusoid-4096x512']?.engines?.[POSENC];
+      if (e?.maxError === undefined) return null;
+      return { value: e.maxError, unit: 'max |error|', met: e.maxError <= 1e-6 };
+    },
+  },
+  {
+    id: 'bundle',
+    description: 'posenc .wasm + glue <= 85 KB gzip',
+    measure(r) {
+      const b = r.bundle?.[POSENC];
+      if (!b) return null;
+      const kb = b.gzipBytes / 1024;
+      return { value: kb, unit: 'KB', met: kb <= 85, detail: b.files.map((f) => `${f.file} ${(f.gzipBytes / 1024).toFixed(1)} KB`).join(' + ') };
+    },
+  },
+];
+
+/** Every target, measured: [{id, description, value, unit, met, detail}] (value null: not measured). */
+export function evaluateTargets(results) {
+  return TARGETS.map((t) => {
+    let m = null;
+    try { m = t.measure(results); } catch (e) { m = { value: null, met: false, detail: `error: ${e.message}` }; }
+    return { id: t.id, description: t.description, value: m?.value ?? null, unit: m?.unit ?? '', met: m ? m.met : null, detail: m ? (m.detail ?? '') : 'not measured' };
+  });
+}
