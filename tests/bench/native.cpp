@@ -1,7 +1,8 @@
 // posenc_bench: the native build's timings of the workloads `npm run bench`
-// measures in wasm (tests/bench/run.mjs reads its JSON). Same inputs shapes,
-// same entry points as the JS API calls (attention::forward, apply_rotary,
-// position_table). Prints JSON: {workload id: {median_ms, runs}}.
+// measures in wasm (tests/bench/run.mjs reads its JSON; the ids are those of
+// tests/bench/workloads.mjs). Same shapes, same entry points as the JS API calls
+// (attention::forward, apply_rotary, position_table, kernels::matmul).
+// Prints JSON: {workload id: {median_ms, backend}}.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -64,7 +65,7 @@ int main() {
         f.causal = causal;
         f.encoding = Config{{"type", std::string("none")}};
         std::vector<float> out(std::size_t(n * d));
-        const std::string id = "attention_d" + std::to_string(d) + "_n" + std::to_string(n) + (causal ? "_causal" : "");
+        const std::string id = "attention-d" + std::to_string(d) + "-n" + std::to_string(n) + (causal ? "-causal" : "");
         results.emplace_back(id, median_ms([&] { attention::forward(f, x.data(), wq.data(), wk.data(), wv.data(), out.data()); }));
     }
     for (const std::string layout : {"half", "interleaved"}) {
@@ -72,13 +73,20 @@ int main() {
         const auto values = normals(x.size(), 5, 1.0f);
         std::copy(values.begin(), values.end(), x.begin());
         const Config spec{{"type", std::string("rope")}, {"head_dim", 128.0}, {"layout", layout}};
-        results.emplace_back("rope_4096x128_" + layout, median_ms([&] { apply_rotary(spec, x, 0); }));
+        results.emplace_back("rope-4096x128-" + layout, median_ms([&] { apply_rotary(spec, x, 0); }));
     }
     const Config sinusoid{{"type", std::string("sinusoidal")}, {"d_model", 512.0}};
-    results.emplace_back("sinusoid_4096x512", median_ms([&] { position_table(sinusoid, 4096); }));
+    results.emplace_back("sinusoid-4096x512", median_ms([&] { position_table(sinusoid, 4096); }));
+    {
+        const auto a = normals(512 * 512, 6, 1.0f), b = normals(512 * 512, 7, 1.0f);
+        std::vector<float> c(512 * 512);
+        results.emplace_back("matmul-512x512x512", median_ms([&] { kernels::matmul(a.data(), b.data(), c.data(), 512, 512, 512); }));
+    }
 
-    std::printf("{\"backend\": \"%s\"", kernels::backend());
-    for (const auto& [id, ms] : results) std::printf(",\n \"%s\": {\"median_ms\": %.5f}", id.c_str(), ms);
+    std::printf("{");
+    for (std::size_t k = 0; k < results.size(); ++k)
+        std::printf("%s\n \"%s\": {\"median_ms\": %.5f, \"backend\": \"%s\"}", k ? "," : "", results[k].first.c_str(),
+                    results[k].second, kernels::backend());
     std::printf("\n}\n");
     return 0;
 }
