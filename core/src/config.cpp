@@ -49,15 +49,14 @@ std::string one_of(const std::vector<std::string>& choices) {
 }
 
 void throw_bad_param(const std::string& name, const std::string& value, const std::string& allowed) {
-    throw std::invalid_argument(name + " = " + value + " is invalid: expected " + allowed);
+    throw BadParam(name.substr(0, name.find('[')), name + " = " + value + " is invalid: expected " + allowed);
 }
 
 SpecReader::SpecReader(const Config& config, std::string what, std::vector<std::string> accepted_keys)
     : config_(config), what_(std::move(what)), accepted_(std::move(accepted_keys)) {
     for (const auto& entry : config_.entries()) {
         if (std::find(accepted_.begin(), accepted_.end(), entry.first) == accepted_.end())
-            throw std::invalid_argument(what_ + ": unknown key \"" + entry.first +
-                                        "\"; accepted keys: " + key_list());
+            throw BadParam(entry.first, what_ + ": unknown key \"" + entry.first + "\"; accepted keys: " + key_list());
     }
 }
 
@@ -106,8 +105,7 @@ std::int64_t SpecReader::integer(const std::string& key, std::int64_t fallback, 
 
 void SpecReader::require(const std::string& key, const std::string& allowed) const {
     if (!find(key))
-        throw std::invalid_argument(what_ + ": missing required key \"" + key + "\" (" + allowed +
-                                    "); accepted keys: " + key_list());
+        throw BadParam(key, what_ + ": missing required key \"" + key + "\" (" + allowed + "); accepted keys: " + key_list());
 }
 
 std::int64_t SpecReader::required_integer(const std::string& key, std::int64_t lo, std::int64_t hi) const {

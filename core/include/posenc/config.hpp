@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -55,9 +56,22 @@ std::string describe(const Value& value);
 /// The allowed-values text of messages: one of "a", "b", "c".
 std::string one_of(const std::vector<std::string>& choices);
 
-/// Throws std::invalid_argument with the message
+/// A bad input: std::invalid_argument (so `catch (const std::invalid_argument&)`
+/// and what() are unchanged) that also names the parameter at fault, so the JS
+/// layer can set `error.param` without parsing the message. `param` is a spec
+/// key ("d_model", "factor") or a function argument ("n", "seqLen", "x"),
+/// without any index ("long_factor[2]" has param "long_factor").
+class BadParam : public std::invalid_argument {
+public:
+    BadParam(std::string param, const std::string& message)
+        : std::invalid_argument(message), param(std::move(param)) {}
+    std::string param;
+};
+
+/// Throws BadParam with the message
 /// "<name> = <value> is invalid: expected <allowed>", the format of every
-/// bad-input error of posenc (the page matches <name> to its control).
+/// bad-input error of posenc (the page matches <name> to its control), and
+/// param = name up to its first '[' ("relativePositions[3]" -> "relativePositions").
 [[noreturn]] void throw_bad_param(const std::string& name, const std::string& value,
                                   const std::string& allowed);
 

@@ -1,0 +1,50 @@
+// posenc/json.hpp: JSON text in and out of the core. The wasm layer sends a
+// spec as JSON.stringify(spec) and parses it once here into a Config; its
+// replies quote strings with json_quote. Nothing else in the core reads JSON.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "posenc/config.hpp"
+
+namespace posenc {
+
+/// The deepest nesting of objects a spec may have: the spec itself is depth 0,
+/// `rope_scaling` depth 1 (JS objects of the old embind layer had the same limit).
+constexpr int kMaxJsonDepth = 8;
+
+/// Parses the JSON text of one object into a Config, as the JS object it was
+/// stringified from:
+///   number -> double; string -> std::string (UTF-8; every escape, \uXXXX
+///   with surrogate pairs); true / false -> bool; null -> std::monostate (a
+///   SpecReader reads it as absent); object -> nested Config; array of numbers
+///   -> std::vector<double>; array of strings (an attention request's tokens)
+///   -> std::vector<std::string>; [] -> an empty list of numbers.
+/// Duplicate keys: the last one wins, as in JSON.parse.
+/// One extension to JSON: the bare words NaN, Infinity and -Infinity are
+/// those numbers. JSON.stringify would write them as null (read as "absent",
+/// silently); the JS layer writes them instead, so a non-finite number reaches
+/// the family's reader, whose message names the key and its range.
+///
+/// `what` names the object in messages and paths ("spec", "request"), which
+/// are written as in JS: "spec.rope_scaling", "request.tokens[2]".
+/// Throws BadParam, param = the innermost key of the path (or `what`), for:
+///   - text that is not an object: "spec must be an object such as {type: 'sinusoidal', d_model: 64}";
+///   - an array item whose type differs from the first item's (strings) or is
+///     not a number: "request.tokens[2] must be a string like the first item, not number"
+///     (types named as JS typeof names them, null as "null");
+///   - an object nested deeper than kMaxJsonDepth: "spec.a.b.c.d.e.f.g.h.i is nested too deeply";
+///   - anything else that is not JSON: "spec: invalid JSON at character 12: expected ':'".
+Config parse_json_object(std::string_view text, const std::string& what);
+
+/// `text` (UTF-8) as a JSON string literal, quotes included, in ASCII only:
+/// '"', '\' and control characters escaped, every non-ASCII character written
+/// as \uXXXX (a surrogate pair above U+FFFF), an invalid UTF-8 byte as \ufffd.
+/// JSON.parse gives back the JS string of the UTF-8 text.
+std::string json_quote(std::string_view text);
+
+/// Appends json_quote(text) to `out`.
+void append_json_quoted(std::string& out, std::string_view text);
+
+}  // namespace posenc
