@@ -19,7 +19,7 @@ Spec parse(const Config& config) {
     return spec;
 }
 
-xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset) {
+void check_table(const Spec& spec, std::int64_t n, std::int64_t offset) {
     if (n < 1) throw_bad_param("n", std::to_string(n), "an integer >= 1");
     if (offset < 0) throw_bad_param("offset", std::to_string(offset), "an integer >= 0");
     if (offset + n > spec.max_position_embeddings)
@@ -27,13 +27,22 @@ xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offse
                         "positions up to max_position_embeddings - 1 = " + std::to_string(spec.max_position_embeddings - 1) +
                             ": no embedding exists for position " + std::to_string(spec.max_position_embeddings) +
                             " or later in a learned table");
+}
+
+xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset) {
+    check_table(spec, n, offset);
     xt::xtensor<float, 2> out = xt::empty<float>({std::size_t(n), std::size_t(spec.d_model)});
-    float* row = out.data();  // [n, d_model]
+    table(spec, n, offset, out.data());
+    return out;
+}
+
+void table(const Spec& spec, std::int64_t n, std::int64_t offset, float* out) {
+    check_table(spec, n, offset);
+    float* row = out;  // [n, d_model]
     for (std::int64_t r = 0; r < n; ++r, row += spec.d_model) {
         Random rng = Random::at(spec.seed, std::uint64_t((offset + r) * spec.d_model));
         for (std::int64_t c = 0; c < spec.d_model; ++c) row[c] = float(spec.std * rng.normal());
     }
-    return out;
 }
 
 }  // namespace posenc::learned

@@ -24,10 +24,12 @@ namespace {
 struct Family {
     explicit Family(std::string name) : type(std::move(name)) {}
     std::string type;
-    std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n, std::int64_t offset)> table;
+    std::function<void(const Config&, std::int64_t n, std::int64_t offset, const TableStorage&)> table;
     std::function<PairFrequencies(const Config&)> frequencies;
     std::function<RotaryFrequencies(const Config&, std::int64_t seq_len)> rotary;
-    std::function<xt::xtensor<float, 2>(const Config&, const xt::xtensor<float, 2>&, std::int64_t offset)> rotate;
+    /// x [n, d] into out [n, d] (out may be x).
+    std::function<void(const Config&, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out)>
+        rotate;
     std::function<Curves(const Config&, std::int64_t max_distance, std::uint64_t seed)> decay;
     std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n)> bias;
     std::function<HeadBias(const Config&, const float* q, std::int64_t n, std::int64_t width)> head_bias;
@@ -46,12 +48,15 @@ Curves rotary_curves(const rope::Decay& d) {
 
 Family sinusoidal_family() {
     Family f("sinusoidal");
-    f.table = [](const Config& c, std::int64_t n, std::int64_t offset) {
-        return sinusoidal::table(sinusoidal::parse(c), n, offset);
+    f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+        const sinusoidal::Spec spec = sinusoidal::parse(c);
+        sinusoidal::check_table(spec, n, offset);
+        sinusoidal::table(spec, n, offset, storage(n, spec.d_model));
     };
     f.frequencies = [](const Config& c) {
         const sinusoidal::Spec spec = sinusoidal::parse(c);
-        PairFrequencies pairs{sinusoidal::inv_freq(spec), {}, {}};
+        PairFrequencies pairs{sinusoidal::inv_freq(spec), {}, {}, {}};
+        for (const double w : pairs.inv_freq) pairs.wavelength.push_back(2.0 * M_PI / w);
         for (std::int64_t i = 0; i < spec.d_model / 2; ++i) {
             pairs.sin_column.push_back(sinusoidal::column(spec, i, false));
             pairs.cos_column.push_back(sinusoidal::column(spec, i, true));
@@ -71,15 +76,21 @@ Family sinusoidal_family() {
 
 Family learned_family() {
     Family f("learned");
-    f.table = [](const Config& c, std::int64_t n, std::int64_t offset) { return learned::table(learned::parse(c), n, offset); };
+    f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+        const learned::Spec spec = learned::parse(c);
+        learned::check_table(spec, n, offset);
+        learned::table(spec, n, offset, storage(n, spec.d_model));
+    };
     return f;
 }
 
 Family none_family() {
     Family f("none");
-    f.table = [](const Config& c, std::int64_t n, std::int64_t offset) {
+    f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
         if (offset < 0) throw_bad_param("offset", std::to_string(offset), "an integer >= 0");
-        return nope::table(nope::parse(c), n);
+        const nope::Spec spec = nope::parse(c);
+        check_table_shape(n, spec.d_model, "d_model");
+        nope::table(spec, n, storage(n, spec.d_model));
     };
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
         nope::parse(c);
@@ -95,8 +106,8 @@ Family rope_family() {
         const rope::Frequencies fr = rope::frequencies(spec, seq_len);
         return RotaryFrequencies{fr.inv_freq, fr.attention_factor, fr.logit_scale, spec.head_dim, spec.rotary_dim};
     };
-    f.rotate = [](const Config& c, const xt::xtensor<float, 2>& x, std::int64_t offset) {
-        return rope::apply(rope::parse(c), x, offset);
+    f.rotate = [](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
+        rope::apply(rope::parse(c), x, n, d, offset, out);
     };
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
         return rotary_curves(rope::decay(rope::parse(c), max_distance, seed));
@@ -110,8 +121,8 @@ Family xpos_family() {
         const xpos::Spec spec = xpos::parse(c);
         return RotaryFrequencies{xpos::inv_freq(spec), 1.0, 1.0, spec.head_dim, spec.head_dim};
     };
-    f.rotate = [](const Config& c, const xt::xtensor<float, 2>& x, std::int64_t offset) {
-        return xpos::apply(xpos::parse(c), x, offset);
+    f.rotate = [](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
+        xpos::apply(xpos::parse(c), x, n, d, offset, out);
     };
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
         return rotary_curves(xpos::decay(xpos::parse(c), max_distance, seed));
@@ -258,7 +269,7 @@ const std::vector<std::string>& known_types() {
 
 std::string spec_type(const Config& spec) {
     const std::string allowed = one_of(known_types());
-    if (!spec.has("type")) throw std::invalid_argument("spec: missing required key \"type\" (" + allowed + ")");
+    if (!spec.has("type")) throw BadParam("type", "spec: missing required key \"type\" (" + allowed + ")");
     const Value& value = spec.at("type");
     const auto* type = std::get_if<std::string>(&value);
     if (!type) throw_bad_param("type", describe(value), allowed);
@@ -268,41 +279,64 @@ std::string spec_type(const Config& spec) {
 }
 
 xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::int64_t offset) {
+    xt::xtensor<float, 2> table;
+    position_table(spec, n, offset, [&](std::int64_t rows, std::int64_t cols) {
+        table = xt::empty<float>({std::size_t(rows), std::size_t(cols)});
+        return table.data();
+    });
+    return table;
+}
+
+void position_table(const Config& spec, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
     const Family& family = family_of(spec);
     if (!family.table)
-        throw std::invalid_argument("positionTable: type \"" + family.type +
+        throw BadParam("type", "positionTable: type \"" + family.type +
                                     "\" is not an absolute encoding (sinusoidal, learned, none); it has no position table");
-    return family.table(spec, n, offset);
+    family.table(spec, n, offset, storage);
 }
 
 RotaryFrequencies rotary_frequencies(const Config& spec, std::int64_t seq_len) {
     const Family& family = family_of(spec);
     if (!family.rotary)
-        throw std::invalid_argument("ropeInvFreq: type \"" + family.type + "\" is not a rotary encoding (rope, xpos)");
+        throw BadParam("type", "ropeInvFreq: type \"" + family.type + "\" is not a rotary encoding (rope, xpos)");
     return family.rotary(spec, seq_len);
 }
 
 xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 2>& x, std::int64_t offset) {
+    xt::xtensor<float, 2> out = xt::empty<float>(x.shape());
+    apply_rotary(spec, x.data(), std::int64_t(x.shape()[0]), std::int64_t(x.shape()[1]), offset, out.data());
+    return out;
+}
+
+void apply_rotary(const Config& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
     const Family& family = family_of(spec);
     if (!family.rotate)
-        throw std::invalid_argument("applyRope: type \"" + family.type + "\" is not a rotary encoding (rope, xpos)");
-    return family.rotate(spec, x, offset);
+        throw BadParam("type", "applyRope: type \"" + family.type + "\" is not a rotary encoding (rope, xpos)");
+    family.rotate(spec, x, n, d, offset, out);
 }
 
 Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed) {
     const Family& family = family_of(spec);
     if (!family.decay)
-        throw std::invalid_argument("decay: type \"" + family.type +
+        throw BadParam("type", "decay: type \"" + family.type +
                                     "\" has no decay curve (an untrained learned table has no structure to show)");
     if (max_distance < 0 || max_distance > 1000000)
         throw_bad_param("max_distance", std::to_string(max_distance), "an integer in [0, 1000000]");
     return family.decay(spec, max_distance, seed);
 }
 
+std::vector<double> decay_distance(std::int64_t max_distance) {
+    if (max_distance < 0 || max_distance > 1000000)
+        throw_bad_param("max_distance", std::to_string(max_distance), "an integer in [0, 1000000]");
+    std::vector<double> m(std::size_t(max_distance + 1));
+    for (std::size_t i = 0; i < m.size(); ++i) m[i] = double(i);
+    return m;
+}
+
 xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n) {
     const Family& family = family_of(spec);
     if (!family.bias)
-        throw std::invalid_argument("attentionBias: type \"" + family.type +
+        throw BadParam("type", "attentionBias: type \"" + family.type +
                                     "\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple)");
     return family.bias(spec, n);
 }
@@ -345,7 +379,7 @@ xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, co
 PairFrequencies position_frequencies(const Config& spec) {
     const Family& family = family_of(spec);
     if (!family.frequencies)
-        throw std::invalid_argument("positionFrequencies: type \"" + family.type + "\" has no sinusoidal frequencies");
+        throw BadParam("type", "positionFrequencies: type \"" + family.type + "\" has no sinusoidal frequencies");
     return family.frequencies(spec);
 }
 

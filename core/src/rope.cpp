@@ -233,8 +233,8 @@ Scaling parse_scaling(const Config* block, const std::string& block_name, bool v
         const bool has_rope_type = block->has("rope_type"), has_type = block->has("type");
         const Value* name = has_rope_type ? &block->at("rope_type") : has_type ? &block->at("type") : nullptr;
         if (!name && !v5)
-            throw std::invalid_argument(block_name + ": missing required key \"rope_type\" (one of default, linear, "
-                                                     "ntk, dynamic, yarn, llama3, longrope)");
+            throw BadParam("rope_type", block_name + ": missing required key \"rope_type\" (one of default, linear, "
+                                                    "ntk, dynamic, yarn, llama3, longrope)");
         if (name) {
             const auto* text = std::get_if<std::string>(name);
             if (!text) throw_bad_param("rope_type", describe(*name), "a string such as \"yarn\"");
@@ -303,13 +303,12 @@ Spec parse(const Config& config) {
     const Config* v4 = read.object("rope_scaling");
     const Config* v5 = read.object("rope_parameters");
     if (v4 && v5)
-        throw std::invalid_argument(
-            "rope spec: give rope_parameters (transformers v5) or rope_scaling (v4), not both");
+        throw BadParam("rope_scaling", "rope spec: give rope_parameters (transformers v5) or rope_scaling (v4), not both");
 
     // The rotated width: rotary_dim (GPT-J), else partial_rotary_factor from the
     // top level, else from rope_parameters (v5), else 1.
     if (read.present("partial_rotary_factor") && read.present("rotary_dim"))
-        throw std::invalid_argument("rope spec: give partial_rotary_factor or rotary_dim, not both");
+        throw BadParam("rotary_dim", "rope spec: give partial_rotary_factor or rotary_dim, not both");
     if (read.present("rotary_dim")) {
         spec.rotary_dim = read.integer("rotary_dim", 0, 2, spec.head_dim);
         check_half_even("rotary_dim", spec.rotary_dim);
@@ -351,7 +350,10 @@ void rotate_rows(float* x, std::int64_t n, std::int64_t head_dim, Layout layout,
 }
 
 void check_rows(const xt::xtensor<float, 2>& x, std::int64_t head_dim, std::int64_t offset) {
-    const std::int64_t n = std::int64_t(x.shape()[0]), d = std::int64_t(x.shape()[1]);
+    check_rows(std::int64_t(x.shape()[0]), std::int64_t(x.shape()[1]), head_dim, offset);
+}
+
+void check_rows(std::int64_t n, std::int64_t d, std::int64_t head_dim, std::int64_t offset) {
     if (d != head_dim)
         throw_bad_param("x", "[" + std::to_string(n) + ", " + std::to_string(d) + "]",
                         "a [n, head_dim] matrix with head_dim = " + std::to_string(head_dim));
@@ -362,11 +364,16 @@ void check_rows(const xt::xtensor<float, 2>& x, std::int64_t head_dim, std::int6
 
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset) {
     check_rows(x, spec.head_dim, offset);
-    const std::int64_t n = std::int64_t(x.shape()[0]), d = spec.head_dim;
-    const Frequencies f = frequencies(spec, offset + n);
-    xt::xtensor<float, 2> out = x;
-    rotate_rows(out.data(), n, d, spec.layout, f.inv_freq, offset, f.attention_factor, {});
+    xt::xtensor<float, 2> out = xt::empty<float>(x.shape());
+    apply(spec, x.data(), std::int64_t(x.shape()[0]), std::int64_t(x.shape()[1]), offset, out.data());
     return out;
+}
+
+void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
+    check_rows(n, d, spec.head_dim, offset);
+    const Frequencies f = frequencies(spec, offset + n);
+    if (out != x) std::copy(x, x + n * d, out);
+    rotate_rows(out, n, d, spec.layout, f.inv_freq, offset, f.attention_factor, {});
 }
 
 Decay decay(const Spec& spec, std::int64_t max_distance, std::uint64_t seed) {

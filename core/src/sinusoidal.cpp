@@ -56,16 +56,25 @@ std::int64_t column(const Spec& spec, std::int64_t pair, bool cosine) {
     return pair + (cosine ? spec.d_model / 2 : 0);
 }
 
-xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset) {
-    const std::vector<double> omega = inv_freq(spec);
+void check_table(const Spec& spec, std::int64_t n, std::int64_t offset) {
+    validate(spec);
     check_table_shape(n, spec.d_model, "d_model");
     constexpr std::int64_t kMaxOffset = std::int64_t(1) << 40;
     if (offset < 0 || offset > kMaxOffset)
         throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
+}
 
+xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset) {
+    check_table(spec, n, offset);
     xt::xtensor<float, 2> pe = xt::empty<float>({std::size_t(n), std::size_t(spec.d_model)});
-    kernels::sinusoid_table(pe.data(), n, omega.size(), spec.layout == Layout::interleaved, omega.data(), offset);
+    table(spec, n, offset, pe.data());
     return pe;
+}
+
+void table(const Spec& spec, std::int64_t n, std::int64_t offset, float* out) {
+    check_table(spec, n, offset);
+    const std::vector<double> omega = inv_freq(spec);
+    kernels::sinusoid_table(out, n, omega.size(), spec.layout == Layout::interleaved, omega.data(), offset);
 }
 
 }  // namespace posenc::sinusoidal

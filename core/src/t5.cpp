@@ -40,6 +40,16 @@ std::int32_t relative_position_bucket(std::int64_t relative_position, bool bidir
     return std::int32_t(bucket + large);
 }
 
+std::vector<std::int32_t> relative_position_buckets(const std::vector<std::int64_t>& relative_positions,
+                                                    bool bidirectional, std::int64_t num_buckets,
+                                                    std::int64_t max_distance) {
+    check_buckets(bidirectional, num_buckets, max_distance);
+    std::vector<std::int32_t> out(relative_positions.size());
+    for (std::size_t k = 0; k < out.size(); ++k)
+        out[k] = relative_position_bucket(relative_positions[k], bidirectional, num_buckets, max_distance);
+    return out;
+}
+
 Spec parse(const Config& config) {
     const SpecReader read(config, "t5 spec",
                           {"type", "n_heads", "head", "num_buckets", "max_distance", "bidirectional", "seed", "causal"});

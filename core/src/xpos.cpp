@@ -1,5 +1,7 @@
 #include "posenc/xpos.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace posenc::xpos {
@@ -40,11 +42,16 @@ static std::vector<double> log_rate(const Spec& spec, double sign) {
 
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset) {
     rope::check_rows(x, spec.head_dim, offset);
-    const std::int64_t n = std::int64_t(x.shape()[0]), d = spec.head_dim;
-    xt::xtensor<float, 2> out = x;
-    rope::rotate_rows(out.data(), n, d, spec.layout, inv_freq(spec), offset, 1.0,
-                      log_rate(spec, spec.role == Role::query ? 1.0 : -1.0));
+    xt::xtensor<float, 2> out = xt::empty<float>(x.shape());
+    apply(spec, x.data(), std::int64_t(x.shape()[0]), std::int64_t(x.shape()[1]), offset, out.data());
     return out;
+}
+
+void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
+    rope::check_rows(n, d, spec.head_dim, offset);
+    if (out != x) std::copy(x, x + n * d, out);
+    rope::rotate_rows(out, n, d, spec.layout, inv_freq(spec), offset, 1.0,
+                      log_rate(spec, spec.role == Role::query ? 1.0 : -1.0));
 }
 
 rope::Decay decay(const Spec& spec, std::int64_t max_distance, std::uint64_t seed) {

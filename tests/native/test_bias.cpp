@@ -179,3 +179,18 @@ TEST_CASE("bad bias input throws naming the parameter, value and range", "[error
     CHECK_THROWS_WITH(alibi::bias(alibi::Spec{}, 0), Contains("n = 0") && Contains("[1, 4096]"));
     CHECK_THROWS_WITH(attention_bias(Config{{"type", std::string("rope")}}, 4), Contains("not a bias family"));
 }
+
+TEST_CASE("t5 relative_position_buckets: one bucket per position, the parameters checked once", "[t5]") {
+    const std::vector<std::int64_t> r = {0, -1, -8, -200, 1, 12, 200};
+    const auto buckets = t5::relative_position_buckets(r, true, 32, 128);
+    REQUIRE(buckets.size() == r.size());
+    for (std::size_t k = 0; k < r.size(); ++k) CHECK(buckets[k] == t5::relative_position_bucket(r[k], true, 32, 128));
+    CHECK(buckets == std::vector<std::int32_t>{0, 1, 8, 15, 17, 25, 31});
+    CHECK_THROWS_WITH(t5::relative_position_buckets({}, true, 31, 128), Contains("num_buckets = 31 is invalid"));
+}
+
+TEST_CASE("decay_distance is the axis 0 .. max_distance", "[registry]") {
+    CHECK(decay_distance(3) == std::vector<double>{0, 1, 2, 3});
+    CHECK(decay_distance(0) == std::vector<double>{0});
+    CHECK_THROWS_WITH(decay_distance(-1), "max_distance = -1 is invalid: expected an integer in [0, 1000000]");
+}

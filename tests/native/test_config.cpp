@@ -53,3 +53,26 @@ TEST_CASE("the registry dispatches on type and rejects unknown types", "[config]
     CHECK_THROWS_WITH(position_table(Config{{"type", 3.0}}, 4), Contains("type = 3"));
     CHECK(position_table(Config{{"type", std::string("sinusoidal")}, {"d_model", 4.0}}, 3).shape()[1] == 4);
 }
+
+TEST_CASE("bad input is a BadParam naming the parameter, without any index", "[config]") {
+    auto param_of = [](auto&& call) -> std::string {
+        try {
+            call();
+        } catch (const BadParam& e) {
+            return e.param;
+        }
+        return "(no BadParam)";
+    };
+    CHECK(param_of([] { throw_bad_param("n", "0", "an integer >= 1"); }) == "n");
+    CHECK(param_of([] { throw_bad_param("long_factor[2]", "NaN", "a finite number"); }) == "long_factor");
+    CHECK_THROWS_AS(throw_bad_param("n", "0", "an integer >= 1"), std::invalid_argument);
+    CHECK_THROWS_WITH(throw_bad_param("n", "0", "an integer >= 1"), "n = 0 is invalid: expected an integer >= 1");
+    CHECK(param_of([] { sinusoidal::parse({{"dmodel", 64.0}}); }) == "dmodel");
+    CHECK(param_of([] { sinusoidal::parse({{"base", 1.0}}); }) == "base");
+    const Config config{{"b", 1.0}};
+    const SpecReader read(config, "test spec", {"a", "b"});
+    CHECK(param_of([&] { read.required_integer("a", 1, 10); }) == "a");
+    CHECK(param_of([] { position_table(Config{{"d_model", 8.0}}, 4); }) == "type");
+    CHECK(param_of([] { position_table(Config{{"type", std::string("alibi")}}, 4); }) == "type");
+    CHECK(param_of([] { position_table(Config{{"type", std::string("sinusoidal")}, {"d_model", 4.0}}, 0); }) == "n");
+}

@@ -342,3 +342,18 @@ TEST_CASE("bad rope input throws naming the key, value and allowed range", "[rop
     CHECK_THROWS_WITH(rope::frequencies(spec, 0), Contains("seq_len = 0"));
     CHECK_THROWS_WITH(rope::decay(spec, -1), Contains("max_distance = -1"));
 }
+
+TEST_CASE("apply on raw arrays: the same bytes as the xtensor apply, also in place", "[rope]") {
+    const auto spec = spec_of({{"head_dim", 8.0}, {"rope_scaling", std::make_shared<const Config>(Config{
+                                                                        {"rope_type", std::string("yarn")}, {"factor", 4.0}})}});
+    xt::xtensor<float, 2> x = xt::empty<float>({3, 8});
+    for (std::size_t k = 0; k < x.size(); ++k) x.data()[k] = float(std::sin(double(k)));
+    const auto expected = rope::apply(spec, x, 17);
+    std::vector<float> out(24);
+    rope::apply(spec, x.data(), 3, 8, 17, out.data());
+    CHECK(std::equal(out.begin(), out.end(), expected.begin()));
+    std::vector<float> in_place(x.begin(), x.end());
+    rope::apply(spec, in_place.data(), 3, 8, 17, in_place.data());
+    CHECK(in_place == out);
+    CHECK_THROWS_WITH(rope::apply(spec, x.data(), 4, 6, 0, out.data()), Contains("x = [4, 6] is invalid"));
+}

@@ -182,3 +182,33 @@ TEST_CASE("bad sinusoidal input throws a message naming parameter, value and ran
                       Contains("\"vaswani\", \"tensor2tensor\""));
     CHECK_THROWS_WITH(sinusoidal::parse({{"base", -HUGE_VAL}}), Contains("base = -Infinity"));
 }
+
+TEST_CASE("position_frequencies gives each pair's wavelength 2 pi / inv_freq in tokens", "[sinusoidal][registry]") {
+    const auto pairs = position_frequencies(Config{{"type", std::string("sinusoidal")}, {"d_model", 8.0}});
+    REQUIRE(pairs.wavelength.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(pairs.wavelength[i] == 2.0 * M_PI / pairs.inv_freq[i]);
+    CHECK(pairs.wavelength[3] == Approx(2.0 * M_PI * 1000.0).epsilon(1e-12));
+}
+
+TEST_CASE("position_table into caller storage: the same bytes, storage asked for only after the checks", "[sinusoidal][registry]") {
+    for (const char* type : {"sinusoidal", "learned", "none"}) {
+        INFO(type);
+        const Config spec{{"type", std::string(type)}, {"d_model", 6.0}};
+        const auto expected = position_table(spec, 5, 3);
+        std::vector<float> storage(30, -1.0f);
+        std::int64_t asked_rows = 0, asked_cols = 0;
+        position_table(spec, 5, 3, [&](std::int64_t rows, std::int64_t cols) {
+            asked_rows = rows;
+            asked_cols = cols;
+            return storage.data();
+        });
+        CHECK(asked_rows == 5);
+        CHECK(asked_cols == 6);
+        CHECK(std::equal(storage.begin(), storage.end(), expected.begin()));
+        bool asked = false;
+        const auto refuse = [&](std::int64_t, std::int64_t) -> float* { asked = true; return nullptr; };
+        CHECK_THROWS_AS(position_table(spec, 0, 0, refuse), std::invalid_argument);
+        CHECK_THROWS_AS(position_table(spec, 4, -1, refuse), std::invalid_argument);
+        CHECK_FALSE(asked);
+    }
+}

@@ -33,4 +33,11 @@ Spec parse(const Config& config);
 /// ("no embedding exists" for those positions), or n < 1, or offset < 0.
 xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset = 0);
 
+/// The same rows written into out, [n, d_model] row-major float32, which the
+/// caller provides. Throws as table, before writing anything.
+void table(const Spec& spec, std::int64_t n, std::int64_t offset, float* out);
+
+/// Throws what table throws for these arguments, computing nothing.
+void check_table(const Spec& spec, std::int64_t n, std::int64_t offset);
+
 }  // namespace posenc::learned

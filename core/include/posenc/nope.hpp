@@ -22,4 +22,7 @@ Spec parse(const Config& config);
 /// Zeros [n, d_model]. Throws std::invalid_argument for n outside [1, 2^24 / d_model].
 xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n);
 
+/// Zeros written into out, [n, d_model], which the caller provides. Throws as table, before writing.
+void table(const Spec& spec, std::int64_t n, float* out);
+
 }  // namespace posenc::nope

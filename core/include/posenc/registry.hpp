@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,12 +29,24 @@ const std::vector<std::string>& known_types();
 /// spec type that is not an absolute encoding.
 xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::int64_t offset = 0);
 
+/// Where a function that writes a table puts it: called once, with the
+/// table's shape [rows, cols], after every check of the request has passed (so
+/// nothing is allocated for a request that will be refused); returns storage
+/// for rows * cols floats, row-major. It may throw (e.g. when the caller's
+/// buffer has another size); nothing has been written then.
+using TableStorage = std::function<float*(std::int64_t rows, std::int64_t cols)>;
+
+/// position_table written into storage(n, d_model) (see TableStorage): the
+/// wasm layer's zero-copy output. Throws as position_table, before calling storage.
+void position_table(const Config& spec, std::int64_t n, std::int64_t offset, const TableStorage& storage);
+
 /// The sin/cos pairs of a sinusoidal absolute encoding, each [d_model / 2]:
-/// inv_freq[i], the angular frequency of pair i in radians per token
-/// (wavelength 2*pi / inv_freq[i], in tokens), and the table columns that hold
-/// its sine and cosine in the spec's layout.
+/// inv_freq[i], the angular frequency of pair i in radians per token;
+/// wavelength[i] = 2*pi / inv_freq[i], in tokens (computed in double from
+/// inv_freq[i]); and the table columns that hold its sine and cosine in the
+/// spec's layout.
 struct PairFrequencies {
-    std::vector<double> inv_freq;
+    std::vector<double> inv_freq, wavelength;
     std::vector<std::int64_t> sin_column, cos_column;
 };
 
@@ -58,6 +71,12 @@ RotaryFrequencies rotary_frequencies(const Config& spec, std::int64_t seq_len);
 /// offset + n - 1 (rope::apply, xpos::apply).
 xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
 
+/// apply_rotary on raw row-major arrays: x [n, d] rotated into out [n, d],
+/// which the caller provides; out may be x itself (in place) or must not
+/// overlap it. Throws as apply_rotary (d must be the spec's head_dim) before
+/// writing anything.
+void apply_rotary(const Config& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out);
+
 /// Named curves over distance 0 .. max_distance, each [max_distance + 1].
 using Curves = std::vector<std::pair<std::string, std::vector<double>>>;
 
@@ -74,6 +93,11 @@ using Curves = std::vector<std::pair<std::string, std::vector<double>>>;
 /// Throws std::invalid_argument for a bad spec, max_distance outside
 /// [0, 1000000], or a type with no decay (learned: an untrained table has none).
 Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed);
+
+/// The distance axis of decay's curves: m = 0, 1, ..., max_distance tokens,
+/// [max_distance + 1]. Throws std::invalid_argument for max_distance outside
+/// [0, 1000000], as decay does.
+std::vector<double> decay_distance(std::int64_t max_distance);
 
 /// The position-similarity matrix of an absolute encoding over positions
 /// 0 .. n-1, [n, n] row-major: p_i . p_j ("dot") or p_i . p_j / (|p_i| |p_j|)

@@ -103,9 +103,17 @@ Frequencies frequencies(const Spec& spec, std::int64_t seq_len);
 /// when x is not [n, head_dim] with n >= 1, or offset is outside [0, 2^40].
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
 
+/// apply on raw row-major arrays: x [n, d] rotated into out [n, d], which the
+/// caller provides; out may be x itself (in place) or must not overlap it.
+/// Throws as apply (d must equal head_dim) before writing anything.
+void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out);
+
 /// Checks the arguments of apply: x is [n, head_dim] with n >= 1 and
 /// n * head_dim <= 2^24, offset in [0, 2^40]; else std::invalid_argument.
 void check_rows(const xt::xtensor<float, 2>& x, std::int64_t head_dim, std::int64_t offset);
+
+/// check_rows for an x of shape [n, d].
+void check_rows(std::int64_t n, std::int64_t d, std::int64_t head_dim, std::int64_t offset);
 
 /// The rotation shared with xPos. Rotates the [n, head_dim] rows of x in place,
 /// row r at position p = offset + r, pair i by p * inv_freq[i] radians, and

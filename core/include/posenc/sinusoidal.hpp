@@ -67,4 +67,12 @@ std::int64_t column(const Spec& spec, std::int64_t pair, bool cosine);
 /// n * d_model > 2^24 (kMaxTableElements), or for offset outside [0, 2^40].
 xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset = 0);
 
+/// The same table written into out, [n, d_model] row-major float32, which the
+/// caller provides (the wasm layer's zero-copy output). Throws as table,
+/// before writing anything.
+void table(const Spec& spec, std::int64_t n, std::int64_t offset, float* out);
+
+/// Throws what table throws for these arguments, computing nothing.
+void check_table(const Spec& spec, std::int64_t n, std::int64_t offset);
+
 }  // namespace posenc::sinusoidal

@@ -28,6 +28,14 @@ std::int32_t relative_position_bucket(std::int64_t relative_position, bool bidir
 /// Throws the errors relative_position_bucket describes.
 void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance);
 
+/// The bucket of each relative position (key - query) in relative_positions
+/// [count], as relative_position_bucket gives it: an Int32 per position,
+/// [count]. Throws as check_buckets, once, before any work (so an empty list
+/// with bad num_buckets still throws).
+std::vector<std::int32_t> relative_position_buckets(const std::vector<std::int64_t>& relative_positions,
+                                                    bool bidirectional, std::int64_t num_buckets,
+                                                    std::int64_t max_distance);
+
 /// `{type: 't5', n_heads, head, num_buckets, max_distance, bidirectional, seed, causal}`
 /// (T5's defaults: 32 buckets, max_distance 128, bidirectional in the encoder).
 struct Spec {

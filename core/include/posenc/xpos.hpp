@@ -48,6 +48,9 @@ std::vector<double> zeta(const Spec& spec);
 /// offset .. offset + n - 1. Throws as rope::apply.
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
 
+/// apply on raw row-major arrays, x [n, d] into out [n, d] (see rope::apply).
+void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out);
+
 /// Decay curves as rope::decay, with each pair's q.k scaled by
 /// zeta_i^(m / scale_base) at distance m (query after key).
 rope::Decay decay(const Spec& spec, std::int64_t max_distance, std::uint64_t seed = 0);
