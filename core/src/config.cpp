@@ -52,7 +52,7 @@ void throw_bad_param(const std::string& name, const std::string& value, const st
     throw BadParam(name.substr(0, name.find('[')), name + " = " + value + " is invalid: expected " + allowed);
 }
 
-SpecReader::SpecReader(const Config& config, std::string what, std::vector<std::string> accepted_keys)
+SpecReader::SpecReader(const Config& config, std::string what, std::vector<std::string_view> accepted_keys)
     : config_(config), what_(std::move(what)), accepted_(std::move(accepted_keys)) {
     for (const auto& entry : config_.entries()) {
         if (std::find(accepted_.begin(), accepted_.end(), entry.first) == accepted_.end())
@@ -62,29 +62,27 @@ SpecReader::SpecReader(const Config& config, std::string what, std::vector<std::
 
 std::string SpecReader::key_list() const {
     std::string keys;
-    for (const auto& k : accepted_) keys += (keys.empty() ? "" : ", ") + k;
+    for (const auto& k : accepted_) (keys += keys.empty() ? "" : ", ") += k;
     return keys;
 }
 
-const Value* SpecReader::find(const std::string& key) const {
+const Value* SpecReader::find(std::string_view key) const {
     if (std::find(accepted_.begin(), accepted_.end(), key) == accepted_.end())
-        throw std::logic_error(what_ + ": key \"" + key + "\" read but not declared");
-    if (!config_.has(key)) return nullptr;
-    const Value& value = config_.at(key);
-    return std::holds_alternative<std::monostate>(value) ? nullptr : &value;
+        throw std::logic_error(what_ + ": key \"" + std::string(key) + "\" read but not declared");
+    const Value* value = config_.find(key);
+    return value && !std::holds_alternative<std::monostate>(*value) ? value : nullptr;
 }
 
-static double as_number(const std::string& key, const Value& value, const std::string& allowed) {
-    if (!std::holds_alternative<double>(value)) throw_bad_param(key, describe(value), allowed);
+static double as_number(std::string_view key, const Value& value, std::string_view allowed) {
+    if (!std::holds_alternative<double>(value)) throw_bad_param(std::string(key), describe(value), std::string(allowed));
     return std::get<double>(value);
 }
 
-double SpecReader::number(const std::string& key, double fallback, double lo, double hi,
-                          const std::string& allowed) const {
+double SpecReader::number(std::string_view key, double fallback, double lo, double hi, std::string_view allowed) const {
     const Value* value = find(key);
     if (!value) return fallback;
     const double x = as_number(key, *value, allowed);
-    if (!std::isfinite(x) || x < lo || x > hi) throw_bad_param(key, format_number(x), allowed);
+    if (!std::isfinite(x) || x < lo || x > hi) throw_bad_param(std::string(key), format_number(x), std::string(allowed));
     return x;
 }
 
@@ -92,84 +90,84 @@ static std::string integer_range(std::int64_t lo, std::int64_t hi) {
     return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
 
-std::int64_t SpecReader::integer(const std::string& key, std::int64_t fallback, std::int64_t lo,
-                                 std::int64_t hi) const {
+std::int64_t SpecReader::integer(std::string_view key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const {
     const Value* value = find(key);
     if (!value) return fallback;
-    const std::string allowed = integer_range(lo, hi);
-    const double x = as_number(key, *value, allowed);
-    if (!std::isfinite(x) || x != std::floor(x) || x < double(lo) || x > double(hi))
-        throw_bad_param(key, format_number(x), allowed);
-    return static_cast<std::int64_t>(x);
+    const double* x = std::get_if<double>(value);
+    if (!x) throw_bad_param(std::string(key), describe(*value), integer_range(lo, hi));
+    if (!std::isfinite(*x) || *x != std::floor(*x) || *x < double(lo) || *x > double(hi))
+        throw_bad_param(std::string(key), format_number(*x), integer_range(lo, hi));
+    return static_cast<std::int64_t>(*x);
 }
 
-void SpecReader::require(const std::string& key, const std::string& allowed) const {
+void SpecReader::require(std::string_view key, std::string_view allowed) const {
     if (!find(key))
-        throw BadParam(key, what_ + ": missing required key \"" + key + "\" (" + allowed + "); accepted keys: " + key_list());
+        throw BadParam(std::string(key), what_ + ": missing required key \"" + std::string(key) + "\" (" +
+                                             std::string(allowed) + "); accepted keys: " + key_list());
 }
 
-std::int64_t SpecReader::required_integer(const std::string& key, std::int64_t lo, std::int64_t hi) const {
-    require(key, integer_range(lo, hi));
+std::int64_t SpecReader::required_integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
+    if (!find(key)) require(key, integer_range(lo, hi));
     return integer(key, 0, lo, hi);
 }
 
-std::string SpecReader::choice(const std::string& key, const std::string& fallback,
-                               const std::vector<std::string>& choices) const {
+std::string SpecReader::choice(std::string_view key, std::string_view fallback,
+                               std::initializer_list<std::string_view> choices) const {
     const Value* value = find(key);
-    if (!value) return fallback;
+    if (!value) return std::string(fallback);
     if (const auto* s = std::get_if<std::string>(value)) {
         if (std::find(choices.begin(), choices.end(), *s) != choices.end()) return *s;
     }
-    throw_bad_param(key, describe(*value), one_of(choices));
+    throw_bad_param(std::string(key), describe(*value), one_of(std::vector<std::string>(choices.begin(), choices.end())));
 }
 
-std::optional<double> SpecReader::optional_number(const std::string& key, double lo, double hi,
-                                                 const std::string& allowed) const {
+std::optional<double> SpecReader::optional_number(std::string_view key, double lo, double hi,
+                                                  std::string_view allowed) const {
     if (!find(key)) return std::nullopt;
     return number(key, 0.0, lo, hi, allowed);
 }
 
-bool SpecReader::boolean(const std::string& key, bool fallback) const {
+bool SpecReader::boolean(std::string_view key, bool fallback) const {
     const Value* value = find(key);
     if (!value) return fallback;
     if (const bool* b = std::get_if<bool>(value)) return *b;
-    throw_bad_param(key, describe(*value), "true or false");
+    throw_bad_param(std::string(key), describe(*value), "true or false");
 }
 
-std::optional<std::vector<double>> SpecReader::number_list(const std::string& key, double lo, double hi,
-                                                           const std::string& allowed) const {
+std::optional<std::vector<double>> SpecReader::number_list(std::string_view key, double lo, double hi,
+                                                           std::string_view allowed) const {
     const Value* value = find(key);
     if (!value) return std::nullopt;
     const auto* list = std::get_if<std::vector<double>>(value);
-    if (!list) throw_bad_param(key, describe(*value), "a list of " + allowed);
+    if (!list) throw_bad_param(std::string(key), describe(*value), "a list of " + std::string(allowed));
     for (std::size_t i = 0; i < list->size(); ++i) {
         const double x = (*list)[i];
         if (!std::isfinite(x) || x < lo || x > hi)
-            throw_bad_param(key + "[" + std::to_string(i) + "]", format_number(x), allowed);
+            throw_bad_param(std::string(key) + "[" + std::to_string(i) + "]", format_number(x), std::string(allowed));
     }
     return *list;
 }
 
-std::optional<std::vector<std::string>> SpecReader::string_list(const std::string& key) const {
+std::optional<std::vector<std::string>> SpecReader::string_list(std::string_view key) const {
     const Value* value = find(key);
     if (!value) return std::nullopt;
     if (const auto* list = std::get_if<std::vector<std::string>>(value)) return *list;
     if (const auto* numbers = std::get_if<std::vector<double>>(value); numbers && numbers->empty()) return std::vector<std::string>{};
-    throw_bad_param(key, describe(*value), "a list of strings");
+    throw_bad_param(std::string(key), describe(*value), "a list of strings");
 }
 
-std::optional<std::string> SpecReader::text(const std::string& key) const {
+std::optional<std::string> SpecReader::text(std::string_view key) const {
     const Value* value = find(key);
     if (!value) return std::nullopt;
     if (const auto* s = std::get_if<std::string>(value)) return *s;
-    throw_bad_param(key, describe(*value), "a string");
+    throw_bad_param(std::string(key), describe(*value), "a string");
 }
 
-const Config* SpecReader::object(const std::string& key) const {
+const Config* SpecReader::object(std::string_view key) const {
     const Value* value = find(key);
     if (!value) return nullptr;
     const auto* object = std::get_if<std::shared_ptr<const Config>>(value);
-    if (!object) throw_bad_param(key, describe(*value), "an object");
+    if (!object) throw_bad_param(std::string(key), describe(*value), "an object");
     return object->get();
 }
 

@@ -268,14 +268,12 @@ const std::vector<std::string>& known_types() {
 }
 
 std::string spec_type(const Config& spec) {
-    const std::string allowed = one_of(known_types());
-    if (!spec.has("type")) throw BadParam("type", "spec: missing required key \"type\" (" + allowed + ")");
-    const Value& value = spec.at("type");
-    const auto* type = std::get_if<std::string>(&value);
-    if (!type) throw_bad_param("type", describe(value), allowed);
-    for (const auto& known : known_types())
-        if (*type == known) return *type;
-    throw_bad_param("type", describe(value), allowed);
+    const Value* value = spec.find("type");
+    if (!value) throw BadParam("type", "spec: missing required key \"type\" (" + one_of(known_types()) + ")");
+    if (const auto* type = std::get_if<std::string>(value))
+        for (const auto& known : known_types())
+            if (*type == known) return *type;
+    throw_bad_param("type", describe(*value), one_of(known_types()));
 }
 
 xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::int64_t offset) {

@@ -212,7 +212,7 @@ void read_scaling_key(const SpecReader& read, const std::string& key, std::int64
         (key == "low_freq_factor" ? out.low_freq_factor : out.high_freq_factor) =
             read.number(key, 1.0, 0x1p-1022, inf, "a finite number > 0");
     } else if (key == "short_factor" || key == "long_factor") {
-        const std::string allowed = "finite numbers > 0";
+        const char* const allowed = "finite numbers > 0";
         auto list = read.number_list(key, 0x1p-1022, inf, allowed);
         if (list && std::int64_t(list->size()) != half)
             throw_bad_param(key, "a list of " + std::to_string(list->size()) + " numbers",
@@ -249,12 +249,13 @@ Scaling parse_scaling(const Config* block, const std::string& block_name, bool v
         return out;
     }
 
-    std::vector<std::string> keys = {"rope_type", "type"};
+    std::vector<std::string_view> keys = {"rope_type", "type"};
     if (v5) keys.insert(keys.end(), {"rope_theta", "partial_rotary_factor"});
     keys.insert(keys.end(), rope_type.required.begin(), rope_type.required.end());
     keys.insert(keys.end(), rope_type.optional.begin(), rope_type.optional.end());
-    const SpecReader read(*block, block_name + " (rope_type \"" + type + "\")", keys);
-    for (const auto& key : rope_type.required) read.require(key, "see the " + type + " scaling");
+    const SpecReader read(*block, block_name + " (rope_type \"" + type + "\")", std::move(keys));
+    for (const auto& key : rope_type.required)
+        if (!read.present(key)) read.require(key, "see the " + type + " scaling");
     for (const auto* group : {&rope_type.required, &rope_type.optional})
         for (const auto& key : *group) read_scaling_key(read, key, half, out);
     if (top_level_original) out.original_max_position_embeddings = *top_level_original;  // v5's priority
@@ -313,7 +314,7 @@ Spec parse(const Config& config) {
         spec.rotary_dim = read.integer("rotary_dim", 0, 2, spec.head_dim);
         check_half_even("rotary_dim", spec.rotary_dim);
     } else {
-        const std::string allowed = "a number in (0, 1]";
+        const char* const allowed = "a number in (0, 1]";
         double prf = v5 ? block_number(*v5, "partial_rotary_factor", 1.0, 0x1p-1022, 1.0, allowed) : 1.0;
         prf = read.number("partial_rotary_factor", prf, 0x1p-1022, 1.0, allowed);
         spec.rotary_dim = std::int64_t(double(spec.head_dim) * prf) / 2 * 2;
@@ -323,7 +324,7 @@ Spec parse(const Config& config) {
     }
 
     // rope_theta: rope_parameters' own, else the top level's (v5's setdefault), else 10000.
-    const std::string theta_allowed = "a finite number > 1";
+    const char* const theta_allowed = "a finite number > 1";
     spec.rope_theta = read.number("rope_theta", spec.rope_theta, -HUGE_VAL, HUGE_VAL, theta_allowed);
     if (v5) spec.rope_theta = block_number(*v5, "rope_theta", spec.rope_theta, -HUGE_VAL, HUGE_VAL, theta_allowed);
     if (!(spec.rope_theta > 1.0)) throw_bad_param("rope_theta", format_number(spec.rope_theta), theta_allowed);

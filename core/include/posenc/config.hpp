@@ -9,12 +9,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -35,13 +37,23 @@ public:
     Config(std::initializer_list<std::pair<const std::string, Value>> entries) : entries_(entries) {}
 
     void set(const std::string& key, Value value) { entries_[key] = std::move(value); }
-    bool has(const std::string& key) const { return entries_.count(key) != 0; }
+    bool has(std::string_view key) const { return entries_.find(key) != entries_.end(); }
     /// The value at `key`. Throws std::out_of_range when absent.
-    const Value& at(const std::string& key) const { return entries_.at(key); }
-    const std::map<std::string, Value>& entries() const { return entries_; }
+    const Value& at(std::string_view key) const {
+        const auto it = entries_.find(key);
+        if (it == entries_.end()) throw std::out_of_range("Config: no key \"" + std::string(key) + "\"");
+        return it->second;
+    }
+    /// The value at `key`, or nullptr when absent.
+    const Value* find(std::string_view key) const {
+        const auto it = entries_.find(key);
+        return it == entries_.end() ? nullptr : &it->second;
+    }
+    /// The entries, ordered by key (std::less<> lets a std::string_view look a key up).
+    const std::map<std::string, Value, std::less<>>& entries() const { return entries_; }
 
 private:
-    std::map<std::string, Value> entries_;
+    std::map<std::string, Value, std::less<>> entries_;
 };
 
 /// Text for a number in messages, as JavaScript would print it: integers in
@@ -83,50 +95,53 @@ public:
 /// the same list. Other errors are std::invalid_argument naming the key, the
 /// value and the allowed range. A JSON null reads as "absent" (Hugging Face
 /// configs write `"rope_scaling": null`).
+///
+/// Reading builds no strings unless something is wrong (a spec is read on every
+/// call from JS): keys, choices and `allowed` texts are views, and messages are
+/// written only when one is thrown.
 class SpecReader {
 public:
-    /// `what` names the object in messages, e.g. "sinusoidal spec".
-    SpecReader(const Config& config, std::string what, std::vector<std::string> accepted_keys);
+    /// `what` names the object in messages, e.g. "sinusoidal spec". The texts
+    /// of `accepted_keys` must outlive the reader (literals, or strings of a
+    /// static table).
+    SpecReader(const Config& config, std::string what, std::vector<std::string_view> accepted_keys);
 
     /// A finite number in [lo, hi]; `fallback` when the key is absent.
     /// `allowed` describes the range in messages ("a finite number > 1").
-    double number(const std::string& key, double fallback, double lo, double hi,
-                  const std::string& allowed) const;
+    double number(std::string_view key, double fallback, double lo, double hi, std::string_view allowed) const;
     /// An integer in [lo, hi]; `fallback` when absent. Non-integral numbers
     /// (7.5), NaN and infinities are rejected.
-    std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo,
-                         std::int64_t hi) const;
+    std::int64_t integer(std::string_view key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const;
     /// An integer in [lo, hi] that must be present.
-    std::int64_t required_integer(const std::string& key, std::int64_t lo, std::int64_t hi) const;
+    std::int64_t required_integer(std::string_view key, std::int64_t lo, std::int64_t hi) const;
     /// One of `choices`; `fallback` when absent.
-    std::string choice(const std::string& key, const std::string& fallback,
-                       const std::vector<std::string>& choices) const;
+    std::string choice(std::string_view key, std::string_view fallback,
+                       std::initializer_list<std::string_view> choices) const;
     /// A finite number in [lo, hi], or nothing when absent or null.
-    std::optional<double> optional_number(const std::string& key, double lo, double hi,
-                                          const std::string& allowed) const;
+    std::optional<double> optional_number(std::string_view key, double lo, double hi, std::string_view allowed) const;
     /// A boolean; `fallback` when absent.
-    bool boolean(const std::string& key, bool fallback) const;
+    bool boolean(std::string_view key, bool fallback) const;
     /// A list of finite numbers in [lo, hi], or nothing when absent or null.
-    std::optional<std::vector<double>> number_list(const std::string& key, double lo, double hi,
-                                                   const std::string& allowed) const;
+    std::optional<std::vector<double>> number_list(std::string_view key, double lo, double hi,
+                                                   std::string_view allowed) const;
     /// A list of strings, or nothing when absent or null.
-    std::optional<std::vector<std::string>> string_list(const std::string& key) const;
+    std::optional<std::vector<std::string>> string_list(std::string_view key) const;
     /// A nested object, or nullptr when absent or null.
-    const Config* object(const std::string& key) const;
+    const Config* object(std::string_view key) const;
     /// A string, or nothing when absent or null.
-    std::optional<std::string> text(const std::string& key) const;
+    std::optional<std::string> text(std::string_view key) const;
     /// Throws the "missing required key" error unless the key is present and not null.
-    void require(const std::string& key, const std::string& allowed) const;
+    void require(std::string_view key, std::string_view allowed) const;
     /// True when the key is present and not null.
-    bool present(const std::string& key) const { return find(key) != nullptr; }
+    bool present(std::string_view key) const { return find(key) != nullptr; }
 
 private:
-    const Value* find(const std::string& key) const;
+    const Value* find(std::string_view key) const;
     std::string key_list() const;
 
     const Config& config_;
     std::string what_;
-    std::vector<std::string> accepted_;
+    std::vector<std::string_view> accepted_;
 };
 
 }  // namespace posenc
