@@ -1,277 +1,481 @@
-// wasm/bindings.cpp: the embind layer. It converts JS values to core specs and
-// core results to fresh typed arrays; it computes nothing.
+// wasm/bindings.cpp: the raw exports behind the JS API (wasm/post.js wraps
+// them). They convert numbers, heap pointers and spec ids to core arguments,
+// and core results to a reply; they compute nothing.
 //
-// Errors: no exception may unwind through wasm frames into JS (the stack pointer
-// and C++ objects in those frames would leak), so each binding catches and
-// returns an error marker, which wasm/post.js turns into a thrown JS Error.
-// Bindings are registered as "<name>__raw"; post.js exposes them as <name>.
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
+// The calling convention (post.js is the other side):
+//  - Each JS function f has one export posenc_<f>. Its first argument, `kinds`,
+//    holds the JS type of each of f's JS arguments, 3 bits each (Kind), so a
+//    message can say "n = string is invalid". Then, per JS argument: a number
+//    or boolean as a double; a spec object as the id of its parsed Config (see
+//    posenc_spec_parse); a string as (UTF-8 address, byte length); an array as
+//    (address, length) of float32 (or of float64 where noted); the optional
+//    `out` buffer as (address, length), address 0 when absent.
+//  - It returns the address of the reply: a little-endian uint32 byte count,
+//    then that many bytes of ASCII JSON in which every typed array appears as
+//    {"$f32": [address, length]} or {"$i32": [address, length]} (pointing into
+//    storage the reply owns until posenc_release or the next call) and the
+//    caller's out buffer as {"$out": 1}. post.js copies each array out at once.
+//  - On failure it returns 0, and posenc_error() returns the reply
+//    {"name": "RangeError" | "Error", "message": ..., "param": ...}.
+//  - No exception leaves an export (every one is caught here), so no C++
+//    frame is ever unwound by JS: the wasm stack and heap cannot leak.
+#include <emscripten/emscripten.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "posenc/alibi.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/config.hpp"
+#include "posenc/json.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/t5.hpp"
 
-using emscripten::val;
 using posenc::Config;
-using posenc::Value;
 
 namespace {
 
-constexpr int kMaxDepth = 8;  // nesting of spec objects (rope_scaling is depth 2)
+// ---------------------------------------------------------------------------
+// Arguments
 
-Config to_config(const val& object, const std::string& path, int depth, const std::string& skip);
+/// The JS type of an argument, as post.js codes it (typeof, 3 bits).
+enum Kind : unsigned { kNumber = 0, kUndefined, kString, kBoolean, kObject, kFunction, kSymbol, kBigint };
 
-Value to_value(const val& v, const std::string& path, int depth) {
-    const std::string type = v.typeOf().as<std::string>();
-    if (type == "number") return v.as<double>();
-    if (type == "boolean") return v.as<bool>();
-    if (type == "string") return v.as<std::string>();
-    if (v.isNull()) return std::monostate{};
-    if (type == "object" && (val::global("Array").call<bool>("isArray", v) || v.instanceof(val::global("Float32Array")))) {
-        // A list of numbers, or of strings (an attention request's tokens).
-        const unsigned length = v["length"].as<unsigned>();
-        const bool strings = length > 0 && v[0].typeOf().as<std::string>() == "string";
-        std::vector<double> numbers;
-        std::vector<std::string> texts;
-        for (unsigned i = 0; i < length; ++i) {
-            const val item = v[i];
-            const std::string item_type = item.typeOf().as<std::string>();
-            if (item_type != (strings ? "string" : "number"))
-                throw std::invalid_argument(path + "[" + std::to_string(i) + "] must be a " + (strings ? "string" : "number") +
-                                            " like the first item, not " + item_type);
-            if (strings) texts.push_back(item.as<std::string>());
-            else numbers.push_back(item.as<double>());
+/// The `kinds` of a call: the JS type of each argument, by position.
+class Kinds {
+public:
+    explicit Kinds(unsigned bits) : bits_(bits) {}
+    Kind of(int index) const { return Kind((bits_ >> (3 * index)) & 7u); }
+    const char* type_name(int index) const {
+        static const char* const names[] = {"number", "undefined", "string", "boolean", "object", "function", "symbol", "bigint"};
+        return names[of(index)];
+    }
+
+    /// Argument `index` (value `x`), an integer in [lo, hi], named `name` in errors.
+    std::int64_t integer(int index, double x, const char* name, std::int64_t lo, std::int64_t hi) const {
+        if (of(index) != kNumber || !std::isfinite(x) || x != std::floor(x) || x < double(lo) || x > double(hi))
+            posenc::throw_bad_param(name, of(index) != kNumber ? type_name(index) : posenc::format_number(x),
+                                    "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        return static_cast<std::int64_t>(x);
+    }
+
+    /// Argument `index`, a JS boolean (post.js passes true as 1).
+    bool boolean(int index, double x, const char* name) const {
+        if (of(index) != kBoolean) posenc::throw_bad_param(name, type_name(index), "true or false");
+        return x != 0;
+    }
+
+    /// Argument `index`, a JS string post.js wrote to the heap as UTF-8.
+    std::string text(int index, const char* data, double length, const char* name, const std::string& allowed) const {
+        if (of(index) != kString) posenc::throw_bad_param(name, type_name(index), allowed);
+        return std::string(data, std::size_t(length));
+    }
+
+private:
+    unsigned bits_;
+};
+
+/// The parsed specs, by id (post.js keeps the JSON text -> id map and frees
+/// the least recently used). Id k is slot k - 1; freed slots are reused.
+std::vector<std::unique_ptr<const Config>> specs;
+std::vector<int> free_ids;
+
+const Config& spec_of(int id) {
+    if (id < 1 || std::size_t(id) > specs.size() || !specs[std::size_t(id - 1)])
+        throw std::logic_error("posenc: unknown spec id " + std::to_string(id));
+    return *specs[std::size_t(id - 1)];
+}
+
+/// An input array of the heap: float32, or float64 (t5Bucket's copied lists).
+struct Numbers {
+    const void* data;
+    std::size_t length;
+    bool float64;
+    double operator[](std::size_t k) const {
+        return float64 ? static_cast<const double*>(data)[k] : double(static_cast<const float*>(data)[k]);
+    }
+};
+
+// ---------------------------------------------------------------------------
+// Replies
+
+/// The reply of one call: a JSON text built as the binding adds values, and
+/// the storage of its typed arrays, kept until the next call (or
+/// posenc_release) so that post.js can copy them out.
+class Reply {
+public:
+    /// Forgets the previous reply and frees its arrays (the text's buffer is kept).
+    void clear() {
+        text_.assign(4, '\0');  // room for the byte count
+        comma_ = false;
+        floats_.clear();
+        tensors_.clear();
+        ints_.clear();
+    }
+
+    /// Starts an object: the top-level one (key nullptr) or a member.
+    Reply& begin(const char* key = nullptr) {
+        this->key(key);
+        text_ += '{';
+        comma_ = false;
+        return *this;
+    }
+    Reply& end() {
+        text_ += '}';
+        comma_ = true;
+        return *this;
+    }
+
+    Reply& number(const char* key, double x) {
+        this->key(key);
+        append_number(x);
+        return *this;
+    }
+    Reply& text(const char* key, std::string_view s) {
+        this->key(key);
+        posenc::append_json_quoted(text_, s);
+        return *this;
+    }
+    Reply& texts(const char* key, const std::vector<std::string>& list) {
+        this->key(key);
+        text_ += '[';
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (i) text_ += ',';
+            posenc::append_json_quoted(text_, list[i]);
         }
-        if (strings) return texts;
-        return numbers;
+        text_ += ']';
+        comma_ = true;
+        return *this;
     }
-    if (type == "object") return std::make_shared<const Config>(to_config(v, path, depth + 1, ""));
-    throw std::invalid_argument(path + " must be a number, string, boolean, list of numbers, object or null, not " +
-                                type);
-}
 
-Config to_config(const val& object, const std::string& path, int depth, const std::string& skip = "") {
-    if (object.typeOf().as<std::string>() != "object" || object.isNull() ||
-        val::global("Array").call<bool>("isArray", object))
-        throw std::invalid_argument(path + " must be an object such as {type: 'sinusoidal', d_model: 64}");
-    if (depth > kMaxDepth) throw std::invalid_argument(path + " is nested too deeply");
-    Config config;
-    const val keys = val::global("Object").call<val>("keys", object);
-    const unsigned count = keys["length"].as<unsigned>();
-    for (unsigned i = 0; i < count; ++i) {
-        const std::string key = keys[i].as<std::string>();
-        if (key == skip) continue;
-        const val item = object[key];
-        if (item.isUndefined()) continue;  // {base: undefined} means "not given"
-        config.set(key, to_value(item, path + "." + key, depth));
+    /// A Float32Array of `count` floats that the caller writes at the returned address.
+    float* f32_storage(const char* key, std::size_t count) {
+        floats_.emplace_back(count);
+        array(key, "$f32", floats_.back().data(), count);
+        return floats_.back().data();
     }
-    return config;
-}
+    Reply& f32(const char* key, const std::vector<double>& values) {
+        float* out = f32_storage(key, values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) out[i] = float(values[i]);
+        return *this;
+    }
+    Reply& f32(const char* key, const std::vector<float>& values) {
+        float* out = f32_storage(key, values.size());
+        std::memcpy(out, values.data(), values.size() * sizeof(float));
+        return *this;
+    }
+    /// A matrix, row-major, kept as it is (no copy here).
+    Reply& f32(const char* key, xt::xtensor<float, 2>&& m) {
+        tensors_.push_back(std::move(m));
+        array(key, "$f32", tensors_.back().data(), tensors_.back().size());
+        return *this;
+    }
+    Reply& i32(const char* key, std::vector<std::int32_t>&& values) {
+        ints_.push_back(std::move(values));
+        array(key, "$i32", ints_.back().data(), ints_.back().size());
+        return *this;
+    }
+    Reply& i32(const char* key, const std::vector<std::int64_t>& values) {
+        return i32(key, std::vector<std::int32_t>(values.begin(), values.end()));
+    }
+    /// The caller's out buffer, which the binding has written.
+    Reply& out(const char* key) {
+        this->key(key);
+        text_ += "{\"$out\":1}";
+        return *this;
+    }
 
-/// A JS number that must be an integer in [lo, hi], named `name` in errors.
-std::int64_t to_integer(const val& v, const char* name, std::int64_t lo, std::int64_t hi) {
-    const std::string allowed = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-    if (v.typeOf().as<std::string>() != "number") posenc::throw_bad_param(name, v.typeOf().as<std::string>(), allowed);
-    const double x = v.as<double>();
-    if (!std::isfinite(x) || x != std::floor(x) || x < double(lo) || x > double(hi))
-        posenc::throw_bad_param(name, posenc::format_number(x), allowed);
-    return static_cast<std::int64_t>(x);
-}
+    /// The address of the finished reply (byte count, then the text).
+    const char* finish() {
+        const std::uint32_t bytes = std::uint32_t(text_.size() - 4);
+        std::memcpy(&text_[0], &bytes, 4);
+        return text_.data();
+    }
 
-val float32_array(const float* data, std::size_t count) {
-    // The memory view is detached if wasm memory grows; copy it at once.
-    return val(emscripten::typed_memory_view(count, data)).call<val>("slice");
-}
+private:
+    void key(const char* key) {
+        if (comma_) text_ += ',';
+        comma_ = true;
+        if (!key) return;
+        text_ += '"';
+        text_ += key;  // keys are the bindings' own, plain ASCII
+        text_ += "\":";
+    }
 
-val float32_array(const std::vector<double>& values) {
-    std::vector<float> narrowed(values.begin(), values.end());
-    return float32_array(narrowed.data(), narrowed.size());
-}
+    void array(const char* key, const char* tag, const void* data, std::size_t count) {
+        this->key(key);
+        text_ += "{\"";
+        text_ += tag;
+        text_ += "\":[";
+        text_ += std::to_string(reinterpret_cast<std::uintptr_t>(data));
+        text_ += ',';
+        text_ += std::to_string(count);
+        text_ += "]}";
+    }
 
-val int32_array(const std::vector<std::int64_t>& values) {
-    std::vector<std::int32_t> narrowed(values.begin(), values.end());
-    return val(emscripten::typed_memory_view(narrowed.size(), narrowed.data())).call<val>("slice");
-}
+    void append_number(double x) {
+        if (!std::isfinite(x)) {  // JSON has no spelling for these; post.js reads the tag
+            text_ += std::isnan(x) ? "{\"$num\":\"NaN\"}" : x > 0 ? "{\"$num\":\"Infinity\"}" : "{\"$num\":\"-Infinity\"}";
+        } else if (x == std::floor(x) && std::abs(x) < 9007199254740992.0 && !(x == 0 && std::signbit(x))) {
+            text_ += std::to_string(static_cast<std::int64_t>(x));
+        } else {
+            char buffer[32];
+            std::snprintf(buffer, sizeof buffer, "%.17g", x);  // reads back as the same double
+            text_ += buffer;
+        }
+    }
 
-val error_marker(const char* name, const std::string& message) {
-    val error = val::object();
-    error.set("name", name);
-    error.set("message", message);
-    val marker = val::object();
-    marker.set("__posenc_error__", error);
-    return marker;
-}
+    std::string text_ = std::string(4, '\0');
+    bool comma_ = false;
+    std::vector<std::vector<float>> floats_;
+    std::vector<xt::xtensor<float, 2>> tensors_;
+    std::vector<std::vector<std::int32_t>> ints_;
+};
 
-/// Runs a binding body; a C++ exception becomes an error marker (see top).
-template <class Body>
-val guarded(Body&& body) {
+Reply reply;
+Reply error_reply;
+
+/// Stores the error reply; must not throw (it runs in a catch handler, and an
+/// exception leaving an export would unwind wasm frames from JS).
+void fail(const char* name, const char* message, const std::string& param) noexcept {
+    reply.clear();
     try {
-        return body();
-    } catch (const std::invalid_argument& e) {
-        return error_marker("RangeError", e.what());
-    } catch (const std::bad_alloc&) {
-        return error_marker("RangeError", "out of memory: the request is too large for this browser tab");
-    } catch (const std::exception& e) {
-        return error_marker("Error", e.what());
+        error_reply.clear();
+        error_reply.begin().text("name", name).text("message", message);
+        if (!param.empty()) error_reply.text("param", param);
+        error_reply.end();
+    } catch (...) {
+        error_reply.clear();
+        error_reply.begin().end();  // fits in the buffer the first clear kept
     }
 }
 
-/// positionTable(spec, n): {data: Float32Array(n * d_model), rows: n, cols: d_model}.
-val position_table(val spec, val n) {
+/// Runs a binding body that fills `reply`; returns the reply's address, or 0
+/// with the error stored for posenc_error (see the top of the file).
+template <class Body>
+const char* guarded(Body&& body) noexcept {
+    try {
+        reply.clear();
+        body();
+        return reply.finish();
+    } catch (const posenc::BadParam& e) {
+        fail("RangeError", e.what(), e.param);
+    } catch (const std::invalid_argument& e) {
+        fail("RangeError", e.what(), {});
+    } catch (const std::bad_alloc&) {
+        fail("RangeError", "out of memory: the request is too large for this browser tab", {});
+    } catch (const std::exception& e) {
+        fail("Error", e.what(), {});
+    } catch (...) {
+        fail("Error", "posenc: unknown C++ exception", {});
+    }
+    return nullptr;
+}
+
+/// Where a result of `rows * cols` floats goes: the caller's out buffer (which
+/// must have that length) or a fresh reply array. `cols_name` names the width in messages.
+float* result_storage(const char* key, float* out, double out_length, std::int64_t rows, std::int64_t cols,
+                      const char* shape) {
+    const std::int64_t count = rows * cols;
+    if (!out) return reply.f32_storage(key, std::size_t(count));
+    if (out_length != double(count))
+        posenc::throw_bad_param("out", "a buffer of length " + posenc::format_number(out_length),
+                                std::string(shape) + " = " + std::to_string(count) + " floats (allocFloat32(" +
+                                    std::to_string(count) + "))");
+    reply.out(key);
+    return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Exports (see the top of the file for the convention)
+
+extern "C" {
+
+/// Parses spec JSON text (`length` bytes at `text`) into a Config; returns its
+/// id (>= 1), or 0 (error in posenc_error). `what`: 0 names it "spec" in
+/// messages, 1 "request" (attention).
+EMSCRIPTEN_KEEPALIVE int posenc_spec_parse(const char* text, double length, int what) {
+    int id = 0;
+    const char* ok = guarded([&] {
+        auto config = std::make_unique<const Config>(
+            posenc::parse_json_object(std::string_view(text, std::size_t(length)), what == 1 ? "request" : "spec"));
+        if (free_ids.empty()) {
+            specs.push_back(std::move(config));
+            id = int(specs.size());
+        } else {
+            id = free_ids.back();
+            specs[std::size_t(id - 1)] = std::move(config);
+            free_ids.pop_back();
+        }
+    });
+    return ok ? id : 0;
+}
+
+/// Frees the Config of a spec id (post.js evicts the least recently used).
+EMSCRIPTEN_KEEPALIVE void posenc_spec_free(int id) {
+    if (id < 1 || std::size_t(id) > specs.size() || !specs[std::size_t(id - 1)]) return;
+    specs[std::size_t(id - 1)].reset();
+    free_ids.push_back(id);
+}
+
+/// The reply describing the last failure.
+EMSCRIPTEN_KEEPALIVE const char* posenc_error() { return error_reply.finish(); }
+
+/// Frees the arrays of the last reply (post.js has copied them out).
+EMSCRIPTEN_KEEPALIVE void posenc_release() { reply.clear(); }
+
+/// positionTable(spec, n, out?): {data: Float32Array(n * d_model) or out.array, rows: n, cols: d_model}.
+EMSCRIPTEN_KEEPALIVE const char* posenc_position_table(unsigned kinds, int spec, double n, float* out, double out_length) {
     return guarded([&] {
-        const Config config = to_config(spec, "spec", 0, "");
-        const auto table = posenc::position_table(config, to_integer(n, "n", 1, posenc::kMaxTableElements));
-        val result = val::object();
-        result.set("data", float32_array(table.data(), table.size()));
-        result.set("rows", double(table.shape()[0]));
-        result.set("cols", double(table.shape()[1]));
-        return result;
+        const Kinds k(kinds);
+        const std::int64_t rows = k.integer(1, n, "n", 1, posenc::kMaxTableElements);
+        std::int64_t cols = 0;
+        reply.begin();
+        posenc::position_table(spec_of(spec), rows, 0, [&](std::int64_t r, std::int64_t c) {
+            cols = c;
+            return result_storage("data", out, out_length, r, c, "n * d_model");
+        });
+        reply.number("rows", double(rows)).number("cols", double(cols)).end();
     });
 }
 
-/// positionFrequencies(spec): {inv_freq, wavelength} (Float32Array(d_model / 2)),
-/// {sin_column, cos_column} (Int32Array(d_model / 2)).
-val position_frequencies(val spec) {
+/// positionFrequencies(spec): {inv_freq, wavelength: Float32Array(d_model / 2),
+/// sin_column, cos_column: Int32Array(d_model / 2)}.
+EMSCRIPTEN_KEEPALIVE const char* posenc_position_frequencies(unsigned, int spec) {
     return guarded([&] {
-        const auto pairs = posenc::position_frequencies(to_config(spec, "spec", 0, ""));
-        std::vector<double> lambda(pairs.inv_freq.size());
-        for (std::size_t i = 0; i < lambda.size(); ++i) lambda[i] = 2.0 * M_PI / pairs.inv_freq[i];
-        val result = val::object();
-        result.set("inv_freq", float32_array(pairs.inv_freq));
-        result.set("wavelength", float32_array(lambda));
-        result.set("sin_column", int32_array(pairs.sin_column));
-        result.set("cos_column", int32_array(pairs.cos_column));
-        return result;
+        const auto pairs = posenc::position_frequencies(spec_of(spec));
+        reply.begin()
+            .f32("inv_freq", pairs.inv_freq)
+            .f32("wavelength", pairs.wavelength)
+            .i32("sin_column", pairs.sin_column)
+            .i32("cos_column", pairs.cos_column)
+            .end();
     });
 }
 
 /// ropeInvFreq(spec, seqLen): {inv_freq: Float32Array(rotary_dim / 2), attention_factor,
 /// logit_scale, head_dim, rotary_dim}.
-val rope_inv_freq(val spec, val seq_len) {
+EMSCRIPTEN_KEEPALIVE const char* posenc_rope_inv_freq(unsigned kinds, int spec, double seq_len) {
     return guarded([&] {
-        const Config config = to_config(spec, "spec", 0, "");
-        const auto f = posenc::rotary_frequencies(config, to_integer(seq_len, "seqLen", 1, std::int64_t(1) << 40));
-        val result = val::object();
-        result.set("inv_freq", float32_array(f.inv_freq));
-        result.set("attention_factor", f.attention_factor);
-        result.set("logit_scale", f.logit_scale);
-        result.set("head_dim", double(f.head_dim));
-        result.set("rotary_dim", double(f.rotary_dim));
-        return result;
+        const std::int64_t length = Kinds(kinds).integer(1, seq_len, "seqLen", 1, std::int64_t(1) << 40);
+        const auto f = posenc::rotary_frequencies(spec_of(spec), length);
+        reply.begin()
+            .f32("inv_freq", f.inv_freq)
+            .number("attention_factor", f.attention_factor)
+            .number("logit_scale", f.logit_scale)
+            .number("head_dim", double(f.head_dim))
+            .number("rotary_dim", double(f.rotary_dim))
+            .end();
     });
 }
 
-/// applyRope(x, n, d, spec, positionOffset): x is a Float32Array or array of
-/// n * d numbers ([n, d] row-major); returns the rotated copy as a Float32Array.
-val apply_rope(val x, val n, val d, val spec, val offset) {
+/// applyRope(x, n, d, spec, positionOffset, out?): x [n, d] (float32 at `x`,
+/// x_length floats) rotated; a fresh Float32Array(n * d), or written into out
+/// (which may be x itself).
+EMSCRIPTEN_KEEPALIVE const char* posenc_apply_rope(unsigned kinds, const float* x, double x_length, double n, double d,
+                                                   int spec, double offset, float* out, double out_length) {
     return guarded([&] {
-        const std::int64_t rows = to_integer(n, "n", 1, posenc::kMaxTableElements);
-        const std::int64_t cols = to_integer(d, "d", 1, posenc::kMaxTableElements);
+        const Kinds k(kinds);
+        const std::int64_t rows = k.integer(1, n, "n", 1, posenc::kMaxTableElements);
+        const std::int64_t cols = k.integer(2, d, "d", 1, posenc::kMaxTableElements);
         posenc::check_table_shape(rows, cols, "d");
-        const bool typed = x.instanceof(val::global("Float32Array"));
-        if (!typed && !val::global("Array").call<bool>("isArray", x))
-            posenc::throw_bad_param("x", x.typeOf().as<std::string>(), "a Float32Array or array of n * d numbers");
-        const double length = x["length"].as<double>();
-        if (length != double(rows * cols))
-            posenc::throw_bad_param("x", "an array of length " + posenc::format_number(length),
+        if (x_length != double(rows * cols))
+            posenc::throw_bad_param("x", "an array of length " + posenc::format_number(x_length),
                                     "n * d = " + std::to_string(rows * cols) + " numbers");
-        xt::xtensor<float, 2> matrix = xt::empty<float>({std::size_t(rows), std::size_t(cols)});
-        val(emscripten::typed_memory_view(matrix.size(), matrix.data())).call<void>("set", x);
-        const auto rotated = posenc::apply_rotary(to_config(spec, "spec", 0, ""), matrix,
-                                                  to_integer(offset, "positionOffset", 0, std::int64_t(1) << 40));
-        return float32_array(rotated.data(), rotated.size());
+        const Config& config = spec_of(spec);
+        const std::int64_t position = k.integer(4, offset, "positionOffset", 0, std::int64_t(1) << 40);
+        float* result = result_storage(nullptr, out, out_length, rows, cols, "n * d");
+        posenc::apply_rotary(config, x, rows, cols, position, result);
     });
 }
 
 /// decay(spec, maxDistance, seed = 0): {distance: Float32Array(maxDistance + 1),
 /// <curve name>: Float32Array(maxDistance + 1) ...} (see posenc::decay).
-val decay(val spec, val max_distance, val seed) {
+EMSCRIPTEN_KEEPALIVE const char* posenc_decay(unsigned kinds, int spec, double max_distance, double seed) {
     return guarded([&] {
-        const std::int64_t m = to_integer(max_distance, "maxDistance", 0, 1000000);
-        const std::int64_t s = seed.isUndefined() ? 0 : to_integer(seed, "seed", 0, std::int64_t(1) << 53);
-        const auto curves = posenc::decay(to_config(spec, "spec", 0, ""), m, std::uint64_t(s));
-        val result = val::object();
-        std::vector<double> distance(std::size_t(m + 1));
-        for (std::size_t i = 0; i < distance.size(); ++i) distance[i] = double(i);
-        result.set("distance", float32_array(distance));
-        for (const auto& [name, values] : curves) result.set(name, float32_array(values));
-        return result;
+        const Kinds k(kinds);
+        const std::int64_t m = k.integer(1, max_distance, "maxDistance", 0, 1000000);
+        const std::int64_t s = k.of(2) == kUndefined ? 0 : k.integer(2, seed, "seed", 0, std::int64_t(1) << 53);
+        const auto curves = posenc::decay(spec_of(spec), m, std::uint64_t(s));
+        reply.begin().f32("distance", posenc::decay_distance(m));
+        for (const auto& [name, values] : curves) reply.f32(name.c_str(), values);
+        reply.end();
     });
 }
 
-/// A JS boolean, named `name` in errors.
-bool to_bool(const val& v, const char* name) {
-    if (v.typeOf().as<std::string>() != "boolean") posenc::throw_bad_param(name, v.typeOf().as<std::string>(), "true or false");
-    return v.as<bool>();
-}
-
-/// A matrix as a fresh Float32Array, row-major.
-val matrix_array(const xt::xtensor<float, 2>& m) { return float32_array(m.data(), m.size()); }
-
 /// alibiSlopes(nHeads): Float32Array(nHeads), the slope m_h of each head.
-val alibi_slopes(val n_heads) {
-    return guarded([&] { return float32_array(posenc::alibi::slopes(to_integer(n_heads, "nHeads", 1, 4096))); });
+EMSCRIPTEN_KEEPALIVE const char* posenc_alibi_slopes(unsigned kinds, double n_heads) {
+    return guarded([&] { reply.f32(nullptr, posenc::alibi::slopes(Kinds(kinds).integer(0, n_heads, "nHeads", 1, 4096))); });
 }
 
 /// alibiBias(n, nHeads, head, causal): Float32Array(n * n), -m_head |i - j|
 /// (-Infinity above the diagonal when causal).
-val alibi_bias(val n, val n_heads, val head, val causal) {
+EMSCRIPTEN_KEEPALIVE const char* posenc_alibi_bias(unsigned kinds, double n, double n_heads, double head, double causal) {
     return guarded([&] {
+        const Kinds k(kinds);
         posenc::alibi::Spec spec;
-        spec.n_heads = to_integer(n_heads, "nHeads", 1, 4096);
-        spec.head = to_integer(head, "head", 0, spec.n_heads - 1);
-        spec.causal = to_bool(causal, "causal");
-        return matrix_array(posenc::alibi::bias(spec, to_integer(n, "n", 1, 4096)));
+        spec.n_heads = k.integer(1, n_heads, "nHeads", 1, 4096);
+        spec.head = k.integer(2, head, "head", 0, spec.n_heads - 1);
+        spec.causal = k.boolean(3, causal, "causal");
+        reply.f32(nullptr, posenc::alibi::bias(spec, k.integer(0, n, "n", 1, 4096)));
     });
 }
 
 /// t5Bucket(relativePositions, bidirectional, numBuckets, maxDistance): Int32Array
-/// of the bucket of each relative position (key - query).
-val t5_bucket(val relative_positions, val bidirectional, val num_buckets, val max_distance) {
+/// of the bucket of each relative position (key - query). The positions are
+/// `length` float64 (post.js's copy of a list) or float32 (an allocFloat32
+/// buffer, read in place) values at `positions`.
+EMSCRIPTEN_KEEPALIVE const char* posenc_t5_bucket(unsigned kinds, const void* positions, double length, int float64,
+                                                  double bidirectional, double num_buckets, double max_distance) {
     return guarded([&] {
-        const bool both = to_bool(bidirectional, "bidirectional");
-        const std::int64_t buckets = to_integer(num_buckets, "numBuckets", -(std::int64_t(1) << 40), std::int64_t(1) << 40);
-        const std::int64_t distance = to_integer(max_distance, "maxDistance", -(std::int64_t(1) << 40), std::int64_t(1) << 40);
+        const Kinds k(kinds);
+        constexpr std::int64_t kLimit = std::int64_t(1) << 40;
+        const bool both = k.boolean(1, bidirectional, "bidirectional");
+        const std::int64_t buckets = k.integer(2, num_buckets, "numBuckets", -kLimit, kLimit);
+        const std::int64_t distance = k.integer(3, max_distance, "maxDistance", -kLimit, kLimit);
         posenc::t5::check_buckets(both, buckets, distance);
-        if (!relative_positions.instanceof(val::global("Int32Array")) &&
-            !val::global("Array").call<bool>("isArray", relative_positions))
-            posenc::throw_bad_param("relativePositions", relative_positions.typeOf().as<std::string>(),
-                                    "an Int32Array or array of integers");
-        const unsigned length = relative_positions["length"].as<unsigned>();
-        std::vector<std::int64_t> out(length);
-        for (unsigned k = 0; k < length; ++k) {
-            const std::string name = "relativePositions[" + std::to_string(k) + "]";
-            const std::int64_t r = to_integer(relative_positions[k], name.c_str(), -(std::int64_t(1) << 40), std::int64_t(1) << 40);
-            out[k] = posenc::t5::relative_position_bucket(r, both, buckets, distance);
+        const Numbers input{positions, std::size_t(length), float64 != 0};
+        std::vector<std::int64_t> relative(input.length);
+        for (std::size_t i = 0; i < input.length; ++i) {
+            const double r = input[i];
+            if (r != std::floor(r) || r < double(-kLimit) || r > double(kLimit))
+                posenc::throw_bad_param("relativePositions[" + std::to_string(i) + "]", posenc::format_number(r),
+                                        "an integer in [" + std::to_string(-kLimit) + ", " + std::to_string(kLimit) + "]");
+            relative[i] = std::int64_t(r);
         }
-        return int32_array(out);
+        reply.i32(nullptr, posenc::t5::relative_position_buckets(relative, both, buckets, distance));
     });
 }
 
 /// attentionBias(spec, n): Float32Array(n * n), the bias b(i, j) of a bias family.
-val attention_bias(val spec, val n) {
+EMSCRIPTEN_KEEPALIVE const char* posenc_attention_bias(unsigned kinds, int spec, double n) {
     return guarded([&] {
-        return matrix_array(posenc::attention_bias(to_config(spec, "spec", 0, ""), to_integer(n, "n", 1, 4096)));
+        const std::int64_t rows = Kinds(kinds).integer(1, n, "n", 1, 4096);
+        reply.f32(nullptr, posenc::attention_bias(spec_of(spec), rows));
     });
 }
 
 /// positionSimilarity(spec, n, metric): Float32Array(n * n), p_i . p_j or their cosine.
-val position_similarity(val spec, val n, val metric) {
+EMSCRIPTEN_KEEPALIVE const char* posenc_position_similarity(unsigned kinds, int spec, double n, const char* metric,
+                                                            double metric_length) {
     return guarded([&] {
-        if (metric.typeOf().as<std::string>() != "string")
-            posenc::throw_bad_param("metric", metric.typeOf().as<std::string>(), "one of \"dot\", \"cosine\"");
-        return matrix_array(posenc::position_similarity(to_config(spec, "spec", 0, ""), to_integer(n, "n", 1, 4096),
-                                                        metric.as<std::string>()));
+        const Kinds k(kinds);
+        const std::string name = k.text(2, metric, metric_length, "metric", "one of \"dot\", \"cosine\"");
+        const std::int64_t rows = k.integer(1, n, "n", 1, 4096);
+        reply.f32(nullptr, posenc::position_similarity(spec_of(spec), rows, name));
     });
 }
 
@@ -280,110 +484,83 @@ val position_similarity(val spec, val n, val metric) {
 /// absolute encodings only), q, k, v (n * d_head each, q and k as they enter q.k: rotated for
 /// rope/xpos), q_unrotated and k_unrotated (rope/xpos only), terms: {carrier, cc, cp, pc, pp} for
 /// absolute encodings or {carrier, content, position} for the others}.
-/// request.x (optional): a Float32Array [n, d_model] used instead of tokens.
-val attention(val request) {
+/// request.x (optional), passed apart from the request as x_length floats at x
+/// (x_length < 0: none): the inputs [n, d_model] used instead of tokens.
+EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const float* x, double x_length) {
     return guarded([&] {
-        posenc::attention::Request r = posenc::attention::parse(to_config(request, "request", 0, "x"));
-        const val x = request["x"];
-        if (!x.isUndefined() && !x.isNull()) {
-            if (!x.instanceof(val::global("Float32Array")))
-                posenc::throw_bad_param("x", x.typeOf().as<std::string>(), "a Float32Array of n * d_model numbers");
-            const double length = x["length"].as<double>();
-            const double rows = length / double(r.d_model);
+        posenc::attention::Request r = posenc::attention::parse(spec_of(request));
+        if (x_length >= 0) {
+            const double rows = x_length / double(r.d_model);
             if (rows != std::floor(rows) || rows < 1 || rows > double(posenc::attention::kMaxTokens))
-                posenc::throw_bad_param("x", "a Float32Array of length " + posenc::format_number(length),
+                posenc::throw_bad_param("x", "a Float32Array of length " + posenc::format_number(x_length),
                                         "n * d_model numbers, n in [1, " + std::to_string(posenc::attention::kMaxTokens) +
                                             "], d_model = " + std::to_string(r.d_model));
             r.x = xt::empty<float>({std::size_t(rows), std::size_t(r.d_model)});
-            val(emscripten::typed_memory_view(r.x.size(), r.x.data())).call<void>("set", x);
+            std::copy(x, x + std::size_t(x_length), r.x.data());  // the request owns its inputs
             r.tokens.assign(std::size_t(rows), "");
         } else if (r.tokens.empty()) {
-            throw std::invalid_argument("attention request: missing required key \"text\" or \"tokens\" (or x)");
+            throw posenc::BadParam("text", "attention request: missing required key \"text\" or \"tokens\" (or x)");
         }
         static posenc::attention::WeightCache weights;  // the page's head keeps its projections between calls
-        const auto result = posenc::attention::run(r, &weights);
-        val out = val::object();
-        val tokens = val::array();
-        for (const auto& t : result.tokens) tokens.call<void>("push", t);
-        out.set("tokens", tokens);
-        out.set("n", double(result.logits.shape()[0]));
-        out.set("d_head", double(r.d_head));
-        out.set("logits", matrix_array(result.logits));
-        out.set("weights", matrix_array(result.weights));
-        out.set("output", matrix_array(result.output));
-        out.set("x", matrix_array(result.x));
-        out.set("q", matrix_array(result.q));
-        out.set("k", matrix_array(result.k));
-        out.set("v", matrix_array(result.v));
-        if (result.positions.size() > 0) out.set("positions", matrix_array(result.positions));
+        auto result = posenc::attention::run(r, &weights);
+        reply.begin()
+            .texts("tokens", result.tokens)
+            .number("n", double(result.logits.shape()[0]))
+            .number("d_head", double(r.d_head))
+            .f32("logits", std::move(result.logits))
+            .f32("weights", std::move(result.weights))
+            .f32("output", std::move(result.output))
+            .f32("x", std::move(result.x))
+            .f32("q", std::move(result.q))
+            .f32("k", std::move(result.k))
+            .f32("v", std::move(result.v));
+        if (result.positions.size() > 0) reply.f32("positions", std::move(result.positions));
         if (result.q_unrotated.size() > 0) {
-            out.set("q_unrotated", matrix_array(result.q_unrotated));
-            out.set("k_unrotated", matrix_array(result.k_unrotated));
+            reply.f32("q_unrotated", std::move(result.q_unrotated));
+            reply.f32("k_unrotated", std::move(result.k_unrotated));
         }
-        val terms = val::object();
-        terms.set("carrier", result.terms.carrier);
-        if (result.terms.carrier == "absolute") {
-            terms.set("cc", matrix_array(result.terms.cc));
-            terms.set("cp", matrix_array(result.terms.cp));
-            terms.set("pc", matrix_array(result.terms.pc));
-            terms.set("pp", matrix_array(result.terms.pp));
+        auto& t = result.terms;
+        reply.begin("terms").text("carrier", t.carrier);
+        if (t.carrier == "absolute") {
+            reply.f32("cc", std::move(t.cc)).f32("cp", std::move(t.cp)).f32("pc", std::move(t.pc)).f32("pp", std::move(t.pp));
         } else {
-            terms.set("content", matrix_array(result.terms.content));
-            terms.set("position", matrix_array(result.terms.position));
+            reply.f32("content", std::move(t.content)).f32("position", std::move(t.position));
         }
-        out.set("terms", terms);
-        return out;
+        reply.end().end();
     });
 }
 
 /// embedTokens(text, dModel, seed): {tokens: string[], data: Float32Array(n * dModel)},
 /// the token embeddings the attention head uses (tokenize + token_embedding).
-val embed_tokens(val text, val d_model, val seed) {
+EMSCRIPTEN_KEEPALIVE const char* posenc_embed_tokens(unsigned kinds, const char* text, double text_length, double d_model,
+                                                     double seed) {
     return guarded([&] {
-        if (text.typeOf().as<std::string>() != "string") posenc::throw_bad_param("text", text.typeOf().as<std::string>(), "a string");
-        const auto tokens = posenc::attention::tokenize(text.as<std::string>());
-        const std::int64_t d = to_integer(d_model, "dModel", 1, 4096);
-        const std::uint64_t s = std::uint64_t(to_integer(seed, "seed", 0, std::int64_t(1) << 53));
-        std::vector<float> data;
-        val names = val::array();
-        for (const auto& t : tokens) {
-            const auto e = posenc::attention::token_embedding(t, d, s);
-            data.insert(data.end(), e.begin(), e.end());
-            names.call<void>("push", t);
+        const Kinds k(kinds);
+        const auto tokens = posenc::attention::tokenize(k.text(0, text, text_length, "text", "a string"));
+        const std::int64_t d = k.integer(1, d_model, "dModel", 1, 4096);
+        const std::uint64_t s = std::uint64_t(k.integer(2, seed, "seed", 0, std::int64_t(1) << 53));
+        reply.begin().texts("tokens", tokens);
+        float* data = reply.f32_storage("data", tokens.size() * std::size_t(d));
+        for (const auto& token : tokens) {
+            const auto e = posenc::attention::token_embedding(token, d, s);
+            data = std::copy(e.begin(), e.end(), data);
         }
-        val out = val::object();
-        out.set("tokens", names);
-        out.set("data", float32_array(data.data(), data.size()));
-        return out;
+        reply.end();
     });
 }
 
-std::string version() {
+/// version(): "posenc <version> (wasm, SIMD on)" (or off).
+EMSCRIPTEN_KEEPALIVE const char* posenc_version() {
+    return guarded([] {
 #ifdef __wasm_simd128__
-    return std::string("posenc ") + POSENC_VERSION + " (wasm, SIMD on)";
+        reply.text(nullptr, "posenc " POSENC_VERSION " (wasm, SIMD on)");
 #else
-    return std::string("posenc ") + POSENC_VERSION + " (wasm, SIMD off)";
+        reply.text(nullptr, "posenc " POSENC_VERSION " (wasm, SIMD off)");
 #endif
+    });
 }
 
 /// Bytes of wasm heap currently allocated by malloc: a diagnostic for leak tests.
-double heap_bytes_in_use() { return double(mallinfo().uordblks); }
+EMSCRIPTEN_KEEPALIVE double posenc_heap_bytes_in_use() { return double(mallinfo().uordblks); }
 
-}  // namespace
-
-EMSCRIPTEN_BINDINGS(posenc) {
-    emscripten::function("positionTable__raw", &position_table);
-    emscripten::function("positionFrequencies__raw", &position_frequencies);
-    emscripten::function("ropeInvFreq__raw", &rope_inv_freq);
-    emscripten::function("applyRope__raw", &apply_rope);
-    emscripten::function("decay__raw", &decay);
-    emscripten::function("alibiSlopes__raw", &alibi_slopes);
-    emscripten::function("alibiBias__raw", &alibi_bias);
-    emscripten::function("t5Bucket__raw", &t5_bucket);
-    emscripten::function("attentionBias__raw", &attention_bias);
-    emscripten::function("positionSimilarity__raw", &position_similarity);
-    emscripten::function("attention__raw", &attention);
-    emscripten::function("embedTokens__raw", &embed_tokens);
-    emscripten::function("version", &version);
-    emscripten::function("heapBytesInUse", &heap_bytes_in_use);
-}
+}  // extern "C"

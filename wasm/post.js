@@ -1,24 +1,352 @@
-// wasm/post.js (emcc --post-js, runs inside the module factory).
-// Each binding registered as "<name>__raw" returns either its result or
-// {__posenc_error__: {name, message}}; here it is exposed as <name>, which throws
-// that as a real JS Error (RangeError for bad input), so no exception ever
-// unwinds through wasm frames. Missing trailing arguments are passed as
-// undefined (the binding names the one it needed, or takes its default).
-addOnPostRun(() => {
-  for (const raw of Object.keys(Module).filter((k) => k.endsWith('__raw'))) {
-    const fn = Module[raw];
-    const name = raw.slice(0, -'__raw'.length);
-    const arity = fn.argCount;
+// wasm/post.js (emcc --post-js; runs inside the module factory): the JS API of
+// DESIGN.md over the raw exports of wasm/bindings.cpp, whose top comment gives
+// the calling convention.
+//
+// A call checks and converts its arguments here, in JS, before any wasm frame
+// exists (so whatever JS throws, a getter, a Proxy, a cycle, leaves no wasm
+// stack or heap behind): a spec object becomes the id of a C++ copy parsed
+// once from its JSON text and cached by that text; an array becomes a heap
+// copy, freed however the call ends, or, for an allocFloat32 buffer, its own
+// address (read in place). One export then runs and returns its reply, JSON
+// whose arrays point into the heap; each is copied into a fresh typed array.
+// Or it returns 0, and the error it stored is thrown as a RangeError or Error
+// whose .param names the parameter.
+
+// In a function of its own, so that no name here meets one of the runtime's.
+(function posencApi() {
+  /** Parsed specs kept in C++, least recently used evicted (and freed) first. */
+  const SPEC_CACHE_SIZE = 256;
+  /** The largest allocFloat32 buffer: 2^28 floats (1 GiB of the 2 GiB heap). */
+  const MAX_BUFFER_LENGTH = 268435456;
+  const OUT_OF_MEMORY = 'out of memory: the request is too large for this browser tab';
+  /** JS types as the exports' `kinds` argument codes them, 3 bits per argument. */
+  const TYPE_CODE = { number: 0, undefined: 1, string: 2, boolean: 3, object: 4, function: 5, symbol: 6, bigint: 7 };
+  const textDecoder = new TextDecoder();
+  const textEncoder = new TextEncoder();
+
+  function badParam(param, message) {
+    const error = new RangeError(message);
+    error.param = param;
+    return error;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Replies
+
+  /** The ASCII JSON text of the reply at `address` (a uint32 byte count, then the bytes). */
+  function replyText(address) {
+    const length = HEAPU32[address >>> 2];
+    return textDecoder.decode(HEAPU8.subarray(address + 4, address + 4 + length));
+  }
+
+  /** The error the last failing export stored, as a JS error with .param. */
+  function lastError() {
+    const { name, message, param } = JSON.parse(replyText(Module['_posenc_error']()));
+    const error = new (name === 'RangeError' ? RangeError : Error)(message);
+    if (param !== undefined) error.param = param;
+    return error;
+  }
+
+  /** Replaces the tagged values of a parsed reply: arrays in the heap by fresh copies. */
+  function materialise(value, out) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    for (const key in value) {
+      if (key.charCodeAt(0) === 36) {  // '$': the object is a tag
+        const tagged = value[key];
+        switch (key) {
+          case '$f32': return HEAPF32.slice(tagged[0] >>> 2, (tagged[0] >>> 2) + tagged[1]);
+          case '$i32': return HEAP32.slice(tagged[0] >>> 2, (tagged[0] >>> 2) + tagged[1]);
+          case '$out': return out.array;
+          case '$num': return Number(tagged);  // NaN, Infinity, -Infinity
+        }
+      }
+      const item = value[key];
+      if (typeof item === 'object' && item !== null) value[key] = materialise(item, out);
+    }
+    return value;
+  }
+
+  /** The result of an export that returned `address` (0: it failed). */
+  function takeReply(address, out) {
+    if (address === 0) throw lastError();
+    const value = materialise(JSON.parse(replyText(address)), out);
+    Module['_posenc_release']();
+    return value;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Arguments. A converter(call, value) appends the export's arguments for one
+  // JS argument to call.args; heap it allocates goes to call.temps.
+
+  function allocate(call, bytes) {
+    const address = _malloc(bytes);
+    if (!address) throw new RangeError(OUT_OF_MEMORY);
+    if (call.temps === null) call.temps = [address];
+    else call.temps.push(address);
+    return address;
+  }
+
+  /** Writes `text` as UTF-8 into the heap; returns [address, byte length]. */
+  function heapText(call, text) {
+    const capacity = text.length * 3 + 1;
+    const address = allocate(call, capacity);
+    const { written } = textEncoder.encodeInto(text, HEAPU8.subarray(address, address + capacity));
+    return [address, written];
+  }
+
+  /**
+   * True when JSON.stringify wrote `object` as it is: no non-finite number (JSON
+   * writes null, read as "absent"), no function or symbol (dropped), no typed
+   * array (written as an object), no undefined in an array (written as null).
+   */
+  function plainJson(object) {
+    if (ArrayBuffer.isView(object)) return false;
+    const array = Array.isArray(object);
+    for (const key in object) {
+      const item = object[key];
+      switch (typeof item) {
+        case 'number': if (item - item !== 0) return false; break;
+        case 'object': if (item !== null && !plainJson(item)) return false; break;
+        case 'function': case 'symbol': return false;
+        case 'undefined': if (array) return false; break;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The JSON text of `value` as JSON.stringify writes it, except that a
+   * non-finite number is written NaN, Infinity or -Infinity (core/json.hpp reads
+   * them, so the family's reader names the key and its range), a typed array as
+   * a list, and a function or symbol is refused (`path` and `key` name it).
+   */
+  function exactJson(value, path, key) {
+    if (typeof value === 'number') return value - value === 0 ? JSON.stringify(value) : String(value);
+    if (typeof value !== 'object' || value === null || typeof value.toJSON === 'function') return JSON.stringify(value);
+    if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+      const expected = typeof value[0] === 'string' ? 'string' : 'number';
+      const items = [];
+      for (let i = 0; i < value.length; i++) {
+        const type = typeof value[i];
+        if (type === 'undefined' || type === 'function' || type === 'symbol')
+          throw badParam(key, `${path}[${i}] must be a ${expected} like the first item, not ${type}`);
+        items.push(exactJson(value[i], `${path}[${i}]`, key));
+      }
+      return `[${items.join(',')}]`;
+    }
+    const members = [];
+    for (const name of Object.keys(value)) {
+      const item = value[name];
+      const type = typeof item;
+      if (type === 'undefined') continue;  // {base: undefined} means "not given"
+      if (type === 'function' || type === 'symbol')
+        throw badParam(name, `${path}.${name} must be a number, string, boolean, list of numbers, object or null, not ${type}`);
+      members.push(`${JSON.stringify(name)}:${exactJson(item, `${path}.${name}`, name)}`);
+    }
+    return `{${members.join(',')}}`;
+  }
+
+  // JSON text -> {id, used}: the spec id of the C++ copy and when it was last
+  // used (a counter: a hit only writes it; the scan for the least recently used
+  // happens on a miss, when the map is full).
+  const specIds = new Map();
+  let specClock = 0;
+
+  /** The id of the parsed copy of a spec object (`what`: 0 "spec", 1 "request"). */
+  function specId(value, what) {
+    const name = what === 1 ? 'request' : 'spec';
+    // Throws here, in JS, for a cycle, a BigInt, a throwing getter or Proxy trap.
+    let text = JSON.stringify(value);
+    if (text === undefined) text = 'null';  // undefined, a function: C++ says what a spec must be
+    else if (typeof value === 'object' && value !== null && !plainJson(value)) text = exactJson(value, name, name);
+    const cached = specIds.get(text);
+    if (cached !== undefined) {
+      cached.used = ++specClock;
+      return cached.id;
+    }
+    const call = { temps: null };
+    let id;
+    try {
+      const [address, length] = heapText(call, text);
+      id = Module['_posenc_spec_parse'](address, length, what);
+    } finally {
+      _free(call.temps[0]);
+    }
+    if (id === 0) throw lastError();
+    if (specIds.size >= SPEC_CACHE_SIZE) {
+      let oldest;
+      let oldestUse = Infinity;
+      for (const [key, entry] of specIds) {
+        if (entry.used < oldestUse) {
+          oldest = key;
+          oldestUse = entry.used;
+        }
+      }
+      Module['_posenc_spec_free'](specIds.get(oldest).id);
+      specIds.delete(oldest);
+    }
+    specIds.set(text, { id, used: ++specClock });
+    return id;
+  }
+
+  /** Throws unless every item of a plain array is a finite number. */
+  function checkNumbers(array, name, allowed) {
+    for (let i = 0; i < array.length; i++) {
+      const item = array[i];
+      if (typeof item !== 'number' || item - item !== 0)
+        throw badParam(name, `${name}[${i}] = ${typeof item === 'number' ? String(item) : typeof item} is invalid: expected ${allowed}`);
+    }
+  }
+
+  const handles = new WeakSet();  // the buffers allocFloat32 made
+
+  /** A number or boolean: its value (the kinds tell C++ which it was). */
+  function number(call, value) {
+    call.args.push(typeof value === 'number' ? value : value === true ? 1 : 0);
+  }
+
+  /** A string: (address, byte length) of its UTF-8 copy; (0, 0) for another type. */
+  function string(call, value) {
+    if (typeof value === 'string') call.args.push(...heapText(call, value));
+    else call.args.push(0, 0);
+  }
+
+  function spec(call, value) {
+    call.args.push(specId(value, 0));
+  }
+
+  /** The optional last argument `out`: an allocFloat32 buffer the result is written into. */
+  function out(call, value) {
+    if (value === undefined || value === null) {
+      call.args.push(0, 0);
+      return;
+    }
+    if (!handles.has(value)) throw badParam('out', `out = ${typeof value} is invalid: expected a buffer from allocFloat32(length)`);
+    call.args.push(value.ptr, value.length);
+    call.out = value;
+  }
+
+  /** An input array of float32: (address, length), in place for an allocFloat32 buffer. */
+  function floats(name, allowed) {
+    return (call, value) => {
+      if (handles.has(value)) {
+        call.args.push(value.ptr, value.length);
+        return;
+      }
+      if (Array.isArray(value)) checkNumbers(value, name, 'a finite number');
+      else if (!(value instanceof Float32Array)) throw badParam(name, `${name} = ${typeof value} is invalid: expected ${allowed}`);
+      const address = allocate(call, value.length * 4);
+      HEAPF32.set(value, address >>> 2);
+      call.args.push(address, value.length);
+    };
+  }
+
+  /** t5Bucket's positions: (address, length, 1) of a float64 copy, or (address, length, 0) of a buffer. */
+  function relativePositions(call, value) {
+    if (handles.has(value)) {
+      call.args.push(value.ptr, value.length, 0);
+      return;
+    }
+    if (Array.isArray(value)) checkNumbers(value, 'relativePositions', 'an integer in [-1099511627776, 1099511627776]');
+    else if (!(value instanceof Int32Array))
+      throw badParam('relativePositions', `relativePositions = ${typeof value} is invalid: expected an Int32Array or array of integers`);
+    const address = allocate(call, value.length * 8);
+    HEAPF64.set(value, address >>> 3);
+    call.args.push(address, value.length, 1);
+  }
+
+  /** attention's request: its spec id, then its optional x (sent apart from the JSON), length -1 when absent. */
+  function request(call, value) {
+    let x;
+    if (typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, 'x')) {
+      x = value.x;
+      value = Object.assign({}, value);  // (no object spread: the Emscripten 3.1.6 JS optimizer cannot walk it)
+      delete value.x;
+    }
+    call.args.push(specId(value, 1));
+    if (x === undefined || x === null) call.args.push(0, -1);
+    else floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d_model numbers')(call, x);
+  }
+
+  // ---------------------------------------------------------------------------
+  // The API
+
+  /** Module[name] = the JS function over export `exportName`, one converter per argument. */
+  function define(name, exportName, converters) {
+    const arity = converters.length;
     Module[name] = {
-      [name](...args) {
-        if (args.length > arity) throw new TypeError(`${name} takes ${arity} arguments, got ${args.length}`);
-        while (args.length < arity) args.push(undefined);
-        const result = fn(...args);
-        const error = result !== null && typeof result === 'object' && result.__posenc_error__;
-        if (error) throw new (error.name === 'RangeError' ? RangeError : Error)(error.message);
-        return result;
+      [name](...values) {
+        if (values.length > arity) throw new TypeError(`${name} takes ${arity} arguments, got ${values.length}`);
+        const call = { args: [0], temps: null, out: undefined };
+        try {
+          let kinds = 0;
+          for (let i = 0; i < arity; i++) {
+            const value = values[i];
+            kinds |= TYPE_CODE[typeof value] << (3 * i);
+            converters[i](call, value);
+          }
+          call.args[0] = kinds;
+          return takeReply(Module[exportName](...call.args), call.out);
+        } finally {
+          if (call.temps !== null) for (const address of call.temps) _free(address);
+        }
       },
     }[name];
-    delete Module[raw];
   }
-});
+
+  define('positionTable', '_posenc_position_table', [spec, number, out]);
+  define('positionFrequencies', '_posenc_position_frequencies', [spec]);
+  define('ropeInvFreq', '_posenc_rope_inv_freq', [spec, number]);
+  define('applyRope', '_posenc_apply_rope',
+    [floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d numbers'), number, number, spec, number, out]);
+  define('decay', '_posenc_decay', [spec, number, number]);
+  define('alibiSlopes', '_posenc_alibi_slopes', [number]);
+  define('alibiBias', '_posenc_alibi_bias', [number, number, number, number]);
+  define('t5Bucket', '_posenc_t5_bucket', [relativePositions, number, number, number]);
+  define('attentionBias', '_posenc_attention_bias', [spec, number]);
+  define('positionSimilarity', '_posenc_position_similarity', [spec, number, string]);
+  define('attention', '_posenc_attention', [request]);
+  define('embedTokens', '_posenc_embed_tokens', [string, number, number]);
+  define('version', '_posenc_version', []);
+
+  /** Bytes of wasm heap allocated by malloc: a diagnostic for the leak tests. */
+  Module['heapBytesInUse'] = function heapBytesInUse() {
+    return Module['_posenc_heap_bytes_in_use']();
+  };
+
+  /**
+   * A float32 buffer in the wasm heap, for calls without copies: pass it where
+   * an array goes (read in place) or as `out` (written in place).
+   * {ptr, length, array: a Float32Array view on it (a new view after the heap
+   * has grown, so read .array again after any call), free()}. free() twice does
+   * nothing; ptr and array throw after free(). Zero-filled when made.
+   */
+  Module['allocFloat32'] = function allocFloat32(length) {
+    if (typeof length !== 'number' || !Number.isInteger(length) || length < 1 || length > MAX_BUFFER_LENGTH)
+      throw badParam('length', `length = ${typeof length === 'number' ? String(length) : typeof length} is invalid: expected an integer in [1, ${MAX_BUFFER_LENGTH}]`);
+    let address = _malloc(length * 4);
+    if (!address) throw badParam('length', OUT_OF_MEMORY);
+    HEAPF32.fill(0, address >>> 2, (address >>> 2) + length);
+    let view = null;
+    const buffer = Object.freeze({
+      get ptr() {
+        if (address === 0) throw new Error('allocFloat32: this buffer was freed');
+        return address;
+      },
+      length,
+      get array() {
+        const start = this.ptr;
+        if (view === null || view.buffer !== HEAPF32.buffer) view = new Float32Array(HEAPF32.buffer, start, length);
+        return view;
+      },
+      free() {
+        if (address === 0) return;
+        _free(address);
+        address = 0;
+        view = null;
+      },
+    });
+    handles.add(buffer);
+    return buffer;
+  };
+})();
