@@ -112,143 +112,167 @@ struct Numbers {
 
 /// The reply of one call: a JSON text built as the binding adds values, and
 /// the storage of its typed arrays, kept until the next call (or
-/// posenc_release) so that post.js can copy them out.
+/// posenc_release) so that post.js can copy them out. Its methods are not
+/// inlined (NOINLINE): one copy of each, not one per export, keeps the .wasm small.
+#define NOINLINE __attribute__((noinline))
 class Reply {
 public:
     /// Forgets the previous reply and frees its arrays (the text's buffer is kept).
-    void clear() {
-        text_.assign(4, '\0');  // room for the byte count
-        comma_ = false;
-        floats_.clear();
-        tensors_.clear();
-        ints_.clear();
-    }
-
+    NOINLINE void clear();
     /// Starts an object: the top-level one (key nullptr) or a member.
-    Reply& begin(const char* key = nullptr) {
-        this->key(key);
-        text_ += '{';
-        comma_ = false;
-        return *this;
-    }
-    Reply& end() {
-        text_ += '}';
-        comma_ = true;
-        return *this;
-    }
-
-    Reply& number(const char* key, double x) {
-        this->key(key);
-        append_number(x);
-        return *this;
-    }
-    Reply& text(const char* key, std::string_view s) {
-        this->key(key);
-        posenc::append_json_quoted(text_, s);
-        return *this;
-    }
-    Reply& texts(const char* key, const std::vector<std::string>& list) {
-        this->key(key);
-        text_ += '[';
-        for (std::size_t i = 0; i < list.size(); ++i) {
-            if (i) text_ += ',';
-            posenc::append_json_quoted(text_, list[i]);
-        }
-        text_ += ']';
-        comma_ = true;
-        return *this;
-    }
-
-    /// A Float32Array of `count` floats that the caller writes at the returned address.
-    float* f32_storage(const char* key, std::size_t count) {
-        floats_.emplace_back(count);
-        array(key, "$f32", floats_.back().data(), count);
-        return floats_.back().data();
-    }
-    Reply& f32(const char* key, const std::vector<double>& values) {
-        float* out = f32_storage(key, values.size());
-        for (std::size_t i = 0; i < values.size(); ++i) out[i] = float(values[i]);
-        return *this;
-    }
-    Reply& f32(const char* key, const std::vector<float>& values) {
-        float* out = f32_storage(key, values.size());
-        std::memcpy(out, values.data(), values.size() * sizeof(float));
-        return *this;
-    }
+    NOINLINE Reply& begin(const char* key = nullptr);
+    NOINLINE Reply& end();
+    NOINLINE Reply& number(const char* key, double x);
+    NOINLINE Reply& text(const char* key, std::string_view s);
+    NOINLINE Reply& texts(const char* key, const std::vector<std::string>& list);
+    /// A Float32Array of `count` floats that the caller writes at the returned
+    /// address (uninitialised: the caller writes every one).
+    NOINLINE float* f32_storage(const char* key, std::size_t count);
+    /// Values narrowed to float32.
+    NOINLINE Reply& f32(const char* key, const std::vector<double>& values);
     /// A matrix, row-major, kept as it is (no copy here).
-    Reply& f32(const char* key, xt::xtensor<float, 2>&& m) {
-        tensors_.push_back(std::move(m));
-        array(key, "$f32", tensors_.back().data(), tensors_.back().size());
-        return *this;
-    }
-    Reply& i32(const char* key, std::vector<std::int32_t>&& values) {
-        ints_.push_back(std::move(values));
-        array(key, "$i32", ints_.back().data(), ints_.back().size());
-        return *this;
-    }
-    Reply& i32(const char* key, const std::vector<std::int64_t>& values) {
-        return i32(key, std::vector<std::int32_t>(values.begin(), values.end()));
-    }
+    NOINLINE Reply& f32(const char* key, xt::xtensor<float, 2>&& m);
+    NOINLINE Reply& i32(const char* key, std::vector<std::int32_t>&& values);
+    NOINLINE Reply& i32(const char* key, const std::vector<std::int64_t>& values);
     /// The caller's out buffer, which the binding has written.
-    Reply& out(const char* key) {
-        this->key(key);
-        text_ += "{\"$out\":1}";
-        return *this;
-    }
-
+    NOINLINE Reply& out(const char* key);
     /// The address of the finished reply (byte count, then the text).
-    const char* finish() {
-        const std::uint32_t bytes = std::uint32_t(text_.size() - 4);
-        std::memcpy(&text_[0], &bytes, 4);
-        return text_.data();
-    }
+    NOINLINE const char* finish();
 
 private:
-    void key(const char* key) {
-        if (comma_) text_ += ',';
-        comma_ = true;
-        if (!key) return;
-        text_ += '"';
-        text_ += key;  // keys are the bindings' own, plain ASCII
-        text_ += "\":";
-    }
-
-    void array(const char* key, const char* tag, const void* data, std::size_t count) {
-        this->key(key);
-        text_ += "{\"";
-        text_ += tag;
-        text_ += "\":[";
-        text_ += std::to_string(reinterpret_cast<std::uintptr_t>(data));
-        text_ += ',';
-        text_ += std::to_string(count);
-        text_ += "]}";
-    }
-
-    void append_number(double x) {
-        if (!std::isfinite(x)) {  // JSON has no spelling for these; post.js reads the tag
-            text_ += std::isnan(x) ? "{\"$num\":\"NaN\"}" : x > 0 ? "{\"$num\":\"Infinity\"}" : "{\"$num\":\"-Infinity\"}";
-        } else if (x == std::floor(x) && std::abs(x) < 9007199254740992.0 && !(x == 0 && std::signbit(x))) {
-            text_ += std::to_string(static_cast<std::int64_t>(x));
-        } else {
-            char buffer[32];
-            std::snprintf(buffer, sizeof buffer, "%.17g", x);  // reads back as the same double
-            text_ += buffer;
-        }
-    }
+    void key(const char* key);
+    void array(const char* key, const char* tag, const void* data, std::size_t count);
+    void append_number(double x);
 
     std::string text_ = std::string(4, '\0');
     bool comma_ = false;
-    std::vector<std::vector<float>> floats_;
-    std::vector<xt::xtensor<float, 2>> tensors_;
+    std::vector<std::unique_ptr<float[]>> floats_;
+    std::vector<std::unique_ptr<xt::xtensor<float, 2>>> tensors_;
     std::vector<std::vector<std::int32_t>> ints_;
 };
+
+void Reply::clear() {
+    text_.assign(4, '\0');  // room for the byte count
+    comma_ = false;
+    floats_.clear();
+    tensors_.clear();
+    ints_.clear();
+}
+
+Reply& Reply::begin(const char* key) {
+    this->key(key);
+    text_ += '{';
+    comma_ = false;
+    return *this;
+}
+
+Reply& Reply::end() {
+    text_ += '}';
+    comma_ = true;
+    return *this;
+}
+
+Reply& Reply::number(const char* key, double x) {
+    this->key(key);
+    append_number(x);
+    return *this;
+}
+
+Reply& Reply::text(const char* key, std::string_view s) {
+    this->key(key);
+    posenc::append_json_quoted(text_, s);
+    return *this;
+}
+
+Reply& Reply::texts(const char* key, const std::vector<std::string>& list) {
+    this->key(key);
+    text_ += '[';
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        if (i) text_ += ',';
+        posenc::append_json_quoted(text_, list[i]);
+    }
+    text_ += ']';
+    return *this;
+}
+
+float* Reply::f32_storage(const char* key, std::size_t count) {
+    floats_.emplace_back(new float[count]);
+    array(key, "$f32", floats_.back().get(), count);
+    return floats_.back().get();
+}
+
+Reply& Reply::f32(const char* key, const std::vector<double>& values) {
+    float* out = f32_storage(key, values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) out[i] = float(values[i]);
+    return *this;
+}
+
+Reply& Reply::f32(const char* key, xt::xtensor<float, 2>&& m) {
+    tensors_.push_back(std::make_unique<xt::xtensor<float, 2>>(std::move(m)));
+    array(key, "$f32", tensors_.back()->data(), tensors_.back()->size());
+    return *this;
+}
+
+Reply& Reply::i32(const char* key, std::vector<std::int32_t>&& values) {
+    ints_.push_back(std::move(values));
+    array(key, "$i32", ints_.back().data(), ints_.back().size());
+    return *this;
+}
+
+Reply& Reply::i32(const char* key, const std::vector<std::int64_t>& values) {
+    return i32(key, std::vector<std::int32_t>(values.begin(), values.end()));
+}
+
+Reply& Reply::out(const char* key) {
+    this->key(key);
+    text_ += "{\"$out\":1}";
+    return *this;
+}
+
+const char* Reply::finish() {
+    const std::uint32_t bytes = std::uint32_t(text_.size() - 4);
+    std::memcpy(&text_[0], &bytes, 4);
+    return text_.data();
+}
+
+void Reply::key(const char* key) {
+    if (comma_) text_ += ',';
+    comma_ = true;
+    if (!key) return;
+    text_ += '"';
+    text_ += key;  // keys are the bindings' own, plain ASCII
+    text_ += "\":";
+}
+
+void Reply::array(const char* key, const char* tag, const void* data, std::size_t count) {
+    this->key(key);
+    text_ += "{\"";
+    text_ += tag;
+    text_ += "\":[";
+    text_ += std::to_string(reinterpret_cast<std::uintptr_t>(data));
+    text_ += ',';
+    text_ += std::to_string(count);
+    text_ += "]}";
+}
+
+void Reply::append_number(double x) {
+    if (!std::isfinite(x)) {  // JSON has no spelling for these; post.js reads the tag
+        text_ += std::isnan(x) ? "{\"$num\":\"NaN\"}" : x > 0 ? "{\"$num\":\"Infinity\"}" : "{\"$num\":\"-Infinity\"}";
+    } else if (x == std::floor(x) && std::abs(x) < 9007199254740992.0 && !(x == 0 && std::signbit(x))) {
+        text_ += std::to_string(static_cast<std::int64_t>(x));
+    } else {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.17g", x);  // reads back as the same double
+        text_ += buffer;
+    }
+}
 
 Reply reply;
 Reply error_reply;
 
 /// Stores the error reply; must not throw (it runs in a catch handler, and an
 /// exception leaving an export would unwind wasm frames from JS).
-void fail(const char* name, const char* message, const std::string& param) noexcept {
+NOINLINE void fail(const char* name, const char* message, const std::string& param) noexcept {
     reply.clear();
     try {
         error_reply.clear();
@@ -261,10 +285,22 @@ void fail(const char* name, const char* message, const std::string& param) noexc
     }
 }
 
+/// The body of one export: a reference to a lambda, so that guarded below is
+/// one function rather than one per export.
+class Body {
+public:
+    template <class F>
+    Body(F& f) : object_(&f), call_([](void* object) { (*static_cast<F*>(object))(); }) {}
+    void operator()() const { call_(object_); }
+
+private:
+    void* object_;
+    void (*call_)(void*);
+};
+
 /// Runs a binding body that fills `reply`; returns the reply's address, or 0
 /// with the error stored for posenc_error (see the top of the file).
-template <class Body>
-const char* guarded(Body&& body) noexcept {
+NOINLINE const char* guarded(Body body) noexcept {
     try {
         reply.clear();
         body();
@@ -309,7 +345,7 @@ extern "C" {
 /// messages, 1 "request" (attention).
 EMSCRIPTEN_KEEPALIVE int posenc_spec_parse(const char* text, double length, int what) {
     int id = 0;
-    const char* ok = guarded([&] {
+    auto body = [&] {
         auto config = std::make_unique<const Config>(
             posenc::parse_json_object(std::string_view(text, std::size_t(length)), what == 1 ? "request" : "spec"));
         if (free_ids.empty()) {
@@ -320,7 +356,8 @@ EMSCRIPTEN_KEEPALIVE int posenc_spec_parse(const char* text, double length, int 
             specs[std::size_t(id - 1)] = std::move(config);
             free_ids.pop_back();
         }
-    });
+    };
+    const char* ok = guarded(body);
     return ok ? id : 0;
 }
 
@@ -339,7 +376,7 @@ EMSCRIPTEN_KEEPALIVE void posenc_release() { reply.clear(); }
 
 /// positionTable(spec, n, out?): {data: Float32Array(n * d_model) or out.array, rows: n, cols: d_model}.
 EMSCRIPTEN_KEEPALIVE const char* posenc_position_table(unsigned kinds, int spec, double n, float* out, double out_length) {
-    return guarded([&] {
+    auto body = [&] {
         const Kinds k(kinds);
         const std::int64_t rows = k.integer(1, n, "n", 1, posenc::kMaxTableElements);
         std::int64_t cols = 0;
@@ -349,13 +386,14 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_table(unsigned kinds, int spec,
             return result_storage("data", out, out_length, r, c, "n * d_model");
         });
         reply.number("rows", double(rows)).number("cols", double(cols)).end();
-    });
+    };
+    return guarded(body);
 }
 
 /// positionFrequencies(spec): {inv_freq, wavelength: Float32Array(d_model / 2),
 /// sin_column, cos_column: Int32Array(d_model / 2)}.
 EMSCRIPTEN_KEEPALIVE const char* posenc_position_frequencies(unsigned, int spec) {
-    return guarded([&] {
+    auto body = [&] {
         const auto pairs = posenc::position_frequencies(spec_of(spec));
         reply.begin()
             .f32("inv_freq", pairs.inv_freq)
@@ -363,13 +401,14 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_frequencies(unsigned, int spec)
             .i32("sin_column", pairs.sin_column)
             .i32("cos_column", pairs.cos_column)
             .end();
-    });
+    };
+    return guarded(body);
 }
 
 /// ropeInvFreq(spec, seqLen): {inv_freq: Float32Array(rotary_dim / 2), attention_factor,
 /// logit_scale, head_dim, rotary_dim}.
 EMSCRIPTEN_KEEPALIVE const char* posenc_rope_inv_freq(unsigned kinds, int spec, double seq_len) {
-    return guarded([&] {
+    auto body = [&] {
         const std::int64_t length = Kinds(kinds).integer(1, seq_len, "seqLen", 1, std::int64_t(1) << 40);
         const auto f = posenc::rotary_frequencies(spec_of(spec), length);
         reply.begin()
@@ -379,7 +418,8 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_rope_inv_freq(unsigned kinds, int spec, 
             .number("head_dim", double(f.head_dim))
             .number("rotary_dim", double(f.rotary_dim))
             .end();
-    });
+    };
+    return guarded(body);
 }
 
 /// applyRope(x, n, d, spec, positionOffset, out?): x [n, d] (float32 at `x`,
@@ -387,7 +427,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_rope_inv_freq(unsigned kinds, int spec, 
 /// (which may be x itself).
 EMSCRIPTEN_KEEPALIVE const char* posenc_apply_rope(unsigned kinds, const float* x, double x_length, double n, double d,
                                                    int spec, double offset, float* out, double out_length) {
-    return guarded([&] {
+    auto body = [&] {
         const Kinds k(kinds);
         const std::int64_t rows = k.integer(1, n, "n", 1, posenc::kMaxTableElements);
         const std::int64_t cols = k.integer(2, d, "d", 1, posenc::kMaxTableElements);
@@ -399,13 +439,14 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_apply_rope(unsigned kinds, const float* 
         const std::int64_t position = k.integer(4, offset, "positionOffset", 0, std::int64_t(1) << 40);
         float* result = result_storage(nullptr, out, out_length, rows, cols, "n * d");
         posenc::apply_rotary(config, x, rows, cols, position, result);
-    });
+    };
+    return guarded(body);
 }
 
 /// decay(spec, maxDistance, seed = 0): {distance: Float32Array(maxDistance + 1),
 /// <curve name>: Float32Array(maxDistance + 1) ...} (see posenc::decay).
 EMSCRIPTEN_KEEPALIVE const char* posenc_decay(unsigned kinds, int spec, double max_distance, double seed) {
-    return guarded([&] {
+    auto body = [&] {
         const Kinds k(kinds);
         const std::int64_t m = k.integer(1, max_distance, "maxDistance", 0, 1000000);
         const std::int64_t s = k.of(2) == kUndefined ? 0 : k.integer(2, seed, "seed", 0, std::int64_t(1) << 53);
@@ -413,25 +454,28 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_decay(unsigned kinds, int spec, double m
         reply.begin().f32("distance", posenc::decay_distance(m));
         for (const auto& [name, values] : curves) reply.f32(name.c_str(), values);
         reply.end();
-    });
+    };
+    return guarded(body);
 }
 
 /// alibiSlopes(nHeads): Float32Array(nHeads), the slope m_h of each head.
 EMSCRIPTEN_KEEPALIVE const char* posenc_alibi_slopes(unsigned kinds, double n_heads) {
-    return guarded([&] { reply.f32(nullptr, posenc::alibi::slopes(Kinds(kinds).integer(0, n_heads, "nHeads", 1, 4096))); });
+    auto body = [&] { reply.f32(nullptr, posenc::alibi::slopes(Kinds(kinds).integer(0, n_heads, "nHeads", 1, 4096))); };
+    return guarded(body);
 }
 
 /// alibiBias(n, nHeads, head, causal): Float32Array(n * n), -m_head |i - j|
 /// (-Infinity above the diagonal when causal).
 EMSCRIPTEN_KEEPALIVE const char* posenc_alibi_bias(unsigned kinds, double n, double n_heads, double head, double causal) {
-    return guarded([&] {
+    auto body = [&] {
         const Kinds k(kinds);
         posenc::alibi::Spec spec;
         spec.n_heads = k.integer(1, n_heads, "nHeads", 1, 4096);
         spec.head = k.integer(2, head, "head", 0, spec.n_heads - 1);
         spec.causal = k.boolean(3, causal, "causal");
         reply.f32(nullptr, posenc::alibi::bias(spec, k.integer(0, n, "n", 1, 4096)));
-    });
+    };
+    return guarded(body);
 }
 
 /// t5Bucket(relativePositions, bidirectional, numBuckets, maxDistance): Int32Array
@@ -440,7 +484,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_alibi_bias(unsigned kinds, double n, dou
 /// buffer, read in place) values at `positions`.
 EMSCRIPTEN_KEEPALIVE const char* posenc_t5_bucket(unsigned kinds, const void* positions, double length, int float64,
                                                   double bidirectional, double num_buckets, double max_distance) {
-    return guarded([&] {
+    auto body = [&] {
         const Kinds k(kinds);
         constexpr std::int64_t kLimit = std::int64_t(1) << 40;
         const bool both = k.boolean(1, bidirectional, "bidirectional");
@@ -457,26 +501,29 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_t5_bucket(unsigned kinds, const void* po
             relative[i] = std::int64_t(r);
         }
         reply.i32(nullptr, posenc::t5::relative_position_buckets(relative, both, buckets, distance));
-    });
+    };
+    return guarded(body);
 }
 
 /// attentionBias(spec, n): Float32Array(n * n), the bias b(i, j) of a bias family.
 EMSCRIPTEN_KEEPALIVE const char* posenc_attention_bias(unsigned kinds, int spec, double n) {
-    return guarded([&] {
+    auto body = [&] {
         const std::int64_t rows = Kinds(kinds).integer(1, n, "n", 1, 4096);
         reply.f32(nullptr, posenc::attention_bias(spec_of(spec), rows));
-    });
+    };
+    return guarded(body);
 }
 
 /// positionSimilarity(spec, n, metric): Float32Array(n * n), p_i . p_j or their cosine.
 EMSCRIPTEN_KEEPALIVE const char* posenc_position_similarity(unsigned kinds, int spec, double n, const char* metric,
                                                             double metric_length) {
-    return guarded([&] {
+    auto body = [&] {
         const Kinds k(kinds);
         const std::string name = k.text(2, metric, metric_length, "metric", "one of \"dot\", \"cosine\"");
         const std::int64_t rows = k.integer(1, n, "n", 1, 4096);
         reply.f32(nullptr, posenc::position_similarity(spec_of(spec), rows, name));
-    });
+    };
+    return guarded(body);
 }
 
 /// attention(request): {tokens, n, d_head, logits, weights (Float32Array(n * n)),
@@ -487,7 +534,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_similarity(unsigned kinds, int 
 /// request.x (optional), passed apart from the request as x_length floats at x
 /// (x_length < 0: none): the inputs [n, d_model] used instead of tokens.
 EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const float* x, double x_length) {
-    return guarded([&] {
+    auto body = [&] {
         posenc::attention::Request r = posenc::attention::parse(spec_of(request));
         if (x_length >= 0) {
             const double rows = x_length / double(r.d_model);
@@ -527,14 +574,15 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const f
             reply.f32("content", std::move(t.content)).f32("position", std::move(t.position));
         }
         reply.end().end();
-    });
+    };
+    return guarded(body);
 }
 
 /// embedTokens(text, dModel, seed): {tokens: string[], data: Float32Array(n * dModel)},
 /// the token embeddings the attention head uses (tokenize + token_embedding).
 EMSCRIPTEN_KEEPALIVE const char* posenc_embed_tokens(unsigned kinds, const char* text, double text_length, double d_model,
                                                      double seed) {
-    return guarded([&] {
+    auto body = [&] {
         const Kinds k(kinds);
         const auto tokens = posenc::attention::tokenize(k.text(0, text, text_length, "text", "a string"));
         const std::int64_t d = k.integer(1, d_model, "dModel", 1, 4096);
@@ -546,18 +594,20 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_embed_tokens(unsigned kinds, const char*
             data = std::copy(e.begin(), e.end(), data);
         }
         reply.end();
-    });
+    };
+    return guarded(body);
 }
 
 /// version(): "posenc <version> (wasm, SIMD on)" (or off).
 EMSCRIPTEN_KEEPALIVE const char* posenc_version() {
-    return guarded([] {
+    auto body = [] {
 #ifdef __wasm_simd128__
         reply.text(nullptr, "posenc " POSENC_VERSION " (wasm, SIMD on)");
 #else
         reply.text(nullptr, "posenc " POSENC_VERSION " (wasm, SIMD off)");
 #endif
-    });
+    };
+    return guarded(body);
 }
 
 /// Bytes of wasm heap currently allocated by malloc: a diagnostic for leak tests.
