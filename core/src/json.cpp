@@ -1,7 +1,9 @@
 #include "posenc/json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -30,6 +32,10 @@ struct Path {
         return {};
     }
 };
+
+/// JSON's two-character escapes: \" \\ \/ \b \f \n \r \t and the characters they stand for.
+constexpr std::pair<char, char> kEscapes[] = {{'"', '"'}, {'\\', '\\'}, {'/', '/'},  {'b', '\b'},
+                                              {'f', '\f'}, {'n', '\n'},   {'r', '\r'}, {'t', '\t'}};
 
 void append_utf8(std::string& out, std::uint32_t code) {
     if (code < 0x80) {
@@ -97,7 +103,7 @@ private:
             ++pos_;
             return config;
         }
-        for (;;) {
+        do {
             skip_space();
             if (peek() != '"') fail("expected a key in double quotes");
             std::string key = string();
@@ -105,17 +111,17 @@ private:
             const Path member{&path, key, -1};
             Value value = this->value(member, depth);
             config.set(key, std::move(value));
-            skip_space();
-            if (peek() == ',') {
-                ++pos_;
-                continue;
-            }
-            if (peek() == '}') {
-                ++pos_;
-                return config;
-            }
-            fail("expected ',' or '}'");
-        }
+        } while (another('}'));
+        return config;
+    }
+
+    /// After a member or item: true at ',' (another follows), false at `close` (the end).
+    bool another(char close) {
+        skip_space();
+        const char c = peek();
+        if (c != ',' && c != close) fail(std::string("expected ',' or '") + close + "'");
+        ++pos_;
+        return c == ',';
     }
 
     Value value(const Path& path, int depth) {
@@ -156,7 +162,8 @@ private:
             return numbers;
         }
         const bool strings = peek() == '"';
-        for (std::int64_t i = 0;; ++i) {
+        std::int64_t i = 0;
+        do {
             skip_space();
             const char* type = type_here();
             if (type != std::string_view(strings ? "string" : "number")) {
@@ -171,17 +178,8 @@ private:
                 if (!number(x)) fail("expected a number");
                 numbers.push_back(x);
             }
-            skip_space();
-            if (peek() == ',') {
-                ++pos_;
-                continue;
-            }
-            if (peek() == ']') {
-                ++pos_;
-                break;
-            }
-            fail("expected ',' or ']'");
-        }
+            ++i;
+        } while (another(']'));
         if (strings) return texts;
         return numbers;
     }
@@ -262,15 +260,12 @@ private:
             }
             const char e = peek();
             ++pos_;
+            const auto* escape = std::find_if(std::begin(kEscapes), std::end(kEscapes), [e](auto p) { return p.first == e; });
+            if (escape != std::end(kEscapes)) {
+                out += escape->second;
+                continue;
+            }
             switch (e) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
                 case 'u': {
                     std::uint32_t code = hex4();
                     if (code >= 0xD800 && code <= 0xDBFF && text_.substr(pos_, 2) == "\\u") {
@@ -347,15 +342,16 @@ void append_json_quoted(std::string& out, std::string_view text) {
             continue;
         }
         ++i;
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20) append_escape(out, c);
-                else out += char(c);
+        // (a '/' needs no escape)
+        const auto* escape = std::find_if(std::begin(kEscapes), std::end(kEscapes),
+                                          [c](auto p) { return p.second == char(c) && p.first != '/'; });
+        if (escape != std::end(kEscapes)) {
+            out += '\\';
+            out += escape->first;
+        } else if (c < 0x20) {
+            append_escape(out, c);
+        } else {
+            out += char(c);
         }
     }
     out += '"';

@@ -167,6 +167,7 @@ TEST_CASE("json_quote writes ASCII JSON that reads back as the same text", "[jso
     CHECK(json_quote("n = 4 is invalid") == R"("n = 4 is invalid")");
     CHECK(json_quote("say \"hi\" \\ now") == R"("say \"hi\" \\ now")");
     CHECK(json_quote("a\nb\tc\rd") == R"("a\nb\tc\rd")");
+    CHECK(json_quote("\b\f/") == R"("\b\f/")");
     CHECK(json_quote(std::string("\x01\x1f\0", 3)) == R"("\u0001\u001f\u0000")");
     CHECK(json_quote("caf\xC3\xA9") == R"("caf\u00e9")");
     CHECK(json_quote("\xE2\x82\xAC") == R"("\u20ac")");
