@@ -490,7 +490,13 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_t5_bucket(unsigned kinds, const void* po
         const bool both = k.boolean(1, bidirectional, "bidirectional");
         const std::int64_t buckets = k.integer(2, num_buckets, "numBuckets", -kLimit, kLimit);
         const std::int64_t distance = k.integer(3, max_distance, "maxDistance", -kLimit, kLimit);
-        posenc::t5::check_buckets(both, buckets, distance);
+        try {
+            posenc::t5::check_buckets(both, buckets, distance);
+        } catch (posenc::BadParam& e) {  // the core names T5's keys; .param names this function's arguments
+            if (e.param == "num_buckets") e.param = "numBuckets";
+            if (e.param == "max_distance") e.param = "maxDistance";
+            throw;
+        }
         const Numbers input{positions, std::size_t(length), float64 != 0};
         std::vector<std::int64_t> relative(input.length);
         for (std::size_t i = 0; i < input.length; ++i) {

@@ -19,8 +19,19 @@
   /** The largest allocFloat32 buffer: 2^28 floats (1 GiB of the 2 GiB heap). */
   const MAX_BUFFER_LENGTH = 268435456;
   const OUT_OF_MEMORY = 'out of memory: the request is too large for this browser tab';
-  /** JS types as the exports' `kinds` argument codes them, 3 bits per argument. */
-  const TYPE_CODE = { number: 0, undefined: 1, string: 2, boolean: 3, object: 4, function: 5, symbol: 6, bigint: 7 };
+  /** The JS type of a value as the exports' `kinds` argument codes it (3 bits; see Kind in bindings.cpp). */
+  function typeCode(value) {
+    switch (typeof value) {
+      case 'number': return 0;
+      case 'undefined': return 1;
+      case 'string': return 2;
+      case 'boolean': return 3;
+      case 'object': return 4;
+      case 'function': return 5;
+      case 'symbol': return 6;
+      default: return 7;  // bigint
+    }
+  }
   const textDecoder = new TextDecoder();
   const textEncoder = new TextEncoder();
 
@@ -164,15 +175,6 @@
       cached.used = ++specClock;
       return cached.id;
     }
-    const call = { temps: null };
-    let id;
-    try {
-      const [address, length] = heapText(call, text);
-      id = Module['_posenc_spec_parse'](address, length, what);
-    } finally {
-      _free(call.temps[0]);
-    }
-    if (id === 0) throw lastError();
     if (specIds.size >= SPEC_CACHE_SIZE) {
       let oldest;
       let oldestUse = Infinity;
@@ -185,6 +187,15 @@
       Module['_posenc_spec_free'](specIds.get(oldest).id);
       specIds.delete(oldest);
     }
+    const call = { temps: null };
+    let id;
+    try {
+      const [address, length] = heapText(call, text);
+      id = Module['_posenc_spec_parse'](address, length, what);
+    } finally {
+      _free(call.temps[0]);
+    }
+    if (id === 0) throw lastError();
     specIds.set(text, { id, used: ++specClock });
     return id;
   }
@@ -282,7 +293,7 @@
           let kinds = 0;
           for (let i = 0; i < arity; i++) {
             const value = values[i];
-            kinds |= TYPE_CODE[typeof value] << (3 * i);
+            kinds |= typeCode(value) << (3 * i);
             converters[i](call, value);
           }
           call.args[0] = kinds;

@@ -1,0 +1,222 @@
+// The JS layer over the raw exports (wasm/post.js, wasm/bindings.cpp): errors
+// with .param, specs that throw in JS, the spec cache, and the zero-copy
+// buffers of allocFloat32.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { leakAfter, loadPosenc } from './load.mjs';
+
+const pe = await loadPosenc();
+const sinusoidal = (extra = {}) => ({ type: 'sinusoidal', d_model: 8, ...extra });
+const rope = (extra = {}) => ({ type: 'rope', head_dim: 8, ...extra });
+
+/** The error `call` throws (fails when it throws nothing). */
+function errorOf(call) {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  assert.fail('no error thrown');
+}
+
+test('errors carry .param: the JS argument, or the spec key', () => {
+  const cases = [
+    [() => pe.ropeInvFreq(rope(), 1.5), 'seqLen', 'seqLen = 1.5 is invalid: expected an integer in [1, 1099511627776]'],
+    [() => pe.ropeInvFreq(rope(), '16'), 'seqLen', 'seqLen = string is invalid: expected an integer in [1, 1099511627776]'],
+    [() => pe.positionTable(sinusoidal(), 0), 'n', 'n = 0 is invalid: expected an integer in [1, 16777216]'],
+    [() => pe.positionTable(sinusoidal({ d_model: 7 }), 4), 'd_model', 'd_model = 7 is invalid: expected an even integer in [2, 16777216]'],
+    [() => pe.positionTable(sinusoidal({ dmodel: 8 }), 4), 'dmodel', 'sinusoidal spec: unknown key "dmodel"; accepted keys: type, d_model, base, layout, timescales'],
+    [() => pe.positionTable({ d_model: 8 }, 4), 'type', undefined],
+    [() => pe.positionTable({ type: 'alibi' }, 4), 'type', undefined],
+    [() => pe.positionTable(sinusoidal({ base: NaN }), 4), 'base', 'base = NaN is invalid: expected a finite number > 1'],
+    [() => pe.positionTable(sinusoidal({ base: () => 1 }), 4), 'base', 'spec.base must be a number, string, boolean, list of numbers, object or null, not function'],
+    [() => pe.positionTable(null, 4), 'spec', "spec must be an object such as {type: 'sinusoidal', d_model: 64}"],
+    [() => pe.ropeInvFreq(rope({ rope_scaling: { rope_type: 'linear', factor: -Infinity } }), 1), 'factor', 'factor = -Infinity is invalid: expected a finite number >= 1'],
+    [() => pe.ropeInvFreq(rope({ rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, NaN, 1, 1] } }), 1),
+      'long_factor', 'long_factor[1] = NaN is invalid: expected finite numbers > 0'],
+    [() => pe.applyRope('abc', 1, 3, rope(), 0), 'x', 'x = string is invalid: expected a Float32Array, array or allocFloat32 buffer of n * d numbers'],
+    [() => pe.applyRope([1, NaN], 1, 2, rope({ head_dim: 2 }), 0), 'x', 'x[1] = NaN is invalid: expected a finite number'],
+    [() => pe.applyRope(new Float32Array(7), 2, 4, rope({ head_dim: 4 }), 0), 'x', 'x = an array of length 7 is invalid: expected n * d = 8 numbers'],
+    [() => pe.applyRope(new Float32Array(8), 1, 8, rope(), -1), 'positionOffset', 'positionOffset = -1 is invalid: expected an integer in [0, 1099511627776]'],
+    [() => pe.alibiSlopes(0), 'nHeads', 'nHeads = 0 is invalid: expected an integer in [1, 4096]'],
+    [() => pe.alibiBias(4, 8, 8, false), 'head', 'head = 8 is invalid: expected an integer in [0, 7]'],
+    [() => pe.alibiBias(4, 8, 0, 'yes'), 'causal', 'causal = string is invalid: expected true or false'],
+    [() => pe.t5Bucket([1], true, 31, 128), 'numBuckets', undefined],
+    [() => pe.t5Bucket([1], true, 32, 15), 'maxDistance', undefined],
+    [() => pe.t5Bucket([1, 2.5], true, 32, 128), 'relativePositions', 'relativePositions[1] = 2.5 is invalid: expected an integer in [-1099511627776, 1099511627776]'],
+    [() => pe.t5Bucket([1, 'a'], true, 32, 128), 'relativePositions', 'relativePositions[1] = string is invalid: expected an integer in [-1099511627776, 1099511627776]'],
+    [() => pe.t5Bucket('abc', true, 32, 128), 'relativePositions', 'relativePositions = string is invalid: expected an Int32Array or array of integers'],
+    [() => pe.positionSimilarity(sinusoidal(), 4, 'l2'), 'metric', 'metric = "l2" is invalid: expected one of "dot", "cosine"'],
+    [() => pe.positionSimilarity(sinusoidal(), 4, 2), 'metric', 'metric = number is invalid: expected one of "dot", "cosine"'],
+    [() => pe.decay(rope(), 10, -1), 'seed', 'seed = -1 is invalid: expected an integer in [0, 9007199254740992]'],
+    [() => pe.embedTokens(3, 8, 0), 'text', 'text = number is invalid: expected a string'],
+    [() => pe.attention({ tokens: ['a', 2] }), 'tokens', 'request.tokens[1] must be a string like the first item, not number'],
+    [() => pe.attention({ text: 'a', temperature: 2 }), 'temperature', undefined],
+    [() => pe.attention({ x: 'abc', d_model: 4 }), 'x', 'x = string is invalid: expected a Float32Array, array or allocFloat32 buffer of n * d_model numbers'],
+  ];
+  for (const [call, param, message] of cases) {
+    const error = errorOf(call);
+    assert.ok(error instanceof RangeError, `${error}`);
+    assert.equal(error.param, param, error.message);
+    if (message !== undefined) assert.equal(error.message, message);
+  }
+});
+
+test('a call with too many arguments is a TypeError naming the arity', () => {
+  assert.throws(() => pe.alibiSlopes(4, 5), { name: 'TypeError', message: 'alibiSlopes takes 1 arguments, got 2' });
+  assert.throws(() => pe.applyRope(new Float32Array(8), 1, 8, rope(), 0, undefined, 1),
+    { name: 'TypeError', message: 'applyRope takes 6 arguments, got 7' });
+});
+
+test('spec values as JS writes them: undefined and null mean "not given", a Float32Array is a list', () => {
+  const plain = pe.positionTable(sinusoidal(), 3).data;
+  assert.deepEqual(pe.positionTable(sinusoidal({ base: undefined, layout: null }), 3).data, plain);
+  const factors = [1, 1, 1, 10];
+  const spec = (long) => rope({ max_position_embeddings: 400, original_max_position_embeddings: 100,
+    rope_scaling: { type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: long } });
+  assert.deepEqual(pe.ropeInvFreq(spec(Float32Array.from(factors)), 200).inv_freq, pe.ropeInvFreq(spec(factors), 200).inv_freq);
+  assert.deepEqual(pe.attention({ tokens: ['café', '😀'], d_model: 4, d_head: 4 }).tokens, ['café', '😀']);
+});
+
+test('a spec that throws in JS (getter, Proxy, BigInt, cycle) leaves no wasm stack or heap behind, 170000 times', () => {
+  const getter = { type: 'alibi', get n_heads() { throw new Error('a getter that throws'); } };
+  const proxy = new Proxy({ type: 'alibi' }, { ownKeys() { throw new Error('a trap that throws'); } });
+  const cycle = { type: 'alibi' };
+  cycle.self = cycle;
+  for (const spec of [getter, proxy, { type: 'alibi', n_heads: 8n }, cycle]) assert.throws(() => pe.attentionBias(spec, 4));
+  const stack = pe.stackSave();
+  const heap = pe.heapBytesInUse();
+  let thrown = 0;
+  for (let i = 0; i < 170000; i++) {
+    try {
+      pe.attentionBias(getter, 4);
+    } catch (error) {
+      if (error.message === 'a getter that throws') thrown++;
+    }
+  }
+  assert.equal(thrown, 170000);
+  assert.equal(pe.stackSave(), stack);
+  assert.equal(pe.heapBytesInUse(), heap);
+  assert.deepEqual(Array.from(pe.alibiSlopes(4)), [1 / 4, 1 / 16, 1 / 64, 1 / 256]);
+});
+
+test('the spec cache holds 256 specs and frees the least recently used', () => {
+  // Specs of one size (d_model 100 .. 998): the heap holds about the same whichever
+  // 256 are cached (malloc may round a block up by a few bytes where it splits a
+  // free one); 300 more kept would be some 60 KB.
+  const spec = (k) => ({ type: 'sinusoidal', d_model: 100 + 2 * k });
+  for (let k = 0; k < 300; k++) pe.positionFrequencies(spec(k));
+  const heap = pe.heapBytesInUse();
+  for (let k = 150; k < 450; k++) pe.positionFrequencies(spec(k));
+  assert.ok(Math.abs(pe.heapBytesInUse() - heap) < 256, `${pe.heapBytesInUse() - heap} bytes more`);
+  // A spec used again is still right after its entry was freed.
+  assert.equal(pe.positionFrequencies(spec(0)).inv_freq.length, 50);
+});
+
+test('allocFloat32: a zero-filled heap buffer with a view, freed once, unusable after', () => {
+  const buffer = pe.allocFloat32(16);
+  assert.equal(buffer.length, 16);
+  assert.equal(typeof buffer.ptr, 'number');
+  assert.ok(buffer.array instanceof Float32Array);
+  assert.equal(buffer.array, buffer.array, 'the same view while the heap has not grown');
+  assert.deepEqual(Array.from(buffer.array), new Array(16).fill(0));
+  assert.equal(buffer.array.buffer, pe.HEAPF32.buffer);
+  buffer.free();
+  buffer.free();  // a no-op
+  assert.throws(() => buffer.array, /freed/);
+  assert.throws(() => buffer.ptr, /freed/);
+  assert.throws(() => pe.applyRope(buffer, 2, 8, rope(), 0), /freed/);
+  for (const length of [0, 1.5, -1, '4', 2 ** 28 + 1]) {
+    assert.throws(() => pe.allocFloat32(length), (e) => e instanceof RangeError && e.param === 'length');
+  }
+  assert.throws(() => pe.applyRope(new Float32Array(8), 1, 8, rope(), 0, new Float32Array(8)),
+    (e) => e instanceof RangeError && e.param === 'out' && /allocFloat32/.test(e.message));
+});
+
+test('applyRope and positionTable with buffers: the copying API\'s bytes, written in place', () => {
+  const n = 4;
+  const d = 16;
+  const spec = { type: 'rope', head_dim: d, rope_scaling: { rope_type: 'yarn', factor: 4 } };
+  const values = Float32Array.from({ length: n * d }, (_, k) => Math.sin(k));
+  const x = pe.allocFloat32(n * d);
+  const out = pe.allocFloat32(n * d);
+  x.array.set(values);
+  const copied = pe.applyRope(values, n, d, spec, 7);
+  assert.notEqual(copied.buffer, pe.HEAPF32.buffer, 'a fresh array, not a view on the heap');
+  const fromBuffer = pe.applyRope(x, n, d, spec, 7);
+  assert.deepEqual(fromBuffer, copied);
+  const written = pe.applyRope(x, n, d, spec, 7, out);
+  assert.equal(written, out.array);
+  assert.ok(Buffer.from(written.buffer, written.byteOffset, written.byteLength).equals(Buffer.from(copied.buffer)));
+  assert.deepEqual(x.array, values, 'x is read, not written');
+  pe.applyRope(x, n, d, spec, 7, x);  // in place
+  assert.deepEqual(x.array, copied);
+  const wrong = pe.allocFloat32(n * d - 1);
+  const error = errorOf(() => pe.applyRope(values, n, d, spec, 7, wrong));
+  assert.equal(error.param, 'out');
+  assert.equal(error.message, 'out = a buffer of length 63 is invalid: expected n * d = 64 floats (allocFloat32(64))');
+
+  const sin = { type: 'sinusoidal', d_model: d };
+  const table = pe.allocFloat32(n * d);
+  const result = pe.positionTable(sin, n, table);
+  assert.deepEqual(Object.keys(result), ['data', 'rows', 'cols']);
+  assert.equal(result.data, table.array);
+  assert.equal(result.rows, n);
+  assert.equal(result.cols, d);
+  assert.deepEqual(result.data, pe.positionTable(sin, n).data);
+  assert.equal(errorOf(() => pe.positionTable(sin, n + 1, table)).param, 'out');
+  assert.equal(errorOf(() => pe.positionTable(sin, n, table, 1)).name, 'TypeError');
+  for (const buffer of [x, out, wrong, table]) buffer.free();
+});
+
+test('t5Bucket and attention read buffers in place, with the copying API\'s results', () => {
+  const positions = [-200, -9, -1, 0, 3, 40, 500];
+  const buffer = pe.allocFloat32(positions.length);
+  buffer.array.set(positions);
+  assert.deepEqual(pe.t5Bucket(buffer, true, 32, 128), pe.t5Bucket(positions, true, 32, 128));
+  assert.deepEqual(pe.t5Bucket(Int32Array.from(positions), false, 32, 128), pe.t5Bucket(positions, false, 32, 128));
+  buffer.array[1] = 0.5;
+  assert.equal(errorOf(() => pe.t5Bucket(buffer, true, 32, 128)).message,
+    'relativePositions[1] = 0.5 is invalid: expected an integer in [-1099511627776, 1099511627776]');
+  buffer.free();
+
+  const values = Float32Array.from({ length: 3 * 4 }, (_, k) => Math.cos(k));
+  const x = pe.allocFloat32(values.length);
+  x.array.set(values);
+  const request = (inputs) => ({ x: inputs, d_model: 4, d_head: 4, encoding: { type: 'rope' }, causal: true });
+  const fromArray = pe.attention(request(values));
+  assert.deepEqual(pe.attention(request(x)), fromArray);
+  assert.deepEqual(pe.attention(request(Array.from(values))), fromArray);
+  x.free();
+});
+
+test('calls with buffers allocate nothing: the heap stays the same over 2000 rounds', () => {
+  const n = 8;
+  const d = 64;
+  const spec = { type: 'rope', head_dim: d };
+  const sin = { type: 'sinusoidal', d_model: d };
+  const x = pe.allocFloat32(n * d);
+  const out = pe.allocFloat32(n * d);
+  x.array.set(Float32Array.from({ length: n * d }, (_, k) => Math.sin(k)));
+  const round = () => {
+    pe.applyRope(x, n, d, spec, 100, out);
+    pe.positionTable(sin, n, out);
+  };
+  assert.deepEqual(leakAfter(pe, round, 2000), { heap: 0, stack: 0, memory: 0 });
+  x.free();
+  out.free();
+});
+
+test('a buffer\'s view follows the heap when it grows; its values stay', () => {
+  const buffer = pe.allocFloat32(4);
+  buffer.array.set([1, 2, 3, 4]);
+  const before = buffer.array;
+  const heapBefore = pe.HEAPF32.buffer.byteLength;
+  const big = pe.allocFloat32(Math.ceil(heapBefore / 4) + 1024);  // more than the heap had: it grows
+  assert.ok(pe.HEAPF32.buffer.byteLength > heapBefore);
+  assert.equal(before.length, 0, 'the old view is detached');
+  assert.notEqual(buffer.array, before);
+  assert.deepEqual(Array.from(buffer.array), [1, 2, 3, 4]);
+  big.free();
+  buffer.free();
+});
