@@ -5,6 +5,9 @@
 //   node scripts/overhead.mjs                 the module in web/generated/
 //   node scripts/overhead.mjs --dir DIR       DIR/posenc.mjs + DIR/posenc.wasm (e.g. another build)
 //   node scripts/overhead.mjs --json          the numbers as JSON
+//   node scripts/overhead.mjs --split         also the time inside wasm (the raw
+//     export of wasm/bindings.cpp, called directly with a parsed spec: the core's
+//     work, reading the spec included, and the reply), and so the JS layer's part
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,20 +30,44 @@ const sinusoidal = { type: 'sinusoidal', d_model: 16 };
 const ropeSmall = { type: 'rope', head_dim: 16 };
 const x = Float32Array.from({ length: 4 * 16 }, (_, k) => Math.sin(k));
 
+// --split: the raw exports (wasm/bindings.cpp's convention), with spec ids parsed here.
+const raw = typeof pe._posenc_spec_parse === 'function' && args.includes('--split');
+function specId(spec) {
+  const bytes = new TextEncoder().encode(JSON.stringify(spec));
+  const address = pe._malloc(bytes.length);
+  pe.HEAPU8.set(bytes, address);
+  const id = pe._posenc_spec_parse(address, bytes.length, 0);
+  pe._free(address);
+  return id;
+}
+const rawCall = (call) => () => {
+  call();
+  pe._posenc_release();
+};
+
+// [name, the call, the same work as a raw export (or undefined)]
 const cases = [
-  ['version()', () => pe.version()],
-  ['alibiSlopes(8)', () => pe.alibiSlopes(8)],
-  ['ropeInvFreq(llama3 spec, 16)', () => pe.ropeInvFreq(llama3, 16)],
-  ['ropeInvFreq(plain rope spec, 16)', () => pe.ropeInvFreq(plainRope, 16)],
-  ['attentionBias(alibi, 4)', () => pe.attentionBias(alibi, 4)],
-  ['positionTable(sinusoidal d_model 16, 4)', () => pe.positionTable(sinusoidal, 4)],
-  ['applyRope([4, 16] Float32Array)', () => pe.applyRope(x, 4, 16, ropeSmall, 0)],
+  ['version()', () => pe.version(), raw && rawCall(() => pe._posenc_version())],
+  ['alibiSlopes(8)', () => pe.alibiSlopes(8), raw && rawCall(() => pe._posenc_alibi_slopes(0, 8))],
+  ['ropeInvFreq(llama3 spec, 16)', () => pe.ropeInvFreq(llama3, 16),
+    raw && ((id) => rawCall(() => pe._posenc_rope_inv_freq(0, id, 16)))(specId(llama3))],
+  ['ropeInvFreq(plain rope spec, 16)', () => pe.ropeInvFreq(plainRope, 16),
+    raw && ((id) => rawCall(() => pe._posenc_rope_inv_freq(0, id, 16)))(specId(plainRope))],
+  ['attentionBias(alibi, 4)', () => pe.attentionBias(alibi, 4),
+    raw && ((id) => rawCall(() => pe._posenc_attention_bias(0, id, 4)))(specId(alibi))],
+  ['positionTable(sinusoidal d_model 16, 4)', () => pe.positionTable(sinusoidal, 4),
+    raw && ((id) => rawCall(() => pe._posenc_position_table(0, id, 4, 0, 0)))(specId(sinusoidal))],
 ];
 if (typeof pe.allocFloat32 === 'function') {
   const input = pe.allocFloat32(x.length);
   input.array.set(x);
   const output = pe.allocFloat32(x.length);
-  cases.push(['applyRope([4, 16] handles, out)', () => pe.applyRope(input, 4, 16, ropeSmall, 0, output)]);
+  const id = raw && specId(ropeSmall);
+  cases.push(['applyRope([4, 16] Float32Array)', () => pe.applyRope(x, 4, 16, ropeSmall, 0)]);
+  cases.push(['applyRope([4, 16] handles, out)', () => pe.applyRope(input, 4, 16, ropeSmall, 0, output),
+    raw && rawCall(() => pe._posenc_apply_rope(0, input.ptr, 64, 4, 16, id, 0, output.ptr, 64))]);
+} else {
+  cases.push(['applyRope([4, 16] Float32Array)', () => pe.applyRope(x, 4, 16, ropeSmall, 0)]);
 }
 cases.push(['JSON.stringify(llama3 spec) (reference)', () => JSON.stringify(llama3)]);
 
@@ -57,10 +84,17 @@ function measure(fn, rounds = 31, batch = 2000) {
   return times[times.length >> 1];
 }
 
-const results = cases.map(([name, fn]) => ({ name, us: measure(fn) }));
+const results = cases.map(([name, fn, rawFn]) => {
+  const us = measure(fn);
+  return rawFn ? { name, us, wasm: measure(rawFn) } : { name, us };
+});
 if (args.includes('--json')) {
   console.log(JSON.stringify(results, null, 2));
 } else {
   console.log(`${pe.version()} from ${path.relative(process.cwd(), dir) || '.'}`);
-  for (const { name, us } of results) console.log(`${us.toFixed(2).padStart(8)} us  ${name}`);
+  if (raw) console.log('   total     wasm  JS layer  (median us per call)');
+  for (const { name, us, wasm } of results) {
+    const split = wasm === undefined ? (raw ? ' '.repeat(18) : '') : `${wasm.toFixed(2).padStart(9)}${(us - wasm).toFixed(2).padStart(10)}`;
+    console.log(`${us.toFixed(2).padStart(8)}${split}  ${name}`);
+  }
 }
