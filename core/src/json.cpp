@@ -331,6 +331,15 @@ void append_json_quoted(std::string& out, std::string_view text) {
     out += '"';
     for (std::size_t i = 0; i < text.size();) {
         const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {  // most characters: as they are
+            std::size_t end = i + 1;
+            while (end < text.size() && static_cast<unsigned char>(text[end]) >= 0x20 &&
+                   static_cast<unsigned char>(text[end]) < 0x80 && text[end] != '"' && text[end] != '\\')
+                ++end;
+            out.append(text.substr(i, end - i));
+            i = end;
+            continue;
+        }
         if (c >= 0x80) {
             const std::uint32_t code = next_code_point(text, i);
             if (code >= 0x10000) {
