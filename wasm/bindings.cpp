@@ -584,6 +584,29 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const f
     return guarded(body);
 }
 
+/// attentionForward({x, wq, wk, wv, n, d_model, d_head, causal, encoding?, position_offset?}):
+/// Float32Array(n * d_head), one head with the caller's weights (posenc::attention::forward).
+/// The request's other keys are the spec `request`; its arrays come apart, as
+/// (address, length) of float32: x [n, d_model], wq, wk, wv [d_model, d_head], row-major.
+EMSCRIPTEN_KEEPALIVE const char* posenc_attention_forward(unsigned, int request, const float* x, double x_length,
+                                                          const float* wq, double wq_length, const float* wk,
+                                                          double wk_length, const float* wv, double wv_length) {
+    auto body = [&] {
+        const posenc::attention::Forward f = posenc::attention::parse_forward(spec_of(request));
+        const auto check = [](const char* name, double length, std::int64_t count, const char* shape) {
+            if (length != double(count))
+                posenc::throw_bad_param(name, "an array of length " + posenc::format_number(length),
+                                        std::string(shape) + " = " + std::to_string(count) + " numbers");
+        };
+        check("x", x_length, f.n * f.d_model, "n * d_model");
+        check("wq", wq_length, f.d_model * f.d_head, "d_model * d_head");
+        check("wk", wk_length, f.d_model * f.d_head, "d_model * d_head");
+        check("wv", wv_length, f.d_model * f.d_head, "d_model * d_head");
+        posenc::attention::forward(f, x, wq, wk, wv, reply.f32_storage(nullptr, std::size_t(f.n * f.d_head)));
+    };
+    return guarded(body);
+}
+
 /// embedTokens(text, dModel, seed): {tokens: string[], data: Float32Array(n * dModel)},
 /// the token embeddings the attention head uses (tokenize + token_embedding).
 EMSCRIPTEN_KEEPALIVE const char* posenc_embed_tokens(unsigned kinds, const char* text, double text_length, double d_model,

@@ -13,6 +13,8 @@
 // whose .param names the parameter.
 
 // In a function of its own, so that no name here meets one of the runtime's.
+// (Emscripten 3.1.6's JS optimizer, which minifies this file, fails on object
+// spread and on destructured arrow parameters: neither is used here.)
 (function posencApi() {
   /** Parsed specs kept in C++, least recently used evicted (and freed) first. */
   const SPEC_CACHE_SIZE = 256;
@@ -279,6 +281,29 @@
     else floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d_model numbers')(call, x);
   }
 
+  const weights = 'a Float32Array, array or allocFloat32 buffer of d_model * d_head numbers';
+  /** attentionForward's arrays, in the export's order, each with its converter. */
+  const FORWARD_ARRAYS = {
+    x: floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d_model numbers'),
+    wq: floats('wq', weights),
+    wk: floats('wk', weights),
+    wv: floats('wv', weights),
+  };
+
+  /** attentionForward's request: the spec id of its keys but x, wq, wk, wv, then those four input arrays. */
+  function forwardRequest(call, value) {
+    const arrays = {};
+    if (typeof value === 'object' && value !== null) {
+      value = Object.assign({}, value);
+      for (const name in FORWARD_ARRAYS) {
+        arrays[name] = value[name];
+        delete value[name];
+      }
+    }
+    call.args.push(specId(value, 1));
+    for (const name in FORWARD_ARRAYS) FORWARD_ARRAYS[name](call, arrays[name]);
+  }
+
   // ---------------------------------------------------------------------------
   // The API
 
@@ -317,6 +342,7 @@
   define('attentionBias', '_posenc_attention_bias', [spec, number]);
   define('positionSimilarity', '_posenc_position_similarity', [spec, number, string]);
   define('attention', '_posenc_attention', [request]);
+  define('attentionForward', '_posenc_attention_forward', [forwardRequest]);
   define('embedTokens', '_posenc_embed_tokens', [string, number, number]);
   define('version', '_posenc_version', []);
 

@@ -220,3 +220,46 @@ test('a buffer\'s view follows the heap when it grows; its values stay', () => {
   big.free();
   buffer.free();
 });
+
+test('attentionForward: softmax(X Wq (X Wk)^T / sqrt(d_head)) X Wv with the caller\'s weights, arrays or buffers', () => {
+  const n = 6;
+  const dModel = 8;
+  const dHead = 4;
+  const values = (length, seed) => Float32Array.from({ length }, (_, k) => Math.sin(1.7 * k + seed));
+  const x = values(n * dModel, 1);
+  const wq = values(dModel * dHead, 2);
+  const wk = values(dModel * dHead, 3);
+  const wv = values(dModel * dHead, 4);
+  const project = (w) => Array.from({ length: n * dHead }, (_, k) => {
+    const i = Math.floor(k / dHead);
+    const c = k % dHead;
+    let s = 0;
+    for (let m = 0; m < dModel; m++) s += x[i * dModel + m] * w[m * dHead + c];
+    return s;
+  });
+  const [q, k, v] = [wq, wk, wv].map(project);
+  const expected = [];
+  for (let i = 0; i < n; i++) {
+    const logits = Array.from({ length: i + 1 }, (_, j) => [0, 1, 2, 3].reduce((s, c) => s + q[i * dHead + c] * k[j * dHead + c], 0) / 2);
+    const top = Math.max(...logits);
+    const weights = logits.map((l) => Math.exp(l - top));
+    const total = weights.reduce((a, b) => a + b);
+    for (let c = 0; c < dHead; c++) expected.push(weights.reduce((s, w, j) => s + w * v[j * dHead + c], 0) / total);
+  }
+  const request = { x, wq, wk, wv, n, d_model: dModel, d_head: dHead, causal: true };
+  const out = pe.attentionForward(request);
+  assert.ok(out instanceof Float32Array && out.length === n * dHead);
+  out.forEach((o, j) => assert.ok(Math.abs(o - expected[j]) < 1e-5, `${j}: ${o} vs ${expected[j]}`));
+  const buffers = [x, wq, wk, wv].map((a) => {
+    const b = pe.allocFloat32(a.length);
+    b.array.set(a);
+    return b;
+  });
+  const [bx, bq, bk, bv] = buffers;
+  assert.deepEqual(pe.attentionForward({ ...request, x: bx, wq: bq, wk: bk, wv: bv }), out);
+  assert.deepEqual(pe.attentionForward({ ...request, x: Array.from(x) }), out);
+  for (const b of buffers) b.free();
+  assert.equal(errorOf(() => pe.attentionForward({ ...request, wv: undefined })).param, 'wv');
+  assert.equal(errorOf(() => pe.attentionForward({ ...request, x: x.subarray(1) })).message, 'x = an array of length 47 is invalid: expected n * d_model = 48 numbers');
+  assert.equal(errorOf(() => pe.attentionForward({ ...request, n: undefined })).param, 'n');
+});
