@@ -590,7 +590,8 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const f
 /// (address, length) of float32: x [n, d_model], wq, wk, wv [d_model, d_head], row-major.
 EMSCRIPTEN_KEEPALIVE const char* posenc_attention_forward(unsigned, int request, const float* x, double x_length,
                                                           const float* wq, double wq_length, const float* wk,
-                                                          double wk_length, const float* wv, double wv_length) {
+                                                          double wk_length, const float* wv, double wv_length,
+                                                          float* out, double out_length) {
     auto body = [&] {
         const posenc::attention::Forward f = posenc::attention::parse_forward(spec_of(request));
         const auto check = [](const char* name, double length, std::int64_t count, const char* shape) {
@@ -602,7 +603,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention_forward(unsigned, int request,
         check("wq", wq_length, f.d_model * f.d_head, "d_model * d_head");
         check("wk", wk_length, f.d_model * f.d_head, "d_model * d_head");
         check("wv", wv_length, f.d_model * f.d_head, "d_model * d_head");
-        posenc::attention::forward(f, x, wq, wk, wv, reply.f32_storage(nullptr, std::size_t(f.n * f.d_head)));
+        posenc::attention::forward(f, x, wq, wk, wv, result_storage(nullptr, out, out_length, f.n, f.d_head, "n * d_head"));
     };
     return guarded(body);
 }

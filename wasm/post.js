@@ -290,18 +290,25 @@
     wv: floats('wv', weights),
   };
 
-  /** attentionForward's request: the spec id of its keys but x, wq, wk, wv, then those four input arrays. */
+  /**
+   * attentionForward's request: the spec id of its keys but x, wq, wk, wv and out, then those
+   * four input arrays, then the optional out buffer.
+   */
   function forwardRequest(call, value) {
     const arrays = {};
+    let target;
     if (typeof value === 'object' && value !== null) {
       value = Object.assign({}, value);
       for (const name in FORWARD_ARRAYS) {
         arrays[name] = value[name];
         delete value[name];
       }
+      target = value.out;
+      delete value.out;
     }
     call.args.push(specId(value, 1));
     for (const name in FORWARD_ARRAYS) FORWARD_ARRAYS[name](call, arrays[name]);
+    out(call, target);
   }
 
   // ---------------------------------------------------------------------------
