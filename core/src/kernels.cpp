@@ -270,29 +270,35 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
         for (std::int64_t j0 = 0; j0 < key_end; j0 += kKeys) {
             const std::int64_t cols = std::min(kKeys, key_end - j0);
             const std::size_t panels = std::size_t((cols + 7) / 8);
-            // Scores of the tile, [rows, kKeys].
+            // Scores of the tile, [rows, kKeys]; causal: not the panels wholly after a group's last query
+            // (the mask below overwrites whatever they hold).
+            const auto panels_to = [&](std::int64_t last_query) {
+                if (!causal) return panels;
+                return std::min(panels, std::size_t(std::max<std::int64_t>(last_query - j0, -1) / 8 + 1));
+            };
             std::int64_t r = 0;
             for (; r + 4 <= rows; r += 4)
-                for (std::size_t jp = 0; jp < panels; ++jp)
+                for (std::size_t jp = 0; jp < panels_to(i0 + r + 3); ++jp)
                     tile<4>(qs.data() + (i0 + r) * d, dd, keys.data() + (std::size_t(j0) + jp * kPanel) * dd, dd,
                             s.data() + r * kKeys + jp * kPanel, kKeys, kPanel);
             for (; r < rows; ++r)
-                for (std::size_t jp = 0; jp < panels; ++jp)
+                for (std::size_t jp = 0; jp < panels_to(i0 + r); ++jp)
                     tile<1>(qs.data() + (i0 + r) * d, dd, keys.data() + (std::size_t(j0) + jp * kPanel) * dd, dd,
                             s.data() + r * kKeys + jp * kPanel, kKeys, kPanel);
             if (bias) bias->add(i0, rows, j0, cols, s.data(), kKeys);
-            // Online softmax: mask, new running max, rescale factor, weights, sums.
+            // Online softmax over the keys a row sees: new running max, rescale factor, weights,
+            // sums; the hidden keys (and the tile's padding) get weight 0.
             for (r = 0; r < rows; ++r) {
                 float* row = s.data() + r * kKeys;
-                const std::int64_t visible = causal ? std::min(cols, i0 + r - j0 + 1) : cols;
-                std::fill(row + std::max<std::int64_t>(visible, 0), row + kKeys, -kInf);
-                const float m = std::max(running_max[r], row_max(row, kKeys));
+                const std::size_t visible = std::size_t(std::max<std::int64_t>(causal ? std::min(cols, i0 + r - j0 + 1) : cols, 0));
+                const float m = std::max(running_max[r], row_max(row, visible));
                 alpha[r] = m == -kInf ? 0.0f : std::exp(running_max[r] - m);
                 if (m == -kInf) {
-                    std::fill(row, row + kKeys, 0.0f);
+                    std::fill(row, row + visible, 0.0f);
                 } else {
-                    row_sum[r] = row_sum[r] * double(alpha[r]) + exp_shifted(row, kKeys, m);
+                    row_sum[r] = row_sum[r] * double(alpha[r]) + exp_shifted(row, visible, m);
                 }
+                std::fill(row + visible, row + kKeys, 0.0f);
                 running_max[r] = m;
             }
             // out = alpha * out + weights . v for the block's keys.

@@ -211,7 +211,7 @@ function collectBuffers(value, transfer) {
 }
 
 function errorMessage(error) {
-  return { name: error instanceof RangeError ? 'RangeError' : 'Error', message: String(error?.message ?? error), reads: error?.reads ?? [] };
+  return { name: error instanceof RangeError ? 'RangeError' : 'Error', message: String(error?.message ?? error), param: error?.param, reads: error?.reads ?? [] };
 }
 
 /**

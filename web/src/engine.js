@@ -133,8 +133,10 @@ function startWorker() {
   return new Worker(URL.createObjectURL(stub), { type: 'module' });
 }
 
-function toError({ name, message }) {
-  return new (name === 'RangeError' ? RangeError : Error)(message);
+function toError({ name, message, param }) {
+  const error = new (name === 'RangeError' ? RangeError : Error)(message);
+  if (param !== undefined) error.param = param;
+  return error;
 }
 
 let shared = null;
