@@ -7,7 +7,7 @@
 //   npm run bench                         everything (~3-4 minutes on 2 cores)
 //   npm run bench -- --only rope,startup  workloads whose id or group contains a word
 //                                         (groups: attention rope sinusoid matmul overhead,
-//                                          and the sections peak native startup bundle)
+//                                          and the sections peak native startup bundle simd)
 //   npm run bench -- --budget 2           seconds of timed rounds per workload (default 5)
 //   npm run bench -- --json out.json      where the results go (default bench-results.json)
 //   node tests/bench/markdown.mjs         the last results as Markdown tables (for the README)
@@ -23,6 +23,7 @@ import { measurePeak } from './peak.mjs';
 import { measureBundles } from './bundle.mjs';
 import { evaluateTargets } from './targets.mjs';
 import * as posencPeer from './peers/posenc.mjs';
+import { simdCounts } from './simd-counts.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -227,6 +228,10 @@ if (selected('startup')) {
   results.startup = measureStartup(opts.startupRuns);
 }
 if (selected('bundle')) results.bundle = measureBundles();
+if (selected('simd')) {
+  log('simd: counting v128 instructions per kernel (a second build with function names) ...');
+  try { results.simdCounts = simdCounts(); } catch (e) { results.simdCounts = { error: String(e.message).split('\n')[0] }; }
+}
 
 // ---- report --------------------------------------------------------------
 const columns = engines.map((e) => e.name);
@@ -257,6 +262,13 @@ if (results.bundle) {
   for (const [name, b] of Object.entries(results.bundle)) {
     console.log(`  ${pad(name, 20)} ${pad(`${(b.gzipBytes / 1024).toFixed(1)} KB`, 11)} (raw ${(b.rawBytes / 1024).toFixed(0)} KB: ${b.files.map((f) => path.basename(f.file)).join(' + ')})`);
   }
+}
+
+if (results.simdCounts) {
+  console.log('\nSIMD instructions in the hot kernels of the wasm module (wasm-dis of a build with function names):');
+  if (results.simdCounts.error) console.log(`  failed: ${results.simdCounts.error}`);
+  else for (const [label, c] of Object.entries(results.simdCounts))
+    console.log(`  ${pad(label, 52)} ${String(c.simd).padStart(5)} v128 ops, ${String(c.f32x4_mul).padStart(4)} f32x4.mul`);
 }
 
 results.targets = evaluateTargets(results);
