@@ -2,20 +2,7 @@
 // float64 references, tolerances and flop counts. Ids are stable: the native
 // bench binary (build/native/posenc_bench --json) reports under the same ids.
 import * as ref from './reference.mjs';
-
-/** mulberry32: a small seeded PRNG, and normal variates by Box-Muller. */
-function rng(seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const normal = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-  return { uniform, normal };
-}
+import { seededRandom as rng } from '../../web/src/lib/random.js';
 
 function normalArray(length, std, seed) {
   const r = rng(seed);

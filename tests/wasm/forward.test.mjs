@@ -3,14 +3,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { leakAfter, loadPosenc } from './load.mjs';
+import { seededRandom } from '../../web/src/lib/random.js';
 
 const pe = await loadPosenc();
 
-/** Seeded N(0, s^2) draws (Box-Muller on a 32-bit LCG), as a Float32Array. */
+/** Seeded N(0, s^2) draws, as a Float32Array. */
 function normals(length, seed, s = 1) {
-  let state = seed >>> 0;
-  const uniform = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) + 0.5) / 2 ** 32;
-  return Float32Array.from({ length }, () => s * Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()));
+  const random = seededRandom(seed);
+  return Float32Array.from({ length }, () => s * random.normal());
 }
 
 /** X W for x [n, k] and w [k, m], in float64. */
