@@ -4,16 +4,18 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from './load.mjs';
 import { PRESETS } from '../../web/src/presets.js';
-import { parseConfigText, ropeSpecFromConfig } from '../../web/src/hf-config.js';
+import { parseConfigText, specFromConfig } from '../../web/src/hf-config.js';
+import { FAMILIES } from '../../web/src/families/index.js';
+import { roundTrip } from '../reference/check-config.mjs';
 
 const pe = await loadPosenc();
-const preset = (id) => ropeSpecFromConfig(PRESETS.find((p) => p.id === id).config).spec;
+const preset = (id) => specFromConfig(PRESETS.find((p) => p.id === id).config).spec;
 const close = (a, b, tolerance, what = '') => assert.ok(Math.abs(a - b) <= tolerance * Math.abs(b), `${what} ${a} vs ${b}`);
 
 test('every preset is a valid spec for the core', () => {
   assert.equal(PRESETS.length, 8);
   for (const p of PRESETS) {
-    const { spec } = ropeSpecFromConfig(p.config);
+    const { spec } = specFromConfig(p.config);
     const r = pe.ropeInvFreq(spec, 1);
     assert.ok(r.inv_freq.length > 0, p.id);
   }
@@ -55,6 +57,14 @@ test('Phi-3-mini-128k: long factors past 4096 tokens, attention factor sqrt(1 + 
   close(short.inv_freq[47], 10000 ** (-94 / 96) / 3.049999999999997, 1e-6);
 });
 
+test('Phi-3-mini-128k through the page’s controls: factor 131072 / 4096 = 32 survives, attention factor 1.1902', () => {
+  const raw = FAMILIES.rope.rawFromPreset('phi-3-mini-128k');
+  assert.equal(raw.factor, '32');
+  const { spec } = roundTrip(specFromConfig(PRESETS.find((p) => p.id === 'phi-3-mini-128k').config));
+  close(pe.ropeInvFreq(spec, 131072).attention_factor, Math.sqrt(1 + Math.log(32) / Math.log(4096)), 1e-12);
+  close(Math.sqrt(1 + Math.log(32) / Math.log(4096)), 1.1902, 1e-4);
+});
+
 test('DeepSeek-V3: the 64-dim rope slice, interleaved, attention 1 and logit scale (0.1 ln 40 + 1)^2', () => {
   const spec = preset('deepseek-v3');
   assert.deepEqual([spec.head_dim, spec.layout], [64, 'interleaved']);
@@ -64,15 +74,16 @@ test('DeepSeek-V3: the 64-dim rope slice, interleaved, attention 1 and logit sca
 });
 
 test('the config reader: full configs ignore other keys, excerpts reject unknown ones, bare blocks work', () => {
-  const full = ropeSpecFromConfig({ model_type: 'llama', vocab_size: 32000, hidden_size: 64, num_attention_heads: 4, rope_theta: 500 });
+  const full = specFromConfig({ model_type: 'llama', vocab_size: 32000, hidden_size: 64, num_attention_heads: 4, rope_theta: 500 });
   assert.deepEqual(full.spec, { type: 'rope', head_dim: 16, rope_theta: 500, layout: 'half' });
-  assert.deepEqual(full.ignored, ['model_type', 'vocab_size']);
-  assert.throws(() => ropeSpecFromConfig({ rope_theta: 500, rope_thta: 1 }), /unknown key "rope_thta"; positional keys: head_dim/);
-  assert.deepEqual(ropeSpecFromConfig({ rope_type: 'linear', factor: 2 }).spec, { type: 'rope', rope_scaling: { rope_type: 'linear', factor: 2 } });
-  assert.throws(() => ropeSpecFromConfig([1, 2]), /expected a JSON object/);
-  assert.throws(() => ropeSpecFromConfig({ hidden_size: 100, num_attention_heads: 3 }), /hidden_size = 100 is not a multiple of num_attention_heads = 3/);
+  assert.deepEqual(full.ignored, ['vocab_size']);
+  assert.deepEqual(full.used, ['model_type', 'hidden_size', 'num_attention_heads', 'rope_theta']);
+  assert.throws(() => specFromConfig({ rope_theta: 500, rope_thta: 1 }), /unknown key "rope_thta"; positional keys: head_dim/);
+  assert.deepEqual(specFromConfig({ rope_type: 'linear', factor: 2 }).spec, { type: 'rope', rope_scaling: { rope_type: 'linear', factor: 2 } });
+  assert.throws(() => specFromConfig([1, 2]), /expected a JSON object/);
+  assert.throws(() => specFromConfig({ hidden_size: 100, num_attention_heads: 3 }), /hidden_size = 100 is not a multiple of num_attention_heads = 3/);
   assert.throws(() => parseConfigText('{"rope_theta": 1e4,}'), /^Error: config: not valid JSON \(/);
   // v5 rope_parameters pass through to the core.
-  const v5 = ropeSpecFromConfig({ head_dim: 8, rope_parameters: { rope_type: 'default', rope_theta: 100 } }).spec;
+  const v5 = specFromConfig({ head_dim: 8, rope_parameters: { rope_type: 'default', rope_theta: 100 } }).spec;
   close(pe.ropeInvFreq(v5, 1).inv_freq[1], 100 ** (-2 / 8), 1e-7);
 });

@@ -3,8 +3,9 @@
 import { sharedEngine } from './engine.js';
 import { carryOver } from './state.js';
 import { createStage, queryOf, readLink } from './stage.js';
-import { FAMILIES, parametersOf } from './families/index.js';
-import { parseConfigText, ropeSpecFromConfig } from './hf-config.js';
+import { FAMILIES, parametersOf, rawFromSpec } from './families/index.js';
+import { parseConfigText, specFromConfig } from './hf-config.js';
+import { familyDescription } from './describe.js';
 import { createWarnings } from './warnings.js';
 
 const form = document.getElementById('controls');
@@ -54,7 +55,7 @@ async function show(name, raw, fromLinkNames) {
   current = { name };
   viewsBox.replaceChildren(container);
   showFamilyFormula(name, family);
-  paste.hidden = name !== 'rope';
+  paste.hidden = name === 'compare';
   ropeExport.hidden = !family.jsonFields;
   buildToc(next.views);
   summarise();
@@ -137,17 +138,36 @@ window.addEventListener('popstate', () => {
   if (location.search !== applied) loadLocation();
 });
 
-// Pasting a config.json: check it with the core, then fill the controls from it.
+// The cheapest call that has the core read every key of a spec, by where its family acts.
+const VERDICT = { absolute: (spec) => ['table', spec, 1], none: (spec) => ['table', spec, 1],
+  rotary: (spec) => ['rotary', spec, 1], bias: (spec) => ['bias', spec, 1] };
+
+/** The note under the paste box: the reader's notes, then every key used, not modelled, and ignored. */
+function configNote({ spec, notes, used, unmodelled, ignored }) {
+  return [
+    `shown as ${FAMILIES[spec.type].label}`,
+    ...notes,
+    used.length ? `read: ${used.join(', ')}` : '',
+    ...unmodelled.map(({ key, why }) => `positional, not modelled: ${key} (${why})`),
+    ignored.length ? `ignored (not positional): ${ignored.join(', ')}` : '',
+  ].filter(Boolean).join('\n');
+}
+
+// Pasting a config.json: read it into its family, check it with the core, then switch to that
+// family with its controls filled from it.
 document.getElementById('config-apply').addEventListener('click', async () => {
   const error = document.getElementById('error-config');
   const notes = document.getElementById('config-notes');
   error.textContent = '';
   notes.textContent = '';
   try {
-    const { spec, ignored, notes: mapped } = ropeSpecFromConfig(parseConfigText(document.getElementById('config-text').value));
-    await engine.call('rotary', spec, 1);  // the core's verdict on every key, before any control changes
-    await stage.change({ ...FAMILIES.rope.rawFromSpec(spec), preset: 'custom' });
-    notes.textContent = [...mapped, ignored.length ? `ignored (not positional): ${ignored.join(', ')}` : ''].filter(Boolean).join('; ');
+    const read = specFromConfig(parseConfigText(document.getElementById('config-text').value));
+    const [method, ...args] = VERDICT[familyDescription(read.spec.type).acts](read.spec);
+    await engine.call(method, ...args);  // the core's verdict on every key, before any control changes
+    const raw = { ...rawFromSpec(read.spec, read.sliding), ...(read.spec.type === 'rope' ? { preset: 'custom' } : {}) };
+    if (current.name === read.spec.type) await stage.change(raw);
+    else await show(read.spec.type, raw, []);
+    notes.textContent = configNote(read);
     commit();
   } catch (e) {
     error.textContent = e.message;

@@ -4,12 +4,12 @@ import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from './attention-lab.js';
 import { PRESETS } from '../presets.js';
 import { format, parse, visibleNames } from '../state.js';
-import { ropeSpecFromConfig } from '../hf-config.js';
+import { specFromConfig } from '../hf-config.js';
+import { ROPE_TYPES, ropeTypeKeys } from '../describe.js';
 import { adjustPair, rotaryFields } from './rotary.js';
 
 export const label = 'RoPE and its scalings';
 
-const ROPE_TYPES = ['default', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope'];
 const is = (...types) => (p) => types.includes(p.rope_type);
 
 export const parameters = [
@@ -45,6 +45,12 @@ export const parameters = [
   { name: 'high_freq_factor', kind: 'number', default: 4, sliderMin: 0.1, sliderMax: 64, label: 'high_freq_factor', when: is('llama3') },
   { name: 'short_factor', kind: 'list', default: null, label: 'short_factor', when: is('longrope'), placeholder: 'rotary_dim/2 numbers' },
   { name: 'long_factor', kind: 'list', default: null, label: 'long_factor', when: is('longrope'), placeholder: 'rotary_dim/2 numbers' },
+  { name: 'rope_local_base_freq', kind: 'optional-number', default: null, sliderMin: 10, sliderMax: 1e7, log: true,
+    label: 'rope_local_base_freq', placeholder: '(same as rope_theta)',
+    help: 'The base of the sliding-window layers (Gemma-3: 10000 on 5 of every 6 layers); drawn as a second spectrum.' },
+  { name: 'sliding_window', kind: 'optional-int', default: null, sliderMin: 16, sliderMax: 1048576, log: true,
+    label: 'sliding_window', placeholder: '(none)',
+    help: 'The attention window of the sliding-window layers, marked on the spectrum: their pairs slower than it never turn within it.' },
   { name: 'seq_len', view: true, kind: 'int', default: 4096, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true, label: 'context (tokens)',
     help: 'The current sequence length: dynamic and longrope depend on it.' },
   { name: 'pair', view: true, kind: 'int', default: 8, min: 0, max: 1023, label: 'rotation: pair i' },
@@ -58,15 +64,11 @@ export const parameters = [
   ...ATTENTION_PARAMETERS,
 ];
 
-const SCALING_KEYS = {
-  default: [],
-  linear: ['factor'],
-  ntk: ['factor'],
-  dynamic: ['factor'],
-  yarn: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow', 'truncate', 'mscale', 'mscale_all_dim', 'attention_factor'],
-  llama3: ['factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor'],
-  longrope: ['short_factor', 'long_factor', 'factor', 'original_max_position_embeddings', 'attention_factor'],
-};
+// Each rope_type's keys, as the core lists them (describe()).
+const SCALING_KEYS = Object.fromEntries(ROPE_TYPES.map((name) => {
+  const { required, optional } = ropeTypeKeys(name);
+  return [name, [...required, ...optional]];
+}));
 
 /** The spec object sent to the core (transformers v4 form). */
 export function spec(params) {
@@ -105,6 +107,12 @@ export function fields(engine, params) {
     maxPositionsName: 'max_position_embeddings',
     get scaled() { return engine.rotary(specOf(), params.seq_len); },
     get unscaled() { return engine.rotary(unscaledSpec(), params.seq_len); },
+    // The sliding-window layers of a model whose local layers have their own base (Gemma-3), unscaled as there.
+    get local() {
+      return params.rope_local_base_freq == null ? null
+        : { rope_theta: params.rope_local_base_freq, ...engine.rotary({ ...unscaledSpec(), rope_theta: params.rope_local_base_freq }, params.seq_len) };
+    },
+    get slidingWindow() { return params.sliding_window; },
     get rope() { return { seq_len: params.seq_len, ...engine.rotary(specOf(), params.seq_len) }; },
     get worked() { return workedExample(engine, params, 'rope', params.rope_theta, params.layout); },
   });
@@ -120,7 +128,7 @@ export const jsonFields = ['rope'];
  * config generations, with transformers v5's precedence (top-level
  * original_max_position_embeddings and partial_rotary_factor first).
  */
-export function rawFromSpec(s) {
+export function rawFromSpec(s, sliding = null) {
   const block = s.rope_scaling ?? s.rope_parameters ?? {};
   const get = (key, fallback) => block[key] ?? fallback;
   const defaults = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
@@ -145,6 +153,8 @@ export function rawFromSpec(s) {
     high_freq_factor: get('high_freq_factor', defaults.high_freq_factor),
     short_factor: get('short_factor', null),
     long_factor: get('long_factor', null),
+    rope_local_base_freq: sliding?.rope_theta ?? null,
+    sliding_window: sliding?.window ?? null,
     seq_len: s.max_position_embeddings ?? defaults.seq_len,
     // Far enough to show the region past max_position_embeddings.
     max_distance: Math.min(200000, 2 * (s.max_position_embeddings ?? defaults.max_position_embeddings)),
@@ -167,7 +177,8 @@ export function baseRaw(defaults, raw) {
 /** Raw control values of a preset by id. */
 export function rawFromPreset(id) {
   const preset = PRESETS.find((p) => p.id === id);
-  return { ...rawFromSpec(ropeSpecFromConfig(preset.config).spec), preset: id };
+  const { spec: s, sliding } = specFromConfig(preset.config);
+  return { ...rawFromSpec(s, sliding), preset: id };
 }
 
 /** Whether raw holds preset `id`'s model values (those that apply; view settings aside). */

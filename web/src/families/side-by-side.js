@@ -1,17 +1,17 @@
 // Compare mode: two to four configurations (any families, or one family with
-// other values, a model preset, or a pasted RoPE config.json) on one decay
+// other values, a model preset, or a pasted model config.json) on one decay
 // axis, one spectrum axis, and their attention maps for one sentence on one
 // colour scale. Each configuration is a line of text: the encoding, then
 // key=value pairs of its playground parameters ("rope preset=llama-2-7b").
 import { COMPARE_DISTANCE, curveOf } from './compare.js';
 import { ATTENTION_PARAMETERS } from './attention-lab.js';
-import { FAMILIES, parametersOf } from './index.js';  // a cycle: read only inside functions
+import { FAMILIES, parametersOf, rawFromSpec } from './index.js';  // a cycle: read only inside functions
 import { defaultsOf, parse } from '../state.js';
-import { ropeSpecFromConfig } from '../hf-config.js';
+import { specFromConfig } from '../hf-config.js';
 
 export const label = 'compare 2–4 configurations';
 export const formula = 'each configuration: the encoding, then its parameters, e.g. <code>rope preset=llama-3.1-8b</code> ' +
-  'or <code>rope rope_type=yarn factor=8</code>; or a pasted RoPE config.json';
+  'or <code>rope rope_type=yarn factor=8</code>; or a pasted model config.json';
 
 export const SLOTS = ['config_a', 'config_b', 'config_c', 'config_d'];
 
@@ -27,7 +27,7 @@ export const COMPARISONS = {
 };
 
 const slotHelp = 'The encoding, then key=value pairs of its controls (as in its link), e.g. “rope preset=llama-2-7b rope_theta=10000”; ' +
-  'or a RoPE config.json pasted whole. Empty: unused.';
+  'or a model’s config.json pasted whole. Empty: unused.';
 
 export const parameters = [
   { name: 'comparison', kind: 'choice', default: 'families', choices: ['custom', ...Object.keys(COMPARISONS)], label: 'comparison',
@@ -64,7 +64,7 @@ export function adjustRaw(raw, changed) {
 /**
  * Reads one configuration line into its family and parameters.
  * @param {string} slot  the parameter name (config_a ...), for messages
- * @param {string} text  "rope preset=llama-2-7b rope_theta=10000", or a RoPE config.json
+ * @param {string} text  "rope preset=llama-2-7b rope_theta=10000", or a model config.json
  * @returns {{family: string, params: object, label: string}}
  * @throws {RangeError} naming the slot, the text and what is wrong, with .param = slot
  */
@@ -76,8 +76,10 @@ export function readSlot(slot, text) {
   if (trimmed.startsWith('{')) {
     let config;
     try { config = JSON.parse(trimmed); } catch (error) { throw fail(`not JSON (${error.message})`); }
-    family = 'rope';
-    raw = FAMILIES.rope.rawFromSpec(ropeSpecFromConfig(config).spec);
+    let read;
+    try { read = specFromConfig(config); } catch (error) { throw fail(error.message.replace(/^config: /, '')); }
+    family = read.spec.type;
+    raw = rawFromSpec(read.spec, read.sliding);
   } else {
     const [name, ...pairs] = trimmed.split(/\s+/);
     family = name;
@@ -99,7 +101,7 @@ export function readSlot(slot, text) {
   const { params, errors } = parse(list, full);
   const first = Object.values(errors)[0];
   if (first) throw fail(first);
-  const label = trimmed.startsWith('{') ? `rope (pasted config, ${raw.rope_type})` : trimmed;
+  const label = trimmed.startsWith('{') ? `${family} (pasted config${family === 'rope' ? `, ${raw.rope_type}` : ''})` : trimmed;
   return { family, params: { ...params, encoding: family }, label };
 }
 

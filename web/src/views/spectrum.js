@@ -10,41 +10,52 @@ export const title = 'Frequency spectrum: the wavelength of each pair';
 export const caption = 'Wavelength 2π/θᵢ in tokens for each rotary pair i, with rope_theta alone and with the scaling. ' +
   'A pair whose wavelength is far shorter than the training length L has turned many times in training and can be kept; ' +
   'pairs longer than L never completed a turn, and the scalings stretch them by the factor.';
-export const needs = ['scaled', 'unscaled', 'trainingLength', 'seqLen', 'ropeType'];
+export const needs = ['scaled', 'unscaled', 'trainingLength', 'seqLen', 'ropeType', 'local', 'slidingWindow'];
 
 /**
  * @param {HTMLElement} element
  * @param {{scaled: {inv_freq: Float32Array}, unscaled: {inv_freq: Float32Array}, trainingLength: number,
- *   seqLen: number, ropeType: string}} result  from the rope family's compute
+ *   seqLen: number, ropeType: string, local: ?{rope_theta: number, inv_freq: Float32Array},
+ *   slidingWindow: ?number}} result  from the rope family's compute; local: the sliding-window
+ *   layers' own spectrum (rope_local_base_freq), slidingWindow: their window in tokens
  */
 export function render(element, result) {
-  const unscaledName = 'unscaled (rope_theta only)';
-  const scaledName = `scaled (${result.ropeType}) at context ${result.seqLen.toLocaleString('en')}`;
+  const { local } = result;
+  const unscaledName = local ? 'global layers, unscaled (rope_theta only)' : 'unscaled (rope_theta only)';
+  const scaledName = `${local ? 'global layers, ' : ''}scaled (${result.ropeType}) at context ${result.seqLen.toLocaleString('en')}`;
+  const localName = local && `sliding-window layers (rope_local_base_freq = ${local.rope_theta.toLocaleString('en')})`;
   const rows = [];
   for (let i = 0; i < result.unscaled.inv_freq.length; i++) {
     const plain = (2 * Math.PI) / result.unscaled.inv_freq[i];
     const scaled = (2 * Math.PI) / result.scaled.inv_freq[i];
     rows.push({ pair: i, wavelength: plain, series: unscaledName, ratio: 1 });
     if (result.ropeType !== 'default') rows.push({ pair: i, wavelength: scaled, series: scaledName, ratio: scaled / plain });
+    if (local) {
+      const own = (2 * Math.PI) / local.inv_freq[i];
+      rows.push({ pair: i, wavelength: own, series: localName, ratio: own / plain });
+    }
   }
   const theme = themeOf(element);
-  const marks = result.trainingLength === result.seqLen
+  const window = result.slidingWindow == null ? []
+    : [{ value: result.slidingWindow, text: `sliding window = ${result.slidingWindow.toLocaleString('en')}`, colour: theme.violet }];
+  const marks = [...window, ...(result.trainingLength === result.seqLen
     ? [{ value: result.seqLen, text: `training length L = current context = ${result.seqLen.toLocaleString('en')}`, colour: theme.accent }]
     : [{ value: result.trainingLength, text: `training length L = ${result.trainingLength.toLocaleString('en')}`, colour: theme.accent },
-      { value: result.seqLen, text: `current context = ${result.seqLen.toLocaleString('en')}`, colour: theme.warm }];
+      { value: result.seqLen, text: `current context = ${result.seqLen.toLocaleString('en')}`, colour: theme.warm }])];
   const figure = Plot.plot({
     width: figureWidth(element), height: 320, marginLeft: 64, marginBottom: 40, marginRight: 20,
     x: { label: 'pair index i →', labelAnchor: 'center', labelOffset: 34 },
     y: { type: 'log', label: '↑ wavelength (tokens)', grid: true, tickFormat: '~s' },
-    color: { legend: true, domain: [unscaledName, scaledName].filter((s) => rows.some((r) => r.series === s)), range: [theme.grey, theme.red] },
+    color: { legend: true, domain: [unscaledName, scaledName, localName].filter((s) => rows.some((r) => r.series === s)),
+      range: [theme.grey, theme.red, theme.violet] },
     marks: [
       Plot.ruleY(marks, { y: 'value', stroke: (d) => d.colour, strokeDasharray: '5,4' }),
       Plot.text(marks, { y: 'value', text: 'text', frameAnchor: 'left', dx: 4, dy: -7, fill: (d) => d.colour, fontSize: 11 }),
       Plot.lineY(rows, { x: 'pair', y: 'wavelength', stroke: 'series', strokeWidth: 1.8 }),
       Plot.dot(rows, {
         x: 'pair', y: 'wavelength', stroke: 'series', r: 2.2,
-        channels: { 'pair i': 'pair', 'wavelength (tokens)': 'wavelength', 'scaled / unscaled': 'ratio' },
-        tip: { format: { x: false, y: false, stroke: true, 'wavelength (tokens)': (v) => v.toPrecision(6), 'scaled / unscaled': (v) => v.toPrecision(4) } },
+        channels: { 'pair i': 'pair', 'wavelength (tokens)': 'wavelength', 'ratio to unscaled': 'ratio' },
+        tip: { format: { x: false, y: false, stroke: true, 'wavelength (tokens)': (v) => v.toPrecision(6), 'ratio to unscaled': (v) => v.toPrecision(4) } },
       }),
     ],
   });
