@@ -61,7 +61,10 @@ test('pasting a config.json shows its encoding; bad JSON and unknown keys get a 
   await page.click('#config-apply');
   await page.waitForFunction(() => document.querySelector('#spectrum .figure').innerText.includes('scaled (yarn)'));
   assert.equal(await page.textContent('#error-config'), '');
-  assert.match(await page.textContent('#config-notes'), /head_dim = 2048 \/ 32 = 64; ignored \(not positional\): model_type, vocab_size/);
+  const note = await page.textContent('#config-notes');
+  assert.match(note, /head_dim = 2048 \/ 32 = 64/);
+  assert.match(note, /read: model_type, hidden_size, num_attention_heads, rope_theta, max_position_embeddings, rope_scaling/);
+  assert.match(note, /ignored \(not positional\): vocab_size$/);
   assert.equal(await page.inputValue('#control-head_dim'), '64');
   assert.equal(await page.inputValue('#control-rope_type'), 'yarn');
   // An unknown key inside rope_scaling: the core names it and lists the accepted keys.

@@ -6,6 +6,7 @@
 // same view can replace a queued older one; it runs in the worker
 // (engine-worker.js), or on the page itself where no worker can start.
 import { FAMILIES } from './families/index.js';
+import { badParam } from './state.js';
 import { seededRandom } from './lib/random.js';
 import { attachPreviews } from './lib/box-average.js';
 import { tracking } from './lib/reads.js';
@@ -122,7 +123,7 @@ export function createCalls(pe) {
       const f = rotary(spec, start + count);
       const half = f.rotary_dim / 2;
       if (!Number.isInteger(pair) || pair < 0 || pair >= half) {
-        throw new RangeError(`pair = ${pair} is invalid: expected an integer in [0, ${half - 1}] (rotary_dim / 2 = ${half} pairs)`);
+        throw badParam('pair', pair, `an integer in [0, ${half - 1}] (rotary_dim / 2 = ${half} pairs)`);
       }
       const d = f.head_dim;
       const [ca, cb] = pairColumns(spec.layout ?? (spec.type === 'xpos' ? 'interleaved' : 'half'), f.rotary_dim, pair);
@@ -148,7 +149,7 @@ export function createCalls(pe) {
       const f = rotary(spec, n);
       const d = f.head_dim;
       if (!Number.isInteger(n) || n < 1 || n * d > 1 << 22) {
-        throw new RangeError(`n = ${n} is invalid: expected an integer in [1, ${Math.floor((1 << 22) / d)}] for head_dim ${d}`);
+        throw badParam('n', n, `an integer in [1, ${Math.floor((1 << 22) / d)}] for head_dim ${d}`);
       }
       const random = seededRandom(1);
       const x = Float32Array.from({ length: n * d }, (_, k) => (input === 'ones' ? 1 : random.normal()));
@@ -165,7 +166,7 @@ export function createCalls(pe) {
  */
 export function computeFields(calls, name, params, needs) {
   const family = FAMILIES[name];
-  if (!family) throw new RangeError(`encoding = ${JSON.stringify(name)} is invalid: expected one of ${Object.keys(FAMILIES).join(', ')}`);
+  if (!family) throw badParam('encoding', JSON.stringify(name), `one of ${Object.keys(FAMILIES).join(', ')}`);
   const { proxy, reads } = tracking(params);
   try {
     const result = family.fields(calls, proxy);

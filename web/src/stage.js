@@ -113,7 +113,7 @@ export async function createStage(o) {
   });
 
   function paramOf(error) {
-    return error.param ?? parameterOf(parameters, String(error.message));
+    return parameterOf(parameters, error);
   }
 
   /** The controls shown: those that apply, and (for an embed) those its views read. */

@@ -175,15 +175,24 @@ export function toQuery(parameters, params, base = defaultsOf(parameters)) {
 }
 
 // Names the JS API uses for what the page calls otherwise.
+// The core names some arguments as its JS functions do (seqLen); the page's controls use the config key.
 const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance', nHeads: 'n_heads' };
 
 /**
- * The parameter a core error message is about, if the list has it:
- * "d_model = 7 is invalid ..." -> "d_model", "long_factor[3] = ..." -> "long_factor",
- * "... missing required key "short_factor" ..." -> "short_factor".
+ * The control an error belongs to: its .param (set by the core for every bad
+ * input, and by the page's own checks), as the page names that control; null
+ * when the error names none, or a control not in `parameters`.
  */
-export function parameterOf(parameters, message) {
-  const match = /^(\w+)(?:\[\d+\])? = /.exec(message) ?? /missing required key "(\w+)"/.exec(message);
-  const name = match && (ALIASES[match[1]] ?? match[1]);
+export function parameterOf(parameters, error) {
+  const name = error?.param && (ALIASES[error.param] ?? error.param);
   return name && parameters.some((p) => p.name === name) ? name : null;
+}
+
+/**
+ * A bad value the page itself refuses, in the core's format and with the
+ * core's fields: a RangeError "<param> = <value> is invalid: expected <allowed>"
+ * with .param, .value and .allowed.
+ */
+export function badParam(param, value, allowed) {
+  return Object.assign(new RangeError(invalid(param, value, allowed)), { param, value: String(value), allowed });
 }

@@ -51,7 +51,7 @@ export function attentionFields(engine, params, specOf, widthsOf) {
       return maps(engine.attention(request(text, encoding)));
     } catch (error) {
       // The sentence's own limits stay with its box; the head's (its width up to 4096) are said as the head's.
-      if (/^text = /.test(error.message)) throw error;
+      if (error.param === 'text') throw error;
       throw new RangeError(`attention head: ${error.message}`);
     }
   };
@@ -59,7 +59,8 @@ export function attentionFields(engine, params, specOf, widthsOf) {
     try {
       return run(params.text2, encoding);
     } catch (error) {  // name the second sentence's own control
-      throw Object.assign(new RangeError(error.message.replace(/^text = /, 'text2 = ')), { param: /^text = /.test(error.message) ? 'text2' : undefined });
+      if (error.param !== 'text') throw error;
+      throw Object.assign(new RangeError(error.message.replace(/^text = /, 'text2 = ')), { param: 'text2' });
     }
   };
   return {

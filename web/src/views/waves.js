@@ -4,6 +4,7 @@
 import * as Plot from '@observablehq/plot';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
+import { badParam } from '../state.js';
 
 export const id = 'waves';
 export const title = 'Waves of chosen dimensions';
@@ -24,7 +25,7 @@ export function chooseColumns(result, dims) {
     return pairs.map((i) => result.sin_column[i]);
   }
   const bad = dims.filter((d) => d >= cols);
-  if (bad.length) throw new Error(`dims = ${bad.join(', ')} is invalid: expected dimension indices in [0, ${cols - 1}]`);
+  if (bad.length) throw badParam('dims', bad.join(', '), `dimension indices in [0, ${cols - 1}]`);
   return dims;
 }
 
