@@ -158,39 +158,6 @@ Frequencies compute_longrope(const Spec& s, std::int64_t seq_len) {
 }
 
 // ---------------------------------------------------------------------------
-// The keys. Each is declared once, with the range its validator enforces; a
-// type lists the ones it takes.
-
-constexpr double kInf = HUGE_VAL;
-constexpr double kPositive = 0x1p-1022;  // "> 0": the least normal double
-
-ScalingKey number_key(std::string name, std::optional<double> fallback, double lo, const char* allowed) {
-    return {std::move(name), "number", fallback, lo, kInf, allowed};
-}
-
-const ScalingKey& factor_key() {
-    static const ScalingKey key = number_key("factor", std::nullopt, 1.0, "a finite number >= 1");
-    return key;
-}
-
-/// Absent: the top-level key, else max_position_embeddings (see Scaling).
-const ScalingKey& original_key() {
-    static const ScalingKey key{"original_max_position_embeddings", "integer", std::nullopt, 1.0, double(kMaxPosition),
-                                "an integer in [1, " + std::to_string(kMaxPosition) + "]"};
-    return key;
-}
-
-/// Absent: computed by the type (yarn, longrope).
-const ScalingKey& attention_factor_key() {
-    static const ScalingKey key = number_key("attention_factor", std::nullopt, kPositive, "a finite number > 0");
-    return key;
-}
-
-ScalingKey mscale_key(std::string name) { return number_key(std::move(name), std::nullopt, 0.0, "a finite number >= 0"); }
-
-ScalingKey rescale_list_key(std::string name) { return {std::move(name), "list", std::nullopt, kPositive, kInf, "finite numbers > 0"}; }
-
-// ---------------------------------------------------------------------------
 // The validators: one per rope_type, reading its keys in the order of its
 // lists (required, then optional) through a KeyReader, which takes each key's
 // kind, fallback and range from the type's table.
@@ -316,31 +283,43 @@ struct Entry {
     Frequencies (*compute)(const Spec&, std::int64_t seq_len);
 };
 
+constexpr double kInf = HUGE_VAL;
+constexpr double kPositive = 0x1p-1022;  // "> 0": the least normal double
+
 const std::vector<Entry>& entries() {
     static const std::vector<Entry> table = [] {
-        const ScalingKey& factor = factor_key();
-        const ScalingKey& original = original_key();
-        const ScalingKey& attention_factor = attention_factor_key();
-        const auto positive = [](std::string name, std::optional<double> fallback) {
-            return number_key(std::move(name), fallback, kPositive, "a finite number > 0");
+        // Each key once, with the range its validator enforces.
+        const auto number = [](const char* name, std::optional<double> fallback, double lo, const char* allowed) {
+            return ScalingKey{name, "number", fallback, lo, kInf, allowed};
         };
+        const char* const positive = "a finite number > 0";
+        const ScalingKey factor = number("factor", std::nullopt, 1.0, "a finite number >= 1");
+        // Absent: the top-level key, else max_position_embeddings (see Scaling).
+        const ScalingKey original{"original_max_position_embeddings", "integer", std::nullopt, 1.0,
+                                  double(kMaxPosition), "an integer in [1, " + std::to_string(kMaxPosition) + "]"};
+        const ScalingKey attention_factor = number("attention_factor", std::nullopt, kPositive, positive);  // absent: computed
+        const ScalingKey beta_fast = number("beta_fast", 32.0, kPositive, positive);
+        const ScalingKey beta_slow = number("beta_slow", 1.0, kPositive, positive);
+        const ScalingKey mscale = number("mscale", std::nullopt, 0.0, "a finite number >= 0");
+        const ScalingKey mscale_all_dim = number("mscale_all_dim", std::nullopt, 0.0, "a finite number >= 0");
         const ScalingKey truncate{"truncate", "boolean", 1.0, 0.0, 1.0, "true or false"};
+        const ScalingKey low_freq_factor = number("low_freq_factor", std::nullopt, kPositive, positive);
+        const ScalingKey high_freq_factor = number("high_freq_factor", std::nullopt, kPositive, positive);
+        const auto rescale = [](const char* name) {
+            return ScalingKey{name, "list", std::nullopt, kPositive, kInf, "finite numbers > 0"};
+        };
+        const ScalingKey short_factor = rescale("short_factor"), long_factor = rescale("long_factor");
+
         return std::vector<Entry>{
             {{"default", {}, {}}, validate_default, compute_default},
             {{"linear", {factor}, {}}, validate_linear, compute_linear},
             {{"ntk", {factor}, {}}, validate_ntk, compute_ntk},
             {{"dynamic", {factor}, {original}}, validate_dynamic, compute_dynamic},
-            {{"yarn", {factor},
-              {original, attention_factor, positive("beta_fast", 32.0), positive("beta_slow", 1.0),
-               mscale_key("mscale"), mscale_key("mscale_all_dim"), truncate}},
+            {{"yarn", {factor}, {original, attention_factor, beta_fast, beta_slow, mscale, mscale_all_dim, truncate}},
              validate_yarn, compute_yarn},
-            {{"llama3", {factor, original, positive("low_freq_factor", std::nullopt),
-                         positive("high_freq_factor", std::nullopt)},
-              {}},
-             validate_llama3, compute_llama3},
-            {{"longrope", {rescale_list_key("short_factor"), rescale_list_key("long_factor")},
-              {factor, original, attention_factor}},
-             validate_longrope, compute_longrope},
+            {{"llama3", {factor, original, low_freq_factor, high_freq_factor}, {}}, validate_llama3, compute_llama3},
+            {{"longrope", {short_factor, long_factor}, {factor, original, attention_factor}}, validate_longrope,
+             compute_longrope},
         };
     }();
     return table;

@@ -80,7 +80,9 @@ const std::vector<std::string>& rope_types();
 /// decides: rope_parameters' rope_theta wins over the top-level one, the
 /// top-level partial_rotary_factor and original_max_position_embeddings win
 /// over the block's. `rotary_dim` (GPT-J's key) or `partial_rotary_factor`
-/// (rotary_dim = head_dim * factor, rounded down to even) choose the rotated width. Throws std::invalid_argument naming the key,
+/// (rotary_dim = head_dim * factor, rounded down to even) choose the rotated
+/// width. The keys each rope_type requires and allows, with their ranges, are
+/// those of scaling_types(). Throws std::invalid_argument naming the key,
 /// value and allowed range for an unknown key, a missing required key of the
 /// rope_type, an odd head_dim or rotary_dim, factor < 1, a non-finite or <= 1
 /// rope_theta, a short/long_factor list whose length is not rotary_dim / 2, an
