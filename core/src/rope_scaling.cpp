@@ -3,7 +3,10 @@
 #include "posenc/rope_scaling.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <stdexcept>
 
 #include "posenc/rope.hpp"
@@ -275,59 +278,62 @@ void validate_longrope(const KeyReader& r, Scaling& out) {
 }
 
 // ---------------------------------------------------------------------------
-// The table: rope_type -> {keys, validate, compute}.
+// The table: rope_type -> {keys, validate, compute}. Plain data (scaling_types()
+// builds its strings from it once), which costs the module no code per entry.
 
-struct Entry {
-    ScalingType type;
+constexpr double kInf = HUGE_VAL;
+constexpr double kPositive = 0x1p-1022;  // "> 0": the least normal double
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();  // no fallback
+
+/// A ScalingKey as the table declares it; fallback kNone: std::nullopt.
+struct KeyDef {
+    const char* name;
+    const char* kind;
+    double fallback, lo, hi;
+    const char* allowed;
+};
+
+// Each key once, with the range its validator enforces.
+constexpr KeyDef kFactor{"factor", "number", kNone, 1.0, kInf, "a finite number >= 1"};
+/// Absent: the top-level key, else max_position_embeddings (see Scaling). The
+/// allowed text is the one SpecReader::integer writes for [1, kMaxPosition].
+constexpr KeyDef kOriginal{"original_max_position_embeddings", "integer", kNone, 1.0, double(kMaxPosition),
+                           "an integer in [1, 1099511627776]"};
+constexpr KeyDef kAttentionFactor{"attention_factor", "number", kNone, kPositive, kInf, "a finite number > 0"};  // absent: computed
+constexpr KeyDef kBetaFast{"beta_fast", "number", 32.0, kPositive, kInf, "a finite number > 0"};
+constexpr KeyDef kBetaSlow{"beta_slow", "number", 1.0, kPositive, kInf, "a finite number > 0"};
+constexpr KeyDef kMscale{"mscale", "number", kNone, 0.0, kInf, "a finite number >= 0"};
+constexpr KeyDef kMscaleAllDim{"mscale_all_dim", "number", kNone, 0.0, kInf, "a finite number >= 0"};
+constexpr KeyDef kTruncate{"truncate", "boolean", 1.0, 0.0, 1.0, "true or false"};
+constexpr KeyDef kLowFreqFactor{"low_freq_factor", "number", kNone, kPositive, kInf, "a finite number > 0"};
+constexpr KeyDef kHighFreqFactor{"high_freq_factor", "number", kNone, kPositive, kInf, "a finite number > 0"};
+constexpr KeyDef kShortFactor{"short_factor", "list", kNone, kPositive, kInf, "finite numbers > 0"};
+constexpr KeyDef kLongFactor{"long_factor", "list", kNone, kPositive, kInf, "finite numbers > 0"};
+
+struct TypeDef {
+    const char* name;
+    std::array<const KeyDef*, 4> required;  // null-padded
+    std::array<const KeyDef*, 7> optional;
     void (*validate)(const KeyReader&, Scaling& out);
     Frequencies (*compute)(const Spec&, std::int64_t seq_len);
 };
 
-constexpr double kInf = HUGE_VAL;
-constexpr double kPositive = 0x1p-1022;  // "> 0": the least normal double
+constexpr TypeDef kTypes[] = {
+    {"default", {}, {}, validate_default, compute_default},
+    {"linear", {&kFactor}, {}, validate_linear, compute_linear},
+    {"ntk", {&kFactor}, {}, validate_ntk, compute_ntk},
+    {"dynamic", {&kFactor}, {&kOriginal}, validate_dynamic, compute_dynamic},
+    {"yarn", {&kFactor}, {&kOriginal, &kAttentionFactor, &kBetaFast, &kBetaSlow, &kMscale, &kMscaleAllDim, &kTruncate},
+     validate_yarn, compute_yarn},
+    {"llama3", {&kFactor, &kOriginal, &kLowFreqFactor, &kHighFreqFactor}, {}, validate_llama3, compute_llama3},
+    {"longrope", {&kShortFactor, &kLongFactor}, {&kFactor, &kOriginal, &kAttentionFactor}, validate_longrope,
+     compute_longrope},
+};
 
-const std::vector<Entry>& entries() {
-    static const std::vector<Entry> table = [] {
-        // Each key once, with the range its validator enforces.
-        const auto number = [](const char* name, std::optional<double> fallback, double lo, const char* allowed) {
-            return ScalingKey{name, "number", fallback, lo, kInf, allowed};
-        };
-        const char* const positive = "a finite number > 0";
-        const ScalingKey factor = number("factor", std::nullopt, 1.0, "a finite number >= 1");
-        // Absent: the top-level key, else max_position_embeddings (see Scaling).
-        const ScalingKey original{"original_max_position_embeddings", "integer", std::nullopt, 1.0,
-                                  double(kMaxPosition), "an integer in [1, " + std::to_string(kMaxPosition) + "]"};
-        const ScalingKey attention_factor = number("attention_factor", std::nullopt, kPositive, positive);  // absent: computed
-        const ScalingKey beta_fast = number("beta_fast", 32.0, kPositive, positive);
-        const ScalingKey beta_slow = number("beta_slow", 1.0, kPositive, positive);
-        const ScalingKey mscale = number("mscale", std::nullopt, 0.0, "a finite number >= 0");
-        const ScalingKey mscale_all_dim = number("mscale_all_dim", std::nullopt, 0.0, "a finite number >= 0");
-        const ScalingKey truncate{"truncate", "boolean", 1.0, 0.0, 1.0, "true or false"};
-        const ScalingKey low_freq_factor = number("low_freq_factor", std::nullopt, kPositive, positive);
-        const ScalingKey high_freq_factor = number("high_freq_factor", std::nullopt, kPositive, positive);
-        const auto rescale = [](const char* name) {
-            return ScalingKey{name, "list", std::nullopt, kPositive, kInf, "finite numbers > 0"};
-        };
-        const ScalingKey short_factor = rescale("short_factor"), long_factor = rescale("long_factor");
-
-        return std::vector<Entry>{
-            {{"default", {}, {}}, validate_default, compute_default},
-            {{"linear", {factor}, {}}, validate_linear, compute_linear},
-            {{"ntk", {factor}, {}}, validate_ntk, compute_ntk},
-            {{"dynamic", {factor}, {original}}, validate_dynamic, compute_dynamic},
-            {{"yarn", {factor}, {original, attention_factor, beta_fast, beta_slow, mscale, mscale_all_dim, truncate}},
-             validate_yarn, compute_yarn},
-            {{"llama3", {factor, original, low_freq_factor, high_freq_factor}, {}}, validate_llama3, compute_llama3},
-            {{"longrope", {short_factor, long_factor}, {factor, original, attention_factor}}, validate_longrope,
-             compute_longrope},
-        };
-    }();
-    return table;
-}
-
-const Entry& entry_named(std::string_view name) {
-    for (const Entry& e : entries())
-        if (e.type.name == name) return e;
+/// The kTypes (and scaling_types()) index of a rope_type; throws the rope_type error.
+std::size_t type_index(std::string_view name) {
+    for (std::size_t i = 0; i < std::size(kTypes); ++i)
+        if (kTypes[i].name == name) return i;
     throw_bad_param("rope_type", '"' + std::string(name) + '"', one_of(rope_types()));
 }
 
@@ -335,8 +341,18 @@ const Entry& entry_named(std::string_view name) {
 
 const std::vector<ScalingType>& scaling_types() {
     static const std::vector<ScalingType> types = [] {
+        const auto add = [](const auto& defs, std::vector<ScalingKey>& to) {
+            for (const KeyDef* k : defs)
+                if (k) to.push_back({k->name, k->kind, std::isnan(k->fallback) ? std::nullopt : std::optional(k->fallback),
+                                     k->lo, k->hi, k->allowed});
+        };
         std::vector<ScalingType> out;
-        for (const Entry& e : entries()) out.push_back(e.type);
+        for (const TypeDef& def : kTypes) {
+            ScalingType& type = out.emplace_back();
+            type.name = def.name;
+            add(def.required, type.required);
+            add(def.optional, type.optional);
+        }
         return out;
     }();
     return types;
@@ -345,25 +361,22 @@ const std::vector<ScalingType>& scaling_types() {
 const std::vector<std::string>& rope_types() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
-        for (const Entry& e : entries()) out.push_back(e.type.name);
+        for (const TypeDef& def : kTypes) out.emplace_back(def.name);
         return out;
     }();
     return names;
 }
 
-const ScalingType& scaling_type(std::string_view rope_type) {
-    const Entry& e = entry_named(rope_type);  // scaling_types() holds entries()' types in the same order
-    return scaling_types()[std::size_t(&e - entries().data())];
-}
+const ScalingType& scaling_type(std::string_view rope_type) { return scaling_types()[type_index(rope_type)]; }
 
 void read_scaling(const ScalingType& type, const SpecReader& read, std::int64_t half, Scaling& out) {
     for (const ScalingKey& key : type.required)
         if (!read.present(key.name)) read.require(key.name, "see the " + type.name + " scaling");
-    entry_named(type.name).validate(KeyReader(read, type, half), out);
+    kTypes[type_index(type.name)].validate(KeyReader(read, type, half), out);
 }
 
 Frequencies scaled_frequencies(const Spec& spec, std::int64_t seq_len) {
-    return entry_named(spec.scaling.rope_type).compute(spec, seq_len);
+    return kTypes[type_index(spec.scaling.rope_type)].compute(spec, seq_len);
 }
 
 }  // namespace posenc::rope
