@@ -299,7 +299,9 @@ constexpr KeyDef kFactor{"factor", "number", kNone, 1.0, kInf, "a finite number 
 /// allowed text is the one SpecReader::integer writes for [1, kMaxPosition].
 constexpr KeyDef kOriginal{"original_max_position_embeddings", "integer", kNone, 1.0, double(kMaxPosition),
                            "an integer in [1, 1099511627776]"};
-constexpr KeyDef kAttentionFactor{"attention_factor", "number", kNone, kPositive, kInf, "a finite number > 0"};  // absent: computed
+static_assert(kMaxPosition == 1099511627776, "kOriginal's allowed text names kMaxPosition");
+/// Absent: computed by the type.
+constexpr KeyDef kAttentionFactor{"attention_factor", "number", kNone, kPositive, kInf, "a finite number > 0"};
 constexpr KeyDef kBetaFast{"beta_fast", "number", 32.0, kPositive, kInf, "a finite number > 0"};
 constexpr KeyDef kBetaSlow{"beta_slow", "number", 1.0, kPositive, kInf, "a finite number > 0"};
 constexpr KeyDef kMscale{"mscale", "number", kNone, 0.0, kInf, "a finite number >= 0"};
