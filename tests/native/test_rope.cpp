@@ -2,7 +2,9 @@
 // hand from each paper's formula (the derivations are in the comments).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -356,4 +358,198 @@ TEST_CASE("apply on raw arrays: the same bytes as the xtensor apply, also in pla
     rope::apply(spec, in_place.data(), 3, 8, 17, in_place.data());
     CHECK(in_place == out);
     CHECK_THROWS_WITH(rope::apply(spec, x.data(), 4, 6, 0, out.data()), Contains("x = [4, 6] is invalid"));
+}
+
+// ---------------------------------------------------------------------------
+// scaling_types(): the table describe() lists is the one parse enforces.
+
+namespace {
+
+/// A valid scaling block of each rope_type holding exactly its required keys
+/// (head_dim 8: short/long_factor have 4 entries).
+Config required_block(const std::string& type) {
+    Config block{{"rope_type", type}};
+    const std::vector<double> ones{1, 1, 1, 1};
+    if (type == "linear" || type == "ntk" || type == "dynamic" || type == "yarn") block.set("factor", 2.0);
+    if (type == "llama3") {
+        for (const auto& [key, value] : std::vector<std::pair<std::string, double>>{
+                 {"factor", 8.0}, {"original_max_position_embeddings", 8192.0}, {"low_freq_factor", 1.0},
+                 {"high_freq_factor", 4.0}})
+            block.set(key, value);
+    }
+    if (type == "longrope") {
+        block.set("short_factor", ones);
+        block.set("long_factor", ones);
+    }
+    return block;
+}
+
+/// A rope spec of head_dim 8 with `block` as its rope_scaling (v4) or rope_parameters (v5).
+rope::Spec parse_block(const Config& block, bool v5) {
+    return rope::parse(Config{{"head_dim", 8.0}, {v5 ? "rope_parameters" : "rope_scaling", object(block)}});
+}
+
+/// The param and message of the BadParam parse throws, or {"", ""} when it accepts.
+std::pair<std::string, std::string> refusal(const Config& block, bool v5 = false) {
+    try {
+        parse_block(block, v5);
+    } catch (const BadParam& e) {
+        return {e.param, e.what()};
+    }
+    return {"", ""};
+}
+
+/// The field a scalar key is read into (a boolean as 0 / 1; an absent optional as NaN).
+double field(const rope::Scaling& s, const std::string& key) {
+    if (key == "factor") return s.factor;
+    if (key == "original_max_position_embeddings") return double(s.original_max_position_embeddings);
+    if (key == "attention_factor") return s.attention_factor.value_or(NAN);
+    if (key == "beta_fast") return s.beta_fast;
+    if (key == "beta_slow") return s.beta_slow;
+    if (key == "mscale") return s.mscale.value_or(NAN);
+    if (key == "mscale_all_dim") return s.mscale_all_dim.value_or(NAN);
+    if (key == "truncate") return s.truncate ? 1.0 : 0.0;
+    if (key == "low_freq_factor") return s.low_freq_factor;
+    if (key == "high_freq_factor") return s.high_freq_factor;
+    FAIL("no field for " << key);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("scaling_types() lists every rope_type once, in the order of rope_types()", "[rope][scaling][table]") {
+    const auto& types = rope::scaling_types();
+    REQUIRE(types.size() == rope::rope_types().size());
+    for (std::size_t i = 0; i < types.size(); ++i) {
+        CHECK(types[i].name == rope::rope_types()[i]);
+        CHECK(&rope::scaling_type(types[i].name) == &types[i]);
+        for (const auto* group : {&types[i].required, &types[i].optional})
+            for (const auto& key : *group) {
+                INFO(types[i].name << "." << key.name);
+                CHECK((key.kind == "integer" || key.kind == "number" || key.kind == "boolean" || key.kind == "list"));
+                CHECK(key.lo <= key.hi);
+                CHECK(!key.allowed.empty());
+                if (group == &types[i].required) CHECK(!key.fallback);
+            }
+    }
+    CHECK(rope::rope_types() == std::vector<std::string>{"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"});
+    CHECK_THROWS_WITH(rope::scaling_type("su"), Contains("rope_type = \"su\" is invalid: expected one of \"default\""));
+}
+
+TEST_CASE("parse requires each listed required key and refuses any key outside a type's lists",
+          "[rope][scaling][table]") {
+    std::vector<std::string> every_key{"beta", "rope_scale"};  // and every key some type lists
+    for (const auto& type : rope::scaling_types())
+        for (const auto* group : {&type.required, &type.optional})
+            for (const auto& key : *group) every_key.push_back(key.name);
+    for (const bool v5 : {false, true}) {
+        for (const auto& type : rope::scaling_types()) {
+            INFO((v5 ? "rope_parameters " : "rope_scaling ") << type.name);
+            const Config block = required_block(type.name);
+            std::vector<std::string> required;
+            for (const auto& key : type.required) required.push_back(key.name);
+            std::vector<std::string> given;
+            for (const auto& [key, value] : block.entries())
+                if (key != "rope_type") given.push_back(key);
+            std::sort(required.begin(), required.end());
+            CHECK(given == required);  // the example holds exactly the listed required keys
+            CHECK(parse_block(block, v5).scaling.rope_type == type.name);
+            for (const auto& key : type.required) {
+                Config missing = block;
+                missing.set(key.name, std::monostate{});  // null reads as absent
+                const auto [param, message] = refusal(missing, v5);
+                CHECK(param == key.name);
+                CHECK_THAT(message, Contains("missing required key \"" + key.name + "\""));
+            }
+            for (const auto& key : every_key) {
+                bool listed = false;
+                for (const auto* group : {&type.required, &type.optional})
+                    for (const auto& k : *group) listed = listed || k.name == key;
+                if (listed) continue;
+                Config extra = block;
+                extra.set(key, 1.0);
+                const auto [param, message] = refusal(extra, v5);
+                INFO(key);
+                CHECK(param == key);
+                CHECK_THAT(message, Contains("unknown key \"" + key + "\""));
+            }
+        }
+    }
+}
+
+TEST_CASE("parse enforces each ScalingKey's lo and hi: just outside refused, at the bound accepted",
+          "[rope][scaling][table]") {
+    // llama3's own rule, low_freq_factor < high_freq_factor, refuses two bounds
+    // whatever the ranges: low at +max and high at the least normal.
+    const auto cross_rule = [](const std::pair<std::string, std::string>& refused) {
+        return refused.first == "low_freq_factor" && refused.second.find("< high_freq_factor") != std::string::npos;
+    };
+    for (const auto& type : rope::scaling_types()) {
+        for (const auto* group : {&type.required, &type.optional}) {
+            for (const auto& key : *group) {
+                INFO(type.name << "." << key.name << " in [" << key.lo << ", " << key.hi << "]");
+                const auto with = [&](Value value) {
+                    Config block = required_block(type.name);
+                    if (key.kind == "list") {
+                        std::vector<double> list{1, 1, 1, 1};
+                        list[2] = std::get<double>(value);
+                        value = list;
+                    }
+                    block.set(key.name, value);
+                    return block;
+                };
+                const auto refused = [&](double x) {
+                    const auto [param, message] = refusal(with(x));
+                    CHECK(param == key.name);
+                    CHECK_THAT(message, Contains(key.name + (key.kind == "list" ? "[2]" : "") + " = " + format_number(x) +
+                                                 " is invalid: expected " + key.allowed));
+                };
+                const auto accepted = [&](double x) {
+                    const auto refused_by = refusal(with(x));
+                    if (type.name == "llama3" && cross_rule(refused_by)) return;
+                    CHECK(refused_by.first.empty());
+                    if (!refused_by.first.empty()) return;
+                    const rope::Scaling s = parse_block(with(x), false).scaling;
+                    if (key.kind == "list")
+                        CHECK((key.name == "short_factor" ? s.short_factor : s.long_factor)[2] == x);
+                    else
+                        CHECK(field(s, key.name) == x);  // read into its own field
+                };
+                if (key.kind == "boolean") {
+                    CHECK(refusal(with(1.0)).second.find(key.allowed) != std::string::npos);
+                    CHECK(field(parse_block(with(false), false).scaling, key.name) == 0.0);
+                    continue;
+                }
+                const double step = key.kind == "integer" ? 1.0 : 0.0;  // the next integer, or the next double
+                refused(step ? key.lo - step : std::nextafter(key.lo, -INFINITY));
+                accepted(key.lo);
+                if (std::isinf(key.hi)) {  // any finite number
+                    refused(INFINITY);
+                    accepted(std::numeric_limits<double>::max());
+                } else {
+                    refused(step ? key.hi + step : std::nextafter(key.hi, INFINITY));
+                    accepted(key.hi);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("an absent optional key reads as its ScalingKey's fallback", "[rope][scaling][table]") {
+    for (const auto& type : rope::scaling_types()) {
+        const rope::Scaling s = parse_block(required_block(type.name), false).scaling;
+        for (const auto& key : type.optional) {
+            if (!key.fallback) continue;
+            INFO(type.name << "." << key.name);
+            CHECK(field(s, key.name) == *key.fallback);
+        }
+    }
+    // The ones without: original_max_position_embeddings (max_position_embeddings
+    // here), attention_factor and the mscales (none given), longrope's factor (1,
+    // with max_position_embeddings / L in the attention factor).
+    const auto yarn = parse_block(required_block("yarn"), false).scaling;
+    CHECK(yarn.original_max_position_embeddings == 4096);
+    CHECK(!yarn.attention_factor);
+    CHECK(!yarn.mscale);
+    CHECK(!parse_block(required_block("longrope"), false).scaling.factor_given);
 }

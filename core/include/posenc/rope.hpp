@@ -12,6 +12,11 @@
 //   interleaved  (2i, 2i+1)                 RoFormer, GPT-J, DeepSeek's own code
 //   half         (i, i + rotary_dim / 2)    GPT-NeoX, LLaMA's rotate_half
 // Dimensions from rotary_dim on pass through unchanged (partial rotary, GPT-NeoX).
+//
+// Where it lives: the rotation, frequencies() and the decay curves in
+// core/src/rope.cpp; parse() in rope_config.cpp; the scalings (keys,
+// validators, compute functions: scaling_types(), posenc/rope_scaling.hpp) in
+// rope_scaling.cpp.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +27,12 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/rope_scaling.hpp"
 
 namespace posenc::rope {
+
+/// The largest position (and context length) any rotary function takes: 2^40.
+constexpr std::int64_t kMaxPosition = std::int64_t(1) << 40;
 
 enum class Layout { interleaved, half };
 
@@ -59,7 +68,8 @@ struct Spec {
     Scaling scaling;
 };
 
-/// The known rope_type names: default, linear, ntk, dynamic, yarn, llama3, longrope.
+/// The known rope_type names: default, linear, ntk, dynamic, yarn, llama3,
+/// longrope (the names of scaling_types(), in its order).
 const std::vector<std::string>& rope_types();
 
 /// Reads a spec object. Accepts both config generations: `rope_theta` +
@@ -70,7 +80,9 @@ const std::vector<std::string>& rope_types();
 /// decides: rope_parameters' rope_theta wins over the top-level one, the
 /// top-level partial_rotary_factor and original_max_position_embeddings win
 /// over the block's. `rotary_dim` (GPT-J's key) or `partial_rotary_factor`
-/// (rotary_dim = head_dim * factor, rounded down to even) choose the rotated width. Throws std::invalid_argument naming the key,
+/// (rotary_dim = head_dim * factor, rounded down to even) choose the rotated
+/// width. The keys each rope_type requires and allows, with their ranges, are
+/// those of scaling_types(). Throws std::invalid_argument naming the key,
 /// value and allowed range for an unknown key, a missing required key of the
 /// rope_type, an odd head_dim or rotary_dim, factor < 1, a non-finite or <= 1
 /// rope_theta, a short/long_factor list whose length is not rotary_dim / 2, an
@@ -91,7 +103,7 @@ struct Frequencies {
 
 /// inv_freq and attention_factor for a sequence of `seq_len` tokens (only
 /// `dynamic` and `longrope` depend on it), exactly as each rope_type defines
-/// them (see rope.cpp for each formula and its source). Computed in double.
+/// them (see rope_scaling.cpp for each formula and its source). Computed in double.
 /// Throws std::invalid_argument when seq_len < 1.
 Frequencies frequencies(const Spec& spec, std::int64_t seq_len);
 

@@ -1,0 +1,118 @@
+// Reading a rotary spec: the top-level keys and the scaling block of either
+// config generation (transformers v4 `rope_scaling`, v5 `rope_parameters`),
+// with v5's precedence rules (rope.hpp, parse). The keys of each rope_type are
+// read by its validator (rope_scaling.cpp).
+#include <cmath>
+#include <string_view>
+
+#include "posenc/rope.hpp"
+#include "posenc/rope_scaling.hpp"
+
+namespace posenc::rope {
+namespace {
+
+/// "default, linear, ..., longrope": the known types as the missing-rope_type message lists them.
+std::string type_list() {
+    std::string out;
+    for (const std::string& name : rope_types()) (out += out.empty() ? "" : ", ") += name;
+    return out;
+}
+
+/// The scaling block (v4 rope_scaling, or v5 rope_parameters whose rope_theta
+/// the caller has read). `block` may be null: no scaling.
+Scaling parse_scaling(const Config* block, const std::string& block_name, bool v5, std::int64_t half,
+                      std::int64_t max_position_embeddings, std::optional<std::int64_t> top_level_original) {
+    Scaling out;
+    std::string type = "default";
+    if (block) {
+        const bool has_rope_type = block->has("rope_type"), has_type = block->has("type");
+        const Value* name = has_rope_type ? &block->at("rope_type") : has_type ? &block->at("type") : nullptr;
+        if (!name && !v5)
+            throw BadParam("rope_type", block_name + ": missing required key \"rope_type\" (one of " + type_list() + ")");
+        if (name) {
+            const auto* text = std::get_if<std::string>(name);
+            if (!text) throw_bad_param("rope_type", describe(*name), "a string such as \"yarn\"");
+            type = *text;
+        }
+    }
+    const ScalingType& scaling = scaling_type(type);
+    out.rope_type = scaling.name;
+    out.original_max_position_embeddings = max_position_embeddings;
+    if (!block) {
+        if (top_level_original) out.original_max_position_embeddings = *top_level_original;
+        return out;
+    }
+
+    std::vector<std::string_view> keys = {"rope_type", "type"};
+    if (v5) keys.insert(keys.end(), {"rope_theta", "partial_rotary_factor"});
+    for (const auto* group : {&scaling.required, &scaling.optional})
+        for (const ScalingKey& key : *group) keys.push_back(key.name);
+    const SpecReader read(*block, block_name + " (rope_type \"" + type + "\")", std::move(keys));
+    read_scaling(scaling, read, half, out);
+    if (top_level_original) out.original_max_position_embeddings = *top_level_original;  // v5's priority
+    return out;
+}
+
+/// One number of a nested block, checked like a top-level key.
+double block_number(const Config& block, const std::string& key, double fallback, double lo, double hi,
+                    const std::string& allowed) {
+    if (!block.has(key)) return fallback;
+    const Config one{{key, block.at(key)}};
+    return SpecReader(one, "rope_parameters", {key}).number(key, fallback, lo, hi, allowed);
+}
+
+void check_half_even(const std::string& name, std::int64_t value) {
+    if (value < 2 || value % 2 != 0) throw_bad_param(name, std::to_string(value), "an even integer >= 2");
+}
+
+}  // namespace
+
+Spec parse(const Config& config) {
+    const SpecReader read(config, "rope spec",
+                          {"type", "head_dim", "rope_theta", "partial_rotary_factor", "rotary_dim", "layout",
+                           "max_position_embeddings", "original_max_position_embeddings", "rope_scaling",
+                           "rope_parameters"});
+    Spec spec;
+    spec.head_dim = read.integer("head_dim", spec.head_dim, 2, 65536);
+    check_half_even("head_dim", spec.head_dim);
+    spec.layout = read.choice("layout", "half", {"half", "interleaved"}) == "interleaved" ? Layout::interleaved
+                                                                                          : Layout::half;
+    spec.max_position_embeddings = read.integer("max_position_embeddings", spec.max_position_embeddings, 1, kMaxPosition);
+
+    const Config* v4 = read.object("rope_scaling");
+    const Config* v5 = read.object("rope_parameters");
+    if (v4 && v5)
+        throw BadParam("rope_scaling", "rope spec: give rope_parameters (transformers v5) or rope_scaling (v4), not both");
+
+    // The rotated width: rotary_dim (GPT-J), else partial_rotary_factor from the
+    // top level, else from rope_parameters (v5), else 1.
+    if (read.present("partial_rotary_factor") && read.present("rotary_dim"))
+        throw BadParam("rotary_dim", "rope spec: give partial_rotary_factor or rotary_dim, not both");
+    if (read.present("rotary_dim")) {
+        spec.rotary_dim = read.integer("rotary_dim", 0, 2, spec.head_dim);
+        check_half_even("rotary_dim", spec.rotary_dim);
+    } else {
+        const char* const allowed = "a number in (0, 1]";
+        double prf = v5 ? block_number(*v5, "partial_rotary_factor", 1.0, 0x1p-1022, 1.0, allowed) : 1.0;
+        prf = read.number("partial_rotary_factor", prf, 0x1p-1022, 1.0, allowed);
+        spec.rotary_dim = std::int64_t(double(spec.head_dim) * prf) / 2 * 2;
+        if (spec.rotary_dim < 2)
+            throw_bad_param("partial_rotary_factor", format_number(prf),
+                            "a number in (0, 1] with head_dim * partial_rotary_factor >= 2");
+    }
+
+    // rope_theta: rope_parameters' own, else the top level's (v5's setdefault), else 10000.
+    const char* const theta_allowed = "a finite number > 1";
+    spec.rope_theta = read.number("rope_theta", spec.rope_theta, -HUGE_VAL, HUGE_VAL, theta_allowed);
+    if (v5) spec.rope_theta = block_number(*v5, "rope_theta", spec.rope_theta, -HUGE_VAL, HUGE_VAL, theta_allowed);
+    if (!(spec.rope_theta > 1.0)) throw_bad_param("rope_theta", format_number(spec.rope_theta), theta_allowed);
+
+    std::optional<std::int64_t> top_original;
+    if (read.present("original_max_position_embeddings"))
+        top_original = read.integer("original_max_position_embeddings", 0, 1, kMaxPosition);
+    spec.scaling = parse_scaling(v5 ? v5 : v4, v5 ? "rope_parameters" : "rope_scaling", v5 != nullptr,
+                                 spec.rotary_dim / 2, spec.max_position_embeddings, top_original);
+    return spec;
+}
+
+}  // namespace posenc::rope
