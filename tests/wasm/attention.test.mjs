@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { leakAfter, loadPosenc } from './load.mjs';
+import { FAMILY_TYPES } from '../../web/src/describe.js';  // the core's list (describe())
 
 const pe = await loadPosenc();
 const run = (text, encoding, extra = {}) => pe.attention({ text, d_model: 16, d_head: 16, encoding, seed: 3, ...extra });
@@ -19,7 +20,7 @@ test('attention returns tokens, logits, weights, output and terms with the docum
 });
 
 test('weights rows sum to 1 and the causal mask hides later keys', () => {
-  for (const type of ['sinusoidal', 'learned', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'none']) {
+  for (const type of FAMILY_TYPES) {
     const r = run('one two three four five', { type }, { causal: true });
     for (let i = 0; i < 5; i++) {
       let sum = 0;
@@ -74,7 +75,7 @@ test('ALiBi: logits = content scores - slope * |i - j|', () => {
 test('the same request gives the native build\'s numbers, bit for bit, for every family', () => {
   const dump = fileURLToPath(new URL('../../build/native/posenc_dump', import.meta.url));
   const text = 'the quick brown fox jumps over the lazy dog';
-  for (const type of ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple']) {
+  for (const type of FAMILY_TYPES) {
     const native = spawnSync(dump, ['attention', text, type, 'd=16', 'seed=5', 'causal=1']);
     assert.equal(native.status, 0, String(native.stderr));
     const r = pe.attention({ text, d_model: 16, d_head: 16, encoding: { type }, seed: 5, causal: true });

@@ -99,7 +99,7 @@ for (const [name, [config, expected, ropeType]] of Object.entries(CONFIGS)) {
 test('the table covers every family the reader can produce and every rope_type of the core', () => {
   const read = Object.values(CONFIGS).map(([config]) => specFromConfig(config).spec);
   const types = new Set(read.map((s) => s.type));
-  for (const family of ['rope', 'alibi', 't5', 'learned', 'shaw']) assert.ok(types.has(family), family);
+  for (const family of ['rope', 'alibi', 't5', 'learned', 'shaw']) assert.ok(types.has(family), family);  // the families a transformers config can name
   assert.ok(types.size > 0 && [...types].every((t) => FAMILY_TYPES.includes(t)));
   const ropeTypes = new Set(read.map((s) => { const b = s.rope_scaling ?? s.rope_parameters; return b ? (b.rope_type ?? b.type) : 'default'; }));
   for (const t of ROPE_TYPES) assert.ok(ropeTypes.has(t), `rope_type ${t}`);

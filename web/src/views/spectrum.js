@@ -46,8 +46,7 @@ export function render(element, result) {
     width: figureWidth(element), height: 320, marginLeft: 64, marginBottom: 40, marginRight: 20,
     x: { label: 'pair index i →', labelAnchor: 'center', labelOffset: 34 },
     y: { type: 'log', label: '↑ wavelength (tokens)', grid: true, tickFormat: '~s' },
-    color: { legend: true, domain: [unscaledName, scaledName, localName].filter((s) => rows.some((r) => r.series === s)),
-      range: [theme.grey, theme.red, theme.violet] },
+    color: { legend: true, ...seriesColours([[unscaledName, theme.grey], [scaledName, theme.red], [localName, theme.violet]], rows) },
     marks: [
       Plot.ruleY(marks, { y: 'value', stroke: (d) => d.colour, strokeDasharray: '5,4' }),
       Plot.text(marks, { y: 'value', text: 'text', frameAnchor: 'left', dx: 4, dy: -7, fill: (d) => d.colour, fontSize: 11 }),
@@ -60,6 +59,12 @@ export function render(element, result) {
     ],
   });
   element.replaceChildren(figure);
+}
+
+/** Plot's colour domain and range for the series that have rows, each keeping its own colour. */
+function seriesColours(pairs, rows) {
+  const present = pairs.filter(([name]) => rows.some((r) => r.series === name));
+  return { domain: present.map(([name]) => name), range: present.map(([, colour]) => colour) };
 }
 
 /** The CSV table: one row per pair, its frequency and wavelength with and without the scaling. */
