@@ -22,3 +22,15 @@ export function familyDescription(type) {
 export function ropeTypeKeys(name) {
   return DESCRIPTION.rope_types.find((t) => t.name === name);
 }
+
+/** The core's description of key `name` of family `type` ({name, kind, default, min?, max?, exclusive_min?, allowed, choices?}). */
+export function coreKey(type, name) {
+  const key = familyDescription(type)?.keys.find((k) => k.name === name);
+  if (!key) throw new Error(`describe: family "${type}" has no key "${name}"`);
+  return key;
+}
+
+/** The values the core accepts for choice key `name` of family `type`. */
+export function coreChoices(type, name) {
+  return coreKey(type, name).choices;
+}

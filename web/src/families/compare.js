@@ -1,18 +1,28 @@
-// The curves of the decay comparison: one reference spec per family (its
-// paper's defaults), the current encoding's own spec in place of its reference.
+// The curves of the decay comparison: one reference per family that has a
+// decay curve (the core's list, describe()), at the page's defaults for it;
+// the current encoding's own spec in place of its reference.
+import { DESCRIPTION } from '../describe.js';
+import { FAMILIES } from './index.js';  // a cycle: read only inside functions
+import { defaultsOf, parse } from '../state.js';
 
-/** Label, reference spec, the decay curve to use, and its scale (1/sqrt(d) for q.k). */
-const REFERENCES = [
-  { label: 'sinusoidal', spec: { type: 'sinusoidal', d_model: 128 }, curve: 'dot', scale: (s) => 1 / Math.sqrt(s.d_model ?? 512) },
-  { label: 'RoPE', spec: { type: 'rope', head_dim: 128 }, curve: 'ones', scale: (s) => 1 / Math.sqrt(s.head_dim ?? 128) },
-  { label: 'xPos', spec: { type: 'xpos', head_dim: 64 }, curve: 'ones', scale: (s) => 1 / Math.sqrt(s.head_dim ?? 64) },
-  { label: 'ALiBi', spec: { type: 'alibi', n_heads: 8, head: 0 }, curve: 'bias', scale: () => 1 },
-  { label: 'T5', spec: { type: 't5' }, curve: 'bias', scale: () => 1 },
-  { label: 'Shaw', spec: { type: 'shaw' }, curve: 'bias', scale: () => 1 },
-  { label: 'Transformer-XL', spec: { type: 'transformer_xl' }, curve: 'bias', scale: () => 1 },
-  { label: 'KERPLE', spec: { type: 'kerple' }, curve: 'bias', scale: () => 1 },
-  { label: 'NoPE', spec: { type: 'none' }, curve: 'dot', scale: () => 1 },
-];
+// The decay curve each kind of family compares by: q.k of q = k = 1 (rotary), the bias (bias), p_0.p_m (absolute, none).
+const CURVE = { rotary: 'ones', bias: 'bias', absolute: 'dot', none: 'dot' };
+
+/** Label, reference spec, the decay curve to use, and its scale (1/sqrt(width) for q.k and p.p). */
+let references = null;
+function referencesOf() {
+  references ??= DESCRIPTION.families.filter((f) => f.computes.includes('decay')).map((f) => {
+    const { params } = parse(FAMILIES[f.type].parameters, defaultsOf(FAMILIES[f.type].parameters));
+    const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
+    return {
+      label: f.label.split(':')[0],
+      spec: FAMILIES[f.type].spec(params),
+      curve: CURVE[f.acts],
+      scale: f.acts === 'rotary' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1,
+    };
+  });
+  return references;
+}
 
 /**
  * The decay curve of any spec over distance 0..maxDistance, as the comparison draws it (the curve of its
@@ -21,7 +31,7 @@ const REFERENCES = [
  * @returns {{values: Float32Array, scale: number}|null}
  */
 export function curveOf(engine, spec, maxDistance) {
-  const ref = REFERENCES.find((r) => r.spec.type === spec.type);
+  const ref = referencesOf().find((r) => r.spec.type === spec.type);
   return ref ? { values: engine.decay(spec, maxDistance)[ref.curve], scale: ref.scale(spec) } : null;
 }
 
@@ -33,7 +43,7 @@ export function curveOf(engine, spec, maxDistance) {
  */
 export function comparison(engine, current, maxDistance) {
   let currentLabel = null;
-  const curves = REFERENCES.map((ref) => {
+  const curves = referencesOf().map((ref) => {
     const mine = current && current.type === ref.spec.type;
     if (mine) currentLabel = ref.label;
     return { label: ref.label, ...curveOf(engine, mine ? current : ref.spec, maxDistance) };

@@ -5,7 +5,7 @@ import { ATTENTION_PARAMETERS, attentionViews, workedExample } from './attention
 import { PRESETS } from '../presets.js';
 import { format, parse, visibleNames } from '../state.js';
 import { specFromConfig } from '../hf-config.js';
-import { ROPE_TYPES, ropeTypeKeys } from '../describe.js';
+import { ROPE_TYPES, coreChoices, ropeTypeKeys } from '../describe.js';
 import { adjustPair, rotaryFields } from './rotary.js';
 
 export const label = 'RoPE and its scalings';
@@ -20,7 +20,7 @@ export const parameters = [
   { name: 'rope_theta', kind: 'number', default: 10000, sliderMin: 10, sliderMax: 1e7, label: 'rope_theta' },
   { name: 'partial_rotary_factor', kind: 'number', default: 1, sliderMin: 0.05, sliderMax: 1, step: 0.05, label: 'partial_rotary_factor',
     help: 'Fraction of head_dim that rotates (GPT-NeoX 0.25); the rest passes through.' },
-  { name: 'layout', kind: 'choice', default: 'half', choices: ['half', 'interleaved'], label: 'layout',
+  { name: 'layout', kind: 'choice', default: 'half', choices: coreChoices('rope', 'layout'), label: 'layout',
     choiceLabels: { half: 'half: (i, i + d/2), GPT-NeoX, LLaMA', interleaved: 'interleaved: (2i, 2i+1), GPT-J, RoFormer' } },
   { name: 'max_position_embeddings', kind: 'int', default: 4096, sliderMin: 16, sliderMax: 1048576,
     label: 'max_position_embeddings' },

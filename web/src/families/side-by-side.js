@@ -8,6 +8,7 @@ import { ATTENTION_PARAMETERS } from './attention-lab.js';
 import { FAMILIES, parametersOf, rawFromSpec } from './index.js';  // a cycle: read only inside functions
 import { defaultsOf, parse } from '../state.js';
 import { specFromConfig } from '../hf-config.js';
+import { familyDescription } from '../describe.js';
 
 export const label = 'compare 2–4 configurations';
 export const formula = 'each configuration: the encoding, then its parameters, e.g. <code>rope preset=llama-3.1-8b</code> ' +
@@ -143,9 +144,10 @@ export function fields(engine, params) {
       return each((s, f) => {
         const spec = f.spec;
         const seqLen = s.params.seq_len ?? s.params.training_length ?? 4096;
-        const invFreq = spec.type === 'rope' || spec.type === 'xpos' ? engine.rotary(spec, seqLen).inv_freq
-          : spec.type === 'sinusoidal' ? engine.absolute(spec, 1).inv_freq : null;
-        return { label: s.label, short: s.short, inv_freq: invFreq, seqLen: spec.type === 'sinusoidal' ? null : seqLen };
+        const { acts, computes } = familyDescription(spec.type);
+        const invFreq = acts === 'rotary' ? engine.rotary(spec, seqLen).inv_freq
+          : computes.includes('positionFrequencies') ? engine.absolute(spec, 1).inv_freq : null;
+        return { label: s.label, short: s.short, inv_freq: invFreq, seqLen: acts === 'rotary' ? seqLen : null };
       });
     },
     get maps() { return each((s, f) => ({ label: s.label, short: s.short, attention: f.attention })); },

@@ -2,6 +2,7 @@
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from './attention-lab.js';
 import { mergeFields } from './fields.js';
+import { coreChoices } from '../describe.js';
 
 export const label = 'sinusoidal';
 
@@ -11,9 +12,9 @@ export const parameters = [
     help: 'Width of the embedding; even (sin/cos pairs).' },
   { name: 'base', kind: 'number', default: 10000, sliderMin: 10, sliderMax: 1e6, label: 'base',
     help: 'The slowest pair has a wavelength of about 2π·base tokens.' },
-  { name: 'layout', kind: 'choice', default: 'interleaved', choices: ['interleaved', 'concat'], label: 'layout',
+  { name: 'layout', kind: 'choice', default: 'interleaved', choices: coreChoices('sinusoidal', 'layout'), label: 'layout',
     choiceLabels: { interleaved: 'interleaved: sin, cos, sin, cos, …', concat: 'concat: [sin … | cos …]' } },
-  { name: 'timescales', kind: 'choice', default: 'vaswani', choices: ['vaswani', 'tensor2tensor'], label: 'timescales',
+  { name: 'timescales', kind: 'choice', default: 'vaswani', choices: coreChoices('sinusoidal', 'timescales'), label: 'timescales',
     choiceLabels: { vaswani: 'vaswani (paper): base^(−2i/d)', tensor2tensor: 'tensor2tensor, fairseq: base^(−i/(d/2−1))' } },
   { name: 'dims', view: true, kind: 'dims', default: 'auto', label: 'wave dimensions', placeholder: 'auto',
     help: '"auto" or a list such as 0, 1, 20.' },
