@@ -180,7 +180,8 @@ Request parse(const Config& config) {
     Request r;
     const auto tokens = read.string_list("tokens");
     const auto text = read.text("text");
-    if (tokens && text) throw BadParam("tokens", "attention request: give tokens or text, not both");
+    if (tokens && text)
+        throw BadParam("tokens", "attention request: give tokens or text, not both", "tokens and text", "tokens or text, not both");
     if (text) r.tokens = tokenize(*text);
     if (tokens) {
         if (tokens->empty() || std::int64_t(tokens->size()) > kMaxTokens)

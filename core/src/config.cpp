@@ -49,14 +49,16 @@ std::string one_of(const std::vector<std::string>& choices) {
 }
 
 void throw_bad_param(const std::string& name, const std::string& value, const std::string& allowed) {
-    throw BadParam(name.substr(0, name.find('[')), name + " = " + value + " is invalid: expected " + allowed);
+    throw BadParam(name.substr(0, name.find('[')), name + " = " + value + " is invalid: expected " + allowed, value,
+                   allowed);
 }
 
 SpecReader::SpecReader(const Config& config, std::string what, std::vector<std::string_view> accepted_keys)
     : config_(config), what_(std::move(what)), accepted_(std::move(accepted_keys)) {
     for (const auto& entry : config_.entries()) {
         if (std::find(accepted_.begin(), accepted_.end(), entry.first) == accepted_.end())
-            throw BadParam(entry.first, what_ + ": unknown key \"" + entry.first + "\"; accepted keys: " + key_list());
+            throw BadParam(entry.first, what_ + ": unknown key \"" + entry.first + "\"; accepted keys: " + key_list(),
+                           describe(entry.second), "no key \"" + entry.first + "\" (accepted keys: " + key_list() + ")");
     }
 }
 
@@ -102,8 +104,10 @@ std::int64_t SpecReader::integer(std::string_view key, std::int64_t fallback, st
 
 void SpecReader::require(std::string_view key, std::string_view allowed) const {
     if (!find(key))
-        throw BadParam(std::string(key), what_ + ": missing required key \"" + std::string(key) + "\" (" +
-                                             std::string(allowed) + "); accepted keys: " + key_list());
+        throw BadParam(std::string(key),
+                       what_ + ": missing required key \"" + std::string(key) + "\" (" + std::string(allowed) +
+                           "); accepted keys: " + key_list(),
+                       "undefined", std::string(allowed));
 }
 
 std::int64_t SpecReader::required_integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {

@@ -249,6 +249,13 @@ const std::vector<Family>& families() {
     return all;
 }
 
+/// Throws "<function>: type "<type>" is not <allowed><more>" (param "type").
+[[noreturn]] void wrong_family(const Family& family, const std::string& function, const std::string& allowed,
+                               const std::string& more) {
+    throw BadParam("type", function + ": type \"" + family.type + "\" is not " + allowed + more, '"' + family.type + '"',
+                   allowed);
+}
+
 const Family& family_of(const Config& spec) {
     const std::string type = spec_type(spec);
     for (const Family& f : families())
@@ -269,7 +276,8 @@ const std::vector<std::string>& known_types() {
 
 std::string spec_type(const Config& spec) {
     const Value* value = spec.find("type");
-    if (!value) throw BadParam("type", "spec: missing required key \"type\" (" + one_of(known_types()) + ")");
+    if (!value) throw BadParam("type", "spec: missing required key \"type\" (" + one_of(known_types()) + ")", "undefined",
+                                  one_of(known_types()));
     if (const auto* type = std::get_if<std::string>(value))
         for (const auto& known : known_types())
             if (*type == known) return *type;
@@ -288,15 +296,14 @@ xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::in
 void position_table(const Config& spec, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
     const Family& family = family_of(spec);
     if (!family.table)
-        throw BadParam("type", "positionTable: type \"" + family.type +
-                                    "\" is not an absolute encoding (sinusoidal, learned, none); it has no position table");
+        wrong_family(family, "positionTable", "an absolute encoding (sinusoidal, learned, none)", "; it has no position table");
     family.table(spec, n, offset, storage);
 }
 
 RotaryFrequencies rotary_frequencies(const Config& spec, std::int64_t seq_len) {
     const Family& family = family_of(spec);
     if (!family.rotary)
-        throw BadParam("type", "ropeInvFreq: type \"" + family.type + "\" is not a rotary encoding (rope, xpos)");
+        wrong_family(family, "ropeInvFreq", "a rotary encoding (rope, xpos)", "");
     return family.rotary(spec, seq_len);
 }
 
@@ -309,15 +316,17 @@ xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 
 void apply_rotary(const Config& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
     const Family& family = family_of(spec);
     if (!family.rotate)
-        throw BadParam("type", "applyRope: type \"" + family.type + "\" is not a rotary encoding (rope, xpos)");
+        wrong_family(family, "applyRope", "a rotary encoding (rope, xpos)", "");
     family.rotate(spec, x, n, d, offset, out);
 }
 
 Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed) {
     const Family& family = family_of(spec);
     if (!family.decay)
-        throw BadParam("type", "decay: type \"" + family.type +
-                                    "\" has no decay curve (an untrained learned table has no structure to show)");
+        throw BadParam("type",
+                       "decay: type \"" + family.type +
+                           "\" has no decay curve (an untrained learned table has no structure to show)",
+                       '"' + family.type + '"', "a family with a decay curve");
     if (max_distance < 0 || max_distance > 1000000)
         throw_bad_param("max_distance", std::to_string(max_distance), "an integer in [0, 1000000]");
     return family.decay(spec, max_distance, seed);
@@ -334,8 +343,7 @@ std::vector<double> decay_distance(std::int64_t max_distance) {
 xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n) {
     const Family& family = family_of(spec);
     if (!family.bias)
-        throw BadParam("type", "attentionBias: type \"" + family.type +
-                                    "\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple)");
+        wrong_family(family, "attentionBias", "a bias family (alibi, t5, shaw, transformer_xl, kerple)", "");
     return family.bias(spec, n);
 }
 
@@ -377,7 +385,8 @@ xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, co
 PairFrequencies position_frequencies(const Config& spec) {
     const Family& family = family_of(spec);
     if (!family.frequencies)
-        throw BadParam("type", "positionFrequencies: type \"" + family.type + "\" has no sinusoidal frequencies");
+        throw BadParam("type", "positionFrequencies: type \"" + family.type + "\" has no sinusoidal frequencies",
+                       '"' + family.type + '"', "a family with sinusoidal frequencies (sinusoidal)");
     return family.frequencies(spec);
 }
 

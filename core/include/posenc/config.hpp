@@ -69,15 +69,20 @@ std::string describe(const Value& value);
 std::string one_of(const std::vector<std::string>& choices);
 
 /// A bad input: std::invalid_argument (so `catch (const std::invalid_argument&)`
-/// and what() are unchanged) that also names the parameter at fault, so the JS
-/// layer can set `error.param` without parsing the message. `param` is a spec
-/// key ("d_model", "factor") or a function argument ("n", "seqLen", "x"),
-/// without any index ("long_factor[2]" has param "long_factor").
+/// and what() are unchanged) that also carries its parts, so the JS layer sets
+/// `error.param`, `error.value` and `error.allowed` without parsing the message:
+///   param    a spec key ("d_model", "factor") or a function argument ("n",
+///            "seqLen", "x"), without any index ("long_factor[2]" has param "long_factor");
+///   value    the value as the message writes it ("7", "\"concat\"", "string",
+///            "an array of length 7"; "undefined" for a missing key);
+///   allowed  what was expected ("an even integer in [2, 16777216]").
+/// (value and allowed are empty only where a message has no single value, as
+/// rope's "give rope_parameters or rope_scaling, not both".)
 class BadParam : public std::invalid_argument {
 public:
-    BadParam(std::string param, const std::string& message)
-        : std::invalid_argument(message), param(std::move(param)) {}
-    std::string param;
+    BadParam(std::string param, const std::string& message, std::string value = {}, std::string allowed = {})
+        : std::invalid_argument(message), param(std::move(param)), value(std::move(value)), allowed(std::move(allowed)) {}
+    std::string param, value, allowed;
 };
 
 /// Throws BadParam with the message
