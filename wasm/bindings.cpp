@@ -39,6 +39,7 @@
 #include "posenc/alibi.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/config.hpp"
+#include "posenc/describe.hpp"
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/t5.hpp"
@@ -126,6 +127,8 @@ public:
     NOINLINE Reply& number(const char* key, double x);
     NOINLINE Reply& text(const char* key, std::string_view s);
     NOINLINE Reply& texts(const char* key, const std::vector<std::string>& list);
+    /// JSON text the core wrote (ASCII, without tagged values), as it is.
+    NOINLINE Reply& json(const char* key, std::string_view text);
     /// A Float32Array of `count` floats that the caller writes at the returned
     /// address (uninitialised: the caller writes every one).
     NOINLINE float* f32_storage(const char* key, std::size_t count);
@@ -193,6 +196,12 @@ Reply& Reply::texts(const char* key, const std::vector<std::string>& list) {
         posenc::append_json_quoted(text_, list[i]);
     }
     text_ += ']';
+    return *this;
+}
+
+Reply& Reply::json(const char* key, std::string_view json) {
+    this->key(key);
+    text_ += json;
     return *this;
 }
 
@@ -630,6 +639,12 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_embed_tokens(unsigned kinds, const char*
         }
         reply.end();
     };
+    return guarded(body);
+}
+
+/// describe(): the families, their keys, rope's scaling types and the limits (posenc::describe).
+EMSCRIPTEN_KEEPALIVE const char* posenc_describe() {
+    auto body = [] { reply.json(nullptr, posenc::describe()); };
     return guarded(body);
 }
 

@@ -360,6 +360,7 @@
   define('attention', '_posenc_attention', [request]);
   define('attentionForward', '_posenc_attention_forward', [forwardRequest]);
   define('embedTokens', '_posenc_embed_tokens', [string, number, number]);
+  define('describe', '_posenc_describe', []);
   define('version', '_posenc_version', []);
 
   /** Bytes of wasm heap allocated by malloc: a diagnostic for the leak tests. */

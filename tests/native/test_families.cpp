@@ -9,6 +9,7 @@
 #include <set>
 
 #include "posenc/alibi.hpp"
+#include "posenc/describe.hpp"
 #include "posenc/kerple.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/nope.hpp"
@@ -201,4 +202,27 @@ TEST_CASE("a choice key refuses what is not one of its choices, naming them", "[
                 for (const auto& choice : k.choices) CHECK_THAT(e.allowed, Contains('"' + std::string(choice) + '"'));
             }
         }
+}
+
+TEST_CASE("describe() is the registry's list as JSON: each family once, its keys, rope's types, the limits", "[families][describe]") {
+    const std::string json = describe();
+    const auto count = [&](const std::string& needle) {
+        std::size_t n = 0;
+        for (std::size_t at = json.find(needle); at != std::string::npos; at = json.find(needle, at + 1)) ++n;
+        return n;
+    };
+    for (const Family* f : families()) CHECK(count("{\"type\":\"" + f->type + "\",\"acts\":\"" + acts_name(f->acts) + "\"") == 1);
+    CHECK(count("\"type\":") == families().size());
+    CHECK_THAT(json, Contains("{\"name\":\"d_model\",\"kind\":\"integer\",\"default\":512,\"min\":2,\"max\":16777216,"
+                              "\"allowed\":\"an even integer in [2, 16777216]\"}"));
+    CHECK_THAT(json, Contains("{\"name\":\"base\",\"kind\":\"number\",\"default\":10000,\"exclusive_min\":1,"));
+    CHECK_THAT(json, Contains("{\"name\":\"rotary_dim\",\"kind\":\"integer\",\"default\":null,"));
+    CHECK_THAT(json, Contains("\"choices\":[\"log\",\"power\"]"));
+    CHECK_THAT(json, Contains("\"computes\":[\"decay\",\"attentionBias\",\"attention\",\"attentionForward\"]"));  // alibi
+    CHECK_THAT(json, Contains("{\"name\":\"llama3\",\"required\":[\"factor\",\"original_max_position_embeddings\","
+                              "\"low_freq_factor\",\"high_freq_factor\"],\"optional\":[]}"));
+    CHECK_THAT(json, Contains("\"max_distance\":1000000") && Contains("\"max_position\":1099511627776") &&
+                         Contains("\"max_tokens\":2048"));
+    CHECK(json.front() == '{');
+    CHECK(json.back() == '}');
 }
