@@ -16,7 +16,8 @@
 //    storage the reply owns until posenc_release or the next call) and the
 //    caller's out buffer as {"$out": 1}. post.js copies each array out at once.
 //  - On failure it returns 0, and posenc_error() returns the reply
-//    {"name": "RangeError" | "Error", "message": ..., "param": ...}.
+//    {"name": "RangeError" | "Error", "message": ..., "param": ..., "value": ..., "allowed": ...}
+//    (the last three those of a posenc::BadParam, absent for other errors).
 //  - No exception leaves an export (every one is caught here), so no C++
 //    frame is ever unwound by JS: the wasm stack and heap cannot leak.
 #include <emscripten/emscripten.h>
@@ -38,6 +39,7 @@
 #include "posenc/alibi.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/config.hpp"
+#include "posenc/describe.hpp"
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/t5.hpp"
@@ -125,6 +127,8 @@ public:
     NOINLINE Reply& number(const char* key, double x);
     NOINLINE Reply& text(const char* key, std::string_view s);
     NOINLINE Reply& texts(const char* key, const std::vector<std::string>& list);
+    /// JSON text the core wrote (ASCII, without tagged values), as it is.
+    NOINLINE Reply& json(const char* key, std::string_view text);
     /// A Float32Array of `count` floats that the caller writes at the returned
     /// address (uninitialised: the caller writes every one).
     NOINLINE float* f32_storage(const char* key, std::size_t count);
@@ -192,6 +196,12 @@ Reply& Reply::texts(const char* key, const std::vector<std::string>& list) {
         posenc::append_json_quoted(text_, list[i]);
     }
     text_ += ']';
+    return *this;
+}
+
+Reply& Reply::json(const char* key, std::string_view json) {
+    this->key(key);
+    text_ += json;
     return *this;
 }
 
@@ -272,12 +282,15 @@ Reply error_reply;
 
 /// Stores the error reply; must not throw (it runs in a catch handler, and an
 /// exception leaving an export would unwind wasm frames from JS).
-NOINLINE void fail(const char* name, const char* message, const std::string& param) noexcept {
+NOINLINE void fail(const char* name, const char* message, const posenc::BadParam* bad = nullptr) noexcept {
     reply.clear();
     try {
         error_reply.clear();
         error_reply.begin().text("name", name).text("message", message);
-        if (!param.empty()) error_reply.text("param", param);
+        if (bad) {
+            error_reply.text("param", bad->param);
+            if (!bad->allowed.empty()) error_reply.text("value", bad->value).text("allowed", bad->allowed);
+        }
         error_reply.end();
     } catch (...) {
         error_reply.clear();
@@ -306,15 +319,15 @@ NOINLINE const char* guarded(Body body) noexcept {
         body();
         return reply.finish();
     } catch (const posenc::BadParam& e) {
-        fail("RangeError", e.what(), e.param);
+        fail("RangeError", e.what(), &e);
     } catch (const std::invalid_argument& e) {
-        fail("RangeError", e.what(), {});
+        fail("RangeError", e.what());
     } catch (const std::bad_alloc&) {
-        fail("RangeError", "out of memory: the request is too large for this browser tab", {});
+        fail("RangeError", "out of memory: the request is too large for this browser tab");
     } catch (const std::exception& e) {
-        fail("Error", e.what(), {});
+        fail("Error", e.what());
     } catch (...) {
-        fail("Error", "posenc: unknown C++ exception", {});
+        fail("Error", "posenc: unknown C++ exception");
     }
     return nullptr;
 }
@@ -552,7 +565,8 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const f
             std::copy(x, x + std::size_t(x_length), r.x.data());  // the request owns its inputs
             r.tokens.assign(std::size_t(rows), "");
         } else if (r.tokens.empty()) {
-            throw posenc::BadParam("text", "attention request: missing required key \"text\" or \"tokens\" (or x)");
+            throw posenc::BadParam("text", "attention request: missing required key \"text\" or \"tokens\" (or x)",
+                                   "undefined", "text, tokens or x");
         }
         static posenc::attention::WeightCache weights;  // the page's head keeps its projections between calls
         auto result = posenc::attention::run(r, &weights);
@@ -625,6 +639,12 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_embed_tokens(unsigned kinds, const char*
         }
         reply.end();
     };
+    return guarded(body);
+}
+
+/// describe(): the families, their keys, rope's scaling types and the limits (posenc::describe).
+EMSCRIPTEN_KEEPALIVE const char* posenc_describe() {
+    auto body = [] { reply.json(nullptr, posenc::describe()); };
     return guarded(body);
 }
 

@@ -10,7 +10,8 @@
 // address (read in place). One export then runs and returns its reply, JSON
 // whose arrays point into the heap; each is copied into a fresh typed array.
 // Or it returns 0, and the error it stored is thrown as a RangeError or Error
-// whose .param names the parameter.
+// whose .param names the parameter, .value the value as the message writes it
+// and .allowed what was expected.
 
 // In a function of its own, so that no name here meets one of the runtime's.
 // (Emscripten 3.1.6's JS optimizer, which minifies this file, fails on object
@@ -37,9 +38,15 @@
   const textDecoder = new TextDecoder();
   const textEncoder = new TextEncoder();
 
-  function badParam(param, message) {
-    const error = new RangeError(message);
+  /**
+   * A RangeError with .param, .value and .allowed; its message "<name> = <value> is
+   * invalid: expected <allowed>" (`name` may hold an index: x[3]), or `message` when given.
+   */
+  function badParam(param, value, allowed, name, message) {
+    const error = new RangeError(message || `${name || param} = ${value} is invalid: expected ${allowed}`);
     error.param = param;
+    error.value = value;
+    error.allowed = allowed;
     return error;
   }
 
@@ -52,11 +59,11 @@
     return textDecoder.decode(HEAPU8.subarray(address + 4, address + 4 + length));
   }
 
-  /** The error the last failing export stored, as a JS error with .param. */
+  /** The error the last failing export stored, as a JS error with .param, .value and .allowed. */
   function lastError() {
-    const { name, message, param } = JSON.parse(replyText(Module['_posenc_error']()));
-    const error = new (name === 'RangeError' ? RangeError : Error)(message);
-    if (param !== undefined) error.param = param;
+    const reply = JSON.parse(replyText(Module['_posenc_error']()));
+    const error = new (reply.name === 'RangeError' ? RangeError : Error)(reply.message);
+    for (const part of ['param', 'value', 'allowed']) if (reply[part] !== undefined) error[part] = reply[part];
     return error;
   }
 
@@ -142,7 +149,8 @@
       for (let i = 0; i < value.length; i++) {
         const type = typeof value[i];
         if (type === 'undefined' || type === 'function' || type === 'symbol')
-          throw badParam(key, `${path}[${i}] must be a ${expected} like the first item, not ${type}`);
+          throw badParam(key, type, `a ${expected} like the first item`, null,
+            `${path}[${i}] must be a ${expected} like the first item, not ${type}`);
         items.push(exactJson(value[i], `${path}[${i}]`, key));
       }
       return `[${items.join(',')}]`;
@@ -153,7 +161,8 @@
       const type = typeof item;
       if (type === 'undefined') continue;  // {base: undefined} means "not given"
       if (type === 'function' || type === 'symbol')
-        throw badParam(name, `${path}.${name} must be a number, string, boolean, list of numbers, object or null, not ${type}`);
+        throw badParam(name, type, 'a number, string, boolean, list of numbers, object or null', null,
+          `${path}.${name} must be a number, string, boolean, list of numbers, object or null, not ${type}`);
       members.push(`${JSON.stringify(name)}:${exactJson(item, `${path}.${name}`, name)}`);
     }
     return `{${members.join(',')}}`;
@@ -207,7 +216,7 @@
     for (let i = 0; i < array.length; i++) {
       const item = array[i];
       if (typeof item !== 'number' || item - item !== 0)
-        throw badParam(name, `${name}[${i}] = ${typeof item === 'number' ? String(item) : typeof item} is invalid: expected ${allowed}`);
+        throw badParam(name, typeof item === 'number' ? String(item) : typeof item, allowed, `${name}[${i}]`);
     }
   }
 
@@ -234,7 +243,7 @@
       call.args.push(0, 0);
       return;
     }
-    if (!handles.has(value)) throw badParam('out', `out = ${typeof value} is invalid: expected a buffer from allocFloat32(length)`);
+    if (!handles.has(value)) throw badParam('out', typeof value, 'a buffer from allocFloat32(length)');
     call.args.push(value.ptr, value.length);
     call.out = value;
   }
@@ -247,7 +256,7 @@
         return;
       }
       if (Array.isArray(value)) checkNumbers(value, name, 'a finite number');
-      else if (!(value instanceof Float32Array)) throw badParam(name, `${name} = ${typeof value} is invalid: expected ${allowed}`);
+      else if (!(value instanceof Float32Array)) throw badParam(name, typeof value, allowed);
       const address = allocate(call, value.length * 4);
       HEAPF32.set(value, address >>> 2);
       call.args.push(address, value.length);
@@ -262,7 +271,7 @@
     }
     if (Array.isArray(value)) checkNumbers(value, 'relativePositions', 'an integer in [-1099511627776, 1099511627776]');
     else if (!(value instanceof Int32Array))
-      throw badParam('relativePositions', `relativePositions = ${typeof value} is invalid: expected an Int32Array or array of integers`);
+      throw badParam('relativePositions', typeof value, 'an Int32Array or array of integers');
     const address = allocate(call, value.length * 8);
     HEAPF64.set(value, address >>> 3);
     call.args.push(address, value.length, 1);
@@ -351,6 +360,7 @@
   define('attention', '_posenc_attention', [request]);
   define('attentionForward', '_posenc_attention_forward', [forwardRequest]);
   define('embedTokens', '_posenc_embed_tokens', [string, number, number]);
+  define('describe', '_posenc_describe', []);
   define('version', '_posenc_version', []);
 
   /** Bytes of wasm heap allocated by malloc: a diagnostic for the leak tests. */
@@ -367,9 +377,9 @@
    */
   Module['allocFloat32'] = function allocFloat32(length) {
     if (typeof length !== 'number' || !Number.isInteger(length) || length < 1 || length > MAX_BUFFER_LENGTH)
-      throw badParam('length', `length = ${typeof length === 'number' ? String(length) : typeof length} is invalid: expected an integer in [1, ${MAX_BUFFER_LENGTH}]`);
+      throw badParam('length', typeof length === 'number' ? String(length) : typeof length, `an integer in [1, ${MAX_BUFFER_LENGTH}]`);
     let address = _malloc(length * 4);
-    if (!address) throw badParam('length', OUT_OF_MEMORY);
+    if (!address) throw badParam('length', String(length), 'a length that fits in this tab\'s memory', null, OUT_OF_MEMORY);
     HEAPF32.fill(0, address >>> 2, (address >>> 2) + length);
     let view = null;
     const buffer = Object.freeze({

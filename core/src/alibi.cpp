@@ -22,7 +22,8 @@ std::vector<double> power_of_two_slopes(std::int64_t n) {
 }  // namespace
 
 std::vector<double> slopes(std::int64_t n_heads) {
-    if (n_heads < 1 || n_heads > 4096) throw_bad_param("n_heads", std::to_string(n_heads), "an integer in [1, 4096]");
+    if (n_heads < 1 || n_heads > kMaxHeads)
+        throw_bad_param("n_heads", std::to_string(n_heads), "an integer in [1, " + std::to_string(kMaxHeads) + "]");
     std::int64_t p = 1;
     while (p * 2 <= n_heads) p *= 2;  // the closest power of two <= n_heads
     std::vector<double> out = power_of_two_slopes(p);
@@ -32,18 +33,41 @@ std::vector<double> slopes(std::int64_t n_heads) {
     return out;
 }
 
+RelativeBias relative(const Spec& spec) {
+    const double m = slopes(spec.n_heads)[std::size_t(spec.head)];
+    return {[m](std::int64_t r) { return -m * double(r < 0 ? -r : r); }, spec.causal};
+}
+
+const Family& family() {
+    static const Family f = [] {
+        Family f;
+        f.type = "alibi";
+        f.acts = Acts::bias;
+        f.label = "ALiBi: a linear penalty on distance, one fixed slope per head, added to the logits";
+        f.source = "Press et al. 2022, \"Train Short, Test Long\", section 3; slopes as ofirpress/attention_with_linear_biases";
+        f.keys = {
+            Key::integer("n_heads", 8, 1, kMaxHeads),
+            Key::integer("head", 0, 0, kMaxHeads - 1, "an integer in [0, n_heads - 1]"),
+            Key::boolean("causal", false),
+        };
+        set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
+        return f;
+    }();
+    return f;
+}
+
 Spec parse(const Config& config) {
-    const SpecReader read(config, "alibi spec", {"type", "n_heads", "head", "causal"});
+    const SpecReader read(config, family());
     Spec spec;
-    spec.n_heads = read.integer("n_heads", spec.n_heads, 1, 4096);
-    spec.head = read.integer("head", 0, 0, spec.n_heads - 1);
-    spec.causal = read.boolean("causal", false);
+    spec.n_heads = read.integer("n_heads");
+    spec.head = read.integer("head", 0, spec.n_heads - 1);
+    spec.causal = read.boolean("causal");
     return spec;
 }
 
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
-    const double m = slopes(spec.n_heads)[std::size_t(spec.head)];
-    return bias::relative_matrix(n, spec.causal, [m](std::int64_t r) { return -m * double(r < 0 ? -r : r); });
+    const RelativeBias b = relative(spec);
+    return bias::relative_matrix(n, b.causal, b.at);
 }
 
 }  // namespace posenc::alibi

@@ -55,48 +55,40 @@ Matrix projection(const Request& r, int which) {
     return w;
 }
 
-bool is_absolute(const std::string& type) { return type == "sinusoidal" || type == "learned"; }
-bool is_rotary(const std::string& type) { return type == "rope" || type == "xpos"; }
-
-/// The encoding spec with its width taken from the request when absent, and
-/// an error when it disagrees.
-Config with_width(const Config& spec, const std::string& key, std::int64_t width, const std::string& request_key) {
+/// The encoding spec with its width key (the family's width_key, if any) taken
+/// from the request when absent, and an error when it disagrees: d_model for
+/// absolute encodings and none, d_head for the others.
+Config with_width(const Family& family, const Config& spec, std::int64_t d_model, std::int64_t d_head) {
     Config out = spec;
+    const std::string& key = family.width_key;
+    if (key.empty()) return out;
+    const bool on_x = family.acts == Acts::absolute || family.acts == Acts::none;
+    const std::int64_t width = on_x ? d_model : d_head;
     if (!spec.has(key) || std::holds_alternative<std::monostate>(spec.at(key))) {
         out.set(key, double(width));
     } else {
         const auto* given = std::get_if<double>(&spec.at(key));
         if (!given || *given != double(width))
             throw_bad_param("encoding." + key, describe(spec.at(key)),
-                            request_key + " = " + std::to_string(width) + " (the request's)");
+                            std::string(on_x ? "d_model" : "d_head") + " = " + std::to_string(width) + " (the request's)");
     }
     return out;
 }
 
 /// Rotates q and k ([n, d_head] each, rows at positions offset ..) as the rotary
-/// spec does (xPos: q scaled up, k down); returns the scaling's logit_scale.
-double rotate_qk(const Config& encoding, std::int64_t d_head, std::int64_t offset, Matrix& q, Matrix& k) {
-    const Config spec = with_width(encoding, "head_dim", d_head, "d_head");
+/// spec does (a family with a `role` key, xPos, scales q up and k down); returns
+/// the scaling's logit_scale.
+double rotate_qk(const Family& family, const Config& spec, std::int64_t offset, Matrix& q, Matrix& k) {
     const std::int64_t n = std::int64_t(q.shape()[0]);
     const RotaryFrequencies f = rotary_frequencies(spec, offset + n);
     Config query = spec, key = spec;
-    if (spec_type(spec) == "xpos") {
+    if (family.key("role")) {
         query.set("role", std::string("query"));
         key.set("role", std::string("key"));
     }
     q = apply_rotary(query, q, offset);
     k = apply_rotary(key, k, offset);
     return f.logit_scale;
-}
-
-/// The bias of a bias family for the head's queries q [n, d_head], with the
-/// spec's width keys checked against the request's.
-HeadBias bias_for(const Config& encoding, std::int64_t d_head, const Matrix& q) {
-    const std::string type = spec_type(encoding);
-    Config spec = encoding;
-    if (type == "shaw") spec = with_width(encoding, "head_dim", d_head, "d_head");
-    if (type == "transformer_xl") spec = with_width(encoding, "d_head", d_head, "d_head");
-    return head_bias(spec, q.data(), std::int64_t(q.shape()[0]), d_head);
 }
 
 /// b(i, j) as an [n, n] matrix, -infinity where the spec's own causal key masks.
@@ -180,7 +172,8 @@ Request parse(const Config& config) {
     Request r;
     const auto tokens = read.string_list("tokens");
     const auto text = read.text("text");
-    if (tokens && text) throw BadParam("tokens", "attention request: give tokens or text, not both");
+    if (tokens && text)
+        throw BadParam("tokens", "attention request: give tokens or text, not both", "tokens and text", "tokens or text, not both");
     if (text) r.tokens = tokenize(*text);
     if (tokens) {
         if (tokens->empty() || std::int64_t(tokens->size()) > kMaxTokens)
@@ -225,7 +218,8 @@ Result run(const Request& r, WeightCache* cache) {
     if (n < 1 || n > kMaxTokens)
         throw_bad_param("tokens", std::to_string(n) + " tokens", "1 to " + std::to_string(kMaxTokens) + " tokens");
 
-    const std::string type = spec_type(r.encoding);
+    const Family& family = family_of(r.encoding);
+    const Config encoding = with_width(family, r.encoding, r.d_model, r.d_head);
     WeightCache local;
     const WeightCache::Weights& w = (cache ? *cache : local).get(r);
     const Matrix &wq = w[0], &wk = w[1], &wv = w[2];
@@ -233,9 +227,8 @@ Result run(const Request& r, WeightCache* cache) {
     Matrix v;
     Terms& t = result.terms;
 
-    if (is_absolute(type)) {
-        const Config spec = with_width(r.encoding, "d_model", r.d_model, "d_model");
-        const Matrix p = position_table(spec, n, r.position_offset);  // [n, d_model]
+    if (family.acts == Acts::absolute) {
+        const Matrix p = position_table(encoding, n, r.position_offset);  // [n, d_model]
         const Matrix h = add(x, p);
         const Matrix q = matmul(h, wq), k = matmul(h, wk);
         v = matmul(h, wv);
@@ -244,7 +237,7 @@ Result run(const Request& r, WeightCache* cache) {
         result.q = q;
         result.k = k;
         const Matrix qw = matmul(x, wq), kw = matmul(x, wk), qp = matmul(p, wq), kp = matmul(p, wk);
-        t.carrier = "absolute";
+        t.carrier = acts_name(family.acts);
         t.cc = scores(qw, kw, scale);
         t.cp = scores(qw, kp, scale);
         t.pc = scores(qp, kw, scale);
@@ -253,29 +246,28 @@ Result run(const Request& r, WeightCache* cache) {
         const Matrix q = matmul(x, wq), k = matmul(x, wk);
         v = matmul(x, wv);
         const Matrix content = scores(q, k, scale);
-        if (is_rotary(type)) {
+        if (family.acts == Acts::rotary) {
             Matrix qr = q, kr = k;
-            const double logit_scale = rotate_qk(r.encoding, r.d_head, r.position_offset, qr, kr);
+            const double logit_scale = rotate_qk(family, encoding, r.position_offset, qr, kr);
             result.logits = scores(qr, kr, float(scale * logit_scale));
             result.q_unrotated = q;
             result.k_unrotated = k;
             result.q = qr;
             result.k = kr;
-            t.carrier = "rotary";
+            t.carrier = acts_name(family.acts);
             t.position = subtract(result.logits, content);
-        } else if (type == "none") {
-            with_width(r.encoding, "d_model", r.d_model, "d_model");
+        } else if (family.acts == Acts::none) {
             result.logits = content;
-            t.carrier = "none";
+            t.carrier = acts_name(family.acts);
             t.position = zeros(std::size_t(n), std::size_t(n));
         } else {
-            const Matrix b = bias_matrix(bias_for(r.encoding, r.d_head, q), n);
+            const Matrix b = bias_matrix(head_bias(encoding, q.data(), n, r.d_head), n);
             result.logits = add(content, b);
-            t.carrier = "bias";
+            t.carrier = acts_name(family.acts);
             t.position = b;
         }
         t.content = content;
-        if (!is_rotary(type)) {
+        if (family.acts != Acts::rotary) {
             result.q = q;
             result.k = k;
         }
@@ -303,11 +295,12 @@ Forward parse_forward(const Config& config) {
     f.position_offset = read.integer("position_offset", 0, 0, std::int64_t(1) << 40);
     if (const Config* encoding = read.object("encoding")) f.encoding = *encoding;
     else f.encoding = Config{{"type", std::string("none")}};
-    const std::string type = spec_type(f.encoding);
-    if (is_absolute(type))
-        throw_bad_param("encoding.type", '"' + type + '"',
-                        "a rotary (rope, xpos) or bias family (alibi, t5, shaw, transformer_xl, kerple) or none; an "
-                        "absolute encoding is added to x before the head: add positionTable(spec, n).data to x");
+    const Family& family = family_of(f.encoding);
+    if (family.acts == Acts::absolute)
+        throw_bad_param("encoding.type", '"' + family.type + '"',
+                        "a rotary (" + types_acting(Acts::rotary) + ") or bias family (" + types_acting(Acts::bias) +
+                            ") or none; an absolute encoding is added to x before the head: add positionTable(spec, "
+                            "n).data to x");
     return f;
 }
 
@@ -318,16 +311,16 @@ void forward(const Forward& f, const float* x, const float* wq, const float* wk,
     kernels::matmul(x, wk, k.data(), n, d_model, d);
     kernels::matmul(x, wv, v.data(), n, d_model, d);
     const float scale = float(1.0 / std::sqrt(double(f.d_head)));
-    const std::string type = spec_type(f.encoding);
-    if (type == "none") {
-        with_width(f.encoding, "d_model", f.d_model, "d_model");
+    const Family& family = family_of(f.encoding);
+    const Config encoding = with_width(family, f.encoding, f.d_model, f.d_head);
+    if (family.acts == Acts::none) {
         kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale, f.causal, nullptr, out);
-    } else if (is_rotary(type)) {
-        const double logit_scale = rotate_qk(f.encoding, f.d_head, f.position_offset, q, k);
+    } else if (family.acts == Acts::rotary) {
+        const double logit_scale = rotate_qk(family, encoding, f.position_offset, q, k);
         kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, float(scale * logit_scale), f.causal,
                            nullptr, out);
     } else {
-        const HeadBias b = bias_for(f.encoding, f.d_head, q);
+        const HeadBias b = head_bias(encoding, q.data(), f.n, f.d_head);
         const bool causal = f.causal || b.causal;
         if (b.extra_width == 0) {
             kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale, causal, b.tile.get(), out);

@@ -1,5 +1,7 @@
 #include "posenc/config.hpp"
 
+#include "posenc/family.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -49,14 +51,96 @@ std::string one_of(const std::vector<std::string>& choices) {
 }
 
 void throw_bad_param(const std::string& name, const std::string& value, const std::string& allowed) {
-    throw BadParam(name.substr(0, name.find('[')), name + " = " + value + " is invalid: expected " + allowed);
+    throw BadParam(name.substr(0, name.find('[')), name + " = " + value + " is invalid: expected " + allowed, value,
+                   allowed);
+}
+
+static std::string integer_range(std::int64_t lo, std::int64_t hi) {
+    return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+}
+
+/// An integral double in [lo, hi] (the checks of an integer key).
+static bool integer_in(double x, double lo, double hi) {
+    return std::isfinite(x) && x == std::floor(x) && x >= lo && x <= hi;
+}
+
+Key Key::integer(std::string_view name, std::optional<std::int64_t> fallback, std::int64_t min, std::int64_t max,
+                 std::string allowed) {
+    Key key(name, Kind::integer);
+    if (fallback) key.fallback = double(*fallback);
+    key.min = double(min);
+    key.max = double(max);
+    key.allowed = allowed.empty() ? integer_range(min, max) : std::move(allowed);
+    return key;
+}
+
+Key Key::number(std::string_view name, std::optional<double> fallback, double min, double max, std::string allowed) {
+    Key key(name, Kind::number);
+    if (fallback) key.fallback = *fallback;
+    key.min = min;
+    key.max = max;
+    key.allowed = std::move(allowed);
+    return key;
+}
+
+Key Key::above(std::string_view name, std::optional<double> fallback, double min, std::string allowed, double max) {
+    Key key = number(name, fallback, min, max, std::move(allowed));
+    key.exclusive_min = true;
+    return key;
+}
+
+Key Key::boolean(std::string_view name, bool fallback) {
+    Key key(name, Kind::boolean);
+    key.fallback = fallback;
+    key.allowed = "true or false";
+    return key;
+}
+
+Key Key::choice(std::string_view name, std::vector<std::string_view> choices) {
+    Key key(name, Kind::choice);
+    key.fallback = std::string(choices.at(0));
+    key.allowed = one_of(std::vector<std::string>(choices.begin(), choices.end()));
+    key.choices = std::move(choices);
+    return key;
+}
+
+Key Key::object(std::string_view name, std::string allowed) {
+    Key key(name, Kind::object);
+    key.allowed = std::move(allowed);
+    return key;
+}
+
+const char* kind_name(Key::Kind kind) {
+    switch (kind) {
+        case Key::Kind::integer: return "integer";
+        case Key::Kind::number: return "number";
+        case Key::Kind::boolean: return "boolean";
+        case Key::Kind::choice: return "choice";
+        case Key::Kind::list: return "list";
+        case Key::Kind::object: return "object";
+        case Key::Kind::string: return "string";
+    }
+    return "?";
 }
 
 SpecReader::SpecReader(const Config& config, std::string what, std::vector<std::string_view> accepted_keys)
     : config_(config), what_(std::move(what)), accepted_(std::move(accepted_keys)) {
+    check_keys();
+}
+
+SpecReader::SpecReader(const Config& config, const Family& family)
+    : config_(config), what_(family.type + " spec"), keys_(&family.keys) {
+    accepted_.reserve(family.keys.size() + 1);
+    accepted_.push_back("type");
+    for (const Key& key : family.keys) accepted_.push_back(key.name);
+    check_keys();
+}
+
+void SpecReader::check_keys() {
     for (const auto& entry : config_.entries()) {
         if (std::find(accepted_.begin(), accepted_.end(), entry.first) == accepted_.end())
-            throw BadParam(entry.first, what_ + ": unknown key \"" + entry.first + "\"; accepted keys: " + key_list());
+            throw BadParam(entry.first, what_ + ": unknown key \"" + entry.first + "\"; accepted keys: " + key_list(),
+                           describe(entry.second), "no key \"" + entry.first + "\" (accepted keys: " + key_list() + ")");
     }
 }
 
@@ -86,24 +170,22 @@ double SpecReader::number(std::string_view key, double fallback, double lo, doub
     return x;
 }
 
-static std::string integer_range(std::int64_t lo, std::int64_t hi) {
-    return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-}
-
 std::int64_t SpecReader::integer(std::string_view key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const {
     const Value* value = find(key);
     if (!value) return fallback;
     const double* x = std::get_if<double>(value);
     if (!x) throw_bad_param(std::string(key), describe(*value), integer_range(lo, hi));
-    if (!std::isfinite(*x) || *x != std::floor(*x) || *x < double(lo) || *x > double(hi))
+    if (!integer_in(*x, double(lo), double(hi)))
         throw_bad_param(std::string(key), format_number(*x), integer_range(lo, hi));
     return static_cast<std::int64_t>(*x);
 }
 
 void SpecReader::require(std::string_view key, std::string_view allowed) const {
     if (!find(key))
-        throw BadParam(std::string(key), what_ + ": missing required key \"" + std::string(key) + "\" (" +
-                                             std::string(allowed) + "); accepted keys: " + key_list());
+        throw BadParam(std::string(key),
+                       what_ + ": missing required key \"" + std::string(key) + "\" (" + std::string(allowed) +
+                           "); accepted keys: " + key_list(),
+                       "undefined", std::string(allowed));
 }
 
 std::int64_t SpecReader::required_integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
@@ -171,9 +253,72 @@ const Config* SpecReader::object(std::string_view key) const {
     return object->get();
 }
 
+const Key& SpecReader::declared(std::string_view key) const {
+    if (keys_)
+        for (const Key& k : *keys_)
+            if (k.name == key) return k;
+    throw std::logic_error(what_ + ": key \"" + std::string(key) + "\" read but not in the family's key table");
+}
+
+std::int64_t SpecReader::integer(std::string_view key) const {
+    const Key& k = declared(key);
+    const Value* value = find(key);
+    if (!value) {
+        if (const double* fallback = std::get_if<double>(&k.fallback)) return std::int64_t(*fallback);
+        require(key, k.allowed);
+    }
+    const double* x = std::get_if<double>(value);
+    if (!x) throw_bad_param(std::string(key), describe(*value), k.allowed);
+    if (!integer_in(*x, k.min, k.max)) throw_bad_param(std::string(key), format_number(*x), k.allowed);
+    return static_cast<std::int64_t>(*x);
+}
+
+std::int64_t SpecReader::integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
+    const Key& k = declared(key);
+    if (!find(key) && std::holds_alternative<std::monostate>(k.fallback)) require(key, k.allowed);
+    return integer(key, find(key) ? 0 : std::int64_t(std::get<double>(k.fallback)), lo, hi);
+}
+
+double SpecReader::number(std::string_view key) const {
+    const Key& k = declared(key);
+    const Value* value = find(key);
+    if (!value) {
+        if (const double* fallback = std::get_if<double>(&k.fallback)) return *fallback;
+        require(key, k.allowed);
+    }
+    const double x = as_number(key, *value, k.allowed);
+    if (!std::isfinite(x) || x < k.min || x > k.max || (k.exclusive_min && x == k.min))
+        throw_bad_param(std::string(key), format_number(x), k.allowed);
+    return x;
+}
+
+double SpecReader::number(std::string_view key, double lo, double hi, std::string_view allowed) const {
+    const Key& k = declared(key);
+    const Value* fallback = find(key) ? nullptr : &k.fallback;
+    if (fallback && std::holds_alternative<std::monostate>(*fallback)) require(key, k.allowed);
+    return number(key, fallback ? std::get<double>(*fallback) : 0.0, lo, hi, allowed);
+}
+
+bool SpecReader::boolean(std::string_view key) const {
+    return boolean(key, std::get<bool>(declared(key).fallback));
+}
+
+std::string SpecReader::choice(std::string_view key) const {
+    const Key& k = declared(key);
+    const Value* value = find(key);
+    if (!value) return std::get<std::string>(k.fallback);
+    if (const auto* s = std::get_if<std::string>(value))
+        if (std::find(k.choices.begin(), k.choices.end(), *s) != k.choices.end()) return *s;
+    throw_bad_param(std::string(key), describe(*value), k.allowed);
+}
+
 }  // namespace posenc
 
 namespace posenc {
+
+void check_integer(const std::string& name, std::int64_t value, std::int64_t lo, std::int64_t hi) {
+    if (value < lo || value > hi) throw_bad_param(name, std::to_string(value), integer_range(lo, hi));
+}
 
 void check_table_shape(std::int64_t n, std::int64_t cols, const std::string& cols_name) {
     if (n < 1 || n > kMaxTableElements)

@@ -63,7 +63,8 @@ public:
         const Path root{nullptr, what_, -1};
         skip_space();
         if (peek() != '{')
-            throw BadParam(what_, what_ + " must be an object such as {type: 'sinusoidal', d_model: 64}");
+            throw BadParam(what_, what_ + " must be an object such as {type: 'sinusoidal', d_model: 64}", type_here(),
+                           "an object such as {type: 'sinusoidal', d_model: 64}");
         Config config = object(root, 0);
         skip_space();
         if (pos_ != text_.size()) fail("unexpected text after the object");
@@ -72,7 +73,8 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& reason) const {
-        throw BadParam(what_, what_ + ": invalid JSON at character " + std::to_string(pos_) + ": " + reason);
+        throw BadParam(what_, what_ + ": invalid JSON at character " + std::to_string(pos_) + ": " + reason,
+                       "invalid JSON at character " + std::to_string(pos_), reason);
     }
 
     char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
@@ -95,7 +97,9 @@ private:
     }
 
     Config object(const Path& path, int depth) {
-        if (depth > kMaxJsonDepth) throw BadParam(path.key_name(), path.text() + " is nested too deeply");
+        if (depth > kMaxJsonDepth)
+            throw BadParam(path.key_name(), path.text() + " is nested too deeply", "an object nested " + std::to_string(depth) + " deep",
+                           "objects nested at most " + std::to_string(kMaxJsonDepth) + " deep");
         Config config;
         expect('{');
         skip_space();
@@ -168,8 +172,8 @@ private:
             const char* type = type_here();
             if (type != std::string_view(strings ? "string" : "number")) {
                 const Path item{&path, {}, i};
-                throw BadParam(path.key_name(), item.text() + " must be a " + (strings ? "string" : "number") +
-                                                    " like the first item, not " + type);
+                const std::string expected = std::string("a ") + (strings ? "string" : "number") + " like the first item";
+                throw BadParam(path.key_name(), item.text() + " must be " + expected + ", not " + type, type, expected);
             }
             if (strings) {
                 texts.push_back(string());

@@ -6,16 +6,35 @@
 
 namespace posenc::kerple {
 
+const Family& family() {
+    static const Family f = [] {
+        Family f;
+        f.type = "kerple";
+        f.acts = Acts::bias;
+        f.label = "KERPLE: a kernel of the distance (log or power) added to the logits";
+        f.source = "Chi et al. 2022, \"KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation\", section 4";
+        f.keys = {
+            Key::choice("variant", {"log", "power"}),
+            Key::above("r1", 1.0, 0.0, "a finite number > 0"),
+            Key::above("r2", 1.0, 0.0, "a finite number > 0"),  // the power variant: (0, 2], checked by parse
+            Key::boolean("causal", false),
+        };
+        set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
+        return f;
+    }();
+    return f;
+}
+
 Spec parse(const Config& config) {
-    const SpecReader read(config, "kerple spec", {"type", "variant", "r1", "r2", "causal"});
+    const SpecReader read(config, family());
     Spec spec;
-    spec.variant = read.choice("variant", "log", {"log", "power"}) == "power" ? Variant::power : Variant::log;
-    spec.r1 = read.number("r1", spec.r1, 0x1p-1022, HUGE_VAL, "a finite number > 0");
+    spec.variant = read.choice("variant") == "power" ? Variant::power : Variant::log;
+    spec.r1 = read.number("r1");
     if (spec.variant == Variant::power)
-        spec.r2 = read.number("r2", spec.r2, 0x1p-1022, 2.0, "a number in (0, 2] (the power variant)");
+        spec.r2 = read.number("r2", 0x1p-1022, 2.0, "a number in (0, 2] (the power variant)");
     else
-        spec.r2 = read.number("r2", spec.r2, 0x1p-1022, HUGE_VAL, "a finite number > 0");
-    spec.causal = read.boolean("causal", false);
+        spec.r2 = read.number("r2");
+    spec.causal = read.boolean("causal");
     return spec;
 }
 
@@ -24,8 +43,13 @@ double at_distance(const Spec& spec, double distance) {
                                         : -spec.r1 * std::pow(distance, spec.r2);
 }
 
+RelativeBias relative(const Spec& spec) {
+    return {[spec](std::int64_t r) { return at_distance(spec, double(r < 0 ? -r : r)); }, spec.causal};
+}
+
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
-    return bias::relative_matrix(n, spec.causal, [&](std::int64_t r) { return at_distance(spec, double(r < 0 ? -r : r)); });
+    const RelativeBias b = relative(spec);
+    return bias::relative_matrix(n, b.causal, b.at);
 }
 
 }  // namespace posenc::kerple

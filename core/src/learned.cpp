@@ -6,16 +6,40 @@
 
 namespace posenc::learned {
 
+const Family& family() {
+    static const Family f = [] {
+        Family f;
+        f.type = "learned";
+        f.acts = Acts::absolute;
+        f.width_key = "d_model";
+        f.label = "Learned: a trained table with one row per position (shown at its initialisation), added to the token embeddings";
+        f.source = "Radford et al. 2019, GPT-2 (wpe, initialised N(0, 0.02^2))";
+        f.keys = {
+            Key::integer("d_model", 768, 1, kMaxTableElements),
+            Key::integer("max_position_embeddings", 1024, 1, kMaxTableElements),
+            Key::integer("seed", 0, 0, kMaxSeed),
+            Key::number("std", 0.02, 0.0, HUGE_VAL, "a finite number >= 0"),
+        };
+        f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+            const Spec spec = parse(c);
+            check_table(spec, n, offset);
+            table(spec, n, offset, storage(n, spec.d_model));
+        };
+        return f;
+    }();
+    return f;
+}
+
 Spec parse(const Config& config) {
-    const SpecReader read(config, "learned spec", {"type", "d_model", "max_position_embeddings", "seed", "std"});
+    const SpecReader read(config, family());
     Spec spec;
-    spec.d_model = read.integer("d_model", spec.d_model, 1, kMaxTableElements);
-    spec.max_position_embeddings = read.integer("max_position_embeddings", spec.max_position_embeddings, 1, kMaxTableElements);
+    spec.d_model = read.integer("d_model");
+    spec.max_position_embeddings = read.integer("max_position_embeddings");
     if (spec.d_model * spec.max_position_embeddings > kMaxTableElements)
         throw_bad_param("max_position_embeddings", std::to_string(spec.max_position_embeddings),
                         "max_position_embeddings * d_model <= " + std::to_string(kMaxTableElements));
-    spec.seed = std::uint64_t(read.integer("seed", 0, 0, std::int64_t(1) << 53));
-    spec.std = read.number("std", spec.std, 0.0, HUGE_VAL, "a finite number >= 0");
+    spec.seed = std::uint64_t(read.integer("seed"));
+    spec.std = read.number("std");
     return spec;
 }
 

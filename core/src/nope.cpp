@@ -4,10 +4,34 @@
 
 namespace posenc::nope {
 
+const Family& family() {
+    static const Family f = [] {
+        Family f;
+        f.type = "none";
+        f.acts = Acts::none;
+        f.width_key = "d_model";
+        f.label = "None (NoPE): no position information; without a causal mask, word order is lost";
+        f.source = "Kazemnejad et al. 2023, \"The Impact of Positional Encoding on Length Generalization in Transformers\"";
+        f.keys = {Key::integer("d_model", 64, 1, kMaxTableElements)};
+        f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+            if (offset < 0) throw_bad_param("offset", std::to_string(offset), "an integer >= 0");
+            const Spec spec = parse(c);
+            check_table_shape(n, spec.d_model, "d_model");
+            table(spec, n, storage(n, spec.d_model));
+        };
+        f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+            parse(c);
+            return curve("dot", max_distance, [](std::int64_t) { return 0.0; });
+        };
+        return f;
+    }();
+    return f;
+}
+
 Spec parse(const Config& config) {
-    const SpecReader read(config, "none spec", {"type", "d_model"});
+    const SpecReader read(config, family());
     Spec spec;
-    spec.d_model = read.integer("d_model", spec.d_model, 1, kMaxTableElements);
+    spec.d_model = read.integer("d_model");
     return spec;
 }
 

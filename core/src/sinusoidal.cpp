@@ -8,27 +8,72 @@
 
 namespace posenc::sinusoidal {
 
+namespace {
+
+PairFrequencies pairs_of(const Spec& spec) {
+    PairFrequencies pairs{inv_freq(spec), {}, {}, {}};
+    for (const double w : pairs.inv_freq) pairs.wavelength.push_back(2.0 * M_PI / w);
+    for (std::int64_t i = 0; i < spec.d_model / 2; ++i) {
+        pairs.sin_column.push_back(column(spec, i, false));
+        pairs.cos_column.push_back(column(spec, i, true));
+    }
+    return pairs;
+}
+
+Family make_family() {
+    Family f;
+    f.type = "sinusoidal";
+    f.acts = Acts::absolute;
+    f.width_key = "d_model";
+    f.label = "Sinusoidal: a fixed table of sines and cosines added to the token embeddings";
+    f.source = "Vaswani et al. 2017, \"Attention Is All You Need\", section 3.5";
+    f.keys = {
+        Key::integer("d_model", 512, 2, kMaxTableElements, "an even integer in [2, " + std::to_string(kMaxTableElements) + "]"),
+        Key::above("base", 10000.0, 1.0, "a finite number > 1"),
+        Key::choice("layout", {"interleaved", "concat"}),
+        Key::choice("timescales", {"vaswani", "tensor2tensor"}),
+    };
+    f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+        const Spec spec = parse(c);
+        check_table(spec, n, offset);
+        table(spec, n, offset, storage(n, spec.d_model));
+    };
+    f.frequencies = [](const Config& c) { return pairs_of(parse(c)); };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const std::vector<double> omega = inv_freq(parse(c));
+        return curve("dot", max_distance, [&](std::int64_t m) {  // p_n . p_(n+m) = sum_i cos(m w_i)
+            double sum = 0;
+            for (double w : omega) sum += std::cos(double(m) * w);
+            return sum;
+        });
+    };
+    return f;
+}
+
+}  // namespace
+
+const Family& family() {
+    static const Family f = make_family();
+    return f;
+}
+
 Spec parse(const Config& config) {
-    const SpecReader read(config, "sinusoidal spec", {"type", "d_model", "base", "layout", "timescales"});
+    const SpecReader read(config, family());
     Spec spec;
-    spec.d_model = read.integer("d_model", spec.d_model, 2, kMaxTableElements);
-    spec.base = read.number("base", spec.base, -HUGE_VAL, HUGE_VAL, "a finite number > 1");
-    spec.layout = read.choice("layout", "interleaved", {"interleaved", "concat"}) == "concat"
-                      ? Layout::concat
-                      : Layout::interleaved;
-    spec.timescales = read.choice("timescales", "vaswani", {"vaswani", "tensor2tensor"}) == "tensor2tensor"
-                          ? Timescales::tensor2tensor
-                          : Timescales::vaswani;
+    spec.d_model = read.integer("d_model");
+    spec.base = read.number("base");
+    spec.layout = read.choice("layout") == "concat" ? Layout::concat : Layout::interleaved;
+    spec.timescales = read.choice("timescales") == "tensor2tensor" ? Timescales::tensor2tensor : Timescales::vaswani;
     validate(spec);
     return spec;
 }
 
 void validate(const Spec& spec) {
+    const Family& f = family();
     if (spec.d_model < 2 || spec.d_model > kMaxTableElements || spec.d_model % 2 != 0)
-        throw_bad_param("d_model", std::to_string(spec.d_model),
-                        "an even integer in [2, " + std::to_string(kMaxTableElements) + "]");
+        throw_bad_param("d_model", std::to_string(spec.d_model), f.key("d_model")->allowed);
     if (!std::isfinite(spec.base) || !(spec.base > 1.0))
-        throw_bad_param("base", format_number(spec.base), "a finite number > 1");
+        throw_bad_param("base", format_number(spec.base), f.key("base")->allowed);
 }
 
 std::vector<double> inv_freq(const Spec& spec) {

@@ -3,18 +3,19 @@
 #include <cmath>
 #include <string>
 
+#include "posenc/alibi.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
 
 namespace posenc::t5 {
 
 void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance) {
-    if (num_buckets < 2 || num_buckets > 65536 || (bidirectional && num_buckets % 2 != 0))
+    if (num_buckets < 2 || num_buckets > kMaxBuckets || (bidirectional && num_buckets % 2 != 0))
         throw_bad_param("num_buckets", std::to_string(num_buckets),
                         bidirectional ? "an even integer in [2, 65536] (bidirectional splits the buckets in two)"
                                       : "an integer in [2, 65536]");
     const std::int64_t max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
-    if (max_distance < num_buckets / 2 || max_distance <= max_exact || max_distance > (std::int64_t(1) << 40))
+    if (max_distance < num_buckets / 2 || max_distance <= max_exact || max_distance > kMaxPosition)
         throw_bad_param("max_distance", std::to_string(max_distance),
                         "an integer >= num_buckets / 2 = " + std::to_string(num_buckets / 2) +
                             " and > the exact region " + std::to_string(max_exact));
@@ -50,17 +51,42 @@ std::vector<std::int32_t> relative_position_buckets(const std::vector<std::int64
     return out;
 }
 
+const Family& family() {
+    static const Family f = [] {
+        Family f;
+        f.type = "t5";
+        f.acts = Acts::bias;
+        f.label = "T5: one learned scalar per relative-position bucket (exact near, logarithmic far), added to the logits";
+        f.source = "Raffel et al. 2020, \"Exploring the Limits of Transfer Learning with a Unified Text-to-Text "
+                   "Transformer\", section 2.1; buckets as transformers' T5Attention._relative_position_bucket";
+        f.keys = {
+            Key::integer("n_heads", 8, 1, alibi::kMaxHeads),
+            Key::integer("head", 0, 0, alibi::kMaxHeads - 1, "an integer in [0, n_heads - 1]"),
+            Key::integer("num_buckets", 32, 2, kMaxBuckets,
+                         "an integer in [2, " + std::to_string(kMaxBuckets) + "], even when bidirectional"),
+            Key::integer("max_distance", 128, 1, kMaxPosition,
+                         "an integer >= num_buckets / 2 and > the exact region, up to 2^40"),
+            Key::boolean("bidirectional", true),
+            Key::integer("seed", 0, 0, kMaxSeed),
+            Key::boolean("causal", false),
+        };
+        set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
+        return f;
+    }();
+    return f;
+}
+
 Spec parse(const Config& config) {
-    const SpecReader read(config, "t5 spec",
-                          {"type", "n_heads", "head", "num_buckets", "max_distance", "bidirectional", "seed", "causal"});
+    const SpecReader read(config, family());
     Spec spec;
-    spec.n_heads = read.integer("n_heads", spec.n_heads, 1, 4096);
-    spec.head = read.integer("head", 0, 0, spec.n_heads - 1);
-    spec.num_buckets = read.integer("num_buckets", spec.num_buckets, -(std::int64_t(1) << 40), 65536);
-    spec.max_distance = read.integer("max_distance", spec.max_distance, -(std::int64_t(1) << 40), std::int64_t(1) << 40);
-    spec.bidirectional = read.boolean("bidirectional", true);
-    spec.seed = std::uint64_t(read.integer("seed", 0, 0, std::int64_t(1) << 53));
-    spec.causal = read.boolean("causal", false);
+    spec.n_heads = read.integer("n_heads");
+    spec.head = read.integer("head", 0, spec.n_heads - 1);
+    // Wide ranges here: check_buckets names what is wrong (odd when bidirectional, below the exact region).
+    spec.num_buckets = read.integer("num_buckets", -kMaxPosition, kMaxBuckets);
+    spec.max_distance = read.integer("max_distance", -kMaxPosition, kMaxPosition);
+    spec.bidirectional = read.boolean("bidirectional");
+    spec.seed = std::uint64_t(read.integer("seed"));
+    spec.causal = read.boolean("causal");
     check_buckets(spec.bidirectional, spec.num_buckets, spec.max_distance);
     return spec;
 }
@@ -72,11 +98,17 @@ std::vector<double> bucket_bias(const Spec& spec) {
     return table;
 }
 
-xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
+RelativeBias relative(const Spec& spec) {
     const std::vector<double> table = bucket_bias(spec);
-    return bias::relative_matrix(n, spec.causal, [&](std::int64_t r) {
-        return table[std::size_t(relative_position_bucket(r, spec.bidirectional, spec.num_buckets, spec.max_distance))];
-    });
+    return {[spec, table](std::int64_t r) {
+                return table[std::size_t(relative_position_bucket(r, spec.bidirectional, spec.num_buckets, spec.max_distance))];
+            },
+            spec.causal};
+}
+
+xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
+    const RelativeBias b = relative(spec);
+    return bias::relative_matrix(n, b.causal, b.at);
 }
 
 }  // namespace posenc::t5

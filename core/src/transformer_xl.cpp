@@ -8,13 +8,51 @@
 
 namespace posenc::transformer_xl {
 
+const Family& family() {
+    static const Family f = [] {
+        Family f;
+        f.type = "transformer_xl";
+        f.acts = Acts::bias;
+        f.width_key = "d_head";
+        f.label = "Transformer-XL: (q_i + v) . R_(i-j), a sinusoid of the distance, added to the logits";
+        f.source = "Dai et al. 2019, \"Transformer-XL\", section 3.3";
+        f.keys = {
+            Key::integer("d_head", 64, 2, 4096, "an even integer in [2, 4096]"),
+            Key::integer("seed", 0, 0, kMaxSeed),
+            Key::boolean("causal", true),
+        };
+        f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
+        f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
+            const Spec spec = parse(with_head_width(c, "d_head", width));
+            check_head_width("d_head", spec.d_head, width);
+            HeadBias out;
+            relative_factors(spec, q, n, out.q_extra, out.k_extra);
+            out.extra_width = spec.d_head;
+            out.causal = spec.causal;
+            return out;
+        };
+        f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+            const Spec spec = parse(c);
+            const std::vector<double> vv = v(spec);
+            return curve("bias", max_distance, [&](std::int64_t m) {  // q = ones, i - j = m
+                const std::vector<double> R = relative_sinusoid(spec, m);
+                double sum = 0;
+                for (std::size_t k = 0; k < R.size(); ++k) sum += (1.0 + vv[k]) * R[k];
+                return sum;
+            });
+        };
+        return f;
+    }();
+    return f;
+}
+
 Spec parse(const Config& config) {
-    const SpecReader read(config, "transformer_xl spec", {"type", "d_head", "seed", "causal"});
+    const SpecReader read(config, family());
     Spec spec;
-    spec.d_head = read.integer("d_head", spec.d_head, 2, 4096);
-    if (spec.d_head % 2 != 0) throw_bad_param("d_head", std::to_string(spec.d_head), "an even integer in [2, 4096]");
-    spec.seed = std::uint64_t(read.integer("seed", 0, 0, std::int64_t(1) << 53));
-    spec.causal = read.boolean("causal", true);
+    spec.d_head = read.integer("d_head");
+    if (spec.d_head % 2 != 0) throw_bad_param("d_head", std::to_string(spec.d_head), family().key("d_head")->allowed);
+    spec.seed = std::uint64_t(read.integer("seed"));
+    spec.causal = read.boolean("causal");
     return spec;
 }
 

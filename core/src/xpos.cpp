@@ -6,17 +6,46 @@
 
 namespace posenc::xpos {
 
+const Family& family() {
+    static const Family f = [] {
+        Family f;
+        f.type = "xpos";
+        f.acts = Acts::rotary;
+        f.width_key = "head_dim";
+        f.label = "xPos: the RoPE rotation with a per-pair exponential decay of q . k with distance";
+        f.source = "Sun et al. 2022, \"A Length-Extrapolatable Transformer\", section 3.2; torchscale's XPOS";
+        f.keys = {
+            Key::integer("head_dim", 64, 2, 65536, "an even integer in [2, 65536]"),
+            Key::above("rope_theta", 10000.0, 1.0, "a finite number > 1"),
+            Key::above("scale_base", 512.0, 0.0, "a finite number > 0"),
+            Key::choice("role", {"query", "key"}),
+            Key::choice("layout", {"interleaved", "half"}),
+        };
+        f.rotary = [](const Config& c, std::int64_t) {
+            const Spec spec = parse(c);
+            return RotaryFrequencies{inv_freq(spec), 1.0, 1.0, spec.head_dim, spec.head_dim};
+        };
+        f.rotate = [](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
+            apply(parse(c), x, n, d, offset, out);
+        };
+        f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
+            rope::Decay d = decay(parse(c), max_distance, seed);
+            return rotary_curves(std::move(d.upper_bound), std::move(d.ones), std::move(d.random));
+        };
+        return f;
+    }();
+    return f;
+}
+
 Spec parse(const Config& config) {
-    const SpecReader read(config, "xpos spec", {"type", "head_dim", "rope_theta", "scale_base", "role", "layout"});
+    const SpecReader read(config, family());
     Spec spec;
-    spec.head_dim = read.integer("head_dim", spec.head_dim, 2, 65536);
-    if (spec.head_dim % 2 != 0) throw_bad_param("head_dim", std::to_string(spec.head_dim), "an even integer >= 2");
-    spec.rope_theta = read.number("rope_theta", spec.rope_theta, 0x1p-1022, HUGE_VAL, "a finite number > 1");
-    if (!(spec.rope_theta > 1.0)) throw_bad_param("rope_theta", format_number(spec.rope_theta), "a finite number > 1");
-    spec.scale_base = read.number("scale_base", spec.scale_base, 0x1p-1022, HUGE_VAL, "a finite number > 0");
-    spec.role = read.choice("role", "query", {"query", "key"}) == "key" ? Role::key : Role::query;
-    spec.layout = read.choice("layout", "interleaved", {"interleaved", "half"}) == "half" ? rope::Layout::half
-                                                                                         : rope::Layout::interleaved;
+    spec.head_dim = read.integer("head_dim");
+    if (spec.head_dim % 2 != 0) throw_bad_param("head_dim", std::to_string(spec.head_dim), family().key("head_dim")->allowed);
+    spec.rope_theta = read.number("rope_theta");
+    spec.scale_base = read.number("scale_base");
+    spec.role = read.choice("role") == "key" ? Role::key : Role::query;
+    spec.layout = read.choice("layout") == "half" ? rope::Layout::half : rope::Layout::interleaved;
     return spec;
 }
 

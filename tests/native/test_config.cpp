@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 
 #include "posenc/config.hpp"
 #include "posenc/registry.hpp"
@@ -75,4 +76,47 @@ TEST_CASE("bad input is a BadParam naming the parameter, without any index", "[c
     CHECK(param_of([] { position_table(Config{{"d_model", 8.0}}, 4); }) == "type");
     CHECK(param_of([] { position_table(Config{{"type", std::string("alibi")}}, 4); }) == "type");
     CHECK(param_of([] { position_table(Config{{"type", std::string("sinusoidal")}, {"d_model", 4.0}}, 0); }) == "n");
+}
+
+/// The BadParam `call` throws (a failed check when it throws none).
+static BadParam bad_param_of(const std::function<void()>& call) {
+    try {
+        call();
+    } catch (const BadParam& e) {
+        return e;
+    }
+    FAIL("no BadParam thrown");
+    return BadParam("", "");
+}
+
+TEST_CASE("a BadParam carries its param, value and allowed range apart from the message", "[config]") {
+    const BadParam odd = bad_param_of([] { sinusoidal::parse({{"d_model", 7.0}}); });
+    CHECK(odd.param == "d_model");
+    CHECK(odd.value == "7");
+    CHECK(odd.allowed == "an even integer in [2, 16777216]");
+    CHECK(std::string(odd.what()) == "d_model = 7 is invalid: expected an even integer in [2, 16777216]");
+
+    const BadParam indexed = bad_param_of([] { throw_bad_param("long_factor[2]", "NaN", "finite numbers > 0"); });
+    CHECK(indexed.param == "long_factor");
+    CHECK(indexed.value == "NaN");
+    CHECK(indexed.allowed == "finite numbers > 0");
+
+    const BadParam layout = bad_param_of([] { sinusoidal::parse({{"layout", std::string("diagonal")}}); });
+    CHECK(layout.value == "\"diagonal\"");
+    CHECK(layout.allowed == "one of \"interleaved\", \"concat\"");
+
+    const BadParam unknown = bad_param_of([] { sinusoidal::parse({{"dmodel", 64.0}}); });
+    CHECK(unknown.param == "dmodel");
+    CHECK(unknown.value == "64");
+    CHECK_THAT(unknown.allowed, Contains("accepted keys: type, d_model, base, layout, timescales"));
+
+    const BadParam missing = bad_param_of([] { position_table(Config{{"d_model", 8.0}}, 4); });
+    CHECK(missing.param == "type");
+    CHECK(missing.value == "undefined");
+    CHECK_THAT(missing.allowed, Contains("\"sinusoidal\"") && Contains("\"kerple\""));
+
+    const BadParam wrong_family = bad_param_of([] { position_table(Config{{"type", std::string("alibi")}}, 4); });
+    CHECK(wrong_family.param == "type");
+    CHECK(wrong_family.value == "\"alibi\"");
+    CHECK(wrong_family.allowed == "an absolute encoding (sinusoidal, learned, none)");
 }

@@ -62,6 +62,28 @@ test('errors carry .param: the JS argument, or the spec key', () => {
   }
 });
 
+test('errors carry .value and .allowed beside .param, from C++ and from the JS layer alike', () => {
+  const cases = [
+    [() => pe.positionTable(sinusoidal({ d_model: 7 }), 4), 'd_model', '7', 'an even integer in [2, 16777216]'],
+    [() => pe.positionTable(sinusoidal({ layout: 'diagonal' }), 4), 'layout', '"diagonal"', 'one of "interleaved", "concat"'],
+    [() => pe.positionTable({ type: 'alibi' }, 4), 'type', '"alibi"', 'an absolute encoding (sinusoidal, learned, none)'],
+    [() => pe.ropeInvFreq(rope(), 1.5), 'seqLen', '1.5', 'an integer in [1, 1099511627776]'],
+    [() => pe.alibiBias(4, 8, 8, false), 'head', '8', 'an integer in [0, 7]'],
+    [() => pe.applyRope([1, NaN], 1, 2, rope({ head_dim: 2 }), 0), 'x', 'NaN', 'a finite number'],
+    [() => pe.positionTable(sinusoidal(), 4, {}), 'out', 'object', 'a buffer from allocFloat32(length)'],
+    [() => pe.allocFloat32(-1), 'length', '-1', 'an integer in [1, 268435456]'],
+  ];
+  for (const [call, param, value, allowed] of cases) {
+    const error = errorOf(call);
+    assert.ok(error instanceof RangeError, `${error}`);
+    assert.deepEqual([error.param, error.value, error.allowed], [param, value, allowed], error.message);
+    assert.equal(error.message.endsWith(`= ${value} is invalid: expected ${allowed}`) || param === 'type', true, error.message);
+  }
+  const missing = errorOf(() => pe.positionTable({ d_model: 8 }, 4));
+  assert.deepEqual([missing.param, missing.value], ['type', 'undefined']);
+  assert.match(missing.allowed, /"sinusoidal".*"kerple"/);
+});
+
 test('a call with too many arguments is a TypeError naming the arity', () => {
   assert.throws(() => pe.alibiSlopes(4, 5), { name: 'TypeError', message: 'alibiSlopes takes 1 arguments, got 2' });
   assert.throws(() => pe.applyRope(new Float32Array(8), 1, 8, rope(), 0, undefined, 1),

@@ -9,8 +9,12 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 
 namespace posenc::alibi {
+
+/// The most heads: 4096.
+constexpr std::int64_t kMaxHeads = 4096;
 
 /// The head slopes m_0 .. m_(n_heads-1). For a power of two n: the geometric
 /// sequence with first term and ratio 2^(-8/n) (n = 8: 1/2, 1/4, ..., 1/256).
@@ -19,6 +23,11 @@ namespace posenc::alibi {
 /// slope of 2p (the 1st, 3rd, ...) until there are n. Throws
 /// std::invalid_argument for n_heads outside [1, 4096].
 std::vector<double> slopes(std::int64_t n_heads);
+
+/// The family's descriptor: type "alibi", acts bias, no width key; keys
+/// n_heads (8), head (0, in [0, n_heads - 1]), causal (false); computes the bias,
+/// its decay (the line -m m) and the head's bias.
+const Family& family();
 
 /// `{type: 'alibi', n_heads, head, causal}`.
 struct Spec {
@@ -30,6 +39,9 @@ struct Spec {
 /// Reads a spec; throws std::invalid_argument for n_heads < 1 or head outside
 /// [0, n_heads - 1], naming the value and range.
 Spec parse(const Config& config);
+
+/// The head's bias as a function of r = j - i: -m_head * |r|, and the spec's causal key.
+RelativeBias relative(const Spec& spec);
 
 /// b(i, j) = -m_head * |i - j|, [n, n]; causal: -m_head * (i - j) for j <= i and
 /// -infinity for j > i (the two agree where both are defined).

@@ -8,6 +8,7 @@
 // rejects keys the family does not know, listing the accepted ones.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -24,6 +25,7 @@
 namespace posenc {
 
 class Config;
+struct Family;
 
 /// One value of a spec: null, boolean, number, string, list of numbers, list
 /// of strings (an attention request's tokens), or a nested object (e.g. `rope_scaling`).
@@ -69,15 +71,20 @@ std::string describe(const Value& value);
 std::string one_of(const std::vector<std::string>& choices);
 
 /// A bad input: std::invalid_argument (so `catch (const std::invalid_argument&)`
-/// and what() are unchanged) that also names the parameter at fault, so the JS
-/// layer can set `error.param` without parsing the message. `param` is a spec
-/// key ("d_model", "factor") or a function argument ("n", "seqLen", "x"),
-/// without any index ("long_factor[2]" has param "long_factor").
+/// and what() are unchanged) that also carries its parts, so the JS layer sets
+/// `error.param`, `error.value` and `error.allowed` without parsing the message:
+///   param    a spec key ("d_model", "factor") or a function argument ("n",
+///            "seqLen", "x"), without any index ("long_factor[2]" has param "long_factor");
+///   value    the value as the message writes it ("7", "\"concat\"", "string",
+///            "an array of length 7"; "undefined" for a missing key);
+///   allowed  what was expected ("an even integer in [2, 16777216]").
+/// (value and allowed are empty only where a message has no single value, as
+/// rope's "give rope_parameters or rope_scaling, not both".)
 class BadParam : public std::invalid_argument {
 public:
-    BadParam(std::string param, const std::string& message)
-        : std::invalid_argument(message), param(std::move(param)) {}
-    std::string param;
+    BadParam(std::string param, const std::string& message, std::string value = {}, std::string allowed = {})
+        : std::invalid_argument(message), param(std::move(param)), value(std::move(value)), allowed(std::move(allowed)) {}
+    std::string param, value, allowed;
 };
 
 /// Throws BadParam with the message
@@ -86,6 +93,41 @@ public:
 /// param = name up to its first '[' ("relativePositions[3]" -> "relativePositions").
 [[noreturn]] void throw_bad_param(const std::string& name, const std::string& value,
                                   const std::string& allowed);
+
+/// One key of a family's spec, declared once in the family's source file: the
+/// family's parse reads it (SpecReader's one-argument reads take the default,
+/// range and allowed text from here) and describe() lists it for the page.
+struct Key {
+    enum class Kind { integer, number, boolean, choice, list, object, string };
+
+    Key(std::string_view name, Kind kind) : name(name), kind(kind) {}
+
+    std::string_view name;        ///< the config key, e.g. "d_model" (a literal)
+    Kind kind = Kind::number;
+    Value fallback;               ///< the default; null when there is none (required, or derived from other keys)
+    double min = -HUGE_VAL;       ///< the static range; a dependent one (head < n_heads) is checked by parse
+    double max = HUGE_VAL;
+    bool exclusive_min = false;   ///< min itself is refused: the key is a number > min
+    std::string allowed;          ///< the range as messages write it: "an even integer in [2, 16777216]"
+    std::vector<std::string_view> choices;  ///< a choice's values, the default first
+
+    /// An integer in [min, max] (no default: std::nullopt); allowed defaults to "an integer in [min, max]".
+    static Key integer(std::string_view name, std::optional<std::int64_t> fallback, std::int64_t min, std::int64_t max,
+                       std::string allowed = {});
+    /// A finite number in [min, max].
+    static Key number(std::string_view name, std::optional<double> fallback, double min, double max, std::string allowed);
+    /// A finite number > min (and <= max).
+    static Key above(std::string_view name, std::optional<double> fallback, double min, std::string allowed,
+                     double max = HUGE_VAL);
+    static Key boolean(std::string_view name, bool fallback);
+    /// One of `choices`, the first the default; allowed: one of "a", "b".
+    static Key choice(std::string_view name, std::vector<std::string_view> choices);
+    /// A nested object (no default).
+    static Key object(std::string_view name, std::string allowed);
+};
+
+/// "integer", "number", "boolean", "choice", "list", "object", "string".
+const char* kind_name(Key::Kind kind);
 
 /// Reads the keys of one spec object, checking each one's type and range.
 ///
@@ -105,6 +147,23 @@ public:
     /// of `accepted_keys` must outlive the reader (literals, or strings of a
     /// static table).
     SpecReader(const Config& config, std::string what, std::vector<std::string_view> accepted_keys);
+    /// A reader of a family's spec ("<type> spec" in messages): accepts "type"
+    /// and the family's keys, whose one-argument reads below take each key's
+    /// default, range and allowed text. `family` must outlive the reader.
+    SpecReader(const Config& config, const Family& family);
+
+    /// The declared key's value, checked against its range; its default when absent
+    /// (a missing required key, one without a default, throws). Integer keys:
+    std::int64_t integer(std::string_view key) const;
+    /// An integer key checked against a range that depends on other keys (a
+    /// head in [0, n_heads - 1]); the message writes that range.
+    std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi) const;
+    /// A number key.
+    double number(std::string_view key) const;
+    /// A number key checked against a range that depends on other keys.
+    double number(std::string_view key, double lo, double hi, std::string_view allowed) const;
+    bool boolean(std::string_view key) const;
+    std::string choice(std::string_view key) const;
 
     /// A finite number in [lo, hi]; `fallback` when the key is absent.
     /// `allowed` describes the range in messages ("a finite number > 1").
@@ -138,10 +197,14 @@ public:
 private:
     const Value* find(std::string_view key) const;
     std::string key_list() const;
+    /// The declared Key named `key` (std::logic_error when the reader has no table or no such key).
+    const Key& declared(std::string_view key) const;
+    void check_keys();
 
     const Config& config_;
     std::string what_;
     std::vector<std::string_view> accepted_;
+    const std::vector<Key>* keys_ = nullptr;
 };
 
 }  // namespace posenc
@@ -151,6 +214,19 @@ namespace posenc {
 /// The largest table any function returns: 2^24 elements (64 MiB of float32),
 /// so that a slider at its maximum cannot exhaust the browser's memory.
 constexpr std::int64_t kMaxTableElements = std::int64_t(1) << 24;
+
+/// The largest position (and position offset, sequence length, T5 distance): 2^40.
+constexpr std::int64_t kMaxPosition = std::int64_t(1) << 40;
+
+/// The largest seed: 2^53, the largest integer a JS number holds exactly.
+constexpr std::int64_t kMaxSeed = std::int64_t(1) << 53;
+
+/// The longest decay curve: distances 0 .. 1000000.
+constexpr std::int64_t kMaxDistance = 1000000;
+
+/// Throws BadParam "<name> = <value> is invalid: expected an integer in [lo, hi]"
+/// unless lo <= value <= hi.
+void check_integer(const std::string& name, std::int64_t value, std::int64_t lo, std::int64_t hi);
 
 /// Checks a `[n, cols]` request: n in [1, kMaxTableElements] and
 /// n * cols <= kMaxTableElements. `cols_name` names the width ("d_model").

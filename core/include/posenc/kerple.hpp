@@ -11,10 +11,16 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 
 namespace posenc::kerple {
 
 enum class Variant { log, power };
+
+/// The family's descriptor: type "kerple", acts bias, no width key; keys
+/// variant ("log"), r1 (1), r2 (1), causal (false); computes the bias, its
+/// decay and the head's bias.
+const Family& family();
 
 /// `{type: 'kerple', variant, r1, r2, causal}`.
 struct Spec {
@@ -30,6 +36,9 @@ Spec parse(const Config& config);
 
 /// The bias at distance |i - j| = distance >= 0.
 double at_distance(const Spec& spec, double distance);
+
+/// The bias as a function of r = j - i: at_distance(|r|), and the spec's causal key.
+RelativeBias relative(const Spec& spec);
 
 /// b(i, j) = at_distance(|i - j|), [n, n], -infinity above the diagonal when causal.
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);

@@ -10,6 +10,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 
 namespace posenc::learned {
 
@@ -20,6 +21,10 @@ struct Spec {
     std::uint64_t seed = 0;
     double std = 0.02;
 };
+
+/// The family's descriptor: type "learned", acts absolute, width key d_model;
+/// computes the table only (an untrained table has no decay to show).
+const Family& family();
 
 /// Reads a spec; throws std::invalid_argument naming the key, value and range
 /// (d_model >= 1, max_position_embeddings >= 1 with their product <= 2^24,

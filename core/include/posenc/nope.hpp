@@ -8,6 +8,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 
 namespace posenc::nope {
 
@@ -15,6 +16,10 @@ namespace posenc::nope {
 struct Spec {
     std::int64_t d_model = 64;
 };
+
+/// The family's descriptor: type "none", acts none, width key d_model;
+/// computes a table of zeros and a decay of zeros.
+const Family& family();
 
 /// Reads a spec; throws std::invalid_argument for an unknown key or d_model < 1.
 Spec parse(const Config& config);

@@ -1,6 +1,7 @@
-// posenc/registry.hpp: the entry points that take a spec object and dispatch
-// on its `type` key to the family that computes it. This is what the wasm
-// bindings call; each family's own header holds the maths.
+// posenc/registry.hpp: the list of families (each one's descriptor, see
+// family.hpp, lives in the family's own source file) and the entry points that
+// take a spec object and dispatch on its `type` key to the family that computes
+// it. This is what the wasm bindings call; each family's own header holds the maths.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
-#include "posenc/kernels.hpp"
+#include "posenc/family.hpp"
 
 namespace posenc {
 
@@ -23,44 +24,33 @@ std::string spec_type(const Config& spec);
 /// Every accepted `type`, in the order the page lists them.
 const std::vector<std::string>& known_types();
 
+/// Every family's descriptor, in the order the page lists them: sinusoidal,
+/// learned, none, rope, xpos, alibi, t5, shaw, transformer_xl, kerple.
+const std::vector<const Family*>& families();
+
+/// The descriptor of the spec's `type`. Throws as spec_type.
+const Family& family_of(const Config& spec);
+
+/// The types of the families for which `keep` holds, as messages list them:
+/// "alibi, t5, shaw, transformer_xl, kerple".
+std::string type_list(const std::function<bool(const Family&)>& keep);
+
+/// type_list of the families that act as `acts` ("rope, xpos" for rotary).
+std::string types_acting(Acts acts);
+
 /// The absolute position table of `spec` for positions offset .. offset+n-1,
 /// shape [n, d_model], row-major float32 (see the family's `table`).
 /// Throws std::invalid_argument for a bad spec, for bad n / offset, and for a
 /// spec type that is not an absolute encoding.
 xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::int64_t offset = 0);
 
-/// Where a function that writes a table puts it: called once, with the
-/// table's shape [rows, cols], after every check of the request has passed (so
-/// nothing is allocated for a request that will be refused); returns storage
-/// for rows * cols floats, row-major. It may throw (e.g. when the caller's
-/// buffer has another size); nothing has been written then.
-using TableStorage = std::function<float*(std::int64_t rows, std::int64_t cols)>;
-
 /// position_table written into storage(n, d_model) (see TableStorage): the
 /// wasm layer's zero-copy output. Throws as position_table, before calling storage.
 void position_table(const Config& spec, std::int64_t n, std::int64_t offset, const TableStorage& storage);
 
-/// The sin/cos pairs of a sinusoidal absolute encoding, each [d_model / 2]:
-/// inv_freq[i], the angular frequency of pair i in radians per token;
-/// wavelength[i] = 2*pi / inv_freq[i], in tokens (computed in double from
-/// inv_freq[i]); and the table columns that hold its sine and cosine in the
-/// spec's layout.
-struct PairFrequencies {
-    std::vector<double> inv_freq, wavelength;
-    std::vector<std::int64_t> sin_column, cos_column;
-};
-
 /// The pairs of `spec`. Throws std::invalid_argument for a bad spec or a type
 /// without sinusoidal pairs.
 PairFrequencies position_frequencies(const Config& spec);
-
-/// What a rotary encoding (rope, xpos) does at a sequence length.
-struct RotaryFrequencies {
-    std::vector<double> inv_freq;   ///< [rotary_dim / 2], radians per token
-    double attention_factor = 1.0;  ///< multiplies the rotated q and k
-    double logit_scale = 1.0;       ///< multiplies the softmax scale (DeepSeek's mscale_all_dim)
-    std::int64_t head_dim = 0, rotary_dim = 0;
-};
 
 /// The frequencies of a rotary spec for a sequence of seq_len tokens (see
 /// rope::frequencies). Throws std::invalid_argument for a bad spec or seq_len,
@@ -76,9 +66,6 @@ xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 
 /// overlap it. Throws as apply_rotary (d must be the spec's head_dim) before
 /// writing anything.
 void apply_rotary(const Config& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out);
-
-/// Named curves over distance 0 .. max_distance, each [max_distance + 1].
-using Curves = std::vector<std::pair<std::string, std::vector<double>>>;
 
 /// The decay analysis of a spec over distance m = 0 .. max_distance (a key m
 /// tokens before the query):
@@ -112,20 +99,6 @@ xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, co
 /// transformer_xl, kerple; see each header). Throws std::invalid_argument for a
 /// bad spec, n outside [1, 4096], or a type that is not a bias family.
 xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n);
-
-/// What a bias family adds to the logits of one head over n tokens, prepared once
-/// for the fused attention kernel (and the page's head).
-struct HeadBias {
-    /// Adds b(i, j) to a tile of scores: f(j - i) for alibi, t5, kerple; q_i . a_clip(j - i) for shaw. Null for
-    /// transformer_xl.
-    std::unique_ptr<kernels::BiasTile> tile;
-    /// transformer_xl: b(i, j) = q_extra_i . k_extra_j, [n, extra_width] each, row-major (a sum of
-    /// angle differences factored into query and key parts; see transformer_xl::relative_factors). Empty otherwise.
-    std::vector<float> q_extra, k_extra;
-    std::int64_t extra_width = 0;
-    /// The spec's own `causal` key: true hides the keys after each query as well.
-    bool causal = false;
-};
 
 /// The bias of a bias family for a head whose queries are q [n, width] (row-major;
 /// read by the content-dependent families, shaw and transformer_xl, whose

@@ -11,9 +11,15 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 #include "posenc/kernels.hpp"
 
 namespace posenc::shaw {
+
+/// The family's descriptor: type "shaw", acts bias, width key head_dim; keys
+/// head_dim (64), max_relative_position (16), seed (0), causal (false); computes
+/// the bias with queries of ones, its decay and the head's bias (q_i . a_(j-i)).
+const Family& family();
 
 /// `{type: 'shaw', head_dim, max_relative_position, seed, causal}` (K = 16 in the paper's best base model).
 struct Spec {

@@ -23,6 +23,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 
 namespace posenc::sinusoidal {
 
@@ -36,6 +37,11 @@ struct Spec {
     Layout layout = Layout::interleaved;
     Timescales timescales = Timescales::vaswani;
 };
+
+/// The family's descriptor: type "sinusoidal", acts absolute, width key
+/// d_model, keys d_model (512), base (10000), layout, timescales; computes the
+/// table, the pair frequencies and the decay p_n . p_(n+m).
+const Family& family();
 
 /// Reads a spec object `{type: 'sinusoidal', d_model, base, layout, timescales}`;
 /// missing keys take the defaults above. Throws std::invalid_argument for an

@@ -11,8 +11,12 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 
 namespace posenc::t5 {
+
+/// The most buckets: 65536.
+constexpr std::int64_t kMaxBuckets = 65536;
 
 /// The bucket of relative_position = key - query. bidirectional: half the
 /// buckets for keys after the query (j > i), half for the rest; within a half
@@ -36,6 +40,12 @@ std::vector<std::int32_t> relative_position_buckets(const std::vector<std::int64
                                                     bool bidirectional, std::int64_t num_buckets,
                                                     std::int64_t max_distance);
 
+/// The family's descriptor: type "t5", acts bias, no width key; keys n_heads
+/// (8), head (0), num_buckets (32), max_distance (128), bidirectional (true),
+/// seed (0), causal (false); computes the bias, its decay (a step function) and
+/// the head's bias.
+const Family& family();
+
 /// `{type: 't5', n_heads, head, num_buckets, max_distance, bidirectional, seed, causal}`
 /// (T5's defaults: 32 buckets, max_distance 128, bidirectional in the encoder).
 struct Spec {
@@ -53,6 +63,9 @@ Spec parse(const Config& config);
 /// The head's bias per bucket [num_buckets]: an untrained table, entry
 /// (head, b) the (head * num_buckets + b)-th N(0, 1) draw of Random(seed).
 std::vector<double> bucket_bias(const Spec& spec);
+
+/// The head's bias as a function of r = j - i: bucket_bias[bucket(r)], and the spec's causal key.
+RelativeBias relative(const Spec& spec);
 
 /// b(i, j) = bucket_bias[bucket(j - i)], [n, n], -infinity above the diagonal when causal.
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);

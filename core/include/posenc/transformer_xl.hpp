@@ -14,8 +14,14 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 
 namespace posenc::transformer_xl {
+
+/// The family's descriptor: type "transformer_xl", acts bias, width key d_head;
+/// keys d_head (64, even), seed (0), causal (true); computes the bias with
+/// queries of ones, its decay and the head's bias (factored: relative_factors).
+const Family& family();
 
 /// `{type: 'transformer_xl', d_head, seed, causal}` (d_head 64 as in the paper's models).
 struct Spec {

@@ -19,11 +19,17 @@
 #include <xtensor/xtensor.hpp>
 
 #include "posenc/config.hpp"
+#include "posenc/family.hpp"
 #include "posenc/rope.hpp"
 
 namespace posenc::xpos {
 
 enum class Role { query, key };
+
+/// The family's descriptor: type "xpos", acts rotary, width key head_dim; keys
+/// head_dim (64, even), rope_theta (10000), scale_base (512), role ("query"),
+/// layout ("interleaved"); computes the frequencies, the rotation and the decay.
+const Family& family();
 
 /// `{type: 'xpos', head_dim, rope_theta, scale_base, role, layout}`.
 struct Spec {

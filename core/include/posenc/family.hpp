@@ -1,0 +1,158 @@
+// posenc/family.hpp: what an encoding family is to the rest of posenc. Each
+// family's source file (sinusoidal.cpp, alibi.cpp, ...) defines its one
+// descriptor, `<family>::family()`: its spec `type`, where it acts in the
+// attention head, its keys with their defaults and ranges, and the functions it
+// computes. The registry (registry.cpp) lists the descriptors and dispatches on
+// them; attention.cpp dispatches on `acts`; describe() hands the list to the page.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+#include "posenc/config.hpp"
+#include "posenc/kernels.hpp"
+
+namespace posenc {
+
+/// Where a family puts position information in an attention head.
+enum class Acts {
+    absolute,  ///< a table P added to the token embeddings: x + P before W_q, W_k, W_v
+    rotary,    ///< rotates q and k after their projections (never v)
+    bias,      ///< b(i, j) added to the attention logits
+    none,      ///< no position information (NoPE)
+};
+
+/// "absolute", "rotary", "bias", "none".
+const char* acts_name(Acts acts);
+
+/// Where a function that writes a table puts it: called once, with the
+/// table's shape [rows, cols], after every check of the request has passed (so
+/// nothing is allocated for a request that will be refused); returns storage
+/// for rows * cols floats, row-major. It may throw (e.g. when the caller's
+/// buffer has another size); nothing has been written then.
+using TableStorage = std::function<float*(std::int64_t rows, std::int64_t cols)>;
+
+/// The sin/cos pairs of a sinusoidal absolute encoding, each [d_model / 2]:
+/// inv_freq[i], the angular frequency of pair i in radians per token;
+/// wavelength[i] = 2*pi / inv_freq[i], in tokens (computed in double from
+/// inv_freq[i]); and the table columns that hold its sine and cosine in the
+/// spec's layout.
+struct PairFrequencies {
+    std::vector<double> inv_freq, wavelength;
+    std::vector<std::int64_t> sin_column, cos_column;
+};
+
+/// What a rotary encoding (rope, xpos) does at a sequence length.
+struct RotaryFrequencies {
+    std::vector<double> inv_freq;   ///< [rotary_dim / 2], radians per token
+    double attention_factor = 1.0;  ///< multiplies the rotated q and k
+    double logit_scale = 1.0;       ///< multiplies the softmax scale (DeepSeek's mscale_all_dim)
+    std::int64_t head_dim = 0, rotary_dim = 0;
+};
+
+/// Named curves over distance 0 .. max_distance, each [max_distance + 1].
+using Curves = std::vector<std::pair<std::string, std::vector<double>>>;
+
+/// What a bias family adds to the logits of one head over n tokens, prepared once
+/// for the fused attention kernel (and the page's head).
+struct HeadBias {
+    /// Adds b(i, j) to a tile of scores: f(j - i) for alibi, t5, kerple; q_i . a_clip(j - i) for shaw. Null for
+    /// transformer_xl.
+    std::unique_ptr<kernels::BiasTile> tile;
+    /// transformer_xl: b(i, j) = q_extra_i . k_extra_j, [n, extra_width] each, row-major (a sum of
+    /// angle differences factored into query and key parts; see transformer_xl::relative_factors). Empty otherwise.
+    std::vector<float> q_extra, k_extra;
+    std::int64_t extra_width = 0;
+    /// The spec's own `causal` key: true hides the keys after each query as well.
+    bool causal = false;
+};
+
+/// One encoding family. A slot is empty when the family does not compute that
+/// (learned has no decay); each takes the spec object and parses it itself.
+struct Family {
+    std::string type;        ///< the spec's `type`: "sinusoidal", "none", "rope", ...
+    Acts acts = Acts::none;
+    /// The spec key that holds the width the head must agree with: "d_model"
+    /// (absolute, none), "head_dim" (rope, xpos, shaw), "d_head" (transformer_xl),
+    /// or empty (alibi, t5, kerple: no width).
+    std::string width_key;
+    std::string label;       ///< one line for people: "ALiBi: a linear distance penalty per head"
+    std::string source;      ///< the paper (and section) or reference code it follows
+    std::vector<Key> keys;   ///< the spec's keys besides `type`, in the order messages list them
+
+    /// The table P [n, d_model] for positions offset .. offset + n - 1 into storage(n, d_model).
+    std::function<void(const Config&, std::int64_t n, std::int64_t offset, const TableStorage&)> table;
+    std::function<PairFrequencies(const Config&)> frequencies;
+    std::function<RotaryFrequencies(const Config&, std::int64_t seq_len)> rotary;
+    /// x [n, d] rotated into out [n, d] (out may be x) at positions offset ...
+    std::function<void(const Config&, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out)>
+        rotate;
+    /// The decay curves over m = 0 .. max_distance (max_distance checked by the caller).
+    std::function<Curves(const Config&, std::int64_t max_distance, std::uint64_t seed)> decay;
+    /// b(i, j) [n, n] with queries of ones.
+    std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n)> bias;
+    /// The bias of one head whose queries are q [n, width] (n checked by the caller).
+    std::function<HeadBias(const Config&, const float* q, std::int64_t n, std::int64_t width)> head_bias;
+
+    /// The key named `name`, or nullptr.
+    const Key* key(std::string_view name) const;
+};
+
+// ---------------------------------------------------------------------------
+// What several descriptors share (core/src/family.cpp).
+
+/// One named curve f(m) for m = 0 .. max_distance, [max_distance + 1].
+Curves curve(const std::string& name, std::int64_t max_distance, const std::function<double(std::int64_t)>& f);
+
+/// The curves of a rotary family: "upper_bound", "ones", "random" (see rope::Decay).
+Curves rotary_curves(std::vector<double> upper_bound, std::vector<double> ones, std::vector<double> random);
+
+/// A bias that is a function of the relative position r = j - i alone, prepared
+/// from one spec (slopes, bucket tables): f(r) and the spec's causal key.
+struct RelativeBias {
+    std::function<double(std::int64_t)> at;
+    bool causal = false;
+};
+
+/// Fills the bias, decay and head_bias slots of a family whose b(i, j) =
+/// relative(spec).at(j - i) (alibi, t5, kerple): bias is bias::relative_matrix,
+/// the decay curve "bias" is f(-m) (a key m tokens back), head_bias a
+/// kernels::RelativeBias tile.
+void set_relative_bias(Family& family, std::function<RelativeBias(const Config&)> relative);
+
+/// `spec` with its width key set to the head's width when absent (or null), for
+/// a content-dependent bias (shaw, transformer_xl).
+Config with_head_width(const Config& spec, const std::string& key, std::int64_t width);
+
+/// Throws BadParam ("encoding.<key>") unless the spec's width `value` is the head's `width`.
+void check_head_width(const std::string& key, std::int64_t value, std::int64_t width);
+
+}  // namespace posenc
+
+// rope.hpp is being split by another change; until it can carry them, rope's
+// descriptor and the keys of each rope_type are declared here (both are
+// defined at the end of core/src/rope.cpp).
+namespace posenc::rope {
+
+/// The family's descriptor: type "rope", acts rotary, width key head_dim;
+/// computes the frequencies (per rope_type), the rotation and the decay.
+const Family& family();
+
+/// The keys of one rope_type's scaling block (rope_scaling / rope_parameters),
+/// besides rope_type itself: those it requires and those it accepts.
+struct ScalingKeys {
+    std::string name;  ///< the rope_type: "default", "linear", "yarn", ...
+    std::vector<std::string> required, optional;
+};
+
+/// Every rope_type in the order of rope_types(), with its keys.
+const std::vector<ScalingKeys>& scaling_keys();
+
+}  // namespace posenc::rope

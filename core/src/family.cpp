@@ -1,0 +1,66 @@
+#include "posenc/family.hpp"
+
+#include <variant>
+
+#include "posenc/bias.hpp"
+
+namespace posenc {
+
+const char* acts_name(Acts acts) {
+    switch (acts) {
+        case Acts::absolute: return "absolute";
+        case Acts::rotary: return "rotary";
+        case Acts::bias: return "bias";
+        case Acts::none: return "none";
+    }
+    return "?";
+}
+
+const Key* Family::key(std::string_view name) const {
+    for (const Key& k : keys)
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+Curves curve(const std::string& name, std::int64_t max_distance, const std::function<double(std::int64_t)>& f) {
+    std::vector<double> values(std::size_t(max_distance + 1));
+    for (std::size_t m = 0; m < values.size(); ++m) values[m] = f(std::int64_t(m));
+    return {{name, values}};
+}
+
+Curves rotary_curves(std::vector<double> upper_bound, std::vector<double> ones, std::vector<double> random) {
+    return {{"upper_bound", std::move(upper_bound)}, {"ones", std::move(ones)}, {"random", std::move(random)}};
+}
+
+void set_relative_bias(Family& family, std::function<RelativeBias(const Config&)> relative) {
+    family.bias = [relative](const Config& c, std::int64_t n) {
+        const RelativeBias b = relative(c);
+        return bias::relative_matrix(n, b.causal, b.at);
+    };
+    family.decay = [relative](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const RelativeBias b = relative(c);
+        return curve("bias", max_distance, [&](std::int64_t m) { return b.at(-m); });
+    };
+    family.head_bias = [relative](const Config& c, const float*, std::int64_t n, std::int64_t) {
+        const RelativeBias b = relative(c);
+        std::vector<float> by_relative(std::size_t(2 * n - 1));
+        for (std::int64_t r = -(n - 1); r <= n - 1; ++r) by_relative[std::size_t(r + n - 1)] = float(b.at(r));
+        HeadBias out;
+        out.tile = std::make_unique<kernels::RelativeBias>(std::move(by_relative), n);
+        out.causal = b.causal;
+        return out;
+    };
+}
+
+Config with_head_width(const Config& spec, const std::string& key, std::int64_t width) {
+    Config out = spec;
+    if (!spec.has(key) || std::holds_alternative<std::monostate>(spec.at(key))) out.set(key, double(width));
+    return out;
+}
+
+void check_head_width(const std::string& key, std::int64_t value, std::int64_t width) {
+    if (value != width)
+        throw_bad_param("encoding." + key, std::to_string(value), "the head's width, d_head = " + std::to_string(width));
+}
+
+}  // namespace posenc
