@@ -11,6 +11,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
+#include "posenc/rope.hpp"
 #include "posenc/t5.hpp"
 
 namespace posenc {
@@ -96,6 +97,19 @@ void write_key(Writer& w, const Key& k) {
     w.close('}');
 }
 
+/// A scaling key as write_key writes a family's: {name, kind, default, min, max, allowed}.
+void write_scaling_key(Writer& w, const rope::ScalingKey& k) {
+    w.open(nullptr, '{').text("name", k.name).text("kind", k.kind);
+    if (!k.fallback) w.value("default", Value{});
+    else if (k.kind == "boolean") w.value("default", Value{*k.fallback != 0.0});
+    else w.number("default", *k.fallback);
+    if (k.kind != "boolean") {
+        if (std::isfinite(k.lo)) w.number("min", k.lo);
+        if (std::isfinite(k.hi)) w.number("max", k.hi);
+    }
+    w.text("allowed", k.allowed).close('}');
+}
+
 }  // namespace
 
 std::string describe() {
@@ -134,8 +148,18 @@ std::string describe() {
     w.close(']');
 
     w.open("rope_types", '[');
-    for (const rope::ScalingKeys& t : rope::scaling_keys())
-        w.open(nullptr, '{').text("name", t.name).texts("required", t.required).texts("optional", t.optional).close('}');
+    for (const rope::ScalingType& t : rope::scaling_types()) {
+        w.open(nullptr, '{').text("name", t.name);
+        for (const auto* group : {&t.required, &t.optional}) {
+            w.open(group == &t.required ? "required" : "optional", '[');
+            for (const rope::ScalingKey& k : *group) w.text(nullptr, k.name);
+            w.close(']');
+        }
+        w.open("keys", '[');
+        for (const auto* group : {&t.required, &t.optional})
+            for (const rope::ScalingKey& k : *group) write_scaling_key(w, k);
+        w.close(']').close('}');
+    }
     w.close(']');
     return w.close('}').take();
 }

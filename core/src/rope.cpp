@@ -133,8 +133,7 @@ Decay rotary_decay(const std::vector<double>& inv_freq, double amplitude, const 
 }  // namespace posenc::rope
 
 // ---------------------------------------------------------------------------
-// The family's descriptor and the keys of each rope_type (declared in
-// posenc/family.hpp while this file is being split; kept at its end).
+// The family's descriptor (declared in posenc/family.hpp).
 
 #include "posenc/family.hpp"
 
@@ -177,15 +176,6 @@ const Family& family() {
         return f;
     }();
     return f;
-}
-
-const std::vector<ScalingKeys>& scaling_keys() {
-    static const std::vector<ScalingKeys> keys = [] {
-        std::vector<ScalingKeys> out;
-        for (const RopeType& t : registry()) out.push_back({t.name, t.required, t.optional});
-        return out;
-    }();
-    return keys;
 }
 
 }  // namespace posenc::rope

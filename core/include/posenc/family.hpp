@@ -145,14 +145,4 @@ namespace posenc::rope {
 /// computes the frequencies (per rope_type), the rotation and the decay.
 const Family& family();
 
-/// The keys of one rope_type's scaling block (rope_scaling / rope_parameters),
-/// besides rope_type itself: those it requires and those it accepts.
-struct ScalingKeys {
-    std::string name;  ///< the rope_type: "default", "linear", "yarn", ...
-    std::vector<std::string> required, optional;
-};
-
-/// Every rope_type in the order of rope_types(), with its keys.
-const std::vector<ScalingKeys>& scaling_keys();
-
 }  // namespace posenc::rope
