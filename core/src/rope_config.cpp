@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "posenc/rope.hpp"
+#include "posenc/family.hpp"
 #include "posenc/rope_scaling.hpp"
 
 namespace posenc::rope {
@@ -68,16 +69,12 @@ void check_half_even(const std::string& name, std::int64_t value) {
 }  // namespace
 
 Spec parse(const Config& config) {
-    const SpecReader read(config, "rope spec",
-                          {"type", "head_dim", "rope_theta", "partial_rotary_factor", "rotary_dim", "layout",
-                           "max_position_embeddings", "original_max_position_embeddings", "rope_scaling",
-                           "rope_parameters"});
+    const SpecReader read(config, family());  // the keys, defaults and ranges of rope.cpp's descriptor
     Spec spec;
-    spec.head_dim = read.integer("head_dim", spec.head_dim, 2, 65536);
+    spec.head_dim = read.integer("head_dim");
     check_half_even("head_dim", spec.head_dim);
-    spec.layout = read.choice("layout", "half", {"half", "interleaved"}) == "interleaved" ? Layout::interleaved
-                                                                                          : Layout::half;
-    spec.max_position_embeddings = read.integer("max_position_embeddings", spec.max_position_embeddings, 1, kMaxPosition);
+    spec.layout = read.choice("layout") == "interleaved" ? Layout::interleaved : Layout::half;
+    spec.max_position_embeddings = read.integer("max_position_embeddings");
 
     const Config* v4 = read.object("rope_scaling");
     const Config* v5 = read.object("rope_parameters");
@@ -89,7 +86,7 @@ Spec parse(const Config& config) {
     if (read.present("partial_rotary_factor") && read.present("rotary_dim"))
         throw BadParam("rotary_dim", "rope spec: give partial_rotary_factor or rotary_dim, not both");
     if (read.present("rotary_dim")) {
-        spec.rotary_dim = read.integer("rotary_dim", 0, 2, spec.head_dim);
+        spec.rotary_dim = read.integer("rotary_dim", 2, spec.head_dim);
         check_half_even("rotary_dim", spec.rotary_dim);
     } else {
         const char* const allowed = "a number in (0, 1]";
@@ -109,7 +106,7 @@ Spec parse(const Config& config) {
 
     std::optional<std::int64_t> top_original;
     if (read.present("original_max_position_embeddings"))
-        top_original = read.integer("original_max_position_embeddings", 0, 1, kMaxPosition);
+        top_original = read.integer("original_max_position_embeddings");
     spec.scaling = parse_scaling(v5 ? v5 : v4, v5 ? "rope_parameters" : "rope_scaling", v5 != nullptr,
                                  spec.rotary_dim / 2, spec.max_position_embeddings, top_original);
     return spec;
