@@ -93,7 +93,7 @@ test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the 
   }
   // The comparison of every family: sinusoidal and RoPE coincide, and the note says why.
   await openPlayground(playground, page, '?encoding=rope');
-  assert.match(await page.textContent('#compare .coincide-note'), /sinusoidal and RoPE coincide here .*By construction/);
+  assert.match(await page.textContent('#compare .coincide-note'), /Sinusoidal and RoPE coincide here .*By construction/);
   const dashes = await page.$$eval('#compare svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
   assert.equal(new Set(dashes).size, dashes.length, 'every curve its own dash');
   assert.deepEqual(page.problems, []);
