@@ -1,0 +1,69 @@
+// Pasting a model's config.json in real headless Chromium: the page switches
+// to the config's own family with its values, shows a multi-layer-kind model's
+// second spectrum, and refuses what it cannot show with the reason, keeping the
+// last good view. (The configs are written here from the published formats.)
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPlayground, startPlayground } from './browser.mjs';
+
+let playground;
+before(async () => { playground = await startPlayground(); });
+after(async () => { await playground?.close(); });
+
+/** Pastes `config` and waits until the page has answered (a note or an error). */
+async function paste(page, config) {
+  if (!(await page.isVisible('#config-text'))) await page.click('#paste-config summary');
+  await page.evaluate(() => { document.getElementById('config-notes').textContent = ''; document.getElementById('error-config').textContent = ''; });
+  await page.fill('#config-text', JSON.stringify(config));
+  await page.click('#config-apply');
+  await page.waitForFunction(() => document.getElementById('config-notes').textContent !== '' || document.getElementById('error-config').textContent !== '');
+}
+
+test('a BLOOM config on the RoPE page switches to ALiBi with its 32 heads; a T5 config to T5 buckets', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope');
+  await paste(page, { model_type: 'bloom', architectures: ['BloomForCausalLM'], hidden_size: 2560, n_head: 32, n_layer: 30, offset_alibi: 100, vocab_size: 250880 });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('encoding') === 'alibi');
+  assert.equal(await page.inputValue('#control-n_heads'), '32');
+  assert.equal(await page.inputValue('#control-encoding'), 'alibi');
+  const note = await page.textContent('#config-notes');
+  assert.match(note, /shown as ALiBi/);
+  assert.match(note, /read: model_type, n_head/);
+  assert.match(note, /positional, not modelled: offset_alibi/);
+  assert.match(note, /ignored \(not positional\): architectures, hidden_size, n_layer, vocab_size/);
+  await page.waitForSelector('#bias .figure canvas, #bias .figure svg');
+
+  await paste(page, { model_type: 't5', d_model: 512, num_heads: 8, relative_attention_num_buckets: 16, relative_attention_max_distance: 64, is_encoder_decoder: true });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('encoding') === 't5');
+  assert.equal(await page.inputValue('#control-num_buckets'), '16');
+  assert.equal(await page.inputValue('#control-max_distance'), '64');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('Gemma-3: the spectrum draws the sliding-window layers’ own base and marks their window', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=alibi');
+  await paste(page, { model_type: 'gemma3_text', head_dim: 256, hidden_size: 1152, num_attention_heads: 4, max_position_embeddings: 32768,
+    rope_theta: 1000000, rope_local_base_freq: 10000, sliding_window: 512, sliding_window_pattern: 6, rope_scaling: null });
+  await page.waitForFunction(() => document.querySelector('#spectrum .figure')?.innerText.includes('rope_local_base_freq = 10,000'));
+  const figure = await page.innerText('#spectrum .figure');
+  assert.match(figure, /global layers, unscaled/);
+  assert.match(figure, /sliding window = 512/);
+  assert.equal(await page.inputValue('#control-rope_local_base_freq'), '10000');
+  assert.match(await page.textContent('#config-notes'), /positional, not modelled: sliding_window_pattern/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a DeBERTa config is refused with the reason; the controls and the view stay', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
+  await paste(page, { model_type: 'deberta-v2', hidden_size: 1024, num_attention_heads: 16, relative_attention: true, position_buckets: 256,
+    max_relative_positions: -1, pos_att_type: ['p2c', 'c2p'], position_biased_input: false });
+  assert.match(await page.textContent('#error-config'), /DeBERTa’s disentangled relative attention .* not a posenc family yet/);
+  assert.equal(await page.inputValue('#control-rope_theta'), '500000');
+  assert.equal(await page.textContent('#config-notes'), '');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
