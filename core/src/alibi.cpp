@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "posenc/args.hpp"
 #include "posenc/bias.hpp"
 
 namespace posenc::alibi {
@@ -22,8 +23,7 @@ std::vector<double> power_of_two_slopes(std::int64_t n) {
 }  // namespace
 
 std::vector<double> slopes(std::int64_t n_heads) {
-    if (n_heads < 1 || n_heads > kMaxHeads)
-        throw_bad_param("n_heads", std::to_string(n_heads), "an integer in [1, " + std::to_string(kMaxHeads) + "]");
+    args::n_heads.check(n_heads);
     std::int64_t p = 1;
     while (p * 2 <= n_heads) p *= 2;  // the closest power of two <= n_heads
     std::vector<double> out = power_of_two_slopes(p);
@@ -68,6 +68,15 @@ Spec parse(const Config& config) {
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     const RelativeBias b = relative(spec);
     return bias::relative_matrix(n, b.causal, b.at);
+}
+
+xt::xtensor<float, 2> bias(std::int64_t n, std::int64_t n_heads, std::int64_t head, bool causal) {
+    Spec spec;
+    spec.n_heads = args::n_heads.check(n_heads);
+    spec.head = head;
+    check_integer(args::head.name, head, 0, n_heads - 1);
+    spec.causal = causal;
+    return bias(spec, args::matrix_n.check(n));
 }
 
 }  // namespace posenc::alibi

@@ -104,9 +104,7 @@ std::int64_t column(const Spec& spec, std::int64_t pair, bool cosine) {
 void check_table(const Spec& spec, std::int64_t n, std::int64_t offset) {
     validate(spec);
     check_table_shape(n, spec.d_model, "d_model");
-    constexpr std::int64_t kMaxOffset = std::int64_t(1) << 40;
-    if (offset < 0 || offset > kMaxOffset)
-        throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
+    if (offset < 0 || offset > kMaxPosition) throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
 }
 
 xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset) {

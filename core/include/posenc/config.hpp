@@ -228,6 +228,29 @@ constexpr std::int64_t kMaxDistance = 1000000;
 /// unless lo <= value <= hi.
 void check_integer(const std::string& name, std::int64_t value, std::int64_t lo, std::int64_t hi);
 
+/// An integer argument of a function of the JS API (positionTable's n,
+/// ropeInvFreq's seqLen, ...): its name as the JS function names it, and its
+/// range, declared once (posenc/args.hpp). The core entry point that takes it
+/// checks it; the wasm layer converts a JS number with it.
+struct IntArg {
+    const char* name;
+    std::int64_t lo, hi;
+    /// "an integer in [lo, hi]".
+    std::string allowed() const;
+    /// Returns value; throws BadParam (param `name`) unless lo <= value <= hi.
+    std::int64_t check(std::int64_t value) const;
+};
+
+/// An input array of the JS API: `length` floats at `data` (read, not kept).
+struct Floats {
+    const float* data;
+    std::size_t length;
+};
+
+/// Throws BadParam "<name> = an array of length <length> is invalid: expected
+/// <shape> = <count> numbers" unless array.length == count.
+void check_length(const std::string& name, const Floats& array, std::int64_t count, const std::string& shape);
+
 /// Checks a `[n, cols]` request: n in [1, kMaxTableElements] and
 /// n * cols <= kMaxTableElements. `cols_name` names the width ("d_model").
 /// Throws std::invalid_argument in the format of throw_bad_param.
