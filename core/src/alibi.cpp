@@ -38,23 +38,20 @@ RelativeBias relative(const Spec& spec) {
     return {[m](std::int64_t r) { return -m * double(r < 0 ? -r : r); }, spec.causal};
 }
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "alibi";
-        f.acts = Acts::bias;
-        f.label = "ALiBi: a linear penalty on distance, one fixed slope per head, added to the logits";
-        f.source = "Press et al. 2022, \"Train Short, Test Long\", section 3; slopes as ofirpress/attention_with_linear_biases";
-        f.keys = {
-            Key::integer("n_heads", 8, 1, kMaxHeads),
-            Key::integer("head", 0, 0, kMaxHeads - 1, "an integer in [0, n_heads - 1]"),
-            Key::boolean("causal", false),
-        };
-        set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    Family f("alibi", Acts::bias, "", "ALiBi: a linear penalty on distance, one fixed slope per head, added to the logits",
+             "Press et al. 2022, \"Train Short, Test Long\", section 3; slopes as ofirpress/attention_with_linear_biases",
+             {Key::integer("n_heads", 8, 1, kMaxHeads),
+              Key::integer("head", 0, 0, kMaxHeads - 1, "an integer in [0, n_heads - 1]"), Key::boolean("causal", false)});
+    set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

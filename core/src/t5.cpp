@@ -58,30 +58,27 @@ std::vector<std::int32_t> buckets(const double* relative_positions, std::size_t 
     return out;
 }
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "t5";
-        f.acts = Acts::bias;
-        f.label = "T5: one learned scalar per relative-position bucket (exact near, logarithmic far), added to the logits";
-        f.source = "Raffel et al. 2020, \"Exploring the Limits of Transfer Learning with a Unified Text-to-Text "
-                   "Transformer\", section 2.1; buckets as transformers' T5Attention._relative_position_bucket";
-        f.keys = {
-            Key::integer("n_heads", 8, 1, alibi::kMaxHeads),
-            Key::integer("head", 0, 0, alibi::kMaxHeads - 1, "an integer in [0, n_heads - 1]"),
-            Key::integer("num_buckets", 32, 2, kMaxBuckets,
-                         "an integer in [2, " + std::to_string(kMaxBuckets) + "], even when bidirectional"),
-            Key::integer("max_distance", 128, 1, kMaxPosition,
-                         "an integer >= num_buckets / 2 and > the exact region, up to 2^40"),
-            Key::boolean("bidirectional", true),
-            Key::integer("seed", 0, 0, kMaxSeed),
-            Key::boolean("causal", false),
-        };
-        set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    const Family& alibi = alibi::family();  // the same heads
+    Family f("t5", Acts::bias, "",
+             "T5: one learned scalar per relative-position bucket (exact near, logarithmic far), added to the logits",
+             "Raffel et al. 2020, \"Exploring the Limits of Transfer Learning with a Unified Text-to-Text "
+             "Transformer\", section 2.1; buckets as transformers' T5Attention._relative_position_bucket",
+             {*alibi.key("n_heads"), *alibi.key("head"),
+              Key::integer("num_buckets", 32, 2, kMaxBuckets,
+                           "an integer in [2, " + std::to_string(kMaxBuckets) + "], even when bidirectional"),
+              Key::integer("max_distance", 128, 1, kMaxPosition,
+                           "an integer >= num_buckets / 2 and > the exact region, up to 2^40"),
+              Key::boolean("bidirectional", true), Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false)});
+    set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());
