@@ -1,6 +1,9 @@
 // wasm/bindings.cpp: the raw exports behind the JS API (wasm/post.js wraps
 // them). They convert numbers, heap pointers and spec ids to core arguments,
-// and core results to a reply; they compute nothing.
+// and core results to a reply; they compute and check nothing of their own:
+// a JS number becomes an integer argument with the core's posenc::IntArg
+// (posenc/args.hpp: its name and range, which the core function checks too),
+// and the core functions check the rest (lengths, dependent ranges, specs).
 //
 // The calling convention (post.js is the other side):
 //  - Each JS function f has one export posenc_<f>. Its first argument, `kinds`,
@@ -37,6 +40,7 @@
 #include <vector>
 
 #include "posenc/alibi.hpp"
+#include "posenc/args.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/config.hpp"
 #include "posenc/describe.hpp"
@@ -64,11 +68,13 @@ public:
         return names[of(index)];
     }
 
-    /// Argument `index` (value `x`), an integer in [lo, hi], named `name` in errors.
-    std::int64_t integer(int index, double x, const char* name, std::int64_t lo, std::int64_t hi) const {
-        if (of(index) != kNumber || !std::isfinite(x) || x != std::floor(x) || x < double(lo) || x > double(hi))
-            posenc::throw_bad_param(name, of(index) != kNumber ? type_name(index) : posenc::format_number(x),
-                                    "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    /// Argument `index` (value `x`) converted to the core's integer argument
+    /// `arg` (posenc/args.hpp: its JS name and range, which the core function
+    /// checks too); a JS value that is not such an integer is refused with its text.
+    std::int64_t integer(int index, double x, const posenc::IntArg& arg) const {
+        if (of(index) != kNumber || !std::isfinite(x) || x != std::floor(x) || x < double(arg.lo) || x > double(arg.hi))
+            posenc::throw_bad_param(arg.name, of(index) != kNumber ? type_name(index) : posenc::format_number(x),
+                                    arg.allowed());
         return static_cast<std::int64_t>(x);
     }
 
@@ -98,16 +104,6 @@ const Config& spec_of(int id) {
         throw std::logic_error("posenc: unknown spec id " + std::to_string(id));
     return *specs[std::size_t(id - 1)];
 }
-
-/// An input array of the heap: float32, or float64 (t5Bucket's copied lists).
-struct Numbers {
-    const void* data;
-    std::size_t length;
-    bool float64;
-    double operator[](std::size_t k) const {
-        return float64 ? static_cast<const double*>(data)[k] : double(static_cast<const float*>(data)[k]);
-    }
-};
 
 // ---------------------------------------------------------------------------
 // Replies
@@ -390,8 +386,7 @@ EMSCRIPTEN_KEEPALIVE void posenc_release() { reply.clear(); }
 /// positionTable(spec, n, out?): {data: Float32Array(n * d_model) or out.array, rows: n, cols: d_model}.
 EMSCRIPTEN_KEEPALIVE const char* posenc_position_table(unsigned kinds, int spec, double n, float* out, double out_length) {
     auto body = [&] {
-        const Kinds k(kinds);
-        const std::int64_t rows = k.integer(1, n, "n", 1, posenc::kMaxTableElements);
+        const std::int64_t rows = Kinds(kinds).integer(1, n, posenc::args::rows);
         std::int64_t cols = 0;
         reply.begin();
         posenc::position_table(spec_of(spec), rows, 0, [&](std::int64_t r, std::int64_t c) {
@@ -422,7 +417,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_frequencies(unsigned, int spec)
 /// logit_scale, head_dim, rotary_dim}.
 EMSCRIPTEN_KEEPALIVE const char* posenc_rope_inv_freq(unsigned kinds, int spec, double seq_len) {
     auto body = [&] {
-        const std::int64_t length = Kinds(kinds).integer(1, seq_len, "seqLen", 1, std::int64_t(1) << 40);
+        const std::int64_t length = Kinds(kinds).integer(1, seq_len, posenc::args::seq_len);
         const auto f = posenc::rotary_frequencies(spec_of(spec), length);
         reply.begin()
             .f32("inv_freq", f.inv_freq)
@@ -442,16 +437,12 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_apply_rope(unsigned kinds, const float* 
                                                    int spec, double offset, float* out, double out_length) {
     auto body = [&] {
         const Kinds k(kinds);
-        const std::int64_t rows = k.integer(1, n, "n", 1, posenc::kMaxTableElements);
-        const std::int64_t cols = k.integer(2, d, "d", 1, posenc::kMaxTableElements);
-        posenc::check_table_shape(rows, cols, "d");
-        if (x_length != double(rows * cols))
-            posenc::throw_bad_param("x", "an array of length " + posenc::format_number(x_length),
-                                    "n * d = " + std::to_string(rows * cols) + " numbers");
+        const std::int64_t rows = k.integer(1, n, posenc::args::rows);
+        const std::int64_t cols = k.integer(2, d, posenc::args::width);
+        const std::int64_t position = k.integer(4, offset, posenc::args::position_offset);
+        const posenc::Floats input{x, std::size_t(x_length)};
         const Config& config = spec_of(spec);
-        const std::int64_t position = k.integer(4, offset, "positionOffset", 0, std::int64_t(1) << 40);
-        float* result = result_storage(nullptr, out, out_length, rows, cols, "n * d");
-        posenc::apply_rotary(config, x, rows, cols, position, result);
+        posenc::apply_rotary(config, input, rows, cols, position, result_storage(nullptr, out, out_length, rows, cols, "n * d"));
     };
     return guarded(body);
 }
@@ -461,9 +452,9 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_apply_rope(unsigned kinds, const float* 
 EMSCRIPTEN_KEEPALIVE const char* posenc_decay(unsigned kinds, int spec, double max_distance, double seed) {
     auto body = [&] {
         const Kinds k(kinds);
-        const std::int64_t m = k.integer(1, max_distance, "maxDistance", 0, 1000000);
-        const std::int64_t s = k.of(2) == kUndefined ? 0 : k.integer(2, seed, "seed", 0, std::int64_t(1) << 53);
-        const auto curves = posenc::decay(spec_of(spec), m, std::uint64_t(s));
+        const std::int64_t m = k.integer(1, max_distance, posenc::args::max_distance);
+        const std::int64_t s = k.of(2) == kUndefined ? 0 : k.integer(2, seed, posenc::args::seed);
+        const auto curves = posenc::decay(spec_of(spec), m, s);
         reply.begin().f32("distance", posenc::decay_distance(m));
         for (const auto& [name, values] : curves) reply.f32(name.c_str(), values);
         reply.end();
@@ -473,7 +464,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_decay(unsigned kinds, int spec, double m
 
 /// alibiSlopes(nHeads): Float32Array(nHeads), the slope m_h of each head.
 EMSCRIPTEN_KEEPALIVE const char* posenc_alibi_slopes(unsigned kinds, double n_heads) {
-    auto body = [&] { reply.f32(nullptr, posenc::alibi::slopes(Kinds(kinds).integer(0, n_heads, "nHeads", 1, 4096))); };
+    auto body = [&] { reply.f32(nullptr, posenc::alibi::slopes(Kinds(kinds).integer(0, n_heads, posenc::args::n_heads))); };
     return guarded(body);
 }
 
@@ -482,11 +473,10 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_alibi_slopes(unsigned kinds, double n_he
 EMSCRIPTEN_KEEPALIVE const char* posenc_alibi_bias(unsigned kinds, double n, double n_heads, double head, double causal) {
     auto body = [&] {
         const Kinds k(kinds);
-        posenc::alibi::Spec spec;
-        spec.n_heads = k.integer(1, n_heads, "nHeads", 1, 4096);
-        spec.head = k.integer(2, head, "head", 0, spec.n_heads - 1);
-        spec.causal = k.boolean(3, causal, "causal");
-        reply.f32(nullptr, posenc::alibi::bias(spec, k.integer(0, n, "n", 1, 4096)));
+        const std::int64_t heads = k.integer(1, n_heads, posenc::args::n_heads);
+        const std::int64_t which = k.integer(2, head, posenc::args::head);
+        const bool mask = k.boolean(3, causal, "causal");
+        reply.f32(nullptr, posenc::alibi::bias(k.integer(0, n, posenc::args::matrix_n), heads, which, mask));
     };
     return guarded(body);
 }
@@ -499,27 +489,14 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_t5_bucket(unsigned kinds, const void* po
                                                   double bidirectional, double num_buckets, double max_distance) {
     auto body = [&] {
         const Kinds k(kinds);
-        constexpr std::int64_t kLimit = std::int64_t(1) << 40;
         const bool both = k.boolean(1, bidirectional, "bidirectional");
-        const std::int64_t buckets = k.integer(2, num_buckets, "numBuckets", -kLimit, kLimit);
-        const std::int64_t distance = k.integer(3, max_distance, "maxDistance", -kLimit, kLimit);
-        try {
-            posenc::t5::check_buckets(both, buckets, distance);
-        } catch (posenc::BadParam& e) {  // the core names T5's keys; .param names this function's arguments
-            if (e.param == "num_buckets") e.param = "numBuckets";
-            if (e.param == "max_distance") e.param = "maxDistance";
-            throw;
-        }
-        const Numbers input{positions, std::size_t(length), float64 != 0};
-        std::vector<std::int64_t> relative(input.length);
-        for (std::size_t i = 0; i < input.length; ++i) {
-            const double r = input[i];
-            if (r != std::floor(r) || r < double(-kLimit) || r > double(kLimit))
-                posenc::throw_bad_param("relativePositions[" + std::to_string(i) + "]", posenc::format_number(r),
-                                        "an integer in [" + std::to_string(-kLimit) + ", " + std::to_string(kLimit) + "]");
-            relative[i] = std::int64_t(r);
-        }
-        reply.i32(nullptr, posenc::t5::relative_position_buckets(relative, both, buckets, distance));
+        const std::int64_t buckets = k.integer(2, num_buckets, posenc::args::num_buckets);
+        const std::int64_t distance = k.integer(3, max_distance, posenc::args::bucket_distance);
+        const std::size_t count = std::size_t(length);
+        std::vector<double> widened;  // an allocFloat32 buffer's float32 values, as the float64 the core reads
+        if (!float64) widened.assign(static_cast<const float*>(positions), static_cast<const float*>(positions) + count);
+        const double* values = float64 ? static_cast<const double*>(positions) : widened.data();
+        reply.i32(nullptr, posenc::t5::buckets(values, count, both, buckets, distance));
     };
     return guarded(body);
 }
@@ -527,7 +504,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_t5_bucket(unsigned kinds, const void* po
 /// attentionBias(spec, n): Float32Array(n * n), the bias b(i, j) of a bias family.
 EMSCRIPTEN_KEEPALIVE const char* posenc_attention_bias(unsigned kinds, int spec, double n) {
     auto body = [&] {
-        const std::int64_t rows = Kinds(kinds).integer(1, n, "n", 1, 4096);
+        const std::int64_t rows = Kinds(kinds).integer(1, n, posenc::args::matrix_n);
         reply.f32(nullptr, posenc::attention_bias(spec_of(spec), rows));
     };
     return guarded(body);
@@ -539,7 +516,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_similarity(unsigned kinds, int 
     auto body = [&] {
         const Kinds k(kinds);
         const std::string name = k.text(2, metric, metric_length, "metric", "one of \"dot\", \"cosine\"");
-        const std::int64_t rows = k.integer(1, n, "n", 1, 4096);
+        const std::int64_t rows = k.integer(1, n, posenc::args::matrix_n);
         reply.f32(nullptr, posenc::position_similarity(spec_of(spec), rows, name));
     };
     return guarded(body);
@@ -555,19 +532,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_similarity(unsigned kinds, int 
 EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const float* x, double x_length) {
     auto body = [&] {
         posenc::attention::Request r = posenc::attention::parse(spec_of(request));
-        if (x_length >= 0) {
-            const double rows = x_length / double(r.d_model);
-            if (rows != std::floor(rows) || rows < 1 || rows > double(posenc::attention::kMaxTokens))
-                posenc::throw_bad_param("x", "a Float32Array of length " + posenc::format_number(x_length),
-                                        "n * d_model numbers, n in [1, " + std::to_string(posenc::attention::kMaxTokens) +
-                                            "], d_model = " + std::to_string(r.d_model));
-            r.x = xt::empty<float>({std::size_t(rows), std::size_t(r.d_model)});
-            std::copy(x, x + std::size_t(x_length), r.x.data());  // the request owns its inputs
-            r.tokens.assign(std::size_t(rows), "");
-        } else if (r.tokens.empty()) {
-            throw posenc::BadParam("text", "attention request: missing required key \"text\" or \"tokens\" (or x)",
-                                   "undefined", "text, tokens or x");
-        }
+        if (x_length >= 0) posenc::attention::set_inputs(r, {x, std::size_t(x_length)});
         static posenc::attention::WeightCache weights;  // the page's head keeps its projections between calls
         auto result = posenc::attention::run(r, &weights);
         reply.begin()
@@ -608,16 +573,8 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention_forward(unsigned, int request,
                                                           float* out, double out_length) {
     auto body = [&] {
         const posenc::attention::Forward f = posenc::attention::parse_forward(spec_of(request));
-        const auto check = [](const char* name, double length, std::int64_t count, const char* shape) {
-            if (length != double(count))
-                posenc::throw_bad_param(name, "an array of length " + posenc::format_number(length),
-                                        std::string(shape) + " = " + std::to_string(count) + " numbers");
-        };
-        check("x", x_length, f.n * f.d_model, "n * d_model");
-        check("wq", wq_length, f.d_model * f.d_head, "d_model * d_head");
-        check("wk", wk_length, f.d_model * f.d_head, "d_model * d_head");
-        check("wv", wv_length, f.d_model * f.d_head, "d_model * d_head");
-        posenc::attention::forward(f, x, wq, wk, wv, result_storage(nullptr, out, out_length, f.n, f.d_head, "n * d_head"));
+        posenc::attention::forward(f, {x, std::size_t(x_length)}, {wq, std::size_t(wq_length)}, {wk, std::size_t(wk_length)},
+                                   {wv, std::size_t(wv_length)}, result_storage(nullptr, out, out_length, f.n, f.d_head, "n * d_head"));
     };
     return guarded(body);
 }
@@ -628,16 +585,10 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_embed_tokens(unsigned kinds, const char*
                                                      double seed) {
     auto body = [&] {
         const Kinds k(kinds);
-        const auto tokens = posenc::attention::tokenize(k.text(0, text, text_length, "text", "a string"));
-        const std::int64_t d = k.integer(1, d_model, "dModel", 1, 4096);
-        const std::uint64_t s = std::uint64_t(k.integer(2, seed, "seed", 0, std::int64_t(1) << 53));
-        reply.begin().texts("tokens", tokens);
-        float* data = reply.f32_storage("data", tokens.size() * std::size_t(d));
-        for (const auto& token : tokens) {
-            const auto e = posenc::attention::token_embedding(token, d, s);
-            data = std::copy(e.begin(), e.end(), data);
-        }
-        reply.end();
+        const std::string words = k.text(0, text, text_length, "text", "a string");
+        const std::int64_t width = k.integer(1, d_model, posenc::args::model_dim);
+        auto embedded = posenc::attention::embed_tokens(words, width, k.integer(2, seed, posenc::args::seed));
+        reply.begin().texts("tokens", embedded.tokens).f32("data", std::move(embedded.data)).end();
     };
     return guarded(body);
 }

@@ -220,6 +220,13 @@
     }
   }
 
+  let coreLimits = null;
+  /** describe().limits, read from the core once, when first needed. */
+  function limits() {
+    if (coreLimits === null) coreLimits = takeReply(Module['_posenc_describe'](), undefined).limits;
+    return coreLimits;
+  }
+
   const handles = new WeakSet();  // the buffers allocFloat32 made
 
   /** A number or boolean: its value (the kinds tell C++ which it was). */
@@ -269,7 +276,10 @@
       call.args.push(value.ptr, value.length, 0);
       return;
     }
-    if (Array.isArray(value)) checkNumbers(value, 'relativePositions', 'an integer in [-1099511627776, 1099511627776]');
+    if (Array.isArray(value)) {
+      const max = limits().max_position;  // the core's range of a relative position (posenc::args::relative_position)
+      checkNumbers(value, 'relativePositions', `an integer in [-${max}, ${max}]`);
+    }
     else if (!(value instanceof Int32Array))
       throw badParam('relativePositions', typeof value, 'an Int32Array or array of integers');
     const address = allocate(call, value.length * 8);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "posenc/args.hpp"
 #include "posenc/bias.hpp"
 
 namespace posenc::alibi {
@@ -22,8 +23,7 @@ std::vector<double> power_of_two_slopes(std::int64_t n) {
 }  // namespace
 
 std::vector<double> slopes(std::int64_t n_heads) {
-    if (n_heads < 1 || n_heads > kMaxHeads)
-        throw_bad_param("n_heads", std::to_string(n_heads), "an integer in [1, " + std::to_string(kMaxHeads) + "]");
+    args::n_heads.check(n_heads);
     std::int64_t p = 1;
     while (p * 2 <= n_heads) p *= 2;  // the closest power of two <= n_heads
     std::vector<double> out = power_of_two_slopes(p);
@@ -38,23 +38,20 @@ RelativeBias relative(const Spec& spec) {
     return {[m](std::int64_t r) { return -m * double(r < 0 ? -r : r); }, spec.causal};
 }
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "alibi";
-        f.acts = Acts::bias;
-        f.label = "ALiBi: a linear penalty on distance, one fixed slope per head, added to the logits";
-        f.source = "Press et al. 2022, \"Train Short, Test Long\", section 3; slopes as ofirpress/attention_with_linear_biases";
-        f.keys = {
-            Key::integer("n_heads", 8, 1, kMaxHeads),
-            Key::integer("head", 0, 0, kMaxHeads - 1, "an integer in [0, n_heads - 1]"),
-            Key::boolean("causal", false),
-        };
-        set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    Family f("alibi", Acts::bias, "", "ALiBi: a linear penalty on distance, one fixed slope per head, added to the logits",
+             "Press et al. 2022, \"Train Short, Test Long\", section 3; slopes as ofirpress/attention_with_linear_biases",
+             {Key::integer("n_heads", 8, 1, kMaxHeads),
+              Key::integer("head", 0, 0, kMaxHeads - 1, "an integer in [0, n_heads - 1]"), Key::boolean("causal", false)});
+    set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());
@@ -68,6 +65,15 @@ Spec parse(const Config& config) {
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     const RelativeBias b = relative(spec);
     return bias::relative_matrix(n, b.causal, b.at);
+}
+
+xt::xtensor<float, 2> bias(std::int64_t n, std::int64_t n_heads, std::int64_t head, bool causal) {
+    Spec spec;
+    spec.n_heads = args::n_heads.check(n_heads);
+    spec.head = head;
+    check_integer(args::head.name, head, 0, n_heads - 1);
+    spec.causal = causal;
+    return bias(spec, args::matrix_n.check(n));
 }
 
 }  // namespace posenc::alibi

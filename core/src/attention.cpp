@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "posenc/args.hpp"
 #include "posenc/kernels.hpp"
 #include "posenc/random.hpp"
 #include "posenc/registry.hpp"
@@ -165,6 +166,35 @@ std::vector<float> token_embedding(const std::string& token, std::int64_t d_mode
     return e;
 }
 
+xt::xtensor<float, 2> embed(const std::vector<std::string>& tokens, std::int64_t d_model, std::uint64_t seed,
+                            double scale) {
+    Matrix x = xt::empty<float>({tokens.size(), std::size_t(d_model)});
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const auto e = token_embedding(tokens[i], d_model, seed);
+        for (std::size_t c = 0; c < e.size(); ++c) x.data()[i * std::size_t(d_model) + c] = float(double(e[c]) * scale);
+    }
+    return x;
+}
+
+Embedded embed_tokens(const std::string& text, std::int64_t d_model, std::int64_t seed) {
+    std::vector<std::string> tokens = tokenize(text);
+    args::model_dim.check(d_model);
+    args::seed.check(seed);
+    Matrix data = embed(tokens, d_model, std::uint64_t(seed));
+    return {std::move(tokens), std::move(data)};
+}
+
+void set_inputs(Request& r, Floats x) {
+    const std::size_t width = std::size_t(r.d_model), rows = x.length / width;
+    if (x.length % width != 0 || rows < 1 || rows > std::size_t(kMaxTokens))
+        throw_bad_param("x", "a Float32Array of length " + std::to_string(x.length),
+                        "n * d_model numbers, n in [1, " + std::to_string(kMaxTokens) + "], d_model = " +
+                            std::to_string(r.d_model));
+    r.x = xt::empty<float>({rows, width});
+    std::copy(x.data, x.data + x.length, r.x.data());  // the request owns its inputs
+    r.tokens.assign(rows, "");
+}
+
 Request parse(const Config& config) {
     const SpecReader read(config, "attention request",
                           {"tokens", "text", "d_model", "d_head", "encoding", "causal", "seed", "projections", "position_offset",
@@ -181,15 +211,15 @@ Request parse(const Config& config) {
                             "1 to " + std::to_string(kMaxTokens) + " tokens");
         r.tokens = *tokens;
     }
-    r.d_model = read.integer("d_model", r.d_model, 1, 4096);
-    r.d_head = read.integer("d_head", r.d_head, 1, 4096);
+    r.d_model = read.integer("d_model", r.d_model, 1, kMaxModelDim);
+    r.d_head = read.integer("d_head", r.d_head, 1, kMaxModelDim);
     if (const Config* encoding = read.object("encoding")) r.encoding = *encoding;
     else r.encoding = Config{{"type", std::string("none")}};
     r.causal = read.boolean("causal", false);
-    r.seed = std::uint64_t(read.integer("seed", 0, 0, std::int64_t(1) << 53));
+    r.seed = std::uint64_t(read.integer("seed", 0, 0, kMaxSeed));
     r.projections = read.choice("projections", "random", {"random", "identity"}) == "identity" ? Projections::identity
                                                                                                  : Projections::random;
-    r.position_offset = read.integer("position_offset", 0, 0, std::int64_t(1) << 40);
+    r.position_offset = read.integer("position_offset", 0, 0, kMaxPosition);
     r.embedding_scale = read.number("embedding_scale", 1.0, 0.0, 1e6, "a number in [0, 1e6]");
     return r;
 }
@@ -198,6 +228,9 @@ Result run(const Request& r, WeightCache* cache) {
     if (r.projections == Projections::identity && r.d_head != r.d_model)
         throw_bad_param("d_head", std::to_string(r.d_head),
                         "d_model = " + std::to_string(r.d_model) + " with identity projections");
+    if (r.x.size() == 0 && r.tokens.empty())
+        throw BadParam("text", "attention request: missing required key \"text\" or \"tokens\" (or x)", "undefined",
+                       "text, tokens or x");
     Result result;
     result.tokens = r.tokens;
     Matrix x;
@@ -207,12 +240,7 @@ Result run(const Request& r, WeightCache* cache) {
                             "a [n, d_model] matrix with d_model = " + std::to_string(r.d_model));
         x = r.x;
     } else {
-        x = zeros(r.tokens.size(), std::size_t(r.d_model));
-        for (std::size_t i = 0; i < r.tokens.size(); ++i) {
-            const auto e = token_embedding(r.tokens[i], r.d_model, r.seed);
-            for (std::size_t c = 0; c < e.size(); ++c)
-                x.data()[i * std::size_t(r.d_model) + c] = float(double(e[c]) * r.embedding_scale);
-        }
+        x = embed(r.tokens, r.d_model, r.seed, r.embedding_scale);
     }
     const std::int64_t n = std::int64_t(x.shape()[0]);
     if (n < 1 || n > kMaxTokens)
@@ -292,7 +320,7 @@ Forward parse_forward(const Config& config) {
     f.d_model = read.required_integer("d_model", 1, kMaxModelDim);
     f.d_head = read.required_integer("d_head", 1, kMaxForwardHeadDim);
     f.causal = read.boolean("causal", false);
-    f.position_offset = read.integer("position_offset", 0, 0, std::int64_t(1) << 40);
+    f.position_offset = read.integer("position_offset", 0, 0, kMaxPosition);
     if (const Config* encoding = read.object("encoding")) f.encoding = *encoding;
     else f.encoding = Config{{"type", std::string("none")}};
     const Family& family = family_of(f.encoding);
@@ -304,12 +332,16 @@ Forward parse_forward(const Config& config) {
     return f;
 }
 
-void forward(const Forward& f, const float* x, const float* wq, const float* wk, const float* wv, float* out) {
+void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float* out) {
+    check_length("x", x, f.n * f.d_model, "n * d_model");
+    check_length("wq", wq, f.d_model * f.d_head, "d_model * d_head");
+    check_length("wk", wk, f.d_model * f.d_head, "d_model * d_head");
+    check_length("wv", wv, f.d_model * f.d_head, "d_model * d_head");
     const std::size_t n = std::size_t(f.n), d_model = std::size_t(f.d_model), d = std::size_t(f.d_head);
     Matrix q = xt::empty<float>({n, d}), k = xt::empty<float>({n, d}), v = xt::empty<float>({n, d});
-    kernels::matmul(x, wq, q.data(), n, d_model, d);
-    kernels::matmul(x, wk, k.data(), n, d_model, d);
-    kernels::matmul(x, wv, v.data(), n, d_model, d);
+    kernels::matmul(x.data, wq.data, q.data(), n, d_model, d);
+    kernels::matmul(x.data, wk.data, k.data(), n, d_model, d);
+    kernels::matmul(x.data, wv.data, v.data(), n, d_model, d);
     const float scale = float(1.0 / std::sqrt(double(f.d_head)));
     const Family& family = family_of(f.encoding);
     const Config encoding = with_width(family, f.encoding, f.d_model, f.d_head);

@@ -320,6 +320,19 @@ void check_integer(const std::string& name, std::int64_t value, std::int64_t lo,
     if (value < lo || value > hi) throw_bad_param(name, std::to_string(value), integer_range(lo, hi));
 }
 
+std::string IntArg::allowed() const { return integer_range(lo, hi); }
+
+std::int64_t IntArg::check(std::int64_t value) const {
+    check_integer(name, value, lo, hi);
+    return value;
+}
+
+void check_length(const std::string& name, const Floats& array, std::int64_t count, const std::string& shape) {
+    if (array.length != std::size_t(count))
+        throw_bad_param(name, "an array of length " + std::to_string(array.length),
+                        shape + " = " + std::to_string(count) + " numbers");
+}
+
 void check_table_shape(std::int64_t n, std::int64_t cols, const std::string& cols_name) {
     if (n < 1 || n > kMaxTableElements)
         throw_bad_param("n", std::to_string(n),

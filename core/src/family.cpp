@@ -28,10 +28,6 @@ Curves curve(const std::string& name, std::int64_t max_distance, const std::func
     return {{name, values}};
 }
 
-Curves rotary_curves(std::vector<double> upper_bound, std::vector<double> ones, std::vector<double> random) {
-    return {{"upper_bound", std::move(upper_bound)}, {"ones", std::move(ones)}, {"random", std::move(random)}};
-}
-
 void set_relative_bias(Family& family, std::function<RelativeBias(const Config&)> relative) {
     family.bias = [relative](const Config& c, std::int64_t n) {
         const RelativeBias b = relative(c);

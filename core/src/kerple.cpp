@@ -6,24 +6,22 @@
 
 namespace posenc::kerple {
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "kerple";
-        f.acts = Acts::bias;
-        f.label = "KERPLE: a kernel of the distance (log or power) added to the logits";
-        f.source = "Chi et al. 2022, \"KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation\", section 4";
-        f.keys = {
-            Key::choice("variant", {"log", "power"}),
-            Key::above("r1", 1.0, 0.0, "a finite number > 0"),
-            Key::above("r2", 1.0, 0.0, "a finite number > 0"),  // the power variant: (0, 2], checked by parse
-            Key::boolean("causal", false),
-        };
-        set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
-        return f;
-    }();
+namespace {
+
+// r2's range for the power variant, (0, 2], depends on the variant: parse checks it.
+Family make_family() {
+    Family f("kerple", Acts::bias, "", "KERPLE: a kernel of the distance (log or power) added to the logits",
+             "Chi et al. 2022, \"KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation\", "
+             "section 4",
+             {Key::choice("variant", {"log", "power"}), Key::above("r1", 1.0, 0.0, "a finite number > 0"),
+              Key::above("r2", 1.0, 0.0, "a finite number > 0"), Key::boolean("causal", false)});
+    set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

@@ -6,29 +6,23 @@
 
 namespace posenc::learned {
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "learned";
-        f.acts = Acts::absolute;
-        f.width_key = "d_model";
-        f.label = "Learned: a trained table with one row per position (shown at its initialisation), added to the token embeddings";
-        f.source = "Radford et al. 2019, GPT-2 (wpe, initialised N(0, 0.02^2))";
-        f.keys = {
-            Key::integer("d_model", 768, 1, kMaxTableElements),
-            Key::integer("max_position_embeddings", 1024, 1, kMaxTableElements),
-            Key::integer("seed", 0, 0, kMaxSeed),
-            Key::number("std", 0.02, 0.0, HUGE_VAL, "a finite number >= 0"),
-        };
-        f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
-            const Spec spec = parse(c);
-            check_table(spec, n, offset);
-            table(spec, n, offset, storage(n, spec.d_model));
-        };
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    Family f("learned", Acts::absolute, "d_model",
+             "Learned: a trained table with one row per position (shown at its initialisation), added to the token "
+             "embeddings",
+             "Radford et al. 2019, GPT-2 (wpe, initialised N(0, 0.02^2))",
+             {Key::integer("d_model", 768, 1, kMaxTableElements),
+              Key::integer("max_position_embeddings", 1024, 1, kMaxTableElements), Key::integer("seed", 0, 0, kMaxSeed),
+              Key::number("std", 0.02, 0.0, HUGE_VAL, "a finite number >= 0")});
+    f.table = table_slot(parse, check_table, table);
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

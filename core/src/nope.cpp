@@ -4,29 +4,29 @@
 
 namespace posenc::nope {
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "none";
-        f.acts = Acts::none;
-        f.width_key = "d_model";
-        f.label = "None (NoPE): no position information; without a causal mask, word order is lost";
-        f.source = "Kazemnejad et al. 2023, \"The Impact of Positional Encoding on Length Generalization in Transformers\"";
-        f.keys = {Key::integer("d_model", 64, 1, kMaxTableElements)};
-        f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
-            if (offset < 0) throw_bad_param("offset", std::to_string(offset), "an integer >= 0");
-            const Spec spec = parse(c);
-            check_table_shape(n, spec.d_model, "d_model");
-            table(spec, n, storage(n, spec.d_model));
-        };
-        f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
-            parse(c);
-            return curve("dot", max_distance, [](std::int64_t) { return 0.0; });
-        };
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    Family f("none", Acts::none, "d_model",
+             "None (NoPE): no position information; without a causal mask, word order is lost",
+             "Kazemnejad et al. 2023, \"The Impact of Positional Encoding on Length Generalization in Transformers\"",
+             {Key::integer("d_model", 64, 1, kMaxTableElements)});
+    f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+        if (offset < 0) throw_bad_param("offset", std::to_string(offset), "an integer >= 0");
+        const Spec spec = parse(c);
+        check_table_shape(n, spec.d_model, "d_model");
+        table(spec, n, storage(n, spec.d_model));
+    };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        parse(c);
+        return curve("dot", max_distance, [](std::int64_t) { return 0.0; });
+    };
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

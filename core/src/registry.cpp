@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "posenc/alibi.hpp"
+#include "posenc/args.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/kerple.hpp"
@@ -96,6 +97,7 @@ xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::in
 }
 
 void position_table(const Config& spec, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+    args::rows.check(n);
     const Family& family = family_of(spec);
     if (!family.table)
         wrong_family(family, "positionTable", having("an absolute encoding", &Family::table), "; it has no position table");
@@ -103,6 +105,7 @@ void position_table(const Config& spec, std::int64_t n, std::int64_t offset, con
 }
 
 RotaryFrequencies rotary_frequencies(const Config& spec, std::int64_t seq_len) {
+    args::seq_len.check(seq_len);
     const Family& family = family_of(spec);
     if (!family.rotary)
         wrong_family(family, "ropeInvFreq", having("a rotary encoding", &Family::rotary), "");
@@ -111,36 +114,44 @@ RotaryFrequencies rotary_frequencies(const Config& spec, std::int64_t seq_len) {
 
 xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 2>& x, std::int64_t offset) {
     xt::xtensor<float, 2> out = xt::empty<float>(x.shape());
-    apply_rotary(spec, x.data(), std::int64_t(x.shape()[0]), std::int64_t(x.shape()[1]), offset, out.data());
+    apply_rotary(spec, Floats{x.data(), x.size()}, std::int64_t(x.shape()[0]), std::int64_t(x.shape()[1]), offset,
+                 out.data());
     return out;
 }
 
-void apply_rotary(const Config& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
+void apply_rotary(const Config& spec, Floats x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
+    args::rows.check(n);
+    args::width.check(d);
+    check_table_shape(n, d, "d");
+    check_length("x", x, n * d, "n * d");
+    args::position_offset.check(offset);
     const Family& family = family_of(spec);
     if (!family.rotate)
         wrong_family(family, "applyRope", having("a rotary encoding", &Family::rotate), "");
-    family.rotate(spec, x, n, d, offset, out);
+    family.rotate(spec, x.data, n, d, offset, out);
 }
 
-Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed) {
+Curves decay(const Config& spec, std::int64_t max_distance, std::int64_t seed) {
+    args::max_distance.check(max_distance);
+    args::seed.check(seed);
     const Family& family = family_of(spec);
     if (!family.decay)
         throw BadParam("type",
                        "decay: type \"" + family.type +
                            "\" has no decay curve (an untrained learned table has no structure to show)",
                        '"' + family.type + '"', having("a family with a decay curve", &Family::decay));
-    check_integer("max_distance", max_distance, 0, kMaxDistance);
-    return family.decay(spec, max_distance, seed);
+    return family.decay(spec, max_distance, std::uint64_t(seed));
 }
 
 std::vector<double> decay_distance(std::int64_t max_distance) {
-    check_integer("max_distance", max_distance, 0, kMaxDistance);
+    args::max_distance.check(max_distance);
     std::vector<double> m(std::size_t(max_distance + 1));
     for (std::size_t i = 0; i < m.size(); ++i) m[i] = double(i);
     return m;
 }
 
 xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n) {
+    args::matrix_n.check(n);
     const Family& family = family_of(spec);
     if (!family.bias)
         wrong_family(family, "attentionBias", having("a bias family", &Family::bias), "");
@@ -157,7 +168,7 @@ HeadBias head_bias(const Config& spec, const float* q, std::int64_t n, std::int6
 
 xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, const std::string& metric) {
     if (metric != "dot" && metric != "cosine") throw_bad_param("metric", '"' + metric + '"', "one of \"dot\", \"cosine\"");
-    check_integer("n", n, 1, bias::kMaxN);
+    args::matrix_n.check(n);
     const auto p = position_table(spec, n);  // [n, d]
     const std::size_t rows = p.shape()[0], d = p.shape()[1];
     const float* data = p.data();

@@ -139,43 +139,36 @@ Decay rotary_decay(const std::vector<double>& inv_freq, double amplitude, const 
 
 namespace posenc::rope {
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "rope";
-        f.acts = Acts::rotary;
-        f.width_key = "head_dim";
-        f.label = "RoPE: q and k rotated pair by pair by an angle proportional to the position";
-        f.source = "Su et al. 2021, \"RoFormer\", section 3.4; scalings as transformers' modeling_rope_utils.py";
-        const std::string positions = "an integer in [1, " + std::to_string(posenc::kMaxPosition) + "]";
-        f.keys = {
-            Key::integer("head_dim", 128, 2, 65536, "an even integer in [2, 65536]"),
-            Key::above("rope_theta", 10000.0, 1.0, "a finite number > 1"),
-            Key::above("partial_rotary_factor", 1.0, 0.0, "a number in (0, 1]", 1.0),
-            Key::integer("rotary_dim", std::nullopt, 2, 65536,
-                         "an even integer in [2, head_dim] (default: head_dim * partial_rotary_factor)"),
-            Key::choice("layout", {"half", "interleaved"}),
-            Key::integer("max_position_embeddings", 4096, 1, posenc::kMaxPosition),
-            Key::integer("original_max_position_embeddings", std::nullopt, 1, posenc::kMaxPosition,
-                         positions + " (default: the scaling block's, else max_position_embeddings)"),
-            Key::object("rope_scaling", "an object {rope_type, ...} (transformers v4; keys per rope_type)"),
-            Key::object("rope_parameters", "an object {rope_theta, rope_type, ...} (transformers v5; keys per rope_type)"),
-        };
-        f.rotary = [](const Config& c, std::int64_t seq_len) {
-            const Spec spec = parse(c);
-            const Frequencies fr = frequencies(spec, seq_len);
-            return RotaryFrequencies{fr.inv_freq, fr.attention_factor, fr.logit_scale, spec.head_dim, spec.rotary_dim};
-        };
-        f.rotate = [](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
-            apply(parse(c), x, n, d, offset, out);
-        };
-        f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
-            Decay d = decay(parse(c), max_distance, seed);
-            return rotary_curves(std::move(d.upper_bound), std::move(d.ones), std::move(d.random));
-        };
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    const std::string positions = "an integer in [1, " + std::to_string(posenc::kMaxPosition) + "]";
+    Family f("rope", Acts::rotary, "head_dim",
+             "RoPE: q and k rotated pair by pair by an angle proportional to the position",
+             "Su et al. 2021, \"RoFormer\", section 3.4; scalings as transformers' modeling_rope_utils.py",
+             {Key::integer("head_dim", 128, 2, 65536, "an even integer in [2, 65536]"),
+              Key::above("rope_theta", 10000.0, 1.0, "a finite number > 1"),
+              Key::above("partial_rotary_factor", 1.0, 0.0, "a number in (0, 1]", 1.0),
+              Key::integer("rotary_dim", std::nullopt, 2, 65536,
+                           "an even integer in [2, head_dim] (default: head_dim * partial_rotary_factor)"),
+              Key::choice("layout", {"half", "interleaved"}),
+              Key::integer("max_position_embeddings", 4096, 1, posenc::kMaxPosition),
+              Key::integer("original_max_position_embeddings", std::nullopt, 1, posenc::kMaxPosition,
+                           positions + " (default: the scaling block's, else max_position_embeddings)"),
+              Key::object("rope_scaling", "an object {rope_type, ...} (transformers v4; keys per rope_type)"),
+              Key::object("rope_parameters",
+                          "an object {rope_theta, rope_type, ...} (transformers v5; keys per rope_type)")});
+    f.rotary = [](const Config& c, std::int64_t seq_len) {
+        const Spec spec = parse(c);
+        const Frequencies fr = frequencies(spec, seq_len);
+        return RotaryFrequencies{fr.inv_freq, fr.attention_factor, fr.logit_scale, spec.head_dim, spec.rotary_dim};
+    };
+    set_rotary_slots(f, parse, apply, decay);
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 }  // namespace posenc::rope

@@ -9,44 +9,40 @@
 
 namespace posenc::shaw {
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "shaw";
-        f.acts = Acts::bias;
-        f.width_key = "head_dim";
-        f.label = "Shaw: a learned vector per clipped relative distance, so the logit gains q_i . a_(j-i)";
-        f.source = "Shaw et al. 2018, \"Self-Attention with Relative Position Representations\", eq. 4-5";
-        f.keys = {
-            Key::integer("head_dim", 64, 1, 4096),
-            Key::integer("max_relative_position", 16, 0, 4096),
-            Key::integer("seed", 0, 0, kMaxSeed),
-            Key::boolean("causal", false),
-        };
-        f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
-        f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
-            const Spec spec = parse(with_head_width(c, "head_dim", width));
-            check_head_width("head_dim", spec.head_dim, width);
-            HeadBias out;
-            out.tile = bias_tile(spec, q, n);
-            out.causal = spec.causal;
-            return out;
-        };
-        f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
-            const Spec spec = parse(c);
-            const auto a = embeddings(spec);
-            const std::int64_t K = spec.max_relative_position;
-            return curve("bias", max_distance, [&](std::int64_t m) {  // q = ones: sum of a_clip(-m)
-                const std::int64_t row = std::max(-m, -K) + K;
-                double sum = 0;
-                for (std::int64_t col = 0; col < spec.head_dim; ++col) sum += a(row, col);
-                return sum;
-            });
-        };
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    Family f("shaw", Acts::bias, "head_dim",
+             "Shaw: a learned vector per clipped relative distance, so the logit gains q_i . a_(j-i)",
+             "Shaw et al. 2018, \"Self-Attention with Relative Position Representations\", eq. 4-5",
+             {Key::integer("head_dim", 64, 1, 4096), Key::integer("max_relative_position", 16, 0, 4096),
+              Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false)});
+    f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
+    f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
+        const Spec spec = parse(with_head_width(c, "head_dim", width));
+        check_head_width("head_dim", spec.head_dim, width);
+        HeadBias out;
+        out.tile = bias_tile(spec, q, n);
+        out.causal = spec.causal;
+        return out;
+    };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const Spec spec = parse(c);
+        const auto a = embeddings(spec);
+        const std::int64_t K = spec.max_relative_position;
+        return curve("bias", max_distance, [&](std::int64_t m) {  // q = ones: sum of a_clip(-m)
+            const std::int64_t row = std::max(-m, -K) + K;
+            double sum = 0;
+            for (std::int64_t col = 0; col < spec.head_dim; ++col) sum += a(row, col);
+            return sum;
+        });
+    };
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

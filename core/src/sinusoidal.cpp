@@ -21,23 +21,14 @@ PairFrequencies pairs_of(const Spec& spec) {
 }
 
 Family make_family() {
-    Family f;
-    f.type = "sinusoidal";
-    f.acts = Acts::absolute;
-    f.width_key = "d_model";
-    f.label = "Sinusoidal: a fixed table of sines and cosines added to the token embeddings";
-    f.source = "Vaswani et al. 2017, \"Attention Is All You Need\", section 3.5";
-    f.keys = {
-        Key::integer("d_model", 512, 2, kMaxTableElements, "an even integer in [2, " + std::to_string(kMaxTableElements) + "]"),
-        Key::above("base", 10000.0, 1.0, "a finite number > 1"),
-        Key::choice("layout", {"interleaved", "concat"}),
-        Key::choice("timescales", {"vaswani", "tensor2tensor"}),
-    };
-    f.table = [](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
-        const Spec spec = parse(c);
-        check_table(spec, n, offset);
-        table(spec, n, offset, storage(n, spec.d_model));
-    };
+    Family f("sinusoidal", Acts::absolute, "d_model",
+             "Sinusoidal: a fixed table of sines and cosines added to the token embeddings",
+             "Vaswani et al. 2017, \"Attention Is All You Need\", section 3.5",
+             {Key::integer("d_model", 512, 2, kMaxTableElements,
+                           "an even integer in [2, " + std::to_string(kMaxTableElements) + "]"),
+              Key::above("base", 10000.0, 1.0, "a finite number > 1"), Key::choice("layout", {"interleaved", "concat"}),
+              Key::choice("timescales", {"vaswani", "tensor2tensor"})});
+    f.table = table_slot(parse, check_table, table);
     f.frequencies = [](const Config& c) { return pairs_of(parse(c)); };
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
         const std::vector<double> omega = inv_freq(parse(c));
@@ -52,10 +43,7 @@ Family make_family() {
 
 }  // namespace
 
-const Family& family() {
-    static const Family f = make_family();
-    return f;
-}
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());
@@ -104,9 +92,7 @@ std::int64_t column(const Spec& spec, std::int64_t pair, bool cosine) {
 void check_table(const Spec& spec, std::int64_t n, std::int64_t offset) {
     validate(spec);
     check_table_shape(n, spec.d_model, "d_model");
-    constexpr std::int64_t kMaxOffset = std::int64_t(1) << 40;
-    if (offset < 0 || offset > kMaxOffset)
-        throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
+    if (offset < 0 || offset > kMaxPosition) throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
 }
 
 xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offset) {

@@ -4,20 +4,22 @@
 #include <string>
 
 #include "posenc/alibi.hpp"
+#include "posenc/args.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
 
 namespace posenc::t5 {
 
-void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance) {
+void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance, const BucketNames& names) {
+    const std::string buckets_range = "[2, " + std::to_string(kMaxBuckets) + "]";
     if (num_buckets < 2 || num_buckets > kMaxBuckets || (bidirectional && num_buckets % 2 != 0))
-        throw_bad_param("num_buckets", std::to_string(num_buckets),
-                        bidirectional ? "an even integer in [2, 65536] (bidirectional splits the buckets in two)"
-                                      : "an integer in [2, 65536]");
+        throw_bad_param(names.num_buckets, std::to_string(num_buckets),
+                        bidirectional ? "an even integer in " + buckets_range + " (bidirectional splits the buckets in two)"
+                                      : "an integer in " + buckets_range);
     const std::int64_t max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
     if (max_distance < num_buckets / 2 || max_distance <= max_exact || max_distance > kMaxPosition)
-        throw_bad_param("max_distance", std::to_string(max_distance),
-                        "an integer >= num_buckets / 2 = " + std::to_string(num_buckets / 2) +
+        throw_bad_param(names.max_distance, std::to_string(max_distance),
+                        "an integer >= " + std::string(names.num_buckets) + " / 2 = " + std::to_string(num_buckets / 2) +
                             " and > the exact region " + std::to_string(max_exact));
 }
 
@@ -41,40 +43,42 @@ std::int32_t relative_position_bucket(std::int64_t relative_position, bool bidir
     return std::int32_t(bucket + large);
 }
 
-std::vector<std::int32_t> relative_position_buckets(const std::vector<std::int64_t>& relative_positions,
-                                                    bool bidirectional, std::int64_t num_buckets,
-                                                    std::int64_t max_distance) {
-    check_buckets(bidirectional, num_buckets, max_distance);
-    std::vector<std::int32_t> out(relative_positions.size());
-    for (std::size_t k = 0; k < out.size(); ++k)
-        out[k] = relative_position_bucket(relative_positions[k], bidirectional, num_buckets, max_distance);
+std::vector<std::int32_t> buckets(const double* relative_positions, std::size_t count, bool bidirectional,
+                                  std::int64_t num_buckets, std::int64_t max_distance) {
+    const BucketNames names{"numBuckets", "maxDistance"};
+    check_buckets(bidirectional, num_buckets, max_distance, names);
+    const IntArg& item = args::relative_position;
+    std::vector<std::int32_t> out(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        const double r = relative_positions[k];
+        if (!(r == std::floor(r) && r >= double(item.lo) && r <= double(item.hi)))
+            throw_bad_param(std::string(item.name) + "[" + std::to_string(k) + "]", format_number(r), item.allowed());
+        out[k] = relative_position_bucket(std::int64_t(r), bidirectional, num_buckets, max_distance);
+    }
     return out;
 }
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "t5";
-        f.acts = Acts::bias;
-        f.label = "T5: one learned scalar per relative-position bucket (exact near, logarithmic far), added to the logits";
-        f.source = "Raffel et al. 2020, \"Exploring the Limits of Transfer Learning with a Unified Text-to-Text "
-                   "Transformer\", section 2.1; buckets as transformers' T5Attention._relative_position_bucket";
-        f.keys = {
-            Key::integer("n_heads", 8, 1, alibi::kMaxHeads),
-            Key::integer("head", 0, 0, alibi::kMaxHeads - 1, "an integer in [0, n_heads - 1]"),
-            Key::integer("num_buckets", 32, 2, kMaxBuckets,
-                         "an integer in [2, " + std::to_string(kMaxBuckets) + "], even when bidirectional"),
-            Key::integer("max_distance", 128, 1, kMaxPosition,
-                         "an integer >= num_buckets / 2 and > the exact region, up to 2^40"),
-            Key::boolean("bidirectional", true),
-            Key::integer("seed", 0, 0, kMaxSeed),
-            Key::boolean("causal", false),
-        };
-        set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    const Family& alibi = alibi::family();  // the same heads
+    Family f("t5", Acts::bias, "",
+             "T5: one learned scalar per relative-position bucket (exact near, logarithmic far), added to the logits",
+             "Raffel et al. 2020, \"Exploring the Limits of Transfer Learning with a Unified Text-to-Text "
+             "Transformer\", section 2.1; buckets as transformers' T5Attention._relative_position_bucket",
+             {*alibi.key("n_heads"), *alibi.key("head"),
+              Key::integer("num_buckets", 32, 2, kMaxBuckets,
+                           "an integer in [2, " + std::to_string(kMaxBuckets) + "], even when bidirectional"),
+              Key::integer("max_distance", 128, 1, kMaxPosition,
+                           "an integer >= num_buckets / 2 and > the exact region, up to 2^40"),
+              Key::boolean("bidirectional", true), Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false)});
+    set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

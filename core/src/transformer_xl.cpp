@@ -8,43 +8,40 @@
 
 namespace posenc::transformer_xl {
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "transformer_xl";
-        f.acts = Acts::bias;
-        f.width_key = "d_head";
-        f.label = "Transformer-XL: (q_i + v) . R_(i-j), a sinusoid of the distance, added to the logits";
-        f.source = "Dai et al. 2019, \"Transformer-XL\", section 3.3";
-        f.keys = {
-            Key::integer("d_head", 64, 2, 4096, "an even integer in [2, 4096]"),
-            Key::integer("seed", 0, 0, kMaxSeed),
-            Key::boolean("causal", true),
-        };
-        f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
-        f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
-            const Spec spec = parse(with_head_width(c, "d_head", width));
-            check_head_width("d_head", spec.d_head, width);
-            HeadBias out;
-            relative_factors(spec, q, n, out.q_extra, out.k_extra);
-            out.extra_width = spec.d_head;
-            out.causal = spec.causal;
-            return out;
-        };
-        f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
-            const Spec spec = parse(c);
-            const std::vector<double> vv = v(spec);
-            return curve("bias", max_distance, [&](std::int64_t m) {  // q = ones, i - j = m
-                const std::vector<double> R = relative_sinusoid(spec, m);
-                double sum = 0;
-                for (std::size_t k = 0; k < R.size(); ++k) sum += (1.0 + vv[k]) * R[k];
-                return sum;
-            });
-        };
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    Family f("transformer_xl", Acts::bias, "d_head",
+             "Transformer-XL: (q_i + v) . R_(i-j), a sinusoid of the distance, added to the logits",
+             "Dai et al. 2019, \"Transformer-XL\", section 3.3",
+             {Key::integer("d_head", 64, 2, 4096, "an even integer in [2, 4096]"), Key::integer("seed", 0, 0, kMaxSeed),
+              Key::boolean("causal", true)});
+    f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
+    f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
+        const Spec spec = parse(with_head_width(c, "d_head", width));
+        check_head_width("d_head", spec.d_head, width);
+        HeadBias out;
+        relative_factors(spec, q, n, out.q_extra, out.k_extra);
+        out.extra_width = spec.d_head;
+        out.causal = spec.causal;
+        return out;
+    };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        const Spec spec = parse(c);
+        const std::vector<double> vv = v(spec);
+        return curve("bias", max_distance, [&](std::int64_t m) {  // q = ones, i - j = m
+            const std::vector<double> R = relative_sinusoid(spec, m);
+            double sum = 0;
+            for (std::size_t k = 0; k < R.size(); ++k) sum += (1.0 + vv[k]) * R[k];
+            return sum;
+        });
+    };
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

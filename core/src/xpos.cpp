@@ -6,36 +6,27 @@
 
 namespace posenc::xpos {
 
-const Family& family() {
-    static const Family f = [] {
-        Family f;
-        f.type = "xpos";
-        f.acts = Acts::rotary;
-        f.width_key = "head_dim";
-        f.label = "xPos: the RoPE rotation with a per-pair exponential decay of q . k with distance";
-        f.source = "Sun et al. 2022, \"A Length-Extrapolatable Transformer\", section 3.2; torchscale's XPOS";
-        f.keys = {
-            Key::integer("head_dim", 64, 2, 65536, "an even integer in [2, 65536]"),
-            Key::above("rope_theta", 10000.0, 1.0, "a finite number > 1"),
-            Key::above("scale_base", 512.0, 0.0, "a finite number > 0"),
-            Key::choice("role", {"query", "key"}),
-            Key::choice("layout", {"interleaved", "half"}),
-        };
-        f.rotary = [](const Config& c, std::int64_t) {
-            const Spec spec = parse(c);
-            return RotaryFrequencies{inv_freq(spec), 1.0, 1.0, spec.head_dim, spec.head_dim};
-        };
-        f.rotate = [](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
-            apply(parse(c), x, n, d, offset, out);
-        };
-        f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
-            rope::Decay d = decay(parse(c), max_distance, seed);
-            return rotary_curves(std::move(d.upper_bound), std::move(d.ones), std::move(d.random));
-        };
-        return f;
-    }();
+namespace {
+
+Family make_family() {
+    Family f("xpos", Acts::rotary, "head_dim",
+             "xPos: the RoPE rotation with a per-pair exponential decay of q . k with distance",
+             "Sun et al. 2022, \"A Length-Extrapolatable Transformer\", section 3.2; torchscale's XPOS",
+             {Key::integer("head_dim", 64, 2, 65536, "an even integer in [2, 65536]"),
+              Key::above("rope_theta", 10000.0, 1.0, "a finite number > 1"),
+              Key::above("scale_base", 512.0, 0.0, "a finite number > 0"), Key::choice("role", {"query", "key"}),
+              Key::choice("layout", {"interleaved", "half"})});
+    f.rotary = [](const Config& c, std::int64_t) {
+        const Spec spec = parse(c);
+        return RotaryFrequencies{inv_freq(spec), 1.0, 1.0, spec.head_dim, spec.head_dim};
+    };
+    set_rotary_slots(f, parse, apply, decay);
     return f;
 }
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

@@ -66,7 +66,8 @@ int main() {
         f.encoding = Config{{"type", std::string("none")}};
         std::vector<float> out(std::size_t(n * d));
         const std::string id = "attention-d" + std::to_string(d) + "-n" + std::to_string(n) + (causal ? "-causal" : "");
-        results.emplace_back(id, median_ms([&] { attention::forward(f, x.data(), wq.data(), wk.data(), wv.data(), out.data()); }));
+        results.emplace_back(id, median_ms([&] { attention::forward(f, {x.data(), x.size()}, {wq.data(), wq.size()}, {wk.data(), wk.size()},
+                                                                  {wv.data(), wv.size()}, out.data()); }));
     }
     for (const std::string layout : {"half", "interleaved"}) {
         xt::xtensor<float, 2> x = xt::empty<float>({std::size_t(4096), std::size_t(128)});

@@ -236,7 +236,8 @@ TEST_CASE("forward with the head's own weights gives run's output, for every fam
             f.encoding = spec(type);
             f.position_offset = 5;
             std::vector<float> out(std::size_t(f.n * 16));
-            forward(f, expected.x.data(), w[0].data(), w[1].data(), w[2].data(), out.data());
+            forward(f, {expected.x.data(), expected.x.size()}, {w[0].data(), w[0].size()}, {w[1].data(), w[1].size()},
+                    {w[2].data(), w[2].size()}, out.data());
             INFO(type << (causal ? " causal" : ""));
             for (std::size_t e = 0; e < out.size(); ++e) CHECK(out[e] == Approx(expected.output.data()[e]).margin(2e-5));
         }
@@ -255,7 +256,13 @@ TEST_CASE("forward: a long causal sequence equals the full-matrix reference; abs
     f.d_head = d;
     f.causal = true;
     f.encoding = spec("none");
-    forward(f, x.data(), wq.data(), wk.data(), wv.data(), out.data());
+    forward(f, {x.data(), x.size()}, {wq.data(), wq.size()}, {wk.data(), wk.size()}, {wv.data(), wv.size()}, out.data());
+    CHECK_THROWS_WITH(forward(f, {x.data(), x.size() - 1}, {wq.data(), wq.size()}, {wk.data(), wk.size()},
+                              {wv.data(), wv.size()}, out.data()),
+                      "x = an array of length 35999 is invalid: expected n * d_model = 36000 numbers");
+    CHECK_THROWS_WITH(forward(f, {x.data(), x.size()}, {wq.data(), wq.size()}, {wk.data(), 1}, {wv.data(), wv.size()},
+                              out.data()),
+                      "wk = an array of length 1 is invalid: expected d_model * d_head = 192 numbers");
     std::vector<float> q(n * d), k(n * d), v(n * d);
     kernels::matmul_reference(x.data(), wq.data(), q.data(), n, dm, d);
     kernels::matmul_reference(x.data(), wk.data(), k.data(), n, dm, d);
@@ -274,7 +281,7 @@ TEST_CASE("forward: a long causal sequence equals the full-matrix reference; abs
     CHECK_THROWS_WITH(parse_forward(Config{{"n", 4.0}, {"d_model", 8.0}}), Contains("missing required key \"d_head\""));
     Forward rope = parse_forward(Config{{"n", 4.0}, {"d_model", 8.0}, {"d_head", 8.0},
                                         {"encoding", object(Config{{"type", std::string("rope")}, {"head_dim", 16.0}})}});
-    CHECK_THROWS_WITH(forward(rope, x.data(), wq.data(), wk.data(), wv.data(), out.data()),
+    CHECK_THROWS_WITH(forward(rope, {x.data(), 4 * 8}, {wq.data(), 8 * 8}, {wk.data(), 8 * 8}, {wv.data(), 8 * 8}, out.data()),
                       Contains("encoding.head_dim = 16 is invalid: expected d_head = 8"));
 }
 
@@ -297,4 +304,37 @@ TEST_CASE("Transformer-XL's factors Q'.K' reproduce its bias (q_i + v) . R_(i-j)
             for (std::int64_t c = 0; c < 16; ++c) dot += double(qe[i * 16 + c]) * ke[j * 16 + c];
             CHECK(dot == Approx(b(i, j)).margin(2e-5));
         }
+}
+
+TEST_CASE("embed_tokens (JS embedTokens) is tokenize + embed: each row the token's embedding, the arguments named as JS names them", "[attention]") {
+    const Embedded e = embed_tokens("The sky is not the SKY", 8, 3);
+    CHECK(e.tokens == std::vector<std::string>{"the", "sky", "is", "not", "the", "sky"});
+    REQUIRE(e.data.shape()[0] == 6);
+    REQUIRE(e.data.shape()[1] == 8);
+    const std::vector<float> sky = token_embedding("sky", 8, 3);
+    for (std::size_t c = 0; c < 8; ++c) {
+        CHECK(e.data(1, c) == sky[c]);
+        CHECK(e.data(5, c) == sky[c]);  // the same word, the same row, wherever it is
+    }
+    // run's inputs are the same rows times embedding_scale
+    const auto scaled = embed(e.tokens, 8, 3, 2.0);
+    CHECK(scaled(1, 0) == float(2.0 * double(sky[0])));
+    CHECK_THROWS_WITH(embed_tokens("a", 4097, 0), "dModel = 4097 is invalid: expected an integer in [1, 4096]");
+    CHECK_THROWS_WITH(embed_tokens("a", 8, -1), "seed = -1 is invalid: expected an integer in [0, 9007199254740992]");
+    CHECK_THROWS_WITH(embed_tokens("  ", 8, 0), Contains("text = \"  \" is invalid"));
+}
+
+TEST_CASE("set_inputs takes a request's x from a flat array of n * d_model numbers", "[attention]") {
+    Request r;
+    r.d_model = 4;
+    const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8};
+    set_inputs(r, {x.data(), x.size()});
+    REQUIRE(r.x.shape()[0] == 2);
+    CHECK(r.x(1, 2) == 7.0f);
+    CHECK(r.tokens == std::vector<std::string>{"", ""});
+    CHECK_THROWS_WITH(set_inputs(r, {x.data(), 7}),
+                      "x = a Float32Array of length 7 is invalid: expected n * d_model numbers, n in [1, 2048], d_model = 4");
+    CHECK_THROWS_WITH(set_inputs(r, {x.data(), 0}), Contains("x = a Float32Array of length 0 is invalid"));
+    Request empty;
+    CHECK_THROWS_WITH(run(empty), "attention request: missing required key \"text\" or \"tokens\" (or x)");
 }

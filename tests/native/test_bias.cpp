@@ -180,17 +180,53 @@ TEST_CASE("bad bias input throws naming the parameter, value and range", "[error
     CHECK_THROWS_WITH(attention_bias(Config{{"type", std::string("rope")}}, 4), Contains("not a bias family"));
 }
 
-TEST_CASE("t5 relative_position_buckets: one bucket per position, the parameters checked once", "[t5]") {
-    const std::vector<std::int64_t> r = {0, -1, -8, -200, 1, 12, 200};
-    const auto buckets = t5::relative_position_buckets(r, true, 32, 128);
+TEST_CASE("t5 buckets (JS t5Bucket): one bucket per position, the arguments checked and named as JS names them", "[t5]") {
+    const std::vector<double> r = {0, -1, -8, -200, 1, 12, 200};
+    const auto buckets = t5::buckets(r.data(), r.size(), true, 32, 128);
     REQUIRE(buckets.size() == r.size());
-    for (std::size_t k = 0; k < r.size(); ++k) CHECK(buckets[k] == t5::relative_position_bucket(r[k], true, 32, 128));
+    for (std::size_t k = 0; k < r.size(); ++k)
+        CHECK(buckets[k] == t5::relative_position_bucket(std::int64_t(r[k]), true, 32, 128));
     CHECK(buckets == std::vector<std::int32_t>{0, 1, 8, 15, 17, 25, 31});
-    CHECK_THROWS_WITH(t5::relative_position_buckets({}, true, 31, 128), Contains("num_buckets = 31 is invalid"));
+    CHECK_THROWS_WITH(t5::buckets(nullptr, 0, true, 31, 128), Contains("numBuckets = 31 is invalid"));
+    CHECK_THROWS_WITH(t5::buckets(nullptr, 0, true, 32, 15), Contains("maxDistance = 15 is invalid: expected an integer >= numBuckets / 2 = 16"));
+    const std::vector<double> bad = {1, 2.5};
+    CHECK_THROWS_WITH(t5::buckets(bad.data(), bad.size(), true, 32, 128),
+                      "relativePositions[1] = 2.5 is invalid: expected an integer in [-1099511627776, 1099511627776]");
+    CHECK_THROWS_WITH(t5::parse({{"num_buckets", 31.0}}), Contains("num_buckets = 31 is invalid"));  // the spec's key
 }
 
 TEST_CASE("decay_distance is the axis 0 .. max_distance", "[registry]") {
     CHECK(decay_distance(3) == std::vector<double>{0, 1, 2, 3});
     CHECK(decay_distance(0) == std::vector<double>{0});
-    CHECK_THROWS_WITH(decay_distance(-1), "max_distance = -1 is invalid: expected an integer in [0, 1000000]");
+    CHECK_THROWS_WITH(decay_distance(-1), "maxDistance = -1 is invalid: expected an integer in [0, 1000000]");
+}
+
+TEST_CASE("alibi bias (JS alibiBias): the spec's bias, the arguments checked and named as JS names them", "[alibi]") {
+    alibi::Spec spec;
+    spec.n_heads = 12;
+    spec.head = 5;
+    spec.causal = true;
+    const auto expected = alibi::bias(spec, 6);
+    const auto b = alibi::bias(6, 12, 5, true);
+    CHECK(b == expected);
+    CHECK(b(5, 0) == Approx(-5 * alibi::slopes(12)[5]));
+    CHECK_THROWS_WITH(alibi::bias(6, 12, 12, true), "head = 12 is invalid: expected an integer in [0, 11]");
+    CHECK_THROWS_WITH(alibi::bias(6, 0, 0, true), "nHeads = 0 is invalid: expected an integer in [1, 4096]");
+    CHECK_THROWS_WITH(alibi::bias(0, 12, 0, true), "n = 0 is invalid: expected an integer in [1, 4096]");
+}
+
+TEST_CASE("the registry's entry points check and name their arguments as the JS functions do", "[registry]") {
+    const Config rope{{"type", std::string("rope")}, {"head_dim", 4.0}};
+    const std::vector<float> x(8, 1.0f);
+    std::vector<float> out(8);
+    CHECK_THROWS_WITH(apply_rotary(rope, {x.data(), 7}, 2, 4, 0, out.data()),
+                      "x = an array of length 7 is invalid: expected n * d = 8 numbers");
+    CHECK_THROWS_WITH(apply_rotary(rope, {x.data(), 8}, 2, 4, -1, out.data()),
+                      "positionOffset = -1 is invalid: expected an integer in [0, 1099511627776]");
+    apply_rotary(rope, {x.data(), 8}, 2, 4, 0, out.data());
+    CHECK(out[0] == 1.0f);  // position 0: no rotation
+    CHECK(out[4] == Approx(std::cos(1.0) - std::sin(1.0)));  // half layout, pair 0 of row 1: (1, 1) turned by 1 radian
+    CHECK_THROWS_WITH(rotary_frequencies(rope, 0), "seqLen = 0 is invalid: expected an integer in [1, 1099511627776]");
+    CHECK_THROWS_WITH(decay(rope, 10, -1), "seed = -1 is invalid: expected an integer in [0, 9007199254740992]");
+    CHECK_THROWS_WITH(decay(rope, 1000001, 0), "maxDistance = 1000001 is invalid: expected an integer in [0, 1000000]");
 }

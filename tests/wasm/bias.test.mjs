@@ -97,8 +97,10 @@ test('bad bias input throws a JS Error naming the parameter', () => {
     [() => pe.alibiSlopes(0), /^nHeads = 0 is invalid: expected an integer in \[1, 4096\]$/],
     [() => pe.alibiBias(4, 8, 8, false), /^head = 8 is invalid: expected an integer in \[0, 7\]$/],
     [() => pe.alibiBias(4, 8, 0, 'yes'), /^causal = string is invalid: expected true or false$/],
-    [() => pe.t5Bucket([1], true, 31, 128), /^num_buckets = 31 is invalid: expected an even integer/],
-    [() => pe.t5Bucket([1], true, 32, 15), /^max_distance = 15 is invalid: expected an integer >= num_buckets \/ 2 = 16/],
+    // t5Bucket's messages name its arguments, as .param does; a t5 spec's name its keys
+    [() => pe.t5Bucket([1], true, 31, 128), /^numBuckets = 31 is invalid: expected an even integer/],
+    [() => pe.t5Bucket([1], true, 32, 15), /^maxDistance = 15 is invalid: expected an integer >= numBuckets \/ 2 = 16/],
+    [() => pe.attentionBias({ type: 't5', max_distance: 15 }, 4), /^max_distance = 15 is invalid: expected an integer >= num_buckets \/ 2 = 16/],
     [() => pe.t5Bucket([1, 2.5], true, 32, 128), /^relativePositions\[1\] = 2.5 is invalid/],
     [() => pe.attentionBias({ type: 'alibi', n_heads: 0 }, 4), /^n_heads = 0 is invalid/],
     [() => pe.attentionBias({ type: 'kerple', r2: -1 }, 4), /^r2 = -1 is invalid: expected a finite number > 0$/],

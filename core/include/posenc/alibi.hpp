@@ -20,8 +20,8 @@ constexpr std::int64_t kMaxHeads = 4096;
 /// sequence with first term and ratio 2^(-8/n) (n = 8: 1/2, 1/4, ..., 1/256).
 /// Otherwise, as the reference code (ofirpress/attention_with_linear_biases)
 /// does: the slopes of the closest power of two below, p, then every other
-/// slope of 2p (the 1st, 3rd, ...) until there are n. Throws
-/// std::invalid_argument for n_heads outside [1, 4096].
+/// slope of 2p (the 1st, 3rd, ...) until there are n. Throws BadParam for
+/// n_heads outside [1, kMaxHeads] (named "nHeads", as JS alibiSlopes names it).
 std::vector<double> slopes(std::int64_t n_heads);
 
 /// The family's descriptor: type "alibi", acts bias, no width key; keys
@@ -46,5 +46,9 @@ RelativeBias relative(const Spec& spec);
 /// b(i, j) = -m_head * |i - j|, [n, n]; causal: -m_head * (i - j) for j <= i and
 /// -infinity for j > i (the two agree where both are defined).
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);
+
+/// The same for JS alibiBias(n, nHeads, head, causal), [n, n]: throws BadParam
+/// naming nHeads (in [1, kMaxHeads]), head (in [0, nHeads - 1]) or n (in [1, 4096]).
+xt::xtensor<float, 2> bias(std::int64_t n, std::int64_t n_heads, std::int64_t head, bool causal);
 
 }  // namespace posenc::alibi

@@ -41,6 +41,23 @@ std::vector<std::string> tokenize(const std::string& text);
 /// vector at every position and on every platform.
 std::vector<float> token_embedding(const std::string& token, std::int64_t d_model, std::uint64_t seed);
 
+/// The token embeddings of a sentence, [tokens.size(), d_model] row-major:
+/// row i is token_embedding(tokens[i], d_model, seed) times `scale` (rounded once to float32).
+xt::xtensor<float, 2> embed(const std::vector<std::string>& tokens, std::int64_t d_model, std::uint64_t seed,
+                            double scale = 1.0);
+
+/// What embed_tokens returns: the tokens and their embeddings, data [n, d_model].
+struct Embedded {
+    std::vector<std::string> tokens;
+    xt::xtensor<float, 2> data;
+};
+
+/// JS embedTokens(text, dModel, seed): the head's token embeddings of `text`
+/// (tokenize, then embed with scale 1). Throws BadParam as tokenize does
+/// ("text"), for d_model outside [1, kMaxModelDim] ("dModel") and seed outside
+/// [0, kMaxSeed] ("seed").
+Embedded embed_tokens(const std::string& text, std::int64_t d_model, std::int64_t seed);
+
 enum class Projections { random, identity };
 
 /// An attention request (JS: `attention(request)`).
@@ -113,6 +130,11 @@ Result run(const Request& request, WeightCache* cache = nullptr);
 /// seed, projections, position_offset, embedding_scale} (keys as in JS); x is passed separately.
 Request parse(const Config& config);
 
+/// Sets the request's inputs x [n, d_model] from a flat row-major array (JS:
+/// request.x), and its tokens to n empty names. Throws BadParam ("x") unless
+/// x.length is n * d_model with n in [1, kMaxTokens].
+void set_inputs(Request& request, Floats x);
+
 /// The shape and encoding of forward (JS: attentionForward(request)).
 struct Forward {
     std::int64_t n = 0;        ///< tokens, [1, kMaxForwardTokens]
@@ -136,8 +158,10 @@ Forward parse_forward(const Config& config);
 ///   S = Q K^T / sqrt(d_head) * logit_scale (a rotary scaling's) + b(i, j) (a bias family's);
 ///   causal (or the bias spec's own causal key): keys after the query are hidden;
 ///   out [n, d_head] = softmax_rows(S) V,
-/// by kernels::attention, blockwise, so nothing n x n is held. Throws
-/// std::invalid_argument for a bad encoding spec or one whose width disagrees with d_head.
-void forward(const Forward& request, const float* x, const float* wq, const float* wk, const float* wv, float* out);
+/// by kernels::attention, blockwise, so nothing n x n is held. Throws BadParam
+/// for arrays whose length is not their shape's ("x": n * d_model; "wq", "wk",
+/// "wv": d_model * d_head), a bad encoding spec, or one whose width disagrees
+/// with d_head, before writing anything.
+void forward(const Forward& request, Floats x, Floats wq, Floats wk, Floats wv, float* out);
 
 }  // namespace posenc::attention

@@ -119,6 +119,7 @@ struct Key {
     /// A finite number > min (and <= max).
     static Key above(std::string_view name, std::optional<double> fallback, double min, std::string allowed,
                      double max = HUGE_VAL);
+    /// true or false.
     static Key boolean(std::string_view name, bool fallback);
     /// One of `choices`, the first the default; allowed: one of "a", "b".
     static Key choice(std::string_view name, std::vector<std::string_view> choices);
@@ -152,17 +153,20 @@ public:
     /// default, range and allowed text. `family` must outlive the reader.
     SpecReader(const Config& config, const Family& family);
 
-    /// The declared key's value, checked against its range; its default when absent
-    /// (a missing required key, one without a default, throws). Integer keys:
+    /// An integer key's value, checked against the key's range (BadParam with
+    /// the key's allowed text); its default when absent (a key without one is
+    /// required: its absence throws the "missing required key" error).
     std::int64_t integer(std::string_view key) const;
     /// An integer key checked against a range that depends on other keys (a
     /// head in [0, n_heads - 1]); the message writes that range.
     std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi) const;
-    /// A number key.
+    /// A number key's value, finite and in the key's range; its default when absent.
     double number(std::string_view key) const;
     /// A number key checked against a range that depends on other keys.
     double number(std::string_view key, double lo, double hi, std::string_view allowed) const;
+    /// A boolean key's value; its default when absent.
     bool boolean(std::string_view key) const;
+    /// A choice key's value, one of its choices; its default (the first) when absent.
     std::string choice(std::string_view key) const;
 
     /// A finite number in [lo, hi]; `fallback` when the key is absent.
@@ -227,6 +231,29 @@ constexpr std::int64_t kMaxDistance = 1000000;
 /// Throws BadParam "<name> = <value> is invalid: expected an integer in [lo, hi]"
 /// unless lo <= value <= hi.
 void check_integer(const std::string& name, std::int64_t value, std::int64_t lo, std::int64_t hi);
+
+/// An integer argument of a function of the JS API (positionTable's n,
+/// ropeInvFreq's seqLen, ...): its name as the JS function names it, and its
+/// range, declared once (posenc/args.hpp). The core entry point that takes it
+/// checks it; the wasm layer converts a JS number with it.
+struct IntArg {
+    const char* name;
+    std::int64_t lo, hi;
+    /// "an integer in [lo, hi]".
+    std::string allowed() const;
+    /// Returns value; throws BadParam (param `name`) unless lo <= value <= hi.
+    std::int64_t check(std::int64_t value) const;
+};
+
+/// An input array of the JS API: `length` floats at `data` (read, not kept).
+struct Floats {
+    const float* data;
+    std::size_t length;
+};
+
+/// Throws BadParam "<name> = an array of length <length> is invalid: expected
+/// <shape> = <count> numbers" unless array.length == count.
+void check_length(const std::string& name, const Floats& array, std::int64_t count, const std::string& shape);
 
 /// Checks a `[n, cols]` request: n in [1, kMaxTableElements] and
 /// n * cols <= kMaxTableElements. `cols_name` names the width ("d_model").

@@ -77,6 +77,11 @@ struct HeadBias {
 /// One encoding family. A slot is empty when the family does not compute that
 /// (learned has no decay); each takes the spec object and parses it itself.
 struct Family {
+    Family(std::string type, Acts acts, std::string width_key, std::string label, std::string source,
+           std::vector<Key> keys)
+        : type(std::move(type)), acts(acts), width_key(std::move(width_key)), label(std::move(label)),
+          source(std::move(source)), keys(std::move(keys)) {}
+
     std::string type;        ///< the spec's `type`: "sinusoidal", "none", "rope", ...
     Acts acts = Acts::none;
     /// The spec key that holds the width the head must agree with: "d_model"
@@ -108,11 +113,46 @@ struct Family {
 // ---------------------------------------------------------------------------
 // What several descriptors share (core/src/family.cpp).
 
+/// The descriptor `make` builds, built once on first use (a function-local
+/// static: no order of static initialisation to rely on). A family's source
+/// file defines `const Family& family() { return once<make_family>(); }`.
+template <Family (*make)()>
+const Family& once() {
+    static const Family family = make();
+    return family;
+}
+
+/// The table slot of an absolute family whose header has parse, check_table
+/// (throws for bad n / offset) and table (writes [n, d_model] into a buffer).
+template <class Spec>
+std::function<void(const Config&, std::int64_t, std::int64_t, const TableStorage&)> table_slot(
+    Spec (*parse)(const Config&), void (*check)(const Spec&, std::int64_t, std::int64_t),
+    void (*write)(const Spec&, std::int64_t, std::int64_t, float*)) {
+    return [parse, check, write](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+        const Spec spec = parse(c);
+        check(spec, n, offset);
+        write(spec, n, offset, storage(n, spec.d_model));
+    };
+}
+
+/// The rotate and decay slots of a rotary family whose header has parse,
+/// apply (x [n, d] into out) and decay (rope::Decay-like: upper_bound, ones, random).
+template <class Spec, class Decay>
+void set_rotary_slots(Family& family, Spec (*parse)(const Config&),
+                      void (*apply)(const Spec&, const float*, std::int64_t, std::int64_t, std::int64_t, float*),
+                      Decay (*decay)(const Spec&, std::int64_t, std::uint64_t)) {
+    family.rotate = [parse, apply](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset,
+                                   float* out) { apply(parse(c), x, n, d, offset, out); };
+    family.decay = [parse, decay](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
+        Decay curves = decay(parse(c), max_distance, seed);
+        return Curves{{"upper_bound", std::move(curves.upper_bound)},
+                      {"ones", std::move(curves.ones)},
+                      {"random", std::move(curves.random)}};
+    };
+}
+
 /// One named curve f(m) for m = 0 .. max_distance, [max_distance + 1].
 Curves curve(const std::string& name, std::int64_t max_distance, const std::function<double(std::int64_t)>& f);
-
-/// The curves of a rotary family: "upper_bound", "ones", "random" (see rope::Decay).
-Curves rotary_curves(std::vector<double> upper_bound, std::vector<double> ones, std::vector<double> random);
 
 /// A bias that is a function of the relative position r = j - i alone, prepared
 /// from one spec (slopes, bucket tables): f(r) and the spec's causal key.

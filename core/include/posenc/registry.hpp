@@ -40,8 +40,9 @@ std::string types_acting(Acts acts);
 
 /// The absolute position table of `spec` for positions offset .. offset+n-1,
 /// shape [n, d_model], row-major float32 (see the family's `table`).
-/// Throws std::invalid_argument for a bad spec, for bad n / offset, and for a
-/// spec type that is not an absolute encoding.
+/// Throws BadParam for a bad spec, for bad n (args::rows) / offset, and for a
+/// spec type that is not an absolute encoding. (The entry points name their
+/// arguments as the JS functions do: n, seqLen, positionOffset, maxDistance.)
 xt::xtensor<float, 2> position_table(const Config& spec, std::int64_t n, std::int64_t offset = 0);
 
 /// position_table written into storage(n, d_model) (see TableStorage): the
@@ -53,19 +54,22 @@ void position_table(const Config& spec, std::int64_t n, std::int64_t offset, con
 PairFrequencies position_frequencies(const Config& spec);
 
 /// The frequencies of a rotary spec for a sequence of seq_len tokens (see
-/// rope::frequencies). Throws std::invalid_argument for a bad spec or seq_len,
-/// or a type that does not rotate.
+/// rope::frequencies). Throws BadParam for a bad spec or seq_len (args::seq_len,
+/// "seqLen"), or a type that does not rotate.
 RotaryFrequencies rotary_frequencies(const Config& spec, std::int64_t seq_len);
 
 /// x [n, head_dim] rotated as the rotary spec does at positions offset ..
 /// offset + n - 1 (rope::apply, xpos::apply).
 xt::xtensor<float, 2> apply_rotary(const Config& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
 
-/// apply_rotary on raw row-major arrays: x [n, d] rotated into out [n, d],
-/// which the caller provides; out may be x itself (in place) or must not
-/// overlap it. Throws as apply_rotary (d must be the spec's head_dim) before
-/// writing anything.
-void apply_rotary(const Config& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out);
+/// apply_rotary on raw row-major arrays (JS: applyRope(x, n, d, spec,
+/// positionOffset, out)): x [n, d] (x.length must be n * d) rotated into out
+/// [n, d], which the caller provides; out may be x itself (in place) or must not
+/// overlap it. Throws BadParam before writing anything: n (args::rows), d
+/// (args::width), n * d <= kMaxTableElements, x's length, positionOffset
+/// (args::position_offset), a type that does not rotate, a bad spec, d not the
+/// spec's head_dim.
+void apply_rotary(const Config& spec, Floats x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out);
 
 /// The decay analysis of a spec over distance m = 0 .. max_distance (a key m
 /// tokens before the query):
@@ -77,13 +81,14 @@ void apply_rotary(const Config& spec, const float* x, std::int64_t n, std::int64
 ///   alibi, t5, kerple: "bias" = b(i, i - m), the logit bias (ALiBi's line,
 ///     T5's step function, KERPLE's curve);
 ///   shaw, transformer_xl: "bias" with queries of ones.
-/// Throws std::invalid_argument for a bad spec, max_distance outside
-/// [0, 1000000], or a type with no decay (learned: an untrained table has none).
-Curves decay(const Config& spec, std::int64_t max_distance, std::uint64_t seed);
+/// Throws BadParam for max_distance outside [0, kMaxDistance] ("maxDistance"),
+/// seed outside [0, kMaxSeed], a type with no decay (learned: an untrained
+/// table has none) or a bad spec.
+Curves decay(const Config& spec, std::int64_t max_distance, std::int64_t seed);
 
 /// The distance axis of decay's curves: m = 0, 1, ..., max_distance tokens,
-/// [max_distance + 1]. Throws std::invalid_argument for max_distance outside
-/// [0, 1000000], as decay does.
+/// [max_distance + 1]. Throws BadParam for max_distance outside
+/// [0, kMaxDistance] ("maxDistance"), as decay does.
 std::vector<double> decay_distance(std::int64_t max_distance);
 
 /// The position-similarity matrix of an absolute encoding over positions

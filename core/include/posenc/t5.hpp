@@ -29,16 +29,25 @@ constexpr std::int64_t kMaxBuckets = 65536;
 std::int32_t relative_position_bucket(std::int64_t relative_position, bool bidirectional, std::int64_t num_buckets,
                                       std::int64_t max_distance);
 
-/// Throws the errors relative_position_bucket describes.
-void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance);
+/// The names check_buckets gives num_buckets and max_distance in its errors:
+/// the spec's keys, or t5Bucket's arguments.
+struct BucketNames {
+    const char* num_buckets = "num_buckets";
+    const char* max_distance = "max_distance";
+};
 
-/// The bucket of each relative position (key - query) in relative_positions
-/// [count], as relative_position_bucket gives it: an Int32 per position,
-/// [count]. Throws as check_buckets, once, before any work (so an empty list
-/// with bad num_buckets still throws).
-std::vector<std::int32_t> relative_position_buckets(const std::vector<std::int64_t>& relative_positions,
-                                                    bool bidirectional, std::int64_t num_buckets,
-                                                    std::int64_t max_distance);
+/// Throws the errors relative_position_bucket describes, naming the two as `names` says.
+void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance,
+                   const BucketNames& names = {});
+
+/// JS t5Bucket(relativePositions, bidirectional, numBuckets, maxDistance): the
+/// bucket of each relative position (key - query) of relative_positions
+/// [count], as relative_position_bucket gives it, [count]. Throws BadParam
+/// naming the JS arguments: numBuckets and maxDistance as check_buckets does,
+/// once, before any work (so an empty list with bad numBuckets still throws);
+/// relativePositions[k] that is not an integer in [-2^40, 2^40].
+std::vector<std::int32_t> buckets(const double* relative_positions, std::size_t count, bool bidirectional,
+                                  std::int64_t num_buckets, std::int64_t max_distance);
 
 /// The family's descriptor: type "t5", acts bias, no width key; keys n_heads
 /// (8), head (0), num_buckets (32), max_distance (128), bidirectional (true),

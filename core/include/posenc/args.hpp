@@ -1,0 +1,40 @@
+// posenc/args.hpp: the integer arguments of the JS API's functions, each with
+// its name as the JS function names it and its range, from the limits the core
+// exports (describe()'s "limits"). The registry, alibi, t5 and attention entry
+// points check them; wasm/bindings.cpp converts JS numbers with them, so no
+// range is written twice.
+#pragma once
+
+#include "posenc/alibi.hpp"
+#include "posenc/attention.hpp"
+#include "posenc/bias.hpp"
+#include "posenc/config.hpp"
+#include "posenc/t5.hpp"
+
+namespace posenc::args {
+
+/// positionTable(spec, n), applyRope(x, n, ...): rows of a table.
+inline constexpr IntArg rows{"n", 1, kMaxTableElements};
+/// applyRope(x, n, d, ...): the width of x.
+inline constexpr IntArg width{"d", 1, kMaxTableElements};
+/// attentionBias, alibiBias, positionSimilarity: the side of an [n, n] matrix.
+inline constexpr IntArg matrix_n{"n", 1, bias::kMaxN};
+/// ropeInvFreq(spec, seqLen).
+inline constexpr IntArg seq_len{"seqLen", 1, kMaxPosition};
+/// applyRope(..., positionOffset): the position of row 0.
+inline constexpr IntArg position_offset{"positionOffset", 0, kMaxPosition};
+/// decay(spec, maxDistance, seed).
+inline constexpr IntArg max_distance{"maxDistance", 0, kMaxDistance};
+inline constexpr IntArg seed{"seed", 0, kMaxSeed};
+/// alibiSlopes(nHeads), alibiBias(n, nHeads, head, causal); head is in [0, nHeads - 1] (checked there).
+inline constexpr IntArg n_heads{"nHeads", 1, alibi::kMaxHeads};
+inline constexpr IntArg head{"head", 0, alibi::kMaxHeads - 1};
+/// t5Bucket(relativePositions, bidirectional, numBuckets, maxDistance) (t5::check_buckets says more).
+inline constexpr IntArg num_buckets{"numBuckets", 2, t5::kMaxBuckets};
+inline constexpr IntArg bucket_distance{"maxDistance", 1, kMaxPosition};
+/// t5Bucket's relativePositions, each item.
+inline constexpr IntArg relative_position{"relativePositions", -kMaxPosition, kMaxPosition};
+/// embedTokens(text, dModel, seed).
+inline constexpr IntArg model_dim{"dModel", 1, attention::kMaxModelDim};
+
+}  // namespace posenc::args
