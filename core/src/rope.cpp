@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "posenc/family.hpp"
 #include "posenc/kernels.hpp"
 #include "posenc/random.hpp"
 #include "posenc/rope_scaling.hpp"
@@ -130,14 +131,8 @@ Decay rotary_decay(const std::vector<double>& inv_freq, double amplitude, const 
     return out;
 }
 
-}  // namespace posenc::rope
-
 // ---------------------------------------------------------------------------
-// The family's descriptor (declared in posenc/family.hpp).
-
-#include "posenc/family.hpp"
-
-namespace posenc::rope {
+// The family's descriptor.
 
 namespace {
 

@@ -212,7 +212,8 @@ function collectBuffers(value, transfer) {
 }
 
 function errorMessage(error) {
-  return { name: error instanceof RangeError ? 'RangeError' : 'Error', message: String(error?.message ?? error), param: error?.param, reads: error?.reads ?? [] };
+  return { name: error instanceof RangeError ? 'RangeError' : 'Error', message: String(error?.message ?? error), param: error?.param,
+    value: error?.value, allowed: error?.allowed, reads: error?.reads ?? [] };
 }
 
 /**

@@ -133,9 +133,10 @@ function startWorker() {
   return new Worker(URL.createObjectURL(stub), { type: 'module' });
 }
 
-function toError({ name, message, param }) {
+/** The JS Error of a worker's reply, with the core's .param, .value and .allowed when it named them. */
+function toError({ name, message, param, value, allowed }) {
   const error = new (name === 'RangeError' ? RangeError : Error)(message);
-  if (param !== undefined) error.param = param;
+  for (const [key, field] of Object.entries({ param, value, allowed })) if (field !== undefined) error[key] = field;
   return error;
 }
 

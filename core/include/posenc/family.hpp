@@ -175,14 +175,3 @@ Config with_head_width(const Config& spec, const std::string& key, std::int64_t 
 void check_head_width(const std::string& key, std::int64_t value, std::int64_t width);
 
 }  // namespace posenc
-
-// rope.hpp is being split by another change; until it can carry them, rope's
-// descriptor and the keys of each rope_type are declared here (both are
-// defined at the end of core/src/rope.cpp).
-namespace posenc::rope {
-
-/// The family's descriptor: type "rope", acts rotary, width key head_dim;
-/// computes the frequencies (per rope_type), the rotation and the decay.
-const Family& family();
-
-}  // namespace posenc::rope

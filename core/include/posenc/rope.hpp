@@ -31,6 +31,11 @@
 
 namespace posenc::rope {
 
+/// The family's descriptor: type "rope", acts rotary, width key head_dim; keys
+/// as parse reads them; computes the frequencies (per rope_type, see
+/// rope_scaling.hpp), the rotation and the decay.
+const Family& family();
+
 /// The largest position (and context length) any rotary function takes: 2^40.
 constexpr std::int64_t kMaxPosition = std::int64_t(1) << 40;
 
