@@ -67,12 +67,14 @@ function seriesColours(pairs, rows) {
   return { domain: present.map(([name]) => name), range: present.map(([, colour]) => colour) };
 }
 
-/** The CSV table: one row per pair, its frequency and wavelength with and without the scaling. */
+/** The CSV table: one row per pair, its frequency and wavelength with and without the scaling (and in the sliding-window layers). */
 export function table(result) {
-  const { unscaled, scaled } = result;
+  const { unscaled, scaled, local } = result;
+  const columns = ['pair_i', 'inv_freq_unscaled', 'wavelength_unscaled', 'inv_freq_scaled', 'wavelength_scaled'];
   return {
-    columns: ['pair_i', 'inv_freq_unscaled', 'wavelength_unscaled', 'inv_freq_scaled', 'wavelength_scaled'],
+    columns: local ? [...columns, 'inv_freq_sliding_window_layers', 'wavelength_sliding_window_layers'] : columns,
     rows: unscaled.inv_freq.length,
-    row: (i) => [i, unscaled.inv_freq[i], (2 * Math.PI) / unscaled.inv_freq[i], scaled.inv_freq[i], (2 * Math.PI) / scaled.inv_freq[i]],
+    row: (i) => [i, unscaled.inv_freq[i], (2 * Math.PI) / unscaled.inv_freq[i], scaled.inv_freq[i], (2 * Math.PI) / scaled.inv_freq[i],
+      ...(local ? [local.inv_freq[i], (2 * Math.PI) / local.inv_freq[i]] : [])],
   };
 }
