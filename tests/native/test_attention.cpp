@@ -9,6 +9,7 @@
 #include "posenc/alibi.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/kernels.hpp"
+#include "posenc/registry.hpp"
 #include "posenc/transformer_xl.hpp"
 
 using namespace posenc;
@@ -93,7 +94,9 @@ TEST_CASE("weights rows sum to 1 and respect the causal mask", "[attention]") {
 }
 
 TEST_CASE("absolute encodings: the four terms sum to the logits", "[attention][terms]") {
-    for (const char* type : {"sinusoidal", "learned"}) {
+    for (const Family* f : families()) {
+        if (f->acts != Acts::absolute) continue;
+        const std::string type = f->type;
         const Result r = run(request("the dog chased the cat", spec(type), 32));
         REQUIRE(r.terms.carrier == "absolute");
         for (std::size_t i = 0; i < 5; ++i)
@@ -222,8 +225,10 @@ TEST_CASE("the result holds the head's own x, P, q, k, v: logits = q k^T / sqrt(
 TEST_CASE("forward with the head's own weights gives run's output, for every family, causal or not", "[attention][forward]") {
     // run (the page's head: whole n x n matrices) and forward (the fused kernel) are two
     // paths to the same softmax(q k^T / sqrt(d) + b) v: their outputs agree.
-    for (const char* type : {"none", "rope", "xpos", "alibi", "t5", "shaw", "transformer_xl", "kerple"})
+    for (const Family* f : families())
         for (const bool causal : {false, true}) {
+            if (f->acts == Acts::absolute) continue;  // added to x before the head: forward refuses it
+            const std::string type = f->type;
             Request r = request("the quick brown fox jumps over the lazy dog and the cat naps", spec(type), 16, causal);
             r.position_offset = 5;
             WeightCache cache;
