@@ -160,3 +160,13 @@ test('refusals say why: DeBERTa (until its family exists), custom-code ChatGLM, 
   assert.throws(() => specFromConfig({ model_type: 'mystery', vocab_size: 10 }), /model_type "mystery": none of its keys says how it encodes positions/);
   assert.throws(() => specFromConfig([1, 2]), /expected a JSON object/);
 });
+
+test('compare mode: a pasted config of any family becomes that family’s configuration line', async () => {
+  const { readSlot } = await import('../../web/src/families/side-by-side.js');
+  const bloom = readSlot('config_a', JSON.stringify(CONFIGS['ALiBi (BLOOM n_head)'][0]));
+  assert.deepEqual([bloom.family, bloom.params.n_heads, bloom.label], ['alibi', 32, 'alibi (pasted config)']);
+  const phi = readSlot('config_b', JSON.stringify(CONFIGS['longrope without factor (Phi-3.5-mini: factor 131072 / 4096 = 32)'][0]));
+  assert.deepEqual([phi.family, phi.params.factor, phi.label], ['rope', 32, 'rope (pasted config, longrope)']);
+  assert.throws(() => readSlot('config_c', JSON.stringify({ model_type: 'deberta-v2', position_buckets: 256 })),
+    (e) => e.param === 'config_c' && /DeBERTa/.test(e.message));
+});
