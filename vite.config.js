@@ -27,6 +27,9 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,  // scripts/sizes.mjs reports what a reader downloads, from the manifest
     manifest: true,
+    // Fonts stay files: a data: URL font (Vite inlines assets under 4 KB, as one of KaTeX's is) needs font-src data:
+    // in a host's Content-Security-Policy; a file is 'self'.
+    assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     rollupOptions: {
       input: { index: web('index.html'), embed: web('embed.html'), 'posenc-view': web('src/posenc-view.js') },
       output: {

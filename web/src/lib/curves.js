@@ -2,6 +2,7 @@
 // colour and dash pattern, its name written at its end, a checkbox that hides
 // it, and a note naming curves that lie on top of each other.
 import * as Plot from '@observablehq/plot';
+import { plot } from './plot.js';
 import { schemeObservable10, schemeTableau10 } from 'd3';
 import { escapeHtml } from './html.js';
 
@@ -127,7 +128,7 @@ export function curveChart(o) {
         channels: { series: 'series', ...(o.channels ?? {}) },
         format: { stroke: false, series: true, x: true, y: (v) => v.toPrecision(6) } })),
     );
-    holder.replaceChildren(Plot.plot({
+    holder.replaceChildren(plot({
       width: o.width, height: o.height ?? 340, marginLeft: 64, marginBottom: 40,
       marginRight: 14 + 6.2 * Math.max(0, ...ends.map((e) => e.text.length)),
       x: { labelAnchor: 'center', labelOffset: 34, ...o.x }, y: { grid: true, ...o.y }, marks,

@@ -43,7 +43,10 @@ function addRules(node) {
 
 /**
  * Typesets TeX into `element` (its content replaced): HTML for the eye and MathML for assistive technology.
- * A TeX error shows as KaTeX's red source text (throwOnError: false), never as an exception.
+ * katex.render builds the nodes and sets their sizes through element.style, which a Content-Security-Policy
+ * without 'unsafe-inline' allows; renderToString's markup carries style="..." attributes, which it blocks.
+ * A TeX error shows as the source text in red (.katex-error), never as an exception (KaTeX's own error span
+ * sets a style attribute).
  * @param {HTMLElement} element
  * @param {string} tex
  * @param {{displayMode?: boolean}} [o]  display (centred, full size) or inline (wraps at relations and operators)
@@ -51,5 +54,14 @@ function addRules(node) {
 export function typeset(element, tex, { displayMode = true } = {}) {
   addFonts();
   addRules(element);
-  element.innerHTML = katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml' });
+  try {
+    katex.render(tex, element, { displayMode, throwOnError: true, output: 'htmlAndMathml' });
+  } catch (error) {
+    if (!(error instanceof katex.ParseError)) throw error;
+    const source = document.createElement('span');
+    source.className = 'katex-error';
+    source.title = String(error);
+    source.textContent = tex;
+    element.replaceChildren(source);
+  }
 }

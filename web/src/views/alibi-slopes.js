@@ -1,6 +1,7 @@
 // ALiBi's slope per head on a log axis: a geometric sequence (a straight line)
 // for a power of two heads; other counts interleave a second sequence.
 import * as Plot from '@observablehq/plot';
+import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
@@ -14,7 +15,7 @@ export const needs = ['heads'];
 export function render(element, result) {
   const rows = Array.from(result.heads.slopes, (slope, head) => ({ head, slope }));
   const theme = themeOf(element);
-  element.replaceChildren(Plot.plot({
+  element.replaceChildren(plot({
     width: Math.min(figureWidth(element), 640), height: 260, marginLeft: 64, marginBottom: 40,
     x: { label: 'head h →', labelAnchor: 'center', labelOffset: 34, ticks: Math.min(rows.length, 16), tickFormat: 'd' },
     y: { type: 'log', label: '↑ slope mₕ', grid: true, tickFormat: '~g' },

@@ -4,6 +4,7 @@
 // relative upper bound (section 3.4.3), which falls with distance. The two plots
 // share their x axis: one domain, one width, the same margins.
 import * as Plot from '@observablehq/plot';
+import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 import { countTick } from '../lib/ticks.js';
@@ -72,7 +73,7 @@ function sharedX(maxDistance) {
 function curvePlot(width, height, rows, yLabel, result, maxDistance, colours, theme) {
   const banded = rows.some((r) => r.lo !== r.hi);
   const { margins, x } = sharedX(maxDistance);
-  return Plot.plot({
+  return plot({
     width, height, ...margins, marginBottom: 40, x,
     y: { label: yLabel, grid: true },
     color: { legend: colours.length > 1, domain: colours.map((c) => c[0]), range: colours.map((c) => c[1]) },

@@ -2,6 +2,7 @@
 // positions. RoPE turns the pair by theta_i per token: equal lengths, equal
 // angle steps (xPos also shrinks or grows them by zeta_i^(position / scale_base)).
 import * as Plot from '@observablehq/plot';
+import { plot } from '../lib/plot.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'rotation';
@@ -35,7 +36,7 @@ export function render(element, result) {
     (Math.abs(last / first - 1) > 1e-6 ? `; lengths change from ${first.toPrecision(4)} to ${last.toPrecision(4)} (xPos scale)`
       : Math.abs(first - 1) > 1e-6 ? `; every length ${first.toPrecision(5)}: the attention factor` : '; every length 1');
   const theme = themeOf(element);
-  const figure = Plot.plot({
+  const figure = plot({
     width: size, height: size, marginLeft: 44, marginBottom: 40,
     x: { domain: [-reach, reach], label: 'first component →', labelAnchor: 'center', labelOffset: 34 },
     y: { domain: [-reach, reach], label: '↑ second component' },

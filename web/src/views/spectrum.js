@@ -2,6 +2,7 @@
 // every rotary pair, unscaled and scaled on one plot, with the pre-training
 // length and the current context marked: which pairs a scaling stretches.
 import * as Plot from '@observablehq/plot';
+import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
@@ -42,7 +43,7 @@ export function render(element, result) {
     ? [{ value: result.seqLen, text: `training length L = current context = ${result.seqLen.toLocaleString('en')}`, colour: theme.accent }]
     : [{ value: result.trainingLength, text: `training length L = ${result.trainingLength.toLocaleString('en')}`, colour: theme.accent },
       { value: result.seqLen, text: `current context = ${result.seqLen.toLocaleString('en')}`, colour: theme.warm }])];
-  const figure = Plot.plot({
+  const figure = plot({
     width: figureWidth(element), height: 320, marginLeft: 64, marginBottom: 40, marginRight: 20,
     x: { label: 'pair index i →', labelAnchor: 'center', labelOffset: 34 },
     y: { type: 'log', label: '↑ wavelength (tokens)', grid: true, tickFormat: '~s' },

@@ -1,6 +1,7 @@
 // T5's bucket map: the bucket index of every relative position j - i, exact for
 // small distances (shaded) and logarithmic up to max_distance, then saturated.
 import * as Plot from '@observablehq/plot';
+import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
@@ -25,7 +26,7 @@ export function render(element, result) {
   const rows = Array.from(positions, (r, k) => ({ relative: r, bucket: buckets[k], region: region(r) }));
   const exact = bidirectional ? [{ x1: -maxExact + 0.5, x2: maxExact - 0.5 }] : [{ x1: -maxExact + 0.5, x2: 0 }];
   const theme = themeOf(element);
-  element.replaceChildren(Plot.plot({
+  element.replaceChildren(plot({
     width: figureWidth(element), height: 320, marginLeft: 56, marginBottom: 40,
     x: { label: 'relative position j − i (key − query) →', labelAnchor: 'center', labelOffset: 34 },
     y: { label: '↑ bucket', grid: true, domain: [0, numBuckets - 1] },

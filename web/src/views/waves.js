@@ -2,6 +2,7 @@
 // fastest pair (wavelength 2*pi tokens) to slow ones, the progression that lets
 // a model read position at several scales.
 import * as Plot from '@observablehq/plot';
+import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 import { badParam } from '../state.js';
@@ -65,7 +66,7 @@ export function render(element, result, params) {
     }
   }
   const theme = themeOf(element);
-  const figure = Plot.plot({
+  const figure = plot({
     width, height: 280, marginLeft: 56, marginBottom: 40,
     x: { label: 'position (token) →', labelAnchor: 'center', labelOffset: 34, domain: [0, Math.max(1, rows - 1)] },
     y: { label: '↑ PE(position, dimension)', domain: [-1.05, 1.05], grid: true },

@@ -1,0 +1,15 @@
+// Observable Plot's charts, fit for a page under a strict Content-Security-Policy
+// (style-src 'self', no 'unsafe-inline'). Plot.plot puts a <style> element in
+// every chart, swatch legend and ramp legend, which such a policy blocks (one
+// violation each, and the chart loses those rules). plot() names its charts
+// with the class `posenc-plot` and removes those elements before the chart is
+// placed in a document; views.css carries the same rules for that class.
+
+import * as Plot from '@observablehq/plot';
+
+/** Plot.plot(options) without its <style> elements; the class `posenc-plot` (views.css styles it). */
+export function plot(options) {
+  const chart = Plot.plot({ className: 'posenc-plot', ...options });
+  for (const style of chart.querySelectorAll('style')) style.remove();
+  return chart;
+}
