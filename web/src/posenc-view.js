@@ -23,15 +23,11 @@ class PosencView extends HTMLElement {
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
-    if ('adoptedStyleSheets' in this.shadowRoot) {
-      sheet ??= new CSSStyleSheet();
-      if (!sheet.cssRules.length) sheet.replaceSync(css);
-      this.shadowRoot.adoptedStyleSheets = [sheet];
-    } else {
-      const style = document.createElement('style');
-      style.textContent = css;
-      this.shadowRoot.append(style);
-    }
+    // A constructed stylesheet, not a <style> element, which a host's strict Content-Security-Policy would block
+    // (every browser with the engine's WebAssembly SIMD but Firefox 89-100 has them).
+    sheet ??= new CSSStyleSheet();
+    if (!sheet.cssRules.length) sheet.replaceSync(css);
+    this.shadowRoot.adoptedStyleSheets = [sheet];
     this.root = document.createElement('div');
     this.root.className = 'posenc-root';
     this.shadowRoot.append(this.root);

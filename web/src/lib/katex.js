@@ -25,26 +25,42 @@ function addFonts() {
 }
 
 let sheet = null;
-/** KaTeX's rules (without the fonts) in the root that holds `node`: a shadow root, else the document. */
+/**
+ * KaTeX's rules (without the fonts) in the root that holds `node`: a shadow root, else the document; a constructed
+ * stylesheet, which a strict Content-Security-Policy allows (a <style> element it blocks).
+ */
 function addRules(node) {
   const root = node.getRootNode();
   const target = root instanceof ShadowRoot ? root : document;
-  if ('adoptedStyleSheets' in target) {
-    sheet ??= new CSSStyleSheet();
-    if (!sheet.cssRules.length) sheet.replaceSync(RULES);
-    if (!target.adoptedStyleSheets.includes(sheet)) target.adoptedStyleSheets = [...target.adoptedStyleSheets, sheet];
-  } else if (!(target.head ?? target).querySelector('style[data-katex]')) {
-    const style = document.createElement('style');
-    style.dataset.katex = '';
-    style.textContent = RULES;
-    (target.head ?? target).append(style);
+  sheet ??= new CSSStyleSheet();
+  if (!sheet.cssRules.length) sheet.replaceSync(RULES);
+  if (!target.adoptedStyleSheets.includes(sheet)) target.adoptedStyleSheets = [...target.adoptedStyleSheets, sheet];
+}
+
+/**
+ * KaTeX's tree with every style="..." attribute (its stretchy SVGs carry one: braces, \\begin{cases}) set through
+ * element.style instead, which a Content-Security-Policy without 'unsafe-inline' allows; its other nodes already
+ * set their sizes so.
+ */
+function styleThroughCssom(node) {
+  const css = node.attributes?.style;
+  if (css !== undefined) {
+    delete node.attributes.style;
+    const toNode = node.toNode.bind(node);
+    node.toNode = () => {
+      const built = toNode();
+      built.style.cssText = css;
+      return built;
+    };
   }
+  for (const child of node.children ?? []) styleThroughCssom(child);
+  return node;
 }
 
 /**
  * Typesets TeX into `element` (its content replaced): HTML for the eye and MathML for assistive technology.
- * katex.render builds the nodes and sets their sizes through element.style, which a Content-Security-Policy
- * without 'unsafe-inline' allows; renderToString's markup carries style="..." attributes, which it blocks.
+ * Built as nodes (what katex.render does, with styleThroughCssom between tree and nodes), never as markup:
+ * renderToString's style="..." attributes are blocked by a strict Content-Security-Policy.
  * A TeX error shows as the source text in red (.katex-error), never as an exception (KaTeX's own error span
  * sets a style attribute).
  * @param {HTMLElement} element
@@ -55,7 +71,8 @@ export function typeset(element, tex, { displayMode = true } = {}) {
   addFonts();
   addRules(element);
   try {
-    katex.render(tex, element, { displayMode, throwOnError: true, output: 'htmlAndMathml' });
+    const tree = katex.__renderToDomTree(tex, { displayMode, throwOnError: true, output: 'htmlAndMathml' });
+    element.replaceChildren(styleThroughCssom(tree).toNode());
   } catch (error) {
     if (!(error instanceof katex.ParseError)) throw error;
     const source = document.createElement('span');
