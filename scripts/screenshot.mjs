@@ -1,9 +1,11 @@
 // A screenshot of the built playground (run `npm run build` first):
 //   node scripts/screenshot.mjs out.png [query] [width] [light|dark] [page: index.html | embed.html]
-import { openPlayground, startPlayground } from '../tests/e2e/browser.mjs';
+// POSENC_CSP=strict serves the pages under the strict Content-Security-Policy of the README.
+import { openPlayground, startPlayground, STRICT_CSP } from '../tests/e2e/browser.mjs';
 
 const [out = 'playground.png', query = '', width = '1280', scheme = 'light', file = ''] = process.argv.slice(2);
-const playground = await startPlayground({ viewport: { width: Number(width), height: 900 }, colorScheme: scheme });
+const htmlHeaders = process.env.POSENC_CSP === 'strict' ? { 'content-security-policy': STRICT_CSP } : {};
+const playground = await startPlayground({ viewport: { width: Number(width), height: 900 }, colorScheme: scheme, htmlHeaders });
 try {
   const page = await playground.newPage();
   await openPlayground(playground, page, query, file);

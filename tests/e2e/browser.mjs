@@ -82,10 +82,20 @@ export async function launchBrowser(options = {}) {
   };
 }
 
-/** The built playground served from a sub-path, and a browser. */
-export async function startPlayground(options = {}) {
+/**
+ * The strictest policy the page, embed.html and the component run under (README, "Under a Content-Security-Policy"):
+ * nothing inline, nothing from elsewhere; 'wasm-unsafe-eval' compiles the engine's WebAssembly.
+ */
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+  "img-src 'self' data: blob:; object-src 'none'; base-uri 'none'";
+
+/**
+ * The built playground served from a sub-path, and a browser.
+ * @param {object} [options]  launchBrowser's options, and htmlHeaders: more headers for every HTML page (serveStatic)
+ */
+export async function startPlayground({ htmlHeaders = {}, ...options } = {}) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npm run build` (npm run test:e2e does)');
-  const server = await serveStatic(DIST, { prefix: SUB_PATH, cors: true });
+  const server = await serveStatic(DIST, { prefix: SUB_PATH, cors: true, htmlHeaders });
   const browser = await launchBrowser(options);
   return {
     url: server.url,
@@ -104,4 +114,23 @@ export async function openPlayground(playground, page, query = '', file = '') {
   await page.goto(`${playground.url}${file}${query}`);
   await page.waitForSelector('body[data-ready=true]', { timeout: 30000 });
   await page.waitForSelector('section.view .figure > *');
+}
+
+/**
+ * Whether a view's figure has marks: a canvas with painted pixels, or an SVG with paths or shapes. It runs in the
+ * page: pass `drawn.toString()` into page.evaluate (or `(${drawn})(root)`).
+ */
+export function drawn(root) {
+  const canvas = root.querySelector('.figure canvas');
+  if (canvas && canvas.width > 0) {
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
+    for (let k = 3; k < pixels.length; k += 4) if (pixels[k] > 0) return true;
+    return false;
+  }
+  return root.querySelectorAll('.figure svg path, .figure svg rect, .figure svg circle').length > 4;
 }

@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DIST, SUB_PATH, launchBrowser, serveStatic } from './browser.mjs';
+import { DIST, SUB_PATH, drawn, launchBrowser, serveStatic } from './browser.mjs';
 
 let site;
 let blog;
@@ -27,22 +27,6 @@ after(async () => {
   await site?.close();
   await blog?.close();
 });
-
-/** Whether a view's figure has marks: a canvas with painted pixels, or an SVG with paths or shapes. */
-function drawn(root) {
-  const canvas = root.querySelector('.figure canvas');
-  if (canvas && canvas.width > 0) {
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
-    for (let k = 3; k < pixels.length; k += 4) if (pixels[k] > 0) return true;
-    return false;
-  }
-  return root.querySelectorAll('.figure svg path, .figure svg rect, .figure svg circle').length > 4;
-}
 
 test('the example post on another origin: its iframe and components draw, sharing one engine', async () => {
   assert.notEqual(new URL(blog.url).origin, new URL(site.url).origin);
