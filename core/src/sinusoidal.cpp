@@ -38,6 +38,11 @@ Family make_family() {
             return sum;
         });
     };
+    f.decay_work = [](const Config& c, std::int64_t max_distance) {
+        return std::vector<budget::Factors>{{{double(max_distance + 1), "distances"},
+                                             {double(parse(c).d_model / 2), "pairs"},
+                                             {budget::kTrig, "operations per cosine"}}};
+    };
     return f;
 }
 
