@@ -348,7 +348,11 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
     check_length("wq", wq, f.d_model * f.d_head, "d_model * d_head");
     check_length("wk", wk, f.d_model * f.d_head, "d_model * d_head");
     check_length("wv", wv, f.d_model * f.d_head, "d_model * d_head");
-    budget::check_work("attentionForward", "n", head_work(f.n, f.d_model, f.d_head, 2),
+    // kernels::attention: fused blocks, 4-wide SIMD dots, one exp per (query, key) (measured: README, "Limits").
+    budget::check_work("attentionForward", "n",
+                       {{{3, "projections"}, {double(f.n), "tokens"}, {double(f.d_model), "inputs"}, {double(f.d_head), "outputs"}},
+                        {{double(f.n), "queries"}, {double(f.n), "keys"},
+                         {double(f.d_head + 4) / 4, "operations per pair (a SIMD dot of d_head, an exp)"}}},
                        4.0 * double(f.n) * double(f.d_head));
     const std::size_t n = std::size_t(f.n), d_model = std::size_t(f.d_model), d = std::size_t(f.d_head);
     Matrix q = xt::empty<float>({n, d}), k = xt::empty<float>({n, d}), v = xt::empty<float>({n, d});
