@@ -15,7 +15,7 @@ Family make_family() {
              "Radford et al. 2019, GPT-2 (wpe, initialised N(0, 0.02^2))",
              {Key::integer("d_model", 768, 1, kMaxTableElements),
               Key::integer("max_position_embeddings", 1024, 1, kMaxTableElements), Key::integer("seed", 0, 0, kMaxSeed),
-              Key::number("std", 0.02, 0.0, HUGE_VAL, "a finite number >= 0")});
+              Key::number("std", 0.02, 0.0, 1e6, "a number in [0, 1e6] (larger overflows float32 in the head's logits)")});
     f.table = table_slot(parse, check_table, table);
     return f;
 }

@@ -403,7 +403,8 @@ Frequencies scaled_frequencies(const Spec& spec, std::int64_t seq_len) {
                        what + " = " + format_number(value), "keys whose frequencies and attention factor are finite and > 0");
     };
     for (std::size_t i = 0; i < f.inv_freq.size(); ++i)
-        if (!(std::isfinite(f.inv_freq[i]) && f.inv_freq[i] > 0) || !std::isfinite(kTwoPi / f.inv_freq[i]))
+        if (!(std::isfinite(f.inv_freq[i]) && f.inv_freq[i] > 0) || !std::isfinite(kTwoPi / f.inv_freq[i]) ||
+            !std::isfinite(f.inv_freq[i] * double(kMaxPosition)))  // the angle at the last position
             refuse("inv_freq[" + std::to_string(i) + "]", f.inv_freq[i]);
     if (!(std::isfinite(f.attention_factor) && f.attention_factor > 0)) refuse("attention_factor", f.attention_factor);
     if (!(std::isfinite(f.logit_scale) && f.logit_scale > 0)) refuse("logit_scale", f.logit_scale);
