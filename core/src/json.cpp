@@ -103,7 +103,10 @@ private:
 
     Config object(const Path& path, int depth) {
         if (depth > kMaxJsonDepth)
-            throw BadParam(path.key_name(), path.text() + " is nested too deeply", "an object nested " + std::to_string(depth) + " deep",
+            throw BadParam(path.key_name(),
+                           path.text() + " is nested too deeply: expected objects nested at most " +
+                               std::to_string(kMaxJsonDepth) + " deep",
+                           "an object nested " + std::to_string(depth) + " deep",
                            "objects nested at most " + std::to_string(kMaxJsonDepth) + " deep");
         Config config;
         expect('{');

@@ -154,11 +154,13 @@ Curves decay(const Config& spec, std::int64_t max_distance, std::int64_t seed) {
     args::max_distance.check(max_distance);
     args::seed.check(seed);
     const Family& family = family_of(spec);
-    if (!family.decay)
+    if (!family.decay) {
+        const std::string allowed = having("a family with a decay curve", &Family::decay);
         throw BadParam("type",
                        "decay: type \"" + family.type +
-                           "\" has no decay curve (an untrained learned table has no structure to show)",
-                       '"' + family.type + '"', having("a family with a decay curve", &Family::decay));
+                           "\" has no decay curve (an untrained learned table has no structure to show); expected " + allowed,
+                       '"' + family.type + '"', allowed);
+    }
     const std::size_t curves = family.acts == Acts::rotary ? 3 : 1;
     budget::check_work("decay", "maxDistance",
                        family.decay_work ? family.decay_work(spec, max_distance)
