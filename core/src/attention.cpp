@@ -88,8 +88,13 @@ double rotate_qk(const Family& family, const Config& spec, std::int64_t offset, 
         query.set("role", std::string("query"));
         key.set("role", std::string("key"));
     }
-    q = apply_rotary(query, q, offset);
-    k = apply_rotary(key, k, offset);
+    try {
+        q = apply_rotary(query, q, offset);
+        k = apply_rotary(key, k, offset);
+    } catch (const BadParam& e) {  // xpos past its float32 range: named as the request names the offset
+        if (e.param != "positionOffset") throw;
+        throw_bad_param("position_offset", e.value, e.allowed);
+    }
     return f.logit_scale;
 }
 

@@ -167,6 +167,14 @@ std::vector<Case> catalogue() {
              apply_rotary(S(R"({"type":"xpos","head_dim":4})"), Floats{x.data(), x.size()}, 2, 4, 40000, x.data());
          },
          I, "positionOffset", "positionOffset = 40000", "overflows float32"},
+        {"attention with xpos past its float32 range",
+         [] {
+             attention::Request r = text_request("a b c");
+             r.encoding = S(R"({"type":"xpos"})");
+             r.position_offset = 40000;
+             attention::run(r);
+         },
+         I, "position_offset", "position_offset = 40000", "up to 32695 for xpos with scale_base = 512"},
         {"attentionBias n 0", [] { attention_bias(S(R"({"type":"alibi"})"), 0); }, I, "n", "n = 0", "[1, 4096]"},
         {"attentionBias n 4097", [] { attention_bias(S(R"({"type":"alibi"})"), 4097); }, I, "n", "n = 4097", "[1, 4096]"},
         {"attentionBias of rope", [] { attention_bias(S(R"({"type":"rope"})"), 4); }, I, "type", "\"rope\"", "a bias family"},
