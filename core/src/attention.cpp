@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "posenc/args.hpp"
+#include "posenc/budget.hpp"
 #include "posenc/kernels.hpp"
 #include "posenc/random.hpp"
 #include "posenc/registry.hpp"
@@ -87,8 +88,13 @@ double rotate_qk(const Family& family, const Config& spec, std::int64_t offset, 
         query.set("role", std::string("query"));
         key.set("role", std::string("key"));
     }
-    q = apply_rotary(query, q, offset);
-    k = apply_rotary(key, k, offset);
+    try {
+        q = apply_rotary(query, q, offset);
+        k = apply_rotary(key, k, offset);
+    } catch (const BadParam& e) {  // xpos past its float32 range: named as the request names the offset
+        if (e.param != "positionOffset") throw;
+        throw_bad_param("position_offset", e.value, e.allowed);
+    }
     return f.logit_scale;
 }
 
@@ -224,6 +230,14 @@ Request parse(const Config& config) {
     return r;
 }
 
+/// The work of a head: three projections [n, d_model] x [d_model, d_head], then
+/// `products` [n, n] products of length d_head (logits, terms, weights . v).
+static std::vector<budget::Factors> head_work(std::int64_t n, std::int64_t d_model, std::int64_t d_head, int products) {
+    return {{{3, "projections"}, {double(n), "tokens"}, {double(d_model), "inputs"}, {double(d_head), "outputs"}},
+            {{double(products), "n x n products"}, {double(n), "queries"}, {double(n), "keys"},
+             {double(d_head), "dimensions"}}};
+}
+
 Result run(const Request& r, WeightCache* cache) {
     if (r.projections == Projections::identity && r.d_head != r.d_model)
         throw_bad_param("d_head", std::to_string(r.d_head),
@@ -246,6 +260,8 @@ Result run(const Request& r, WeightCache* cache) {
     if (n < 1 || n > kMaxTokens)
         throw_bad_param("tokens", std::to_string(n) + " tokens", "1 to " + std::to_string(kMaxTokens) + " tokens");
 
+    budget::check_work("attention", "tokens", head_work(n, r.d_model, r.d_head, 6),
+                       4.0 * double(n) * (10.0 * double(n) + 6.0 * double(r.d_model + r.d_head)));
     const Family& family = family_of(r.encoding);
     const Config encoding = with_width(family, r.encoding, r.d_model, r.d_head);
     WeightCache local;
@@ -337,6 +353,12 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
     check_length("wq", wq, f.d_model * f.d_head, "d_model * d_head");
     check_length("wk", wk, f.d_model * f.d_head, "d_model * d_head");
     check_length("wv", wv, f.d_model * f.d_head, "d_model * d_head");
+    // kernels::attention: fused blocks, 4-wide SIMD dots, one exp per (query, key) (measured: README, "Limits").
+    budget::check_work("attentionForward", "n",
+                       {{{3, "projections"}, {double(f.n), "tokens"}, {double(f.d_model), "inputs"}, {double(f.d_head), "outputs"}},
+                        {{double(f.n), "queries"}, {double(f.n), "keys"},
+                         {double(f.d_head + 4) / 4, "operations per pair (a SIMD dot of d_head, an exp)"}}},
+                       4.0 * double(f.n) * double(f.d_head));
     const std::size_t n = std::size_t(f.n), d_model = std::size_t(f.d_model), d = std::size_t(f.d_head);
     Matrix q = xt::empty<float>({n, d}), k = xt::empty<float>({n, d}), v = xt::empty<float>({n, d});
     kernels::matmul(x.data, wq.data, q.data(), n, d_model, d);

@@ -9,6 +9,7 @@
 #include "posenc/alibi.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/bias.hpp"
+#include "posenc/budget.hpp"
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/rope.hpp"
@@ -127,6 +128,10 @@ std::string describe() {
         {"max_seed", kMaxSeed},
         {"max_heads", alibi::kMaxHeads},
         {"max_buckets", t5::kMaxBuckets},
+        {"max_operations", std::int64_t(budget::kMaxOperations)},    // every call: estimated operations (budget.hpp)
+        {"max_result_bytes", std::int64_t(budget::kMaxResultBytes)},  // every call: bytes of the result
+        {"max_json_bytes", std::int64_t(kMaxJsonBytes)},              // the JSON text of a spec or request
+        {"max_json_depth", kMaxJsonDepth},
     };
     w.open("limits", '{');
     for (const auto& [name, value] : limits) w.number(name, double(value));

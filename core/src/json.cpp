@@ -60,6 +60,11 @@ public:
     Parser(std::string_view text, const std::string& what) : text_(text), what_(what) {}
 
     Config document() {
+        if (text_.size() > kMaxJsonBytes) {
+            const std::string value = "a JSON text of " + std::to_string(text_.size()) + " bytes";
+            const std::string allowed = "at most " + std::to_string(kMaxJsonBytes) + " bytes";
+            throw BadParam(what_, what_ + ": " + value + " is too long: expected " + allowed, value, allowed);
+        }
         const Path root{nullptr, what_, -1};
         skip_space();
         if (peek() != '{')
@@ -98,7 +103,10 @@ private:
 
     Config object(const Path& path, int depth) {
         if (depth > kMaxJsonDepth)
-            throw BadParam(path.key_name(), path.text() + " is nested too deeply", "an object nested " + std::to_string(depth) + " deep",
+            throw BadParam(path.key_name(),
+                           path.text() + " is nested too deeply: expected objects nested at most " +
+                               std::to_string(kMaxJsonDepth) + " deep",
+                           "an object nested " + std::to_string(depth) + " deep",
                            "objects nested at most " + std::to_string(kMaxJsonDepth) + " deep");
         Config config;
         expect('{');

@@ -9,12 +9,14 @@ namespace posenc::kerple {
 namespace {
 
 // r2's range for the power variant, (0, 2], depends on the variant: parse checks it.
+// r1, r2 <= 1e6 keep the bias finite in float32 at every distance (r1 log1p(r2 m) <= 1e6 * 42
+// at m = 2^40; r1 m^2 <= 1e6 * 2^26 within a head of 8192 tokens).
 Family make_family() {
     Family f("kerple", Acts::bias, "", "KERPLE: a kernel of the distance (log or power) added to the logits",
              "Chi et al. 2022, \"KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation\", "
              "section 4",
-             {Key::choice("variant", {"log", "power"}), Key::above("r1", 1.0, 0.0, "a finite number > 0"),
-              Key::above("r2", 1.0, 0.0, "a finite number > 0"), Key::boolean("causal", false)});
+             {Key::choice("variant", {"log", "power"}), Key::above("r1", 1.0, 0.0, "a finite number > 0 and <= 1e6", 1e6),
+              Key::above("r2", 1.0, 0.0, "a finite number > 0 and <= 1e6", 1e6), Key::boolean("causal", false)});
     set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
     return f;
 }

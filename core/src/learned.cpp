@@ -15,7 +15,7 @@ Family make_family() {
              "Radford et al. 2019, GPT-2 (wpe, initialised N(0, 0.02^2))",
              {Key::integer("d_model", 768, 1, kMaxTableElements),
               Key::integer("max_position_embeddings", 1024, 1, kMaxTableElements), Key::integer("seed", 0, 0, kMaxSeed),
-              Key::number("std", 0.02, 0.0, HUGE_VAL, "a finite number >= 0")});
+              Key::number("std", 0.02, 0.0, 1e6, "a number in [0, 1e6] (larger overflows float32 in the head's logits)")});
     f.table = table_slot(parse, check_table, table);
     return f;
 }
@@ -40,7 +40,7 @@ Spec parse(const Config& config) {
 void check_table(const Spec& spec, std::int64_t n, std::int64_t offset) {
     if (n < 1) throw_bad_param("n", std::to_string(n), "an integer >= 1");
     if (offset < 0) throw_bad_param("offset", std::to_string(offset), "an integer >= 0");
-    if (offset + n > spec.max_position_embeddings)
+    if (offset >= spec.max_position_embeddings || n > spec.max_position_embeddings - offset)  // (offset + n may overflow)
         throw_bad_param("n", std::to_string(n),
                         "positions up to max_position_embeddings - 1 = " + std::to_string(spec.max_position_embeddings - 1) +
                             ": no embedding exists for position " + std::to_string(spec.max_position_embeddings) +

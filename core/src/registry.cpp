@@ -10,6 +10,7 @@
 #include "posenc/args.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/bias.hpp"
+#include "posenc/budget.hpp"
 #include "posenc/kerple.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/nope.hpp"
@@ -52,6 +53,14 @@ std::string types_acting(Acts acts) {
 }
 
 namespace {
+
+/// The budget of a bias over n tokens: the family's estimate, or one operation per cell.
+void check_bias_work(const Family& family, const Config& spec, const char* what, std::int64_t n) {
+    budget::check_work(what, "n",
+                       family.bias_work ? family.bias_work(spec, n)
+                                        : std::vector<budget::Factors>{{{double(n), "rows"}, {double(n), "columns"}}},
+                       4.0 * double(n) * double(n));
+}
 
 /// Throws "<function>: type "<type>" is not <allowed><more>" (param "type").
 [[noreturn]] void wrong_family(const Family& family, const std::string& function, const std::string& allowed,
@@ -101,7 +110,15 @@ void position_table(const Config& spec, std::int64_t n, std::int64_t offset, con
     const Family& family = family_of(spec);
     if (!family.table)
         wrong_family(family, "positionTable", having("an absolute encoding", &Family::table), "; it has no position table");
-    family.table(spec, n, offset, storage);
+    family.table(spec, n, offset, [&](std::int64_t rows, std::int64_t cols) {
+        // A sine per cell, and per column its frequency and layout (measured: 2 s natively for one row of 2^24).
+        budget::check_work("positionTable", "n",
+                           std::vector<budget::Factors>{
+                               {{double(rows), "rows"}, {double(cols), "columns"}, {budget::kTrig, "operations per sine"}},
+                               {{double(cols), "columns"}, {8 * budget::kTrig, "operations of setup per column"}}},
+                           4.0 * double(rows) * double(cols));
+        return storage(rows, cols);
+    });
 }
 
 RotaryFrequencies rotary_frequencies(const Config& spec, std::int64_t seq_len) {
@@ -128,6 +145,8 @@ void apply_rotary(const Config& spec, Floats x, std::int64_t n, std::int64_t d, 
     const Family& family = family_of(spec);
     if (!family.rotate)
         wrong_family(family, "applyRope", having("a rotary encoding", &Family::rotate), "");
+    budget::check_work("applyRope", "n", {{double(n), "rows"}, {double(d), "columns"}, {budget::kTrig, "operations per sine"}},
+                       4.0 * double(n) * double(d));
     family.rotate(spec, x.data, n, d, offset, out);
 }
 
@@ -135,11 +154,18 @@ Curves decay(const Config& spec, std::int64_t max_distance, std::int64_t seed) {
     args::max_distance.check(max_distance);
     args::seed.check(seed);
     const Family& family = family_of(spec);
-    if (!family.decay)
+    if (!family.decay) {
+        const std::string allowed = having("a family with a decay curve", &Family::decay);
         throw BadParam("type",
                        "decay: type \"" + family.type +
-                           "\" has no decay curve (an untrained learned table has no structure to show)",
-                       '"' + family.type + '"', having("a family with a decay curve", &Family::decay));
+                           "\" has no decay curve (an untrained learned table has no structure to show); expected " + allowed,
+                       '"' + family.type + '"', allowed);
+    }
+    const std::size_t curves = family.acts == Acts::rotary ? 3 : 1;
+    budget::check_work("decay", "maxDistance",
+                       family.decay_work ? family.decay_work(spec, max_distance)
+                                         : std::vector<budget::Factors>{{{double(max_distance + 1), "distances"}}},
+                       8.0 * double(curves) * double(max_distance + 1));
     return family.decay(spec, max_distance, std::uint64_t(seed));
 }
 
@@ -155,6 +181,7 @@ xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n) {
     const Family& family = family_of(spec);
     if (!family.bias)
         wrong_family(family, "attentionBias", having("a bias family", &Family::bias), "");
+    check_bias_work(family, spec, "attentionBias", n);
     return family.bias(spec, n);
 }
 
@@ -163,13 +190,23 @@ HeadBias head_bias(const Config& spec, const float* q, std::int64_t n, std::int6
     if (!family.head_bias)
         throw_bad_param("encoding.type", '"' + family.type + '"', having("a bias family", &Family::head_bias));
     check_integer("n", n, 1, attention::kMaxForwardTokens);
+    check_bias_work(family, family.width_key.empty() ? spec : with_head_width(spec, family.width_key, width), "attention",
+                    n);
     return family.head_bias(spec, q, n, width);
 }
 
 xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, const std::string& metric) {
     if (metric != "dot" && metric != "cosine") throw_bad_param("metric", '"' + metric + '"', "one of \"dot\", \"cosine\"");
     args::matrix_n.check(n);
-    const auto p = position_table(spec, n);  // [n, d]
+    xt::xtensor<float, 2> p;  // [n, d]
+    position_table(spec, n, 0, [&](std::int64_t rows, std::int64_t cols) {
+        // i <= j only: n (n + 1) / 2 products of length d.
+        budget::check_work("positionSimilarity", "n",
+                           {{double(rows) * double(rows + 1) / 2, "pairs of rows (i <= j)"}, {double(cols), "dimensions"}},
+                           4.0 * double(rows) * double(rows + cols));
+        p = xt::empty<float>({std::size_t(rows), std::size_t(cols)});
+        return p.data();
+    });
     const std::size_t rows = p.shape()[0], d = p.shape()[1];
     const float* data = p.data();
     std::vector<double> norm(rows, 1.0);

@@ -20,12 +20,24 @@ constexpr double kTwoPi = 2.0 * M_PI;
 // One function per rope_type, all (spec, seq_len) -> Frequencies, as in
 // transformers' ROPE_INIT_FUNCTIONS. d = rotary_dim, L = the original context.
 
-/// theta^(-2i/d) for i < d/2: RoFormer eq. 15.
-std::vector<double> base_inv_freq(double theta, std::int64_t d) {
+/// theta^(-2i/d) for i < d/2 from ln theta: RoFormer eq. 15.
+std::vector<double> inv_freq_from_log(double log_theta, std::int64_t d) {
     std::vector<double> inv(static_cast<std::size_t>(d / 2));
-    const double log_theta = std::log(theta);
     for (std::size_t i = 0; i < inv.size(); ++i) inv[i] = std::exp(-double(2 * i) / double(d) * log_theta);
     return inv;
+}
+
+/// theta^(-2i/d) for i < d/2: RoFormer eq. 15.
+std::vector<double> base_inv_freq(double theta, std::int64_t d) { return inv_freq_from_log(std::log(theta), d); }
+
+/// The exponent d/(d-2) of NTK's new base; d = 2 has none (the one pair is the
+/// fastest and the slowest at once), so it is refused, naming rotary_dim.
+double ntk_exponent(const Spec& s) {
+    if (s.rotary_dim < 4)
+        throw_bad_param("rotary_dim", std::to_string(s.rotary_dim),
+                        "an even integer >= 4 with rope_type \"" + s.scaling.rope_type +
+                            "\" (its base theta * factor^(d / (d - 2)) is infinite at d = 2)");
+    return double(s.rotary_dim) / (double(s.rotary_dim) - 2.0);
 }
 
 Frequencies compute_default(const Spec& s, std::int64_t) {
@@ -43,9 +55,8 @@ Frequencies compute_linear(const Spec& s, std::int64_t) {
 /// NTK-aware scaling (bloc97, 2023): change the base to theta * s^(d/(d-2)), so
 /// the slowest pair is interpolated by s while the fastest is kept.
 Frequencies compute_ntk(const Spec& s, std::int64_t) {
-    const double d = double(s.rotary_dim);
-    const double theta = s.rope_theta * std::pow(s.scaling.factor, d / (d - 2.0));
-    return {base_inv_freq(theta, s.rotary_dim), 1.0};
+    // In logs: theta * factor^(d/(d-2)) overflows for a huge factor where its log does not.
+    return {inv_freq_from_log(std::log(s.rope_theta) + ntk_exponent(s) * std::log(s.scaling.factor), s.rotary_dim), 1.0};
 }
 
 /// Dynamic NTK (emozilla, 2023; transformers' _compute_dynamic_ntk_parameters):
@@ -54,12 +65,11 @@ Frequencies compute_ntk(const Spec& s, std::int64_t) {
 /// (The reference accepts original_max_position_embeddings here but reads
 /// max_position_embeddings, in v4 and v5 alike; so does this.)
 Frequencies compute_dynamic(const Spec& s, std::int64_t seq_len) {
-    const double d = double(s.rotary_dim);
     const double L = double(s.max_position_embeddings);
     const double len = std::max(double(seq_len), L);
     const double f = s.scaling.factor;
-    const double theta = s.rope_theta * std::pow(f * len / L - (f - 1.0), d / (d - 2.0));
-    return {base_inv_freq(theta, s.rotary_dim), 1.0};
+    const double grown = f * len / L - (f - 1.0);  // >= 1
+    return {inv_freq_from_log(std::log(s.rope_theta) + ntk_exponent(s) * std::log(grown), s.rotary_dim), 1.0};
 }
 
 /// YaRN's magnitude correction 0.1 * mscale * ln(s) + 1 (1 for s <= 1).
@@ -155,6 +165,10 @@ Frequencies compute_longrope(const Spec& s, std::int64_t seq_len) {
         f.attention_factor = *c.attention_factor;
     } else {
         const double factor = c.factor_given ? c.factor : double(s.max_position_embeddings) / L;
+        if (factor > 1.0 && L < 2)
+            throw_bad_param("original_max_position_embeddings", format_number(L),
+                            "an integer >= 2 with longrope when attention_factor is not given (the factor "
+                            "sqrt(1 + ln(s) / ln(L)) divides by ln L = 0 at L = 1)");
         f.attention_factor = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(L));
     }
     return f;
@@ -378,7 +392,23 @@ void read_scaling(const ScalingType& type, const SpecReader& read, std::int64_t 
 }
 
 Frequencies scaled_frequencies(const Spec& spec, std::int64_t seq_len) {
-    return kTypes[type_index(spec.scaling.rope_type)].compute(spec, seq_len);
+    Frequencies f = kTypes[type_index(spec.scaling.rope_type)].compute(spec, seq_len);
+    // No silent NaN, Infinity or 0 downstream (a wavelength 2 pi / inv_freq, a
+    // rotation by position * inv_freq): keys at the edges of their ranges can
+    // still combine into one (a factor of 1e308 makes every frequency 0).
+    const auto refuse = [&](const std::string& what, double value) {
+        throw BadParam("rope_scaling",
+                       "rope_scaling: rope_type \"" + spec.scaling.rope_type + "\" with these keys gives " + what + " = " +
+                           format_number(value) + "; expected a finite number > 0 (choose a smaller factor or keys nearer their defaults)",
+                       what + " = " + format_number(value), "keys whose frequencies and attention factor are finite and > 0");
+    };
+    for (std::size_t i = 0; i < f.inv_freq.size(); ++i)
+        if (!(std::isfinite(f.inv_freq[i]) && f.inv_freq[i] > 0) || !std::isfinite(kTwoPi / f.inv_freq[i]) ||
+            !std::isfinite(f.inv_freq[i] * double(kMaxPosition)))  // the angle at the last position
+            refuse("inv_freq[" + std::to_string(i) + "]", f.inv_freq[i]);
+    if (!(std::isfinite(f.attention_factor) && f.attention_factor > 0)) refuse("attention_factor", f.attention_factor);
+    if (!(std::isfinite(f.logit_scale) && f.logit_scale > 0)) refuse("logit_scale", f.logit_scale);
+    return f;
 }
 
 }  // namespace posenc::rope

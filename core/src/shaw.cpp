@@ -11,6 +11,12 @@ namespace posenc::shaw {
 
 namespace {
 
+/// Drawing the [2K + 1, head_dim] embeddings.
+budget::Factors embeddings_work(const Spec& spec) {
+    return {{double(2 * spec.max_relative_position + 1), "relative positions"}, {double(spec.head_dim), "dimensions"},
+            {budget::kDraw, "operations per draw"}};
+}
+
 Family make_family() {
     Family f("shaw", Acts::bias, "head_dim",
              "Shaw: a learned vector per clipped relative distance, so the logit gains q_i . a_(j-i)",
@@ -30,12 +36,23 @@ Family make_family() {
         const Spec spec = parse(c);
         const auto a = embeddings(spec);
         const std::int64_t K = spec.max_relative_position;
-        return curve("bias", max_distance, [&](std::int64_t m) {  // q = ones: sum of a_clip(-m)
-            const std::int64_t row = std::max(-m, -K) + K;
-            double sum = 0;
-            for (std::int64_t col = 0; col < spec.head_dim; ++col) sum += a(row, col);
-            return sum;
-        });
+        // q = ones: b(m) = the sum of row clip(-m) + K of a; rows 0 .. K, each summed once.
+        std::vector<double> row_sum(std::size_t(K + 1), 0.0);
+        for (std::int64_t row = 0; row <= K; ++row)
+            for (std::int64_t col = 0; col < spec.head_dim; ++col) row_sum[std::size_t(row)] += a(row, col);
+        return curve("bias", max_distance, [&](std::int64_t m) { return row_sum[std::size_t(std::max(-m, -K) + K)]; });
+    };
+    f.decay_work = [](const Config& c, std::int64_t max_distance) {
+        const Spec spec = parse(c);
+        return std::vector<budget::Factors>{embeddings_work(spec), {{double(max_distance + 1), "distances"}}};
+    };
+    f.bias_work = [](const Config& c, std::int64_t n) {
+        const Spec spec = parse(c);
+        return std::vector<budget::Factors>{
+            embeddings_work(spec),
+            {{double(n), "queries"}, {double(2 * std::min(spec.max_relative_position, n - 1) + 1), "relative positions"},
+             {double(spec.head_dim), "dimensions"}},
+            {{double(n), "rows"}, {double(n), "columns"}}};
     };
     return f;
 }
@@ -68,14 +85,17 @@ namespace {
 /// b(i, j) = qa[i, clip(j - i, -K, K) + K], qa [n, 2K + 1] = q_i . a_k in float64, rounded once.
 class ShawTile final : public kernels::BiasTile {
 public:
-    ShawTile(const Spec& spec, const float* q, std::int64_t n) : K_(spec.max_relative_position) {
-        const std::int64_t d = spec.head_dim, width = 2 * K_ + 1;
+    // Over n tokens |j - i| <= n - 1: the rows of a beyond +-(n - 1) are never read, so
+    // only K_ = min(K, n - 1) on either side are multiplied (clipping at K_ is the same then).
+    ShawTile(const Spec& spec, const float* q, std::int64_t n)
+        : K_(std::min(spec.max_relative_position, n - 1)) {
+        const std::int64_t d = spec.head_dim, width = 2 * K_ + 1, skip = spec.max_relative_position - K_;
         const auto a = embeddings(spec);
         qa_.resize(std::size_t(n * width));
         for (std::int64_t i = 0; i < n; ++i)
             for (std::int64_t k = 0; k < width; ++k) {
                 double s = 0;
-                for (std::int64_t c = 0; c < d; ++c) s += double(q[i * d + c]) * a(k, c);
+                for (std::int64_t c = 0; c < d; ++c) s += double(q[i * d + c]) * a(k + skip, c);
                 qa_[std::size_t(i * width + k)] = float(s);
             }
     }

@@ -26,7 +26,7 @@ Family make_family() {
              "Vaswani et al. 2017, \"Attention Is All You Need\", section 3.5",
              {Key::integer("d_model", 512, 2, kMaxTableElements,
                            "an even integer in [2, " + std::to_string(kMaxTableElements) + "]"),
-              Key::above("base", 10000.0, 1.0, "a finite number > 1"), Key::choice("layout", {"interleaved", "concat"}),
+              Key::above("base", 10000.0, 1.0, "a finite number > 1 and <= 1e300", 1e300), Key::choice("layout", {"interleaved", "concat"}),
               Key::choice("timescales", {"vaswani", "tensor2tensor"})});
     f.table = table_slot(parse, check_table, table);
     f.frequencies = [](const Config& c) { return pairs_of(parse(c)); };
@@ -37,6 +37,11 @@ Family make_family() {
             for (double w : omega) sum += std::cos(double(m) * w);
             return sum;
         });
+    };
+    f.decay_work = [](const Config& c, std::int64_t max_distance) {
+        return std::vector<budget::Factors>{{{double(max_distance + 1), "distances"},
+                                             {double(parse(c).d_model / 2), "pairs"},
+                                             {budget::kTrig, "operations per cosine"}}};
     };
     return f;
 }
@@ -60,7 +65,7 @@ void validate(const Spec& spec) {
     const Family& f = family();
     if (spec.d_model < 2 || spec.d_model > kMaxTableElements || spec.d_model % 2 != 0)
         throw_bad_param("d_model", std::to_string(spec.d_model), f.key("d_model")->allowed);
-    if (!std::isfinite(spec.base) || !(spec.base > 1.0))
+    if (!std::isfinite(spec.base) || !(spec.base > 1.0) || spec.base > 1e300)
         throw_bad_param("base", format_number(spec.base), f.key("base")->allowed);
 }
 

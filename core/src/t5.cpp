@@ -11,11 +11,15 @@
 namespace posenc::t5 {
 
 void check_buckets(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance, const BucketNames& names) {
-    const std::string buckets_range = "[2, " + std::to_string(kMaxBuckets) + "]";
-    if (num_buckets < 2 || num_buckets > kMaxBuckets || (bidirectional && num_buckets % 2 != 0))
+    // (messages built only when thrown: this runs once per bucket lookup)
+    // Bidirectional needs 4: each direction's half needs an exact bucket (max_exact >= 1), whose
+    // size the logarithmic part divides by.
+    if (num_buckets < (bidirectional ? 4 : 2) || num_buckets > kMaxBuckets || (bidirectional && num_buckets % 2 != 0)) {
+        const std::string buckets_range = std::string(bidirectional ? "[4, " : "[2, ") + std::to_string(kMaxBuckets) + "]";
         throw_bad_param(names.num_buckets, std::to_string(num_buckets),
                         bidirectional ? "an even integer in " + buckets_range + " (bidirectional splits the buckets in two)"
                                       : "an integer in " + buckets_range);
+    }
     const std::int64_t max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
     if (max_distance < num_buckets / 2 || max_distance <= max_exact || max_distance > kMaxPosition)
         throw_bad_param(names.max_distance, std::to_string(max_distance),

@@ -36,6 +36,18 @@ Family make_family() {
             return sum;
         });
     };
+    // relative_sinusoid: an exp, a sine and a cosine per pair.
+    f.decay_work = [](const Config& c, std::int64_t max_distance) {
+        return std::vector<budget::Factors>{{{double(max_distance + 1), "distances"},
+                                             {double(parse(c).d_head / 2), "pairs"},
+                                             {3 * budget::kTrig, "operations per pair (exp, sin, cos)"}}};
+    };
+    f.bias_work = [](const Config& c, std::int64_t n) {
+        const double d = double(parse(c).d_head);
+        return std::vector<budget::Factors>{
+            {{double(2 * n - 1), "relative positions"}, {d / 2, "pairs"}, {3 * budget::kTrig, "operations per pair"}},
+            {{double(n), "rows"}, {double(n), "columns"}, {d, "dimensions"}}};
+    };
     return f;
 }
 

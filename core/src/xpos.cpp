@@ -67,8 +67,20 @@ xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, st
     return out;
 }
 
+std::int64_t max_position(const Spec& spec) {
+    // The fastest pair's zeta_0 = 0.4 / 1.4 scales most: |ln zeta_0| p / scale_base <= 80
+    // keeps zeta_0^(+-p / scale_base) (e^80 = 5.5e34) and its product with |x| <= e^8 within float32.
+    return std::int64_t(std::floor(80.0 * spec.scale_base / -std::log(zeta(spec)[0])));
+}
+
 void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
     rope::check_rows(n, d, spec.head_dim, offset);
+    const std::int64_t last = max_position(spec);
+    if (offset + n - 1 > last)
+        throw_bad_param("positionOffset", std::to_string(offset),
+                        "positions offset .. offset + n - 1 up to " + std::to_string(last) +
+                            " for xpos with scale_base = " + format_number(spec.scale_base) +
+                            " (beyond, the scale zeta^(position / scale_base) overflows float32)");
     if (out != x) std::copy(x, x + n * d, out);
     rope::rotate_rows(out, n, d, spec.layout, inv_freq(spec), offset, 1.0,
                       log_rate(spec, spec.role == Role::query ? 1.0 : -1.0));

@@ -123,7 +123,7 @@ TEST_CASE("json: objects nested up to 8 deep are read, deeper ones refused", "[j
     for (int i = 0; i < 8; ++i) c = &nested(*c, "a");
     CHECK(std::get<double>(c->at("k")) == 1.0);
     const BadParam e = error_of(nest(9));
-    CHECK(std::string(e.what()) == "spec.a.a.a.a.a.a.a.a.a is nested too deeply");
+    CHECK(std::string(e.what()) == "spec.a.a.a.a.a.a.a.a.a is nested too deeply: expected objects nested at most 8 deep");
     CHECK(e.param == "a");
     // Deep text is refused at depth 9 whatever follows (no deep recursion).
     CHECK(std::string(error_of(std::string(100000, '{')).what()) == "spec: invalid JSON at character 1: expected a key in double quotes");
@@ -131,7 +131,7 @@ TEST_CASE("json: objects nested up to 8 deep are read, deeper ones refused", "[j
           "spec: invalid JSON at character 6: expected a key in double quotes");
     std::string deep = "{";
     for (int i = 0; i < 20; ++i) deep += "\"a\":{";
-    CHECK(std::string(error_of(deep).what()) == "spec.a.a.a.a.a.a.a.a.a is nested too deeply");
+    CHECK(std::string(error_of(deep).what()) == "spec.a.a.a.a.a.a.a.a.a is nested too deeply: expected objects nested at most 8 deep");
 }
 
 TEST_CASE("json: malformed text names the character and what was expected", "[json]") {

@@ -103,7 +103,7 @@ test('bad bias input throws a JS Error naming the parameter', () => {
     [() => pe.attentionBias({ type: 't5', max_distance: 15 }, 4), /^max_distance = 15 is invalid: expected an integer >= num_buckets \/ 2 = 16/],
     [() => pe.t5Bucket([1, 2.5], true, 32, 128), /^relativePositions\[1\] = 2.5 is invalid/],
     [() => pe.attentionBias({ type: 'alibi', n_heads: 0 }, 4), /^n_heads = 0 is invalid/],
-    [() => pe.attentionBias({ type: 'kerple', r2: -1 }, 4), /^r2 = -1 is invalid: expected a finite number > 0$/],
+    [() => pe.attentionBias({ type: 'kerple', r2: -1 }, 4), /^r2 = -1 is invalid: expected a finite number > 0 and <= 1e6$/],
     [() => pe.attentionBias({ type: 'sinusoidal' }, 4), /not a bias family/],
     [() => pe.attentionBias({ type: 'alibi' }, 5000), /^n = 5000 is invalid: expected an integer in \[1, 4096\]$/],
     [() => pe.decay({ type: 'learned' }, 4), /no decay curve/],

@@ -16,6 +16,7 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "posenc/budget.hpp"
 #include "posenc/config.hpp"
 #include "posenc/kernels.hpp"
 
@@ -106,6 +107,12 @@ struct Family {
     /// The bias of one head whose queries are q [n, width] (n checked by the caller).
     std::function<HeadBias(const Config&, const float* q, std::int64_t n, std::int64_t width)> head_bias;
 
+    /// The work estimates the budget checks (posenc/budget.hpp) before decay and before
+    /// bias / head_bias run, as a sum of terms (setup + main loop). Empty: one
+    /// operation per distance (decay), per cell of the [n, n] matrix (bias).
+    std::function<std::vector<budget::Factors>(const Config&, std::int64_t max_distance)> decay_work;
+    std::function<std::vector<budget::Factors>(const Config&, std::int64_t n)> bias_work;
+
     /// The key named `name`, or nullptr.
     const Key* key(std::string_view name) const;
 };
@@ -148,6 +155,11 @@ void set_rotary_slots(Family& family, Spec (*parse)(const Config&),
         return Curves{{"upper_bound", std::move(curves.upper_bound)},
                       {"ones", std::move(curves.ones)},
                       {"random", std::move(curves.random)}};
+    };
+    // Three curves stepped by a complex multiply per pair and distance (rope::rotary_decay).
+    family.decay_work = [parse](const Config& c, std::int64_t max_distance) {
+        return std::vector<budget::Factors>{
+            {{double(max_distance + 1), "distances"}, {double(parse(c).head_dim / 2), "pairs"}, {6, "operations per pair"}}};
     };
 }
 

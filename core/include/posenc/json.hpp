@@ -3,6 +3,7 @@
 // replies quote strings with json_quote. Nothing else in the core reads JSON.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,12 @@ namespace posenc {
 /// The deepest nesting of objects a spec may have: the spec itself is depth 0,
 /// `rope_scaling` depth 1 (JS objects of the old embind layer had the same limit).
 constexpr int kMaxJsonDepth = 8;
+
+/// The longest JSON text of one spec or request: 4 MiB (a 2048-token text, a
+/// longrope factor list and a pasted config fit many times over). Longer text
+/// is refused before a character is parsed, so a huge or deeply nested value of
+/// an unknown key (8 levels of 10 keys: 10^8 values) cannot stall the reader.
+constexpr std::size_t kMaxJsonBytes = std::size_t(1) << 22;
 
 /// Parses the JSON text of one object into a Config, as the JS object it was
 /// stringified from:
@@ -35,6 +42,7 @@ constexpr int kMaxJsonDepth = 8;
 ///     not a number: "request.tokens[2] must be a string like the first item, not number"
 ///     (types named as JS typeof names them, null as "null");
 ///   - an object nested deeper than kMaxJsonDepth: "spec.a.b.c.d.e.f.g.h.i is nested too deeply";
+///   - text longer than kMaxJsonBytes: "spec: a JSON text of 5000000 bytes is too long: expected at most 4194304 bytes";
 ///   - anything else that is not JSON: "spec: invalid JSON at character 12: expected ':'".
 Config parse_json_object(std::string_view text, const std::string& what);
 

@@ -2,6 +2,9 @@
 // family.hpp, lives in the family's own source file) and the entry points that
 // take a spec object and dispatch on its `type` key to the family that computes
 // it. This is what the wasm bindings call; each family's own header holds the maths.
+// Each entry point also estimates its work from its arguments (the family's
+// decay_work / bias_work) and refuses a request above posenc/budget.hpp's caps,
+// BadParam naming maxDistance or n, before it computes anything.
 #pragma once
 
 #include <cstdint>

@@ -54,6 +54,11 @@ std::vector<double> zeta(const Spec& spec);
 /// offset .. offset + n - 1. Throws as rope::apply.
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
 
+/// The last position apply accepts: zeta_0^(+-p / scale_base) must stay finite
+/// in float32 (about 32700 at scale_base 512). apply throws BadParam
+/// ("positionOffset") past it.
+std::int64_t max_position(const Spec& spec);
+
 /// apply on raw row-major arrays, x [n, d] into out [n, d] (see rope::apply).
 void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out);
 
