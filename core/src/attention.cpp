@@ -231,11 +231,16 @@ Request parse(const Config& config) {
 }
 
 /// The work of a head: three projections [n, d_model] x [d_model, d_head], then
-/// `products` [n, n] products of length d_head (logits, terms, weights . v).
+/// `products` [n, n] products of length d_head (logits, terms, weights . v) in
+/// the blocked SIMD kernels, which do 16 multiply-adds in the time the budget
+/// gives one scalar operation (kernels::matmul_bt runs at 29 GFLOP/s in wasm,
+/// README "Benchmark"; the budget's operation is about 7 ns), and the softmax's
+/// exp of every [n, n] weight.
 static std::vector<budget::Factors> head_work(std::int64_t n, std::int64_t d_model, std::int64_t d_head, int products) {
-    return {{{3, "projections"}, {double(n), "tokens"}, {double(d_model), "inputs"}, {double(d_head), "outputs"}},
+    return {{{3, "projections"}, {double(n), "tokens"}, {double(d_model), "inputs"}, {double(d_head) / 16, "SIMD steps per output"}},
             {{double(products), "n x n products"}, {double(n), "queries"}, {double(n), "keys"},
-             {double(d_head), "dimensions"}}};
+             {double(d_head) / 16, "SIMD steps per dot"}},
+            {{double(n), "queries"}, {double(n), "keys"}, {budget::kTrig, "operations per exp"}}};
 }
 
 Result run(const Request& r, WeightCache* cache) {

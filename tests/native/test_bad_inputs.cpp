@@ -128,7 +128,7 @@ std::vector<Case> catalogue() {
              r.d_model = r.d_head = 4096;
              attention::run(r);
          },
-         I, "tokens", "2048 queries x 2048 keys x 4096 dimensions", "3e8 operations"},
+         I, "tokens", "2048 queries x 2048 keys x 256 SIMD steps per dot", "3e8 operations"},
         {"decay maxDistance negative", [] { decay(S(R"({"type":"alibi"})"), -1, 0); }, I, "maxDistance", "maxDistance = -1",
          "[0, 1000000]"},
         {"decay maxDistance 1000001", [] { decay(S(R"({"type":"alibi"})"), 1000001, 0); }, I, "maxDistance",
