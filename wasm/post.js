@@ -108,7 +108,7 @@
   function allocate(call, bytes, name, length) {
     const address = _malloc(bytes);
     if (!address)
-      throw badParam(name, `an array of length ${length}`, 'one that fits in this tab\'s memory', null, OUT_OF_MEMORY);
+      throw badParam(name, `an array of length ${length}`, `one that fits in this tab's memory (${OUT_OF_MEMORY})`);
     if (call.temps === null) call.temps = [address];
     else call.temps.push(address);
     return address;
@@ -528,7 +528,7 @@
     if (typeof length !== 'number' || !Number.isInteger(length) || length < 1 || length > MAX_BUFFER_LENGTH)
       throw badParam('length', typeof length === 'number' ? String(length) : typeof length, `an integer in [1, ${MAX_BUFFER_LENGTH}]`);
     const state = { address: _malloc(length * 4), length };
-    if (!state.address) throw badParam('length', String(length), 'a length that fits in this tab\'s memory', null, OUT_OF_MEMORY);
+    if (!state.address) throw badParam('length', String(length), `a length that fits in this tab's memory (${OUT_OF_MEMORY})`);
     HEAPF32.fill(0, state.address >>> 2, (state.address >>> 2) + length);
     let view = null;
     const buffer = Object.freeze({
