@@ -146,9 +146,11 @@
    * The JSON text of `value` as JSON.stringify writes it, except that a
    * non-finite number is written NaN, Infinity or -Infinity (core/json.hpp reads
    * them, so the family's reader names the key and its range), a typed array as
-   * a list, and a function or symbol is refused (`path` and `key` name it).
+   * a list, and a function, symbol or BigInt is refused (`path` and `key` name it).
    */
   function exactJson(value, path, key) {
+    if (typeof value === 'bigint')
+      throw badParam(key, 'bigint', 'a number (not a BigInt)', null, `${path} must be a number, not bigint`);
     if (typeof value === 'number') return value - value === 0 ? JSON.stringify(value) : String(value);
     if (typeof value !== 'object' || value === null || typeof value.toJSON === 'function') return JSON.stringify(value);
     if (Array.isArray(value) || ArrayBuffer.isView(value)) {
@@ -196,7 +198,14 @@
    */
   function specText(value, what) {
     const name = what === 1 ? 'request' : 'spec';
-    let text = JSON.stringify(value);
+    let text;
+    try {
+      text = JSON.stringify(value);
+    } catch (error) {
+      // A BigInt: exactJson names where it is (a getter's own error, thrown again there, goes on as it is).
+      if (!(error instanceof TypeError) || !/BigInt/.test(error.message)) throw error;
+      text = exactJson(value, name, name);
+    }
     if (text === undefined) text = 'null';  // undefined, a function: C++ says what a spec must be
     else if (typeof value === 'object' && value !== null && !plainJson(value)) text = exactJson(value, name, name);
     checkLength(name, text.length, limits().max_table_elements, 'characters of JSON');
@@ -269,6 +278,8 @@
       if (typeof item !== 'number' || item - item !== 0)
         throw badParam(name, typeof item === 'number' ? String(item) : typeof item, allowed, `${name}[${i}]`);
       copy[i] = item;
+      if (copy[i] - copy[i] !== 0)  // finite as a double, infinite as a float32
+        throw badParam(name, String(item), 'a finite float32 (|x| <= 3.4028234663852886e38)', `${name}[${i}]`);
     }
     return copy;
   }
