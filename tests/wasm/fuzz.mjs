@@ -274,7 +274,7 @@ export function makeCall(pe, d, seed, index, aggressive) {
       const inputs = g.random();
       if (inputs < 0.7) request.text = g.text();
       else if (inputs < 0.85) request.tokens = g.chance(0.9) ? Array.from({ length: g.int(0, 12) }, () => g.pick(['a', 'b', 'cat', '😀'])) : g.wrongType();
-      else if (inputs < 0.97) request.x = g.floats(g.int(1, 8) * (Number.isInteger(dModel) ? dModel : 4));
+      else if (inputs < 0.97) request.x = g.floats(g.int(1, 8) * (Number.isInteger(dModel) && dModel > 0 && dModel <= 4096 ? dModel : 4));
       if (g.chance(0.7)) request.encoding = g.spec('attention');
       for (const [key, value] of [['causal', () => (g.chance(0.9) ? g.chance(0.5) : g.wrongType())], ['seed', () => g.integer(0, 1000, 2 ** 53)],
         ['projections', () => (g.chance(0.9) ? g.pick(['random', 'identity']) : g.wrongType())], ['position_offset', () => g.integer(0, 1 << 20, L.max_position)],
