@@ -3,21 +3,11 @@
 // buffers of allocFloat32.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { leakAfter, loadPosenc } from './load.mjs';
+import { errorOf, leakAfter, loadPosenc } from './load.mjs';
 
 const pe = await loadPosenc();
 const sinusoidal = (extra = {}) => ({ type: 'sinusoidal', d_model: 8, ...extra });
 const rope = (extra = {}) => ({ type: 'rope', head_dim: 8, ...extra });
-
-/** The error `call` throws (fails when it throws nothing). */
-function errorOf(call) {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error thrown');
-}
 
 test('errors carry .param: the JS argument, or the spec key', () => {
   const cases = [

@@ -6,22 +6,12 @@
 // argument before anything goes in the heap).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { leakAfter, loadPosenc } from './load.mjs';
+import { errorOf, leakAfter, loadPosenc } from './load.mjs';
 
 const pe = await loadPosenc();
 const limits = pe.describe().limits;
 const rope = { type: 'rope', head_dim: 8 };
 const SLOPES = [0.25, 0.0625, 0.015625, 0.00390625];
-
-/** The error `call` throws (fails when it throws nothing). */
-function errorOf(call) {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error thrown');
-}
 
 /** An array of `values` whose item `index` is read through a getter returning `get()`. */
 function withGetter(values, index, get) {
