@@ -32,7 +32,7 @@ for (let from = 0; from < calls;) {
   const report = await fuzzInWorker({ seed, from, to, aggressive, limitMs: 2000, maxFindings: 20 }, 5000);
   for (const [k, v] of Object.entries(report.counts)) counts[k] = (counts[k] || 0) + v;
   findings.push(...report.findings);
-  from = report.stalled ? report.findings[0].index + 1 : to;
+  from = report.stalled ? report.findings[report.findings.length - 1].index + 1 : to;
   process.stdout.write(`\r  ${from} calls, ${((Date.now() - start) / 1000).toFixed(0)} s, ${findings.length} findings`);
 }
 console.log(`\nfuzz: ${calls} calls in ${((Date.now() - start) / 1000).toFixed(0)} s: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);

@@ -25,11 +25,18 @@ export async function fuzzInWorker(options, stallMs = 10000) {
       await worker.terminate();
       const pe = await loadPosenc();
       const call = makeCall(pe, pe.describe(), options.seed, index, options.aggressive);
-      resolve({ stalled: true, counts: { hang: 1 }, byFunction: {}, ms: 0,
-        findings: [{ index, category: 'hang', detail: `no answer after ${stallMs} ms (worker stopped)`,
+      // The calls before it, as the last snapshot counted them, and the hang.
+      const counts = { ...partial.counts, hang: (partial.counts.hang || 0) + 1 };
+      resolve({ stalled: true, counts, byFunction: partial.byFunction, ms: 0,
+        findings: [...partial.findings, { index, category: 'hang', detail: `no answer after ${stallMs} ms (worker stopped)`,
           call: `${call.name}(${call.args.map((a) => show(a)).join(', ')})` }] });
     }, 250);
-    worker.once('message', (report) => {
+    let partial = { counts: {}, byFunction: {}, findings: [] };
+    worker.on('message', (report) => {
+      if (report.partial) {
+        partial = report;
+        return;
+      }
       clearInterval(watchdog);
       worker.terminate();
       resolve(report);

@@ -7,6 +7,7 @@ import { runFuzz } from './fuzz.mjs';
 
 const pe = await loadPosenc();
 const progress = new Int32Array(workerData.progress);
-const report = runFuzz(pe, { ...workerData.options, progress: (index) => Atomics.store(progress, 0, index) });
+const report = runFuzz(pe, { ...workerData.options, progress: (index) => Atomics.store(progress, 0, index),
+  snapshot: (partial) => parentPort.postMessage({ partial: true, ...partial }) });
 report.heapBytes = pe.HEAPU8.buffer.byteLength;
 parentPort.postMessage(report);

@@ -403,10 +403,12 @@ export function classify(pe, call, limitMs) {
 export const FAILURES = ['hang', 'nan', 'vague', 'non-error', 'broken', 'stack'];
 
 /**
- * Runs calls [from, to) of the run seeded `seed`; `progress(index)` before each.
+ * Runs calls [from, to) of the run seeded `seed`; `progress(index)` before each,
+ * `snapshot(partial report)` every 1000.
  * Returns {counts: {category: n}, byFunction: {name: n}, findings: [{index, category, detail, call}], ms}.
  */
-export function runFuzz(pe, { seed, from = 0, to, aggressive = false, limitMs = 2000, progress = () => {}, maxFindings = 50 }) {
+export function runFuzz(pe, { seed, from = 0, to, aggressive = false, limitMs = 2000, progress = () => {}, maxFindings = 50,
+  snapshot = () => {} }) {
   const d = pe.describe();
   const counts = {};
   const byFunction = {};
@@ -415,6 +417,7 @@ export function runFuzz(pe, { seed, from = 0, to, aggressive = false, limitMs = 
   const start = performance.now();
   for (let index = from; index < to; index++) {
     progress(index);
+    if ((index - from) % 1000 === 999) snapshot({ counts, byFunction, findings });
     const call = makeCall(pe, d, seed, index, aggressive);
     const verdict = classify(pe, call, limitMs);
     counts[verdict.category] = (counts[verdict.category] || 0) + 1;
