@@ -2,16 +2,19 @@
 # Installs what posenc needs and is missing, and only that; safe to run again.
 #   bash scripts/bootstrap.sh            toolchains for building and serving
 #   bash scripts/bootstrap.sh --browser  also Debian's chromium, for the browser tests
+#   bash scripts/bootstrap.sh --fuzz     also clang-14 and its libFuzzer runtime (npm run fuzz)
 # Debian packages come from apt (as root, or through sudo); JS packages from the
 # npm registry with `npm ci`, whenever node_modules is missing or older than
 # package-lock.json.
 set -euo pipefail
 
 want_browser=0
+want_fuzz=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
-    *) echo "bootstrap: unknown option '$arg' (accepted: --browser)" >&2; exit 2 ;;
+    --fuzz) want_fuzz=1 ;;
+    *) echo "bootstrap: unknown option '$arg' (accepted: --browser, --fuzz)" >&2; exit 2 ;;
   esac
 done
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,6 +31,7 @@ fi
 
 packages=(cmake ninja-build g++ emscripten libxtensor-dev libxsimd-dev catch2)
 [ "$want_browser" = 1 ] && packages+=(chromium)
+[ "$want_fuzz" = 1 ] && packages+=(clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

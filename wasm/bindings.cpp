@@ -329,9 +329,12 @@ NOINLINE const char* guarded(Body body) noexcept {
 }
 
 /// Where a result of `rows * cols` floats goes: the caller's out buffer (which
-/// must have that length) or a fresh reply array. `cols_name` names the width in messages.
+/// must have that length) or a fresh reply array. The shape is checked first, as
+/// the core checks it (n * cols <= max_table_elements; `cols_name` names the
+/// width), so that nothing is allocated for a request the core refuses.
 float* result_storage(const char* key, float* out, double out_length, std::int64_t rows, std::int64_t cols,
-                      const char* shape) {
+                      const char* cols_name, const char* shape) {
+    posenc::check_table_shape(rows, cols, cols_name);
     const std::int64_t count = rows * cols;
     if (!out) return reply.f32_storage(key, std::size_t(count));
     if (out_length != double(count))
@@ -391,7 +394,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_table(unsigned kinds, int spec,
         reply.begin();
         posenc::position_table(spec_of(spec), rows, 0, [&](std::int64_t r, std::int64_t c) {
             cols = c;
-            return result_storage("data", out, out_length, r, c, "n * d_model");
+            return result_storage("data", out, out_length, r, c, "d_model", "n * d_model");
         });
         reply.number("rows", double(rows)).number("cols", double(cols)).end();
     };
@@ -442,7 +445,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_apply_rope(unsigned kinds, const float* 
         const std::int64_t position = k.integer(4, offset, posenc::args::position_offset);
         const posenc::Floats input{x, std::size_t(x_length)};
         const Config& config = spec_of(spec);
-        posenc::apply_rotary(config, input, rows, cols, position, result_storage(nullptr, out, out_length, rows, cols, "n * d"));
+        posenc::apply_rotary(config, input, rows, cols, position, result_storage(nullptr, out, out_length, rows, cols, "d", "n * d"));
     };
     return guarded(body);
 }
@@ -574,7 +577,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention_forward(unsigned, int request,
     auto body = [&] {
         const posenc::attention::Forward f = posenc::attention::parse_forward(spec_of(request));
         posenc::attention::forward(f, {x, std::size_t(x_length)}, {wq, std::size_t(wq_length)}, {wk, std::size_t(wk_length)},
-                                   {wv, std::size_t(wv_length)}, result_storage(nullptr, out, out_length, f.n, f.d_head, "n * d_head"));
+                                   {wv, std::size_t(wv_length)}, result_storage(nullptr, out, out_length, f.n, f.d_head, "d_head", "n * d_head"));
     };
     return guarded(body);
 }

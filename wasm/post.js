@@ -95,21 +95,29 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Arguments. A converter(call, value) appends the export's arguments for one
-  // JS argument to call.args; heap it allocates goes to call.temps.
+  // Arguments. A call converts its arguments in two phases. read(value) runs
+  // first, for every argument, in JS: it reads each value once (a getter, Proxy
+  // trap or toJSON of the caller's runs here, and may throw or even call the
+  // module again) and checks types, lengths against the core's limits and the
+  // items of arrays, into a staged form (a number, a JSON text, a Float32Array
+  // copy of a plain array), allocating nothing in the heap. Then write(call,
+  // staged) puts it in the heap and appends the export's arguments to
+  // call.args (heap it allocates goes to call.temps); from there on no code
+  // of the caller's runs until the reply is copied out.
 
-  function allocate(call, bytes) {
+  function allocate(call, bytes, name, length) {
     const address = _malloc(bytes);
-    if (!address) throw new RangeError(OUT_OF_MEMORY);
+    if (!address)
+      throw badParam(name, `an array of length ${length}`, `one that fits in this tab's memory (${OUT_OF_MEMORY})`);
     if (call.temps === null) call.temps = [address];
     else call.temps.push(address);
     return address;
   }
 
   /** Writes `text` as UTF-8 into the heap; returns [address, byte length]. */
-  function heapText(call, text) {
+  function heapText(call, text, name) {
     const capacity = text.length * 3 + 1;
-    const address = allocate(call, capacity);
+    const address = allocate(call, capacity, name, text.length);
     const { written } = textEncoder.encodeInto(text, HEAPU8.subarray(address, address + capacity));
     return [address, written];
   }
@@ -138,9 +146,11 @@
    * The JSON text of `value` as JSON.stringify writes it, except that a
    * non-finite number is written NaN, Infinity or -Infinity (core/json.hpp reads
    * them, so the family's reader names the key and its range), a typed array as
-   * a list, and a function or symbol is refused (`path` and `key` name it).
+   * a list, and a function, symbol or BigInt is refused (`path` and `key` name it).
    */
   function exactJson(value, path, key) {
+    if (typeof value === 'bigint')
+      throw badParam(key, 'bigint', 'a number (not a BigInt)', null, `${path} must be a number, not bigint`);
     if (typeof value === 'number') return value - value === 0 ? JSON.stringify(value) : String(value);
     if (typeof value !== 'object' || value === null || typeof value.toJSON === 'function') return JSON.stringify(value);
     if (Array.isArray(value) || ArrayBuffer.isView(value)) {
@@ -168,19 +178,48 @@
     return `{${members.join(',')}}`;
   }
 
+  let coreLimits = null;
+  /** describe().limits, read from the core once, when first needed. */
+  function limits() {
+    if (coreLimits === null) coreLimits = takeReply(Module['_posenc_describe'](), undefined).limits;
+    return coreLimits;
+  }
+
+  /** Throws unless `length` (of a string or array named `name`) is at most `max`. */
+  function checkLength(name, length, max, unit) {
+    if (length > max)
+      throw badParam(name, `${unit === 'characters' ? 'a string' : 'an array'} of length ${length}`, `at most ${max} ${unit}`);
+  }
+
+  /**
+   * The JSON text of a spec object (`what`: 0 "spec", 1 "request"), at most
+   * max_table_elements characters long. Throws here, in JS, for a cycle, a
+   * BigInt, a throwing getter or Proxy trap.
+   */
+  function specText(value, what) {
+    const name = what === 1 ? 'request' : 'spec';
+    let text;
+    try {
+      text = JSON.stringify(value);
+    } catch (error) {
+      // A BigInt: exactJson names where it is (a getter's own error, thrown again there, goes on as it is).
+      if (!(error instanceof TypeError) || !/BigInt/.test(error.message)) throw error;
+      text = exactJson(value, name, name);
+    }
+    if (text === undefined) text = 'null';  // undefined, a function: C++ says what a spec must be
+    else if (typeof value === 'object' && value !== null && !plainJson(value)) text = exactJson(value, name, name);
+    checkLength(name, text.length, limits().max_table_elements, 'characters of JSON');
+    return text;
+  }
+
   // JSON text -> {id, used}: the spec id of the C++ copy and when it was last
   // used (a counter: a hit only writes it; the scan for the least recently used
   // happens on a miss, when the map is full).
   const specIds = new Map();
   let specClock = 0;
 
-  /** The id of the parsed copy of a spec object (`what`: 0 "spec", 1 "request"). */
-  function specId(value, what) {
-    const name = what === 1 ? 'request' : 'spec';
-    // Throws here, in JS, for a cycle, a BigInt, a throwing getter or Proxy trap.
-    let text = JSON.stringify(value);
-    if (text === undefined) text = 'null';  // undefined, a function: C++ says what a spec must be
-    else if (typeof value === 'object' && value !== null && !plainJson(value)) text = exactJson(value, name, name);
+  /** The id of the parsed copy of the spec whose JSON text is `text`. */
+  function specId(text, what) {
     const cached = specIds.get(text);
     if (cached !== undefined) {
       cached.used = ++specClock;
@@ -201,137 +240,242 @@
     const call = { temps: null };
     let id;
     try {
-      const [address, length] = heapText(call, text);
+      const [address, length] = heapText(call, text, what === 1 ? 'request' : 'spec');
       id = Module['_posenc_spec_parse'](address, length, what);
     } finally {
-      _free(call.temps[0]);
+      if (call.temps !== null) _free(call.temps[0]);
     }
     if (id === 0) throw lastError();
     specIds.set(text, { id, used: ++specClock });
     return id;
   }
 
-  /** Throws unless every item of a plain array is a finite number. */
-  function checkNumbers(array, name, allowed) {
-    for (let i = 0; i < array.length; i++) {
+  // A typed array's own length and type, read through the built-in getters
+  // (an own `length` property or a Proxy cannot change what is copied).
+  const typedArrayProto = Object.getPrototypeOf(Int8Array.prototype);
+  const typedLengthGetter = Object.getOwnPropertyDescriptor(typedArrayProto, 'length').get;
+  const typedTagGetter = Object.getOwnPropertyDescriptor(typedArrayProto, Symbol.toStringTag).get;
+  /** The element type of a typed array ('Float32Array', ...), undefined for anything else. */
+  function typedArrayType(value) {
+    return typedTagGetter.call(value);
+  }
+  function typedLength(value) {
+    return typedLengthGetter.call(value);
+  }
+
+  /**
+   * The items of a plain array (or array-like Proxy), each read once and
+   * checked to be a finite number, copied into a fresh `Type` array.
+   */
+  function stagedNumbers(array, Type, name, allowed, max) {
+    const length = array.length;
+    if (typeof length !== 'number' || !(length >= 0) || length > 4294967295)
+      throw badParam(name, 'an array of length ' + String(length), allowed);
+    checkLength(name, length, max, 'numbers');
+    const copy = new Type(length);
+    for (let i = 0; i < length; i++) {
       const item = array[i];
       if (typeof item !== 'number' || item - item !== 0)
         throw badParam(name, typeof item === 'number' ? String(item) : typeof item, allowed, `${name}[${i}]`);
+      copy[i] = item;
+      if (copy[i] - copy[i] !== 0)  // finite as a double, infinite as a float32
+        throw badParam(name, String(item), 'a finite float32 (|x| <= 3.4028234663852886e38)', `${name}[${i}]`);
     }
+    return copy;
   }
 
-  let coreLimits = null;
-  /** describe().limits, read from the core once, when first needed. */
-  function limits() {
-    if (coreLimits === null) coreLimits = takeReply(Module['_posenc_describe'](), undefined).limits;
-    return coreLimits;
+  // allocFloat32 buffers -> their state {address (0 once freed), length}.
+  const handles = new WeakMap();
+
+  /** The address of a staged allocFloat32 buffer, or a RangeError naming `name` if it was freed since. */
+  function handleAddress(state, name) {
+    if (state.address === 0)
+      throw badParam(name, 'a freed buffer', 'a buffer from allocFloat32(length) that has not been freed');
+    return state.address;
   }
 
-  const handles = new WeakSet();  // the buffers allocFloat32 made
+  /** A number or boolean: its value (the kinds tell C++ which it was); nothing else is read. */
+  const number = {
+    read: (value) => (typeof value === 'number' ? value : value === true ? 1 : 0),
+    write(call, staged) {
+      call.args.push(staged);
+    },
+  };
 
-  /** A number or boolean: its value (the kinds tell C++ which it was). */
-  function number(call, value) {
-    call.args.push(typeof value === 'number' ? value : value === true ? 1 : 0);
-  }
-
-  /** A string: (address, byte length) of its UTF-8 copy; (0, 0) for another type. */
-  function string(call, value) {
-    if (typeof value === 'string') call.args.push(...heapText(call, value));
-    else call.args.push(0, 0);
-  }
-
-  function spec(call, value) {
-    call.args.push(specId(value, 0));
-  }
-
-  /** The optional last argument `out`: an allocFloat32 buffer the result is written into. */
-  function out(call, value) {
-    if (value === undefined || value === null) {
-      call.args.push(0, 0);
-      return;
-    }
-    if (!handles.has(value)) throw badParam('out', typeof value, 'a buffer from allocFloat32(length)');
-    call.args.push(value.ptr, value.length);
-    call.out = value;
-  }
-
-  /** An input array of float32: (address, length), in place for an allocFloat32 buffer. */
-  function floats(name, allowed) {
-    return (call, value) => {
-      if (handles.has(value)) {
-        call.args.push(value.ptr, value.length);
-        return;
-      }
-      if (Array.isArray(value)) checkNumbers(value, name, 'a finite number');
-      else if (!(value instanceof Float32Array)) throw badParam(name, typeof value, allowed);
-      const address = allocate(call, value.length * 4);
-      HEAPF32.set(value, address >>> 2);
-      call.args.push(address, value.length);
+  /** A string argument: (address, byte length) of its UTF-8 copy; (0, 0) for another type. */
+  function string(name) {
+    return {
+      read(value) {
+        if (typeof value !== 'string') return null;
+        checkLength(name, value.length, limits().max_table_elements, 'characters');
+        return value;
+      },
+      write(call, staged) {
+        if (staged === null) call.args.push(0, 0);
+        else call.args.push(...heapText(call, staged, name));
+      },
     };
   }
 
-  /** t5Bucket's positions: (address, length, 1) of a float64 copy, or (address, length, 0) of a buffer. */
-  function relativePositions(call, value) {
-    if (handles.has(value)) {
-      call.args.push(value.ptr, value.length, 0);
-      return;
-    }
-    if (Array.isArray(value)) {
-      const max = limits().max_position;  // the core's range of a relative position (posenc::args::relative_position)
-      checkNumbers(value, 'relativePositions', `an integer in [-${max}, ${max}]`);
-    }
-    else if (!(value instanceof Int32Array))
-      throw badParam('relativePositions', typeof value, 'an Int32Array or array of integers');
-    const address = allocate(call, value.length * 8);
-    HEAPF64.set(value, address >>> 3);
-    call.args.push(address, value.length, 1);
+  const spec = {
+    read: (value) => specText(value, 0),
+    write(call, staged) {
+      call.args.push(specId(staged, 0));
+    },
+  };
+
+  /** The optional last argument `out`: an allocFloat32 buffer the result is written into. */
+  const out = {
+    read(value) {
+      if (value === undefined || value === null) return null;
+      const state = handles.get(value);
+      if (state === undefined) throw badParam('out', typeof value, 'a buffer from allocFloat32(length)');
+      return { value, state };
+    },
+    write(call, staged) {
+      if (staged === null) {
+        call.args.push(0, 0);
+        return;
+      }
+      call.args.push(handleAddress(staged.state, 'out'), staged.state.length);
+      call.out = staged.value;
+    },
+  };
+
+  /**
+   * An input array of float32 named `name`, at most `maxLength()` numbers:
+   * (address, length) of a heap copy, or of an allocFloat32 buffer, read in place.
+   */
+  function floats(name, allowed, maxLength) {
+    return {
+      read(value) {
+        const state = handles.get(value);
+        if (state !== undefined) return { state };
+        if (typedArrayType(value) === 'Float32Array') {
+          const length = typedLength(value);
+          checkLength(name, length, maxLength(), 'numbers');
+          return { typed: value, length };
+        }
+        if (!Array.isArray(value)) throw badParam(name, typeof value, allowed);
+        const typed = stagedNumbers(value, Float32Array, name, 'a finite number', maxLength());
+        return { typed, length: typed.length };
+      },
+      write(call, staged) {
+        if (staged.state !== undefined) {
+          call.args.push(handleAddress(staged.state, name), staged.state.length);
+          return;
+        }
+        const address = allocate(call, staged.length * 4, name, staged.length);
+        // A view on the heap is detached when the heap grows (here, or in a getter's call).
+        if (typedLength(staged.typed) !== staged.length)
+          throw badParam(name, 'a detached Float32Array', 'a live array (a view on the heap is detached when the heap grows: pass the allocFloat32 buffer itself)');
+        HEAPF32.set(staged.typed, address >>> 2);
+        call.args.push(address, staged.length);
+      },
+    };
   }
 
-  /** attention's request: its spec id, then its optional x (sent apart from the JSON), length -1 when absent. */
-  function request(call, value) {
-    let x;
-    if (typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, 'x')) {
-      x = value.x;
-      value = Object.assign({}, value);  // (no object spread: the Emscripten 3.1.6 JS optimizer cannot walk it)
-      delete value.x;
-    }
-    call.args.push(specId(value, 1));
-    if (x === undefined || x === null) call.args.push(0, -1);
-    else floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d_model numbers')(call, x);
+  const tableElements = () => limits().max_table_elements;
+
+  /**
+   * t5Bucket's positions, at most max_table_elements: (address, length, 1) of a
+   * float64 copy, or (address, length, 0) of an allocFloat32 buffer, read in place.
+   */
+  const relativePositions = {
+    read(value) {
+      const state = handles.get(value);
+      if (state !== undefined) return { state };
+      if (typedArrayType(value) === 'Int32Array') {
+        const length = typedLength(value);
+        checkLength('relativePositions', length, tableElements(), 'numbers');
+        return { typed: value, length };
+      }
+      if (!Array.isArray(value))
+        throw badParam('relativePositions', typeof value, 'an Int32Array or array of integers');
+      const max = limits().max_position;  // the core's range of a relative position (posenc::args::relative_position)
+      const typed = stagedNumbers(value, Float64Array, 'relativePositions', `an integer in [-${max}, ${max}]`, tableElements());
+      return { typed, length: typed.length };
+    },
+    write(call, staged) {
+      if (staged.state !== undefined) {
+        call.args.push(handleAddress(staged.state, 'relativePositions'), staged.state.length, 0);
+        return;
+      }
+      const address = allocate(call, staged.length * 8, 'relativePositions', staged.length);
+      if (typedLength(staged.typed) !== staged.length)
+        throw badParam('relativePositions', 'a detached Int32Array', 'a live array');
+      HEAPF64.set(staged.typed, address >>> 3);
+      call.args.push(address, staged.length, 1);
+    },
+  };
+
+  /** The keys of `value` but `names`, in a plain copy (no object spread: the Emscripten 3.1.6 JS optimizer cannot walk it). */
+  function without(value, names) {
+    const rest = Object.assign({}, value);
+    for (const name of names) delete rest[name];
+    return rest;
   }
+
+  const attentionX = floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d_model numbers',
+    () => limits().max_tokens * limits().max_model_dim);
+  /** attention's request: its spec id, then its optional x (sent apart from the JSON), length -1 when absent. */
+  const request = {
+    read(value) {
+      let x;
+      if (typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, 'x')) {
+        x = value.x;
+        value = without(value, ['x']);
+      }
+      const text = specText(value, 1);
+      return { text, x: x === undefined || x === null ? null : attentionX.read(x) };
+    },
+    write(call, staged) {
+      call.args.push(specId(staged.text, 1));
+      if (staged.x === null) call.args.push(0, -1);
+      else attentionX.write(call, staged.x);
+    },
+  };
 
   const weights = 'a Float32Array, array or allocFloat32 buffer of d_model * d_head numbers';
+  const weightLength = () => limits().max_model_dim * limits().max_forward_head_dim;
   /** attentionForward's arrays, in the export's order, each with its converter. */
   const FORWARD_ARRAYS = {
-    x: floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d_model numbers'),
-    wq: floats('wq', weights),
-    wk: floats('wk', weights),
-    wv: floats('wv', weights),
+    x: floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d_model numbers',
+      () => limits().max_forward_tokens * limits().max_model_dim),
+    wq: floats('wq', weights, weightLength),
+    wk: floats('wk', weights, weightLength),
+    wv: floats('wv', weights, weightLength),
   };
 
   /**
    * attentionForward's request: the spec id of its keys but x, wq, wk, wv and out, then those
    * four input arrays, then the optional out buffer.
    */
-  function forwardRequest(call, value) {
-    const arrays = {};
-    let target;
-    if (typeof value === 'object' && value !== null) {
-      value = Object.assign({}, value);
-      for (const name in FORWARD_ARRAYS) {
-        arrays[name] = value[name];
-        delete value[name];
+  const forwardRequest = {
+    read(value) {
+      const arrays = {};
+      let target;
+      if (typeof value === 'object' && value !== null) {
+        for (const name in FORWARD_ARRAYS) arrays[name] = value[name];
+        target = value.out;
+        value = without(value, ['x', 'wq', 'wk', 'wv', 'out']);
       }
-      target = value.out;
-      delete value.out;
-    }
-    call.args.push(specId(value, 1));
-    for (const name in FORWARD_ARRAYS) FORWARD_ARRAYS[name](call, arrays[name]);
-    out(call, target);
-  }
+      const staged = { text: specText(value, 1), arrays: {}, out: out.read(target) };
+      for (const name in FORWARD_ARRAYS) staged.arrays[name] = FORWARD_ARRAYS[name].read(arrays[name]);
+      return staged;
+    },
+    write(call, staged) {
+      call.args.push(specId(staged.text, 1));
+      for (const name in FORWARD_ARRAYS) FORWARD_ARRAYS[name].write(call, staged.arrays[name]);
+      out.write(call, staged.out);
+    },
+  };
 
   // ---------------------------------------------------------------------------
   // The API
+
+  /** The name of the function whose call is inside the module (phase two), or null. */
+  let running = null;
 
   /** Module[name] = the JS function over export `exportName`, one converter per argument. */
   function define(name, exportName, converters) {
@@ -339,18 +483,24 @@
     Module[name] = {
       [name](...values) {
         if (values.length > arity) throw new TypeError(`${name} takes ${arity} arguments, got ${values.length}`);
-        const call = { args: [0], temps: null, out: undefined };
+        // Nothing of the caller's runs once a call is inside the module, so this
+        // is only reached if a built-in the API uses was replaced: refused, named.
+        if (running !== null) throw new Error(`posenc: ${name} was called while ${running} was running; call it after ${running} returns`);
+        let kinds = 0;
+        const staged = new Array(arity);
+        for (let i = 0; i < arity; i++) {
+          const value = values[i];
+          kinds |= typeCode(value) << (3 * i);
+          staged[i] = converters[i].read(value);
+        }
+        const call = { args: [kinds], temps: null, out: undefined };
+        running = name;
         try {
-          let kinds = 0;
-          for (let i = 0; i < arity; i++) {
-            const value = values[i];
-            kinds |= typeCode(value) << (3 * i);
-            converters[i](call, value);
-          }
-          call.args[0] = kinds;
+          for (let i = 0; i < arity; i++) converters[i].write(call, staged[i]);
           return takeReply(Module[exportName](...call.args), call.out);
         } finally {
           if (call.temps !== null) for (const address of call.temps) _free(address);
+          running = null;
         }
       },
     }[name];
@@ -360,16 +510,16 @@
   define('positionFrequencies', '_posenc_position_frequencies', [spec]);
   define('ropeInvFreq', '_posenc_rope_inv_freq', [spec, number]);
   define('applyRope', '_posenc_apply_rope',
-    [floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d numbers'), number, number, spec, number, out]);
+    [floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d numbers', tableElements), number, number, spec, number, out]);
   define('decay', '_posenc_decay', [spec, number, number]);
   define('alibiSlopes', '_posenc_alibi_slopes', [number]);
   define('alibiBias', '_posenc_alibi_bias', [number, number, number, number]);
   define('t5Bucket', '_posenc_t5_bucket', [relativePositions, number, number, number]);
   define('attentionBias', '_posenc_attention_bias', [spec, number]);
-  define('positionSimilarity', '_posenc_position_similarity', [spec, number, string]);
+  define('positionSimilarity', '_posenc_position_similarity', [spec, number, string('metric')]);
   define('attention', '_posenc_attention', [request]);
   define('attentionForward', '_posenc_attention_forward', [forwardRequest]);
-  define('embedTokens', '_posenc_embed_tokens', [string, number, number]);
+  define('embedTokens', '_posenc_embed_tokens', [string('text'), number, number]);
   define('describe', '_posenc_describe', []);
   define('version', '_posenc_version', []);
 
@@ -388,14 +538,14 @@
   Module['allocFloat32'] = function allocFloat32(length) {
     if (typeof length !== 'number' || !Number.isInteger(length) || length < 1 || length > MAX_BUFFER_LENGTH)
       throw badParam('length', typeof length === 'number' ? String(length) : typeof length, `an integer in [1, ${MAX_BUFFER_LENGTH}]`);
-    let address = _malloc(length * 4);
-    if (!address) throw badParam('length', String(length), 'a length that fits in this tab\'s memory', null, OUT_OF_MEMORY);
-    HEAPF32.fill(0, address >>> 2, (address >>> 2) + length);
+    const state = { address: _malloc(length * 4), length };
+    if (!state.address) throw badParam('length', String(length), `a length that fits in this tab's memory (${OUT_OF_MEMORY})`);
+    HEAPF32.fill(0, state.address >>> 2, (state.address >>> 2) + length);
     let view = null;
     const buffer = Object.freeze({
       get ptr() {
-        if (address === 0) throw new Error('allocFloat32: this buffer was freed');
-        return address;
+        if (state.address === 0) throw new Error('allocFloat32: this buffer was freed');
+        return state.address;
       },
       length,
       get array() {
@@ -404,13 +554,13 @@
         return view;
       },
       free() {
-        if (address === 0) return;
-        _free(address);
-        address = 0;
+        if (state.address === 0) return;
+        _free(state.address);
+        state.address = 0;
         view = null;
       },
     });
-    handles.add(buffer);
+    handles.set(buffer, state);
     return buffer;
   };
 })();

@@ -3,21 +3,11 @@
 // buffers of allocFloat32.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { leakAfter, loadPosenc } from './load.mjs';
+import { errorOf, leakAfter, loadPosenc } from './load.mjs';
 
 const pe = await loadPosenc();
 const sinusoidal = (extra = {}) => ({ type: 'sinusoidal', d_model: 8, ...extra });
 const rope = (extra = {}) => ({ type: 'rope', head_dim: 8, ...extra });
-
-/** The error `call` throws (fails when it throws nothing). */
-function errorOf(call) {
-  try {
-    call();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('no error thrown');
-}
 
 test('errors carry .param: the JS argument, or the spec key', () => {
   const cases = [
@@ -36,6 +26,9 @@ test('errors carry .param: the JS argument, or the spec key', () => {
       'long_factor', 'long_factor[1] = NaN is invalid: expected finite numbers > 0'],
     [() => pe.applyRope('abc', 1, 3, rope(), 0), 'x', 'x = string is invalid: expected a Float32Array, array or allocFloat32 buffer of n * d numbers'],
     [() => pe.applyRope([1, NaN], 1, 2, rope({ head_dim: 2 }), 0), 'x', 'x[1] = NaN is invalid: expected a finite number'],
+    [() => pe.applyRope([1, 1e308], 1, 2, rope({ head_dim: 2 }), 0), 'x', 'x[1] = 1e+308 is invalid: expected a finite float32 (|x| <= 3.4028234663852886e38)'],
+    [() => pe.positionTable(sinusoidal({ d_model: 8n }), 4), 'd_model', 'spec.d_model must be a number, not bigint'],
+    [() => pe.ropeInvFreq(rope({ rope_scaling: { rope_type: 'longrope', short_factor: [1, 2n] } }), 4), 'short_factor', 'spec.rope_scaling.short_factor[1] must be a number, not bigint'],
     [() => pe.applyRope(new Float32Array(7), 2, 4, rope({ head_dim: 4 }), 0), 'x', 'x = an array of length 7 is invalid: expected n * d = 8 numbers'],
     [() => pe.applyRope(new Float32Array(8), 1, 8, rope(), -1), 'positionOffset', 'positionOffset = -1 is invalid: expected an integer in [0, 1099511627776]'],
     [() => pe.alibiSlopes(0), 'nHeads', 'nHeads = 0 is invalid: expected an integer in [1, 4096]'],

@@ -1,5 +1,6 @@
 // Loads the built module in Node. The glue is built for the web
 // (-sENVIRONMENT=web,worker), so Node hands it the .wasm bytes itself.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import createPosenc from '../../web/generated/posenc.mjs';
 
@@ -20,4 +21,14 @@ export function leakAfter(pe, round, times) {
   const memory = pe.HEAPU8.buffer.byteLength;
   for (let i = 0; i < times; i++) round();
   return { heap: pe.heapBytesInUse() - heap, stack: pe.stackSave() - stack, memory: pe.HEAPU8.buffer.byteLength - memory };
+}
+
+/** The error `call` throws (fails when it throws nothing). */
+export function errorOf(call) {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  assert.fail('no error thrown');
 }

@@ -1,0 +1,154 @@
+// The wasm heap and stack across calls that throw in JS (getters, Proxies,
+// BigInts, Symbols), calls that call the module again from inside their
+// arguments, and arrays too long for the core: nothing is left behind, nothing
+// is allocated before an argument has been checked, and the results of a call
+// are right whatever its arguments did meanwhile (wasm/post.js reads every
+// argument before anything goes in the heap).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { errorOf, leakAfter, loadPosenc } from './load.mjs';
+
+const pe = await loadPosenc();
+const limits = pe.describe().limits;
+const rope = { type: 'rope', head_dim: 8 };
+const SLOPES = [0.25, 0.0625, 0.015625, 0.00390625];
+
+/** An array of `values` whose item `index` is read through a getter returning `get()`. */
+function withGetter(values, index, get) {
+  const array = values.slice();
+  Object.defineProperty(array, index, { get, enumerable: true });
+  return array;
+}
+
+test('arrays longer than the core accepts are refused before anything is allocated', () => {
+  // A result whose n * d is over the limit, though n and d each are within it: refused before its
+  // storage is made (once first: the spec's parsed copy and the error reply's text are kept).
+  const wide = () => errorOf(() => pe.applyRope([1, 2], 2 ** 21, 2 ** 24, rope, 0));
+  assert.equal(wide().param, 'n');
+  const memory = pe.HEAPU8.buffer.byteLength;
+  const heap = pe.heapBytesInUse();
+  const cases = [
+    // Items are not even read: a BigInt at the end of a long x is not reached.
+    [() => pe.t5Bucket(new Array(1e8), true, 32, 128), 'relativePositions', `an array of length 100000000`],
+    [() => pe.t5Bucket(new Array(2 ** 32 - 1), true, 32, 128), 'relativePositions', `an array of length ${2 ** 32 - 1}`],
+    [() => pe.applyRope(new Array(limits.max_table_elements + 1), 1, 2, rope, 0), 'x', `an array of length ${limits.max_table_elements + 1}`],
+    [() => pe.applyRope(new Float32Array(limits.max_table_elements + 1), 1, 2, rope, 0), 'x', `an array of length ${limits.max_table_elements + 1}`],
+    [() => pe.t5Bucket(new Int32Array(limits.max_table_elements + 1), true, 32, 128), 'relativePositions', `an array of length ${limits.max_table_elements + 1}`],
+    [() => pe.attentionForward({ x: new Float32Array(8), wq: new Array(2 ** 21), wk: [], wv: [], n: 1, d_model: 8, d_head: 1 }), 'wq', 'an array of length 2097152'],
+  ];
+  for (const [call, param, value] of cases) {
+    const error = errorOf(call);
+    assert.ok(error instanceof RangeError, `${error}`);
+    assert.deepEqual([error.param, error.value], [param, value], error.message);
+    assert.match(error.message, new RegExp(`^${param} = ${value} is invalid: expected at most \\d+ numbers$`));
+  }
+  assert.match(wide().message, /^n = 2097152 is invalid: expected n \* d <= 16777216/);
+  assert.equal(pe.HEAPU8.buffer.byteLength, memory, 'the heap did not grow');
+  assert.equal(pe.heapBytesInUse(), heap);
+});
+
+test('a BigInt at the end of a legal-sized x is refused before the [n, d] copy is made', () => {
+  const x = new Array(2 ** 20).fill(0);
+  x[x.length - 1] = 1n;
+  const memory = pe.HEAPU8.buffer.byteLength;
+  const heap = pe.heapBytesInUse();
+  const error = errorOf(() => pe.applyRope(x, 2 ** 13, 128, { type: 'rope' }, 0));
+  assert.deepEqual([error.param, error.message], ['x', `x[${2 ** 20 - 1}] = bigint is invalid: expected a finite number`]);
+  assert.equal(pe.HEAPU8.buffer.byteLength, memory);
+  assert.equal(pe.heapBytesInUse(), heap);
+});
+
+test('an argument that calls the module while it is read: the outer call still gets its own right answer', () => {
+  const x = Float32Array.from({ length: 16 }, (_, k) => Math.sin(k));
+  const expected = pe.applyRope(x, 2, 8, rope, 3);
+  // A getter of x's last item, and a spec getter, call the module (and grow the heap) first.
+  let inner = null;
+  const grow = () => {
+    inner = pe.positionTable({ type: 'sinusoidal', d_model: 1024 }, 4096).rows;
+    return Array.from(pe.alibiSlopes(4));
+  };
+  const xs = withGetter(Array.from(x), 15, () => (grow(), x[15]));
+  assert.deepEqual(pe.applyRope(xs, 2, 8, rope, 3), expected);
+  assert.equal(inner, 4096);
+  const spec = { type: 'rope', get head_dim() { grow(); return 8; } };
+  const buffer = pe.allocFloat32(16);
+  buffer.array.set(x);
+  assert.deepEqual(pe.applyRope(buffer, 2, 8, spec, 3), expected);
+  // valueOf is never called: a number argument must be a number.
+  const valueOf = { valueOf() { grow(); return 2; } };
+  assert.equal(errorOf(() => pe.applyRope(x, valueOf, 8, rope, 3)).message, 'n = object is invalid: expected an integer in [1, 16777216]');
+  // A getter that frees the buffer an earlier argument named: refused by name, not read after free.
+  const freeing = { type: 'rope', get head_dim() { buffer.free(); return 8; } };
+  const error = errorOf(() => pe.applyRope(buffer, 2, 8, freeing, 3));
+  assert.deepEqual([error.param, error.value], ['x', 'a freed buffer']);
+  // A view on the heap passed as x is detached when a getter's call grows the heap.
+  const other = pe.allocFloat32(16);
+  const view = other.array;
+  const growing = { type: 'rope', get head_dim() { pe.allocFloat32(pe.HEAPU8.length / 4 + 1024).free(); return 8; } };
+  const detached = errorOf(() => pe.applyRope(view, 2, 8, growing, 3));
+  assert.ok(detached instanceof RangeError);
+  assert.equal(detached.param, 'x');
+  other.free();
+  assert.deepEqual(Array.from(pe.alibiSlopes(4)), SLOPES);
+});
+
+/** One round of mixed calls: good ones, ones the core refuses, and ones that throw in JS. */
+function mixedRound() {
+  const getterSpec = { type: 'alibi', get n_heads() { throw new Error('getter'); } };
+  const proxySpec = new Proxy({ type: 'alibi' }, { ownKeys() { throw new Error('trap'); } });
+  const proxyArray = new Proxy([1, 2, 3, 4], { get(target, key) { if (key === '2') throw new Error('trap'); return target[key]; } });
+  const bigintArray = [0, 0, 0, 1n];
+  const symbolArray = [0, Symbol('s')];
+  const throwingX = withGetter([1, 2, 3, 4], 3, () => { throw new Error('item getter'); });
+  const reentrant = withGetter([1, 2, 3, 4], 1, () => pe.alibiSlopes(4)[0]);
+  const reentrantSpec = { type: 'rope', get head_dim() { return pe.alibiSlopes(2).length * 2; } };
+  const calls = [
+    () => pe.alibiSlopes(4),
+    () => pe.applyRope([1, 2, 3, 4], 1, 4, { type: 'rope', head_dim: 4 }, 5),
+    () => pe.applyRope(reentrant, 1, 4, reentrantSpec, 5),
+    () => pe.applyRope(throwingX, 1, 4, { type: 'rope', head_dim: 4 }, 0),
+    () => pe.applyRope(proxyArray, 1, 4, { type: 'rope', head_dim: 4 }, 0),
+    () => pe.applyRope(bigintArray, 1, 4, { type: 'rope', head_dim: 4 }, 0),
+    () => pe.applyRope(symbolArray, 1, 2, { type: 'rope', head_dim: 2 }, 0),
+    () => pe.applyRope([1, 2, 3, 4], 1, 4, { type: 'rope', head_dim: 4 }, 1n),
+    () => pe.attentionBias(getterSpec, 4),
+    () => pe.attentionBias(proxySpec, 4),
+    () => pe.attentionBias({ type: 'alibi', n_heads: 8n }, 4),
+    () => pe.attentionBias({ type: 'alibi', n_heads: 3 }, 4),
+    () => pe.t5Bucket([-3, 0, 5], true, 32, 128),
+    () => pe.t5Bucket([-3, 0, 5n], true, 32, 128),
+    () => pe.t5Bucket([-3, 0.5, 5], true, 32, 128),
+    () => pe.positionTable({ type: 'sinusoidal', d_model: 8 }, 4),
+    () => pe.positionTable({ type: 'sinusoidal', d_model: 7 }, 4),
+    () => pe.positionSimilarity({ type: 'sinusoidal', d_model: 8 }, 4, Symbol('dot')),
+    () => pe.embedTokens('the cat', 4, 0),
+    () => pe.embedTokens('the cat', 4, -1),
+    () => pe.attentionForward({ x: [1, 2], wq: [1], wk: [1], wv: proxyArray, n: 2, d_model: 1, d_head: 1 }),
+    () => pe.attentionForward({ x: [1, 2], wq: [1], wk: [1], wv: [1], n: 2, d_model: 1, d_head: 1, causal: true }),
+    () => pe.attention({ text: 'a b', d_model: 4, d_head: 4, x: bigintArray }),
+    () => pe.ropeInvFreq(rope, 16),
+    () => pe.decay(rope, 4, Symbol('seed')),
+  ];
+  let thrown = 0;
+  for (const call of calls) {
+    try {
+      call();
+    } catch (error) {
+      assert.ok(error instanceof Error, String(error));
+      thrown++;
+    }
+  }
+  return thrown;
+}
+
+test('100,000 mixed calls (throwing getters, Proxies, BigInts, Symbols, re-entrant getters): heap and stack exactly where they were', () => {
+  const rounds = Math.ceil(100000 / 25);
+  let thrown = 0;
+  const start = performance.now();
+  const change = leakAfter(pe, () => { thrown += mixedRound(); }, rounds);
+  const seconds = (performance.now() - start) / 1000;
+  assert.deepEqual(change, { heap: 0, stack: 0, memory: 0 });
+  assert.equal(thrown, 16 * (rounds + 50), 'every round throws the same 16 times');
+  assert.deepEqual(Array.from(pe.alibiSlopes(4)), SLOPES);
+  console.log(`# memory: ${rounds * 25} calls in ${seconds.toFixed(1)} s, heap +${change.heap} B, stack +${change.stack} B`);
+});
