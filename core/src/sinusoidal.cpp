@@ -7,8 +7,11 @@
 #include "posenc/kernels.hpp"
 
 namespace posenc::sinusoidal {
-
 namespace {
+// The slowest pair's wavelength is about 2 pi * base tokens, and the JS API hands
+// wavelengths out as float32 (largest finite 3.4e38): base <= 1e37 keeps them finite.
+constexpr double kMaxBase = 1e37;
+constexpr const char* kBaseAllowed = "a finite number > 1 and <= 1e37";
 
 PairFrequencies pairs_of(const Spec& spec) {
     PairFrequencies pairs{inv_freq(spec), {}, {}, {}};
@@ -26,7 +29,7 @@ Family make_family() {
              "Vaswani et al. 2017, \"Attention Is All You Need\", section 3.5",
              {Key::integer("d_model", 512, 2, kMaxTableElements,
                            "an even integer in [2, " + std::to_string(kMaxTableElements) + "]"),
-              Key::above("base", 10000.0, 1.0, "a finite number > 1 and <= 1e300", 1e300), Key::choice("layout", {"interleaved", "concat"}),
+              Key::above("base", 10000.0, 1.0, kBaseAllowed, kMaxBase), Key::choice("layout", {"interleaved", "concat"}),
               Key::choice("timescales", {"vaswani", "tensor2tensor"})});
     f.table = table_slot(parse, check_table, table);
     f.frequencies = [](const Config& c) { return pairs_of(parse(c)); };
@@ -65,7 +68,7 @@ void validate(const Spec& spec) {
     const Family& f = family();
     if (spec.d_model < 2 || spec.d_model > kMaxTableElements || spec.d_model % 2 != 0)
         throw_bad_param("d_model", std::to_string(spec.d_model), f.key("d_model")->allowed);
-    if (!std::isfinite(spec.base) || !(spec.base > 1.0) || spec.base > 1e300)
+    if (!std::isfinite(spec.base) || !(spec.base > 1.0) || spec.base > kMaxBase)
         throw_bad_param("base", format_number(spec.base), f.key("base")->allowed);
 }
 

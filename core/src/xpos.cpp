@@ -14,7 +14,7 @@ Family make_family() {
              "Sun et al. 2022, \"A Length-Extrapolatable Transformer\", section 3.2; torchscale's XPOS",
              {Key::integer("head_dim", 64, 2, 65536, "an even integer in [2, 65536]"),
               Key::above("rope_theta", 10000.0, 1.0, "a finite number > 1"),
-              Key::above("scale_base", 512.0, 0.0, "a finite number > 0"), Key::choice("role", {"query", "key"}),
+              Key::number("scale_base", 512.0, 1.0, 1e9, "a number in [1, 1e9] (the paper: 512)"), Key::choice("role", {"query", "key"}),
               Key::choice("layout", {"interleaved", "half"})});
     f.rotary = [](const Config& c, std::int64_t) {
         const Spec spec = parse(c);
