@@ -192,12 +192,39 @@
   }
 
   /**
+   * Refuses a spec nested deeper than the core reads (max_json_depth) or with
+   * more values than its JSON could hold (max_json_bytes, at least two
+   * characters a value), before JSON.stringify walks it: an object that shares
+   * one child ten times per level is small in memory but 10^depth values long.
+   * Typed arrays count by their length. Stops at the first level or value past
+   * the limit, so it is bounded whatever the object.
+   */
+  function checkShape(value, name) {
+    const { max_json_depth: maxDepth, max_json_bytes: maxBytes } = limits();
+    const maxValues = maxBytes / 2;
+    let values = 0;
+    const refuse = (what) => badParam(name, what, `a spec of at most ${maxDepth} levels and ${maxBytes} bytes of JSON`);
+    const walk = (node, depth) => {
+      if (typeof node !== 'object' || node === null) return;
+      if (depth > maxDepth) throw refuse(`an object nested more than ${maxDepth} levels deep`);
+      if (ArrayBuffer.isView(node)) { values += node.length; return; }
+      for (const key in node) {
+        if ((values += 1) > maxValues) throw refuse(`an object of more than ${maxValues} values`);
+        walk(node[key], depth + 1);
+      }
+    };
+    walk(value, 1);
+    if (values > maxValues) throw refuse(`an object of more than ${maxValues} values`);
+  }
+
+  /**
    * The JSON text of a spec object (`what`: 0 "spec", 1 "request"), at most
    * max_table_elements characters long. Throws here, in JS, for a cycle, a
    * BigInt, a throwing getter or Proxy trap.
    */
   function specText(value, what) {
     const name = what === 1 ? 'request' : 'spec';
+    checkShape(value, name);
     let text;
     try {
       text = JSON.stringify(value);

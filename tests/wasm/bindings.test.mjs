@@ -278,3 +278,22 @@ test('attentionForward: softmax(X Wq (X Wk)^T / sqrt(d_head)) X Wv with the call
   assert.equal(errorOf(() => pe.attentionForward({ ...request, x: x.subarray(1) })).message, 'x = an array of length 47 is invalid: expected n * d_model = 48 numbers');
   assert.equal(errorOf(() => pe.attentionForward({ ...request, n: undefined })).param, 'n');
 });
+
+test('a spec too deep or too large for the core is refused by its shape at once, before JSON.stringify walks it', () => {
+  // Ten keys per level that all share one child: small in memory, 10^8 values as JSON.
+  let wide = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 1]));
+  for (let level = 0; level < 7; level++) wide = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, wide]));
+  const started = performance.now();
+  const deep = errorOf(() => pe.decay({ type: 'rope', junk: wide }, 10));
+  assert.ok(performance.now() - started < 500, 'refused at once');
+  assert.equal(deep.param, 'spec');
+  assert.match(deep.message, /nested more than 8 levels deep is invalid: expected a spec of at most 8 levels and 4194304 bytes of JSON/);
+  // Six levels (within the depth) that are still 10^6 values x 10: refused by their count.
+  let broad = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 1]));
+  for (let level = 0; level < 5; level++) broad = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, broad]));
+  const many = errorOf(() => pe.decay({ type: 'rope', junk: broad, more: broad, again: broad }, 10));
+  assert.match(many.message, /an object of more than 2097152 values/);
+  // A legal nested spec still goes through, and the instance answers.
+  assert.equal(pe.ropeInvFreq({ type: 'rope', head_dim: 8, rope_parameters: { rope_type: 'default', rope_theta: 100 } }, 1).inv_freq.length, 4);
+  assert.deepEqual([...pe.alibiSlopes(4)], [0.25, 0.0625, 0.015625, 0.00390625]);
+});
