@@ -191,6 +191,9 @@ Embedded embed_tokens(const std::string& text, std::int64_t d_model, std::int64_
 }
 
 void set_inputs(Request& r, Floats x) {
+    if (!r.tokens.empty())
+        throw BadParam("x", "attention request: give x or text / tokens, not both (x is the inputs the tokens would give)",
+                       "an array and text", "x, or text or tokens");
     const std::size_t width = std::size_t(r.d_model), rows = x.length / width;
     if (x.length % width != 0 || rows < 1 || rows > std::size_t(kMaxTokens))
         throw_bad_param("x", "a Float32Array of length " + std::to_string(x.length),

@@ -50,8 +50,18 @@ std::string one_of(const std::vector<std::string>& choices) {
     return allowed;
 }
 
+/// A value as a message quotes it: whole up to 120 characters, else its first
+/// 100 and its length (a 5 MB text must not make a 5 MB message).
+static std::string shortened(const std::string& value) {
+    if (value.size() <= 120) return value;
+    std::size_t cut = 100;
+    while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+    return value.substr(0, cut) + "... (" + std::to_string(value.size()) + " characters)";
+}
+
 void throw_bad_param(const std::string& name, const std::string& value, const std::string& allowed) {
-    throw BadParam(name.substr(0, name.find('[')), name + " = " + value + " is invalid: expected " + allowed, value,
+    const std::string shown = shortened(value);
+    throw BadParam(name.substr(0, name.find('[')), name + " = " + shown + " is invalid: expected " + allowed, shown,
                    allowed);
 }
 

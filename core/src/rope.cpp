@@ -142,7 +142,7 @@ Family make_family() {
              "RoPE: q and k rotated pair by pair by an angle proportional to the position",
              "Su et al. 2021, \"RoFormer\", section 3.4; scalings as transformers' modeling_rope_utils.py",
              {Key::integer("head_dim", 128, 2, 65536, "an even integer in [2, 65536]"),
-              Key::above("rope_theta", 10000.0, 1.0, "a finite number > 1"),
+              Key::above("rope_theta", 10000.0, 1.0, "a finite number > 1 and <= 1e37", 1e37),
               Key::above("partial_rotary_factor", 1.0, 0.0, "a number in (0, 1]", 1.0),
               Key::integer("rotary_dim", std::nullopt, 2, 65536,
                            "an even integer in [2, head_dim] (default: head_dim * partial_rotary_factor)"),

@@ -99,10 +99,11 @@ Spec parse(const Config& config) {
     }
 
     // rope_theta: rope_parameters' own, else the top level's (v5's setdefault), else 10000.
-    const char* const theta_allowed = "a finite number > 1";
+    // The slowest pair's wavelength is about 2 pi rope_theta tokens, handed to JS as float32 (at most 3.4e38).
+    const char* const theta_allowed = "a finite number > 1 and <= 1e37";
     spec.rope_theta = read.number("rope_theta", spec.rope_theta, -HUGE_VAL, HUGE_VAL, theta_allowed);
     if (v5) spec.rope_theta = block_number(*v5, "rope_theta", spec.rope_theta, -HUGE_VAL, HUGE_VAL, theta_allowed);
-    if (!(spec.rope_theta > 1.0)) throw_bad_param("rope_theta", format_number(spec.rope_theta), theta_allowed);
+    if (!(spec.rope_theta > 1.0) || spec.rope_theta > 1e37) throw_bad_param("rope_theta", format_number(spec.rope_theta), theta_allowed);
 
     std::optional<std::int64_t> top_original;
     if (read.present("original_max_position_embeddings"))

@@ -337,9 +337,13 @@ TEST_CASE("set_inputs takes a request's x from a flat array of n * d_model numbe
     REQUIRE(r.x.shape()[0] == 2);
     CHECK(r.x(1, 2) == 7.0f);
     CHECK(r.tokens == std::vector<std::string>{"", ""});
-    CHECK_THROWS_WITH(set_inputs(r, {x.data(), 7}),
+    // x and the tokens it stands for are one or the other: a request with text is refused x.
+    CHECK_THROWS_WITH(set_inputs(r, {x.data(), x.size()}), Contains("give x or text / tokens, not both"));
+    Request fresh;
+    fresh.d_model = 4;
+    CHECK_THROWS_WITH(set_inputs(fresh, {x.data(), 7}),
                       "x = a Float32Array of length 7 is invalid: expected n * d_model numbers, n in [1, 2048], d_model = 4");
-    CHECK_THROWS_WITH(set_inputs(r, {x.data(), 0}), Contains("x = a Float32Array of length 0 is invalid"));
+    CHECK_THROWS_WITH(set_inputs(fresh, {x.data(), 0}), Contains("x = a Float32Array of length 0 is invalid"));
     Request empty;
     CHECK_THROWS_WITH(run(empty), "attention request: missing required key \"text\" or \"tokens\" (or x)");
 }

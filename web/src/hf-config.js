@@ -48,10 +48,20 @@ const UNMODELLED = {
   mrope_section: 'M-RoPE’s split of the pairs among time, height and width',
   use_qk_norm: 'normalises q and k before RoPE (Llama 4), which does not change the rotation',
 };
+// Keys whose values are numbers.
+const NUMERIC_KEYS = new Set(['head_dim', 'hidden_size', 'num_attention_heads', 'n_embd', 'n_head', 'n_heads', 'num_heads', 'd_model',
+  'qk_rope_head_dim', 'rope_theta', 'rotary_emb_base', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim',
+  'max_position_embeddings', 'n_positions', 'original_max_position_embeddings', 'rope_local_base_freq', 'sliding_window',
+  'relative_attention_num_buckets', 'relative_attention_max_distance', 'initializer_range', 'init_std', 'pad_token_id']);
 const POSITIONAL_PATTERN = /rope|rotary|position|alibi|relative|window|bucket|chunk|pos_att/i;
 
 function isObject(x) {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+/** table[key] when it is the table's own entry ("constructor" and "__proto__" are not). */
+function own(table, key) {
+  return typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** An Error whose .param names the control it belongs to (the page shows it there). */
@@ -79,7 +89,12 @@ function reader(object, prefix, used) {
     get(key) {
       if (object[key] === undefined) return undefined;
       used.push(prefix + key);
-      return object[key];
+      const value = object[key];
+      // A number written as text ("4096") is not one: transformers would fail on it too.
+      if (typeof value === 'string' && NUMERIC_KEYS.has(key)) {
+        throw configError(`${prefix}${key} = ${JSON.stringify(value).slice(0, 40)} is invalid: expected a number, not a string`);
+      }
+      return value;
     },
   };
 }
@@ -238,7 +253,7 @@ function readLearned(r, modelType, notes) {
   const width = first(r, 'n_embd', 'hidden_size', 'd_model');
   if (width != null) spec.d_model = width;
   let rows = first(r, 'n_positions', 'max_position_embeddings');
-  const offset = LEARNED_MODELS[modelType];
+  const offset = own(LEARNED_MODELS, modelType);
   if (offset === 'pad' && rows != null) {
     const pad = r.has('pad_token_id') ? r.get('pad_token_id') : 1;
     notes.push(`${modelType} numbers positions from pad_token_id + 1 = ${pad + 1}: of its ${rows} rows, ${rows - pad - 1} hold positions`);
@@ -282,7 +297,7 @@ function familyOf(c, modelType) {
   if (embeddingType === 'relative_key' || embeddingType === 'relative_key_query') return 'shaw';
   if (embeddingType === 'rotary') return 'rope';
   if (ROPE_MARKERS.some((k) => c[k] !== undefined)) return 'rope';
-  if (modelType in LEARNED_MODELS || embeddingType === 'absolute') return 'learned';
+  if (own(LEARNED_MODELS, modelType) !== undefined || embeddingType === 'absolute') return 'learned';
   if (modelType == null) return 'rope';  // a positional excerpt such as {"head_dim": 128}
   // Every other transformers decoder with heads rotates (LLaMA-2, Falcon, OLMo...): an absent rope_theta is 10000.
   if (has('head_dim') || ((has('hidden_size') || has('n_embd')) && (has('num_attention_heads') || has('n_head')))) return 'rope';
@@ -374,7 +389,7 @@ export function specFromConfig(config) {
   const ignored = [];
   const place = (key, value, path) => {
     if (value === null || value === undefined) return;
-    if (UNMODELLED[key]) unmodelled.push({ key: path, why: UNMODELLED[key] });
+    if (own(UNMODELLED, key)) unmodelled.push({ key: path, why: own(UNMODELLED, key) });
     else if (POSITIONAL_PATTERN.test(key)) unmodelled.push({ key: path, why: 'a positional key posenc does not model' });
     else ignored.push(path);
   };

@@ -17,6 +17,8 @@ function invalid(name, value, expected) {
   return `${name} = ${value} is invalid: expected ${expected}`;
 }
 
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 function parseOne(p, raw) {
   const text = String(raw ?? '').trim();
   switch (p.kind) {
@@ -26,7 +28,8 @@ function parseOne(p, raw) {
     // falls through
     case 'int':
     case 'number': {
-      const x = text === '' ? NaN : Number(text);
+      // Decimal notation only: Number() would also read "0x10" as 16 and "" as 0.
+      const x = DECIMAL.test(text) ? Number(text) : NaN;
       const integer = p.kind.endsWith('int');
       if (!p.view) {  // an encoding's key: the core checks its range
         if (!Number.isFinite(x)) throw invalid(p.name, text || '(empty)', integer ? 'an integer' : 'a finite number');

@@ -131,8 +131,8 @@ Result run(const Request& request, WeightCache* cache = nullptr);
 Request parse(const Config& config);
 
 /// Sets the request's inputs x [n, d_model] from a flat row-major array (JS:
-/// request.x), and its tokens to n empty names. Throws BadParam ("x") unless
-/// x.length is n * d_model with n in [1, kMaxTokens].
+/// request.x), and its tokens to n empty names. Throws BadParam ("x") when the
+/// request also has text or tokens, or unless x.length is n * d_model with n in [1, kMaxTokens].
 void set_inputs(Request& request, Floats x);
 
 /// The shape and encoding of forward (JS: attentionForward(request)).

@@ -89,8 +89,9 @@ public:
 
 /// Throws BadParam with the message
 /// "<name> = <value> is invalid: expected <allowed>", the format of every
-/// bad-input error of posenc (the page matches <name> to its control), and
+/// bad-input error of posenc (the page finds <name>'s control by .param), and
 /// param = name up to its first '[' ("relativePositions[3]" -> "relativePositions").
+/// A value over 120 characters is quoted by its first 100 and its length.
 [[noreturn]] void throw_bad_param(const std::string& name, const std::string& value,
                                   const std::string& allowed);
 
