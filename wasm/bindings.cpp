@@ -63,9 +63,11 @@ class Kinds {
 public:
     explicit Kinds(unsigned bits) : bits_(bits) {}
     Kind of(int index) const { return Kind((bits_ >> (3 * index)) & 7u); }
-    const char* type_name(int index) const {
+    /// A JS value C++ did not receive, as the error names it: "<argument 2: string>",
+    /// which post.js replaces by the value itself ("\"16\"", "an object").
+    std::string type_name(int index) const {
         static const char* const names[] = {"number", "undefined", "string", "boolean", "object", "function", "symbol", "bigint"};
-        return names[of(index)];
+        return "<argument " + std::to_string(index) + ": " + names[of(index)] + ">";
     }
 
     /// Argument `index` (value `x`) converted to the core's integer argument

@@ -86,6 +86,27 @@
     return value;
   }
 
+  /** A JS value as a message quotes it: a string in quotes (its first 40 characters), a number, boolean or BigInt as written, else its kind. */
+  function quoted(value) {
+    switch (typeof value) {
+      case 'string': return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+      case 'bigint': return `${value}n`;
+      case 'number': case 'boolean': case 'undefined': return String(value);
+      case 'object': return value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
+      default: return `a ${typeof value}`;
+    }
+  }
+
+  /** An error of the core whose value is a JS argument it did not receive ("<argument 1: string>"), with that argument's value. */
+  function withValues(error, values) {
+    const tag = /<argument (\d+): \w+>/;
+    if (!error || typeof error.message !== 'string' || !tag.test(error.message)) return error;
+    const shown = quoted(values[Number(tag.exec(error.message)[1])]);
+    error.message = error.message.replace(tag, shown);
+    if (typeof error.value === 'string') error.value = error.value.replace(tag, shown);
+    return error;
+  }
+
   /** The result of an export that returned `address` (0: it failed). */
   function takeReply(address, out) {
     if (address === 0) throw lastError();
@@ -303,7 +324,7 @@
     for (let i = 0; i < length; i++) {
       const item = array[i];
       if (typeof item !== 'number' || item - item !== 0)
-        throw badParam(name, typeof item === 'number' ? String(item) : typeof item, allowed, `${name}[${i}]`);
+        throw badParam(name, quoted(item), allowed, `${name}[${i}]`);
       copy[i] = item;
       if (copy[i] - copy[i] !== 0)  // finite as a double, infinite as a float32
         throw badParam(name, String(item), 'a finite float32 (|x| <= 3.4028234663852886e38)', `${name}[${i}]`);
@@ -383,7 +404,7 @@
           checkLength(name, length, maxLength(), 'numbers');
           return { typed: value, length };
         }
-        if (!Array.isArray(value)) throw badParam(name, typeof value, allowed);
+        if (!Array.isArray(value)) throw badParam(name, quoted(value), allowed);
         const typed = stagedNumbers(value, Float32Array, name, 'a finite number', maxLength());
         return { typed, length: typed.length };
       },
@@ -418,7 +439,7 @@
         return { typed: value, length };
       }
       if (!Array.isArray(value))
-        throw badParam('relativePositions', typeof value, 'an Int32Array or array of integers');
+        throw badParam('relativePositions', quoted(value), 'an Int32Array or array of integers');
       const max = limits().max_position;  // the core's range of a relative position (posenc::args::relative_position)
       const typed = stagedNumbers(value, Float64Array, 'relativePositions', `an integer in [-${max}, ${max}]`, tableElements());
       return { typed, length: typed.length };
@@ -525,6 +546,8 @@
         try {
           for (let i = 0; i < arity; i++) converters[i].write(call, staged[i]);
           return takeReply(Module[exportName](...call.args), call.out);
+        } catch (error) {
+          throw withValues(error, values);
         } finally {
           if (call.temps !== null) for (const address of call.temps) _free(address);
           running = null;

@@ -96,7 +96,7 @@ test('bad bias input throws a JS Error naming the parameter', () => {
   const cases = [
     [() => pe.alibiSlopes(0), /^nHeads = 0 is invalid: expected an integer in \[1, 4096\]$/],
     [() => pe.alibiBias(4, 8, 8, false), /^head = 8 is invalid: expected an integer in \[0, 7\]$/],
-    [() => pe.alibiBias(4, 8, 0, 'yes'), /^causal = string is invalid: expected true or false$/],
+    [() => pe.alibiBias(4, 8, 0, 'yes'), /^causal = "yes" is invalid: expected true or false$/],
     // t5Bucket's messages name its arguments, as .param does; a t5 spec's name its keys
     [() => pe.t5Bucket([1], true, 31, 128), /^numBuckets = 31 is invalid: expected an even integer/],
     [() => pe.t5Bucket([1], true, 32, 15), /^maxDistance = 15 is invalid: expected an integer >= numBuckets \/ 2 = 16/],

@@ -12,7 +12,7 @@ const rope = (extra = {}) => ({ type: 'rope', head_dim: 8, ...extra });
 test('errors carry .param: the JS argument, or the spec key', () => {
   const cases = [
     [() => pe.ropeInvFreq(rope(), 1.5), 'seqLen', 'seqLen = 1.5 is invalid: expected an integer in [1, 1099511627776]'],
-    [() => pe.ropeInvFreq(rope(), '16'), 'seqLen', 'seqLen = string is invalid: expected an integer in [1, 1099511627776]'],
+    [() => pe.ropeInvFreq(rope(), '16'), 'seqLen', 'seqLen = "16" is invalid: expected an integer in [1, 1099511627776]'],
     [() => pe.positionTable(sinusoidal(), 0), 'n', 'n = 0 is invalid: expected an integer in [1, 16777216]'],
     [() => pe.positionTable(sinusoidal({ d_model: 7 }), 4), 'd_model', 'd_model = 7 is invalid: expected an even integer in [2, 16777216]'],
     [() => pe.positionTable(sinusoidal({ dmodel: 8 }), 4), 'dmodel', 'sinusoidal spec: unknown key "dmodel"; accepted keys: type, d_model, base, layout, timescales'],
@@ -24,7 +24,7 @@ test('errors carry .param: the JS argument, or the spec key', () => {
     [() => pe.ropeInvFreq(rope({ rope_scaling: { rope_type: 'linear', factor: -Infinity } }), 1), 'factor', 'factor = -Infinity is invalid: expected a finite number >= 1'],
     [() => pe.ropeInvFreq(rope({ rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, NaN, 1, 1] } }), 1),
       'long_factor', 'long_factor[1] = NaN is invalid: expected finite numbers > 0'],
-    [() => pe.applyRope('abc', 1, 3, rope(), 0), 'x', 'x = string is invalid: expected a Float32Array, array or allocFloat32 buffer of n * d numbers'],
+    [() => pe.applyRope('abc', 1, 3, rope(), 0), 'x', 'x = "abc" is invalid: expected a Float32Array, array or allocFloat32 buffer of n * d numbers'],
     [() => pe.applyRope([1, NaN], 1, 2, rope({ head_dim: 2 }), 0), 'x', 'x[1] = NaN is invalid: expected a finite number'],
     [() => pe.applyRope([1, 1e308], 1, 2, rope({ head_dim: 2 }), 0), 'x', 'x[1] = 1e+308 is invalid: expected a finite float32 (|x| <= 3.4028234663852886e38)'],
     [() => pe.positionTable(sinusoidal({ d_model: 8n }), 4), 'd_model', 'spec.d_model must be a number, not bigint'],
@@ -33,19 +33,19 @@ test('errors carry .param: the JS argument, or the spec key', () => {
     [() => pe.applyRope(new Float32Array(8), 1, 8, rope(), -1), 'positionOffset', 'positionOffset = -1 is invalid: expected an integer in [0, 1099511627776]'],
     [() => pe.alibiSlopes(0), 'nHeads', 'nHeads = 0 is invalid: expected an integer in [1, 4096]'],
     [() => pe.alibiBias(4, 8, 8, false), 'head', 'head = 8 is invalid: expected an integer in [0, 7]'],
-    [() => pe.alibiBias(4, 8, 0, 'yes'), 'causal', 'causal = string is invalid: expected true or false'],
+    [() => pe.alibiBias(4, 8, 0, 'yes'), 'causal', 'causal = "yes" is invalid: expected true or false'],
     [() => pe.t5Bucket([1], true, 31, 128), 'numBuckets', undefined],
     [() => pe.t5Bucket([1], true, 32, 15), 'maxDistance', undefined],
     [() => pe.t5Bucket([1, 2.5], true, 32, 128), 'relativePositions', 'relativePositions[1] = 2.5 is invalid: expected an integer in [-1099511627776, 1099511627776]'],
-    [() => pe.t5Bucket([1, 'a'], true, 32, 128), 'relativePositions', 'relativePositions[1] = string is invalid: expected an integer in [-1099511627776, 1099511627776]'],
-    [() => pe.t5Bucket('abc', true, 32, 128), 'relativePositions', 'relativePositions = string is invalid: expected an Int32Array or array of integers'],
+    [() => pe.t5Bucket([1, 'a'], true, 32, 128), 'relativePositions', 'relativePositions[1] = "a" is invalid: expected an integer in [-1099511627776, 1099511627776]'],
+    [() => pe.t5Bucket('abc', true, 32, 128), 'relativePositions', 'relativePositions = "abc" is invalid: expected an Int32Array or array of integers'],
     [() => pe.positionSimilarity(sinusoidal(), 4, 'l2'), 'metric', 'metric = "l2" is invalid: expected one of "dot", "cosine"'],
-    [() => pe.positionSimilarity(sinusoidal(), 4, 2), 'metric', 'metric = number is invalid: expected one of "dot", "cosine"'],
+    [() => pe.positionSimilarity(sinusoidal(), 4, 2), 'metric', 'metric = 2 is invalid: expected one of "dot", "cosine"'],
     [() => pe.decay(rope(), 10, -1), 'seed', 'seed = -1 is invalid: expected an integer in [0, 9007199254740992]'],
-    [() => pe.embedTokens(3, 8, 0), 'text', 'text = number is invalid: expected a string'],
+    [() => pe.embedTokens(3, 8, 0), 'text', 'text = 3 is invalid: expected a string'],
     [() => pe.attention({ tokens: ['a', 2] }), 'tokens', 'request.tokens[1] must be a string like the first item, not number'],
     [() => pe.attention({ text: 'a', temperature: 2 }), 'temperature', undefined],
-    [() => pe.attention({ x: 'abc', d_model: 4 }), 'x', 'x = string is invalid: expected a Float32Array, array or allocFloat32 buffer of n * d_model numbers'],
+    [() => pe.attention({ x: 'abc', d_model: 4 }), 'x', 'x = "abc" is invalid: expected a Float32Array, array or allocFloat32 buffer of n * d_model numbers'],
   ];
   for (const [call, param, message] of cases) {
     const error = errorOf(call);

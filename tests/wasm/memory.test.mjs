@@ -53,7 +53,7 @@ test('a BigInt at the end of a legal-sized x is refused before the [n, d] copy i
   const memory = pe.HEAPU8.buffer.byteLength;
   const heap = pe.heapBytesInUse();
   const error = errorOf(() => pe.applyRope(x, 2 ** 13, 128, { type: 'rope' }, 0));
-  assert.deepEqual([error.param, error.message], ['x', `x[${2 ** 20 - 1}] = bigint is invalid: expected a finite number`]);
+  assert.deepEqual([error.param, error.message], ['x', `x[${2 ** 20 - 1}] = 1n is invalid: expected a finite number`]);
   assert.equal(pe.HEAPU8.buffer.byteLength, memory);
   assert.equal(pe.heapBytesInUse(), heap);
 });
@@ -76,7 +76,7 @@ test('an argument that calls the module while it is read: the outer call still g
   assert.deepEqual(pe.applyRope(buffer, 2, 8, spec, 3), expected);
   // valueOf is never called: a number argument must be a number.
   const valueOf = { valueOf() { grow(); return 2; } };
-  assert.equal(errorOf(() => pe.applyRope(x, valueOf, 8, rope, 3)).message, 'n = object is invalid: expected an integer in [1, 16777216]');
+  assert.equal(errorOf(() => pe.applyRope(x, valueOf, 8, rope, 3)).message, 'n = an object is invalid: expected an integer in [1, 16777216]');
   // A getter that frees the buffer an earlier argument named: refused by name, not read after free.
   const freeing = { type: 'rope', get head_dim() { buffer.free(); return 8; } };
   const error = errorOf(() => pe.applyRope(buffer, 2, 8, freeing, 3));

@@ -123,7 +123,7 @@ test('bad rotary input throws a JS Error naming the parameter', () => {
     [() => pe.ropeInvFreq({ type: 'sinusoidal' }, 1), /not a rotary encoding/],
     [() => pe.applyRope(new Float32Array(7), 2, 4, rope({ head_dim: 4 }), 0), /^x = an array of length 7 is invalid: expected n \* d = 8 numbers$/],
     [() => pe.applyRope(new Float32Array(8), 2, 4, rope(), 0), /^x = \[2, 4\] is invalid: expected a \[n, head_dim\] matrix with head_dim = 8$/],
-    [() => pe.applyRope('abc', 1, 3, rope(), 0), /^x = string is invalid/],
+    [() => pe.applyRope('abc', 1, 3, rope(), 0), /^x = "abc" is invalid/],
     [() => pe.applyRope(new Float32Array(8), 1, 8, rope(), -1), /^positionOffset = -1 is invalid/],
     [() => pe.decay(rope(), -1), /^maxDistance = -1 is invalid/],
   ];

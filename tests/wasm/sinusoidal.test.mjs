@@ -78,7 +78,7 @@ test('bad input throws a JS Error whose message names the parameter, value and r
     [() => pe.positionTable({ d_model: 8 }, 4), /missing required key "type"/],
     [() => pe.positionTable(sinusoidal(), 0), /^n = 0 is invalid: expected an integer in \[1, 16777216\]$/],
     [() => pe.positionTable(sinusoidal(), 2.5), /n = 2.5/],
-    [() => pe.positionTable(sinusoidal(), '4'), /n = string is invalid/],
+    [() => pe.positionTable(sinusoidal(), '4'), /n = "4" is invalid/],
     [() => pe.positionTable(sinusoidal({ d_model: 1024 }), 16385), /n = 16385 is invalid: expected n \* d_model <= 16777216/],
     [() => pe.positionTable(null, 4), /spec must be an object/],
     [() => pe.positionTable(sinusoidal({ base: () => 1 }), 4), /spec.base must be a number, string, boolean, list of numbers, object or null, not function/],
