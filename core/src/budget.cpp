@@ -44,13 +44,13 @@ void check_work(const char* what, const char* param, const std::vector<Factors>&
         for (const Factors& t : terms) (sum += sum.empty() ? "" : " + ") += product_text(t);
         const std::string value = sum + " = " + short_number(total) + " operations";
         const std::string allowed = "at most " + short_number(kMaxOperations) + " operations";
-        throw BadParam(param, std::string(what) + ": " + value + " exceeds the limit of " + short_number(kMaxOperations) +
+        throw BadParam(param, std::string(what) + " (" + param + "): " + value + " exceeds the limit of " + short_number(kMaxOperations) +
                                   " operations",
                        value, allowed);
     }
     if (result_bytes > kMaxResultBytes) {
         const std::string value = "a result of " + short_number(result_bytes) + " bytes";
-        throw BadParam(param, std::string(what) + ": " + value + " exceeds the limit of " +
+        throw BadParam(param, std::string(what) + " (" + param + "): " + value + " exceeds the limit of " +
                                   short_number(kMaxResultBytes) + " bytes (256 MiB)",
                        value, "at most " + short_number(kMaxResultBytes) + " bytes");
     }

@@ -50,7 +50,7 @@ TEST_CASE("budget: the message names the factors", "[budget]") {
         FAIL("not refused");
     } catch (const BadParam& e) {
         CHECK(std::string(e.what()) ==
-              "decay: 1000001 distances x 8388608 pairs x 12 operations per cosine = 1e14 operations exceeds the limit "
+              "decay (maxDistance): 1000001 distances x 8388608 pairs x 12 operations per cosine = 1e14 operations exceeds the limit "
               "of 3e8 operations");
     }
 }
