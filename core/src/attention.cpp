@@ -1,6 +1,7 @@
 #include "posenc/attention.hpp"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -44,6 +45,64 @@ Matrix subtract(const Matrix& a, const Matrix& b) {
     return out;
 }
 
+/// The float32 range of a head on the caller's inputs. Token embeddings are
+/// small (N(0, 1/d_model) times at most 1e6), but a caller's x (and, in
+/// forward, its weights) may hold any finite float32, and a head on them could
+/// overflow: an infinite or NaN projection, a rotated pair past 3.4e38, or a
+/// logit that overflows to -infinity and silently gets weight 0. Each step is
+/// checked as it is made; a failure is BadParam "x" with the inputs' magnitudes.
+struct Range {
+    /// The largest magnitudes of the inputs, for the message ("numbers up to 3e+38 in magnitude").
+    std::function<std::string()> inputs;
+
+    [[noreturn]] void refuse(const std::string& allowed) const { throw_bad_param("x", inputs(), allowed); }
+
+    /// q, k or v [rows, cols] made from the inputs: every entry finite.
+    void projection(const float* a, std::size_t count, const char* what) const {
+        for (std::size_t i = 0; i < count; ++i)
+            if (!std::isfinite(a[i]))
+                refuse(std::string("inputs whose projections stay within float32 (3.4e38); here the ") + what +
+                       " x W overflow");
+    }
+    void projection(const Matrix& a, const char* what) const { projection(a.data(), a.size(), what); }
+
+    /// The head's output [count]: finite when the checks above passed (a last guard).
+    void output(const float* a, std::size_t count) const {
+        for (std::size_t i = 0; i < count; ++i)
+            if (!std::isfinite(a[i])) refuse("inputs for which the head's output stays within float32 (3.4e38)");
+    }
+
+    /// The logits q_i . k_j * scale of q [n, d], k [m, d]: |logit| <= scale * sum_c max|q_c| max|k_c| must
+    /// be <= kMaxLogit, and sum_c max|q_c| <= kMaxLogit / 100, which leaves room for a relative
+    /// bias q_i . a(j - i) with entries up to 100 (Shaw, Transformer-XL).
+    void logits(const float* q, std::size_t n, const float* k, std::size_t m, std::size_t d, double scale) const {
+        std::vector<float> qmax(d), kmax(d);
+        kernels::column_max_abs(q, n, d, qmax.data());
+        kernels::column_max_abs(k, m, d, kmax.data());
+        double bound = 0.0, qsum = 0.0;
+        for (std::size_t c = 0; c < d; ++c) {
+            bound += double(qmax[c]) * double(kmax[c]);
+            qsum += double(qmax[c]);
+        }
+        bound *= std::max(scale, 1.0);  // the kernels sum q . k before they scale it
+        if (bound > kMaxLogit || qsum > kMaxLogit / 100)
+            refuse("inputs whose logits stay within +-1e38: here sum_c max|q_c| max|k_c|" +
+                   (scale > 1 ? " x the scale " + format_magnitude(scale) : std::string()) + " = " +
+                   format_magnitude(bound) + " (at most 1e38) and sum_c max|q_c| = " + format_magnitude(qsum) +
+                   " (at most 1e36)");
+    }
+    void logits(const Matrix& q, const Matrix& k, double scale) const {
+        logits(q.data(), q.shape()[0], k.data(), k.shape()[0], q.shape()[1], scale);
+    }
+
+    static constexpr double kMaxLogit = 1e38;
+};
+
+/// "numbers up to 3e+38 in magnitude": the largest |x|.
+std::string magnitude(const float* x, std::size_t count) {
+    return "numbers up to " + format_magnitude(kernels::max_abs(x, count)) + " in magnitude";
+}
+
 /// W [d_model, d_head] number `which` (0 q, 1 k, 2 v): Xavier normal, std sqrt(2/(fan_in + fan_out)).
 Matrix projection(const Request& r, int which) {
     Matrix w = zeros(std::size_t(r.d_model), std::size_t(r.d_head));
@@ -79,8 +138,9 @@ Config with_width(const Family& family, const Config& spec, std::int64_t d_model
 
 /// Rotates q and k ([n, d_head] each, rows at positions offset ..) as the rotary
 /// spec does (a family with a `role` key, xPos, scales q up and k down); returns
-/// the scaling's logit_scale.
-double rotate_qk(const Family& family, const Config& spec, std::int64_t offset, Matrix& q, Matrix& k) {
+/// the scaling's logit_scale. A rotation past float32 is refused as range does.
+double rotate_qk(const Family& family, const Config& spec, std::int64_t offset, Matrix& q, Matrix& k,
+                 const Range& range) {
     const std::int64_t n = std::int64_t(q.shape()[0]);
     const RotaryFrequencies f = rotary_frequencies(spec, offset + n);
     Config query = spec, key = spec;
@@ -91,7 +151,8 @@ double rotate_qk(const Family& family, const Config& spec, std::int64_t offset, 
     try {
         q = apply_rotary(query, q, offset);
         k = apply_rotary(key, k, offset);
-    } catch (const BadParam& e) {  // xpos past its float32 range: named as the request names the offset
+    } catch (const BadParam& e) {  // named as the request names them: the offset, and x for a q or k too large
+        if (e.param == "x") range.refuse("inputs whose queries x W_q and keys x W_k can be rotated: here " + e.allowed);
         if (e.param != "positionOffset") throw;
         throw_bad_param("position_offset", e.value, e.allowed);
     }
@@ -278,30 +339,41 @@ Result run(const Request& r, WeightCache* cache) {
     float scale = float(1.0 / std::sqrt(double(r.d_head)));
     Matrix v;
     Terms& t = result.terms;
+    const Range range{[&] { return magnitude(x.data(), x.size()); }};
+    // x W, and q k^T * scale, each checked against float32's range (Range).
+    const auto project = [&](const Matrix& a, const Matrix& weights, const char* what) {
+        Matrix out = matmul(a, weights);
+        range.projection(out, what);
+        return out;
+    };
+    const auto logits = [&](const Matrix& a, const Matrix& b, float s) {
+        range.logits(a, b, s);
+        return scores(a, b, s);
+    };
 
     if (family.acts == Acts::absolute) {
         const Matrix p = position_table(encoding, n, r.position_offset);  // [n, d_model]
         const Matrix h = add(x, p);
-        const Matrix q = matmul(h, wq), k = matmul(h, wk);
-        v = matmul(h, wv);
-        result.logits = scores(q, k, scale);
+        const Matrix q = project(h, wq, "queries"), k = project(h, wk, "keys");
+        v = project(h, wv, "values");
+        result.logits = logits(q, k, scale);
         result.positions = p;
         result.q = q;
         result.k = k;
-        const Matrix qw = matmul(x, wq), kw = matmul(x, wk), qp = matmul(p, wq), kp = matmul(p, wk);
+        const Matrix qw = project(x, wq, "queries"), kw = project(x, wk, "keys"), qp = matmul(p, wq), kp = matmul(p, wk);
         t.carrier = acts_name(family.acts);
-        t.cc = scores(qw, kw, scale);
-        t.cp = scores(qw, kp, scale);
-        t.pc = scores(qp, kw, scale);
+        t.cc = logits(qw, kw, scale);
+        t.cp = logits(qw, kp, scale);
+        t.pc = logits(qp, kw, scale);
         t.pp = scores(qp, kp, scale);
     } else {
-        const Matrix q = matmul(x, wq), k = matmul(x, wk);
-        v = matmul(x, wv);
-        const Matrix content = scores(q, k, scale);
+        const Matrix q = project(x, wq, "queries"), k = project(x, wk, "keys");
+        v = project(x, wv, "values");
+        const Matrix content = logits(q, k, scale);
         if (family.acts == Acts::rotary) {
             Matrix qr = q, kr = k;
-            const double logit_scale = rotate_qk(family, encoding, r.position_offset, qr, kr);
-            result.logits = scores(qr, kr, float(scale * logit_scale));
+            const double logit_scale = rotate_qk(family, encoding, r.position_offset, qr, kr, range);
+            result.logits = logits(qr, kr, float(scale * logit_scale));
             result.q_unrotated = q;
             result.k_unrotated = k;
             result.q = qr;
@@ -331,6 +403,7 @@ Result run(const Request& r, WeightCache* cache) {
     result.weights = result.logits;
     kernels::softmax_rows(result.weights.data(), std::size_t(n), std::size_t(n));
     result.output = matmul(result.weights, v);
+    range.output(result.output.data(), result.output.size());
     result.x = std::move(x);
     result.v = std::move(v);
     return result;
@@ -368,20 +441,31 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
                          {double(f.d_head + 4) / 4, "operations per pair (a SIMD dot of d_head, an exp)"}}},
                        4.0 * double(f.n) * double(f.d_head));
     const std::size_t n = std::size_t(f.n), d_model = std::size_t(f.d_model), d = std::size_t(f.d_head);
+    const Range range{[&] {
+        return magnitude(x.data, x.length) + " (wq, wk, wv up to " + format_magnitude(kernels::max_abs(wq.data, wq.length)) +
+               ", " + format_magnitude(kernels::max_abs(wk.data, wk.length)) + ", " +
+               format_magnitude(kernels::max_abs(wv.data, wv.length)) + ")";
+    }};
     Matrix q = xt::empty<float>({n, d}), k = xt::empty<float>({n, d}), v = xt::empty<float>({n, d});
     kernels::matmul(x.data, wq.data, q.data(), n, d_model, d);
     kernels::matmul(x.data, wk.data, k.data(), n, d_model, d);
     kernels::matmul(x.data, wv.data, v.data(), n, d_model, d);
+    range.projection(q, "queries");
+    range.projection(k, "keys");
+    range.projection(v, "values");
     const float scale = float(1.0 / std::sqrt(double(f.d_head)));
     const Family& family = family_of(f.encoding);
     const Config encoding = with_width(family, f.encoding, f.d_model, f.d_head);
     if (family.acts == Acts::none) {
+        range.logits(q, k, scale);
         kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale, f.causal, nullptr, out);
     } else if (family.acts == Acts::rotary) {
-        const double logit_scale = rotate_qk(family, encoding, f.position_offset, q, k);
+        const double logit_scale = rotate_qk(family, encoding, f.position_offset, q, k, range);
+        range.logits(q, k, scale * logit_scale);
         kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, float(scale * logit_scale), f.causal,
                            nullptr, out);
     } else {
+        range.logits(q, k, scale);
         const HeadBias b = head_bias(encoding, q.data(), f.n, f.d_head);
         const bool causal = f.causal || b.causal;
         if (b.extra_width == 0) {
@@ -398,10 +482,12 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
                     ka[i * wide + d + c] = b.k_extra[i * e + c];
                 }
             }
+            range.logits(qa.data(), n, ka.data(), n, wide, scale);
             kernels::attention(qa.data(), ka.data(), v.data(), f.n, std::int64_t(wide), f.d_head, scale, causal,
                                b.tile.get(), out);
         }
     }
+    range.output(out, n * d);
 }
 
 }  // namespace posenc::attention

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 
@@ -20,6 +21,21 @@ std::string format_number(double x) {
     for (int precision = 1; precision <= 17; ++precision) {
         std::snprintf(buf, sizeof buf, "%.*g", precision, x);
         if (std::strtod(buf, nullptr) == x) break;
+    }
+    return buf;
+}
+
+std::string format_magnitude(double x) {
+    char buf[40];
+    if (!(std::abs(x) <= double(std::numeric_limits<float>::max()))) {  // past float32 (or not finite): 3 digits
+        if (!std::isfinite(x)) return format_number(x);
+        std::snprintf(buf, sizeof buf, "%.3g", x);
+        return buf;
+    }
+    const float f = float(x);
+    for (int precision = 1; precision <= 9; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, double(f));
+        if (std::strtof(buf, nullptr) == f) break;
     }
     return buf;
 }

@@ -39,6 +39,20 @@ void check_rows(std::int64_t n, std::int64_t d, std::int64_t head_dim, std::int6
         throw_bad_param("offset", std::to_string(offset), "an integer in [0, 2^40]");
 }
 
+void check_rotation_range(const float* x, std::int64_t n, std::int64_t head_dim, std::int64_t offset, double amplitude,
+                          const std::vector<double>& log_gain, const std::string& gain_name) {
+    constexpr double kLargest = 3.4e38;  // float32's largest finite, 3.4028235e38, less a margin for rounding
+    double log_max_gain = 0.0;           // over the pairs and the first and last rows (the gain is monotone in p)
+    const double first = double(offset), last = double(offset + n - 1);
+    for (const double g : log_gain) log_max_gain = std::max({log_max_gain, g * first, g * last});
+    const double gain = amplitude * std::exp(log_max_gain), allowed = kLargest / (std::sqrt(2.0) * gain);
+    const double largest = double(kernels::max_abs(x, std::size_t(n * head_dim)));
+    if (largest > allowed)
+        throw_bad_param("x", "numbers up to " + format_magnitude(largest) + " in magnitude",
+                        "|x| <= " + format_magnitude(allowed) + ", so that every rotated pair stays within float32: 3.4e38 / (sqrt(2) x " +
+                            gain_name + " = " + format_magnitude(gain) + ")");
+}
+
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset) {
     check_rows(x, spec.head_dim, offset);
     xt::xtensor<float, 2> out = xt::empty<float>(x.shape());
@@ -49,6 +63,7 @@ xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, st
 void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
     check_rows(n, d, spec.head_dim, offset);
     const Frequencies f = frequencies(spec, offset + n);
+    check_rotation_range(x, n, d, offset, f.attention_factor, {}, "attention_factor");
     if (out != x) std::copy(x, x + n * d, out);
     rotate_rows(out, n, d, spec.layout, f.inv_freq, offset, f.attention_factor, {});
 }

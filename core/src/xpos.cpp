@@ -81,9 +81,10 @@ void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std
                         "positions offset .. offset + n - 1 up to " + std::to_string(last) +
                             " for xpos with scale_base = " + format_number(spec.scale_base) +
                             " (beyond, the scale zeta^(position / scale_base) overflows float32)");
+    const std::vector<double> rate = log_rate(spec, spec.role == Role::query ? 1.0 : -1.0);
+    rope::check_rotation_range(x, n, d, offset, 1.0, rate, "the largest xPos scale zeta^(+-position / scale_base) here");
     if (out != x) std::copy(x, x + n * d, out);
-    rope::rotate_rows(out, n, d, spec.layout, inv_freq(spec), offset, 1.0,
-                      log_rate(spec, spec.role == Role::query ? 1.0 : -1.0));
+    rope::rotate_rows(out, n, d, spec.layout, inv_freq(spec), offset, 1.0, rate);
 }
 
 rope::Decay decay(const Spec& spec, std::int64_t max_distance, std::uint64_t seed) {

@@ -290,6 +290,46 @@ std::vector<Case> catalogue() {
              attention::run(r);
          },
          I, "d_head", "d_head = 4", "d_model = 8 with identity projections"},
+        // Inputs near float32's largest (3.4e38): refused before they overflow.
+        {"applyRope x of 3e38",
+         [] { apply_rotary(S(R"({"type":"rope","head_dim":4})"), xt::xtensor<float, 2>{{3e38f, 3e38f, 1, 1}}, 0); }, I,
+         "x", "numbers up to 3e+38 in magnitude", "|x| <= 2.40416"},
+        {"applyRope yarn x of 2.3e38 (attention_factor 1.0693)",
+         [] {
+             apply_rotary(S(R"({"type":"rope","head_dim":4,"rope_scaling":{"rope_type":"yarn","factor":2,"original_max_position_embeddings":8}})"),
+                          xt::xtensor<float, 2>{{2.3e38f, 1, 1, 1}}, 0);
+         },
+         I, "x", "numbers up to 2.3e+38", "attention_factor = 1.069314"},
+        {"applyRope xpos key at position 1e6",
+         [] { apply_rotary(S(R"({"type":"xpos","head_dim":4,"role":"key","scale_base":1e5})"), xt::xtensor<float, 2>{{1e34f, 1, 1, 1}}, 1000000); },
+         I, "x", "numbers up to 1e+34", "the largest xPos scale zeta^(+-position / scale_base) here = 275854.75"},
+        {"attention x whose values overflow",
+         [] {
+             attention::Request r;
+             r.d_model = r.d_head = 4;
+             r.projections = attention::Projections::identity;
+             r.encoding = S(R"({"type":"none"})");
+             r.x = xt::xtensor<float, 2>{{3e38f, 3e38f, 3e38f, 3e38f}, {1, 2, 3, 4}};
+             r.tokens.assign(2, "");
+             attention::run(r);
+         },
+         I, "x", "numbers up to 3e+38", "logits stay within +-1e38"},
+        {"attentionForward projections past float32",
+         [] {
+             const std::vector<float> x = {3e38f, 3e38f}, w = {1, 1};
+             std::vector<float> out(1);
+             attention::forward(attention::parse_forward(S(R"({"n":1,"d_model":2,"d_head":1})")), Floats{x.data(), 2},
+                                Floats{w.data(), 2}, Floats{w.data(), 2}, Floats{w.data(), 2}, out.data());
+         },
+         I, "x", "numbers up to 3e+38 in magnitude (wq, wk, wv up to 1, 1, 1)", "the queries x W overflow"},
+        {"attentionForward logits past 1e38",
+         [] {
+             const std::vector<float> x = {1e20f, 1e20f, 1e20f, 1e20f}, w = {1, 0, 0, 1};
+             std::vector<float> out(4);
+             attention::forward(attention::parse_forward(S(R"({"n":2,"d_model":2,"d_head":2})")), Floats{x.data(), 4},
+                                Floats{w.data(), 4}, Floats{w.data(), 4}, Floats{w.data(), 4}, out.data());
+         },
+         I, "x", "numbers up to 1e+20 in magnitude (wq, wk, wv up to 1, 1, 1)", "= 2e+40"},
         // Texts.
         {"text empty", [] { attention::tokenize(""); }, I, "text", "\"\"", "at least one token"},
         {"text of spaces and newlines", [] { attention::tokenize(" \n\t "); }, I, "text", "text = ", "at least one token"},

@@ -553,3 +553,23 @@ TEST_CASE("an absent optional key reads as its ScalingKey's fallback", "[rope][s
     CHECK(!yarn.mscale);
     CHECK(!parse_block(required_block("longrope"), false).scaling.factor_given);
 }
+
+TEST_CASE("float32 range: x up to 3.4e38 / (sqrt(2) attention_factor) rotates to finite numbers; past it, refused", "[rope]") {
+    // A pair (a, a) at 45 degrees from an axis rotates onto it at angle pi/4: its norm
+    // sqrt(2) |a| lands in one entry. Pair 0 has inv_freq 1, so position 1 turns it by
+    // 1 rad; the worst angle over positions is reached near p = 7 (7 rad = 2 pi + 0.717).
+    const auto spec = spec_of({{"head_dim", 2.0}});
+    const double allowed = 3.4e38 / std::sqrt(2.0);
+    xt::xtensor<float, 2> x = {{float(allowed * 0.9999), float(allowed * 0.9999)}};
+    for (std::int64_t p = 0; p < 64; ++p) {
+        const auto y = rope::apply(spec, x, p);
+        CHECK(std::isfinite(y(0, 0)));
+        CHECK(std::isfinite(y(0, 1)));
+    }
+    // At |a| = 3e38 (refused), position 7 would give a cos 7 - a sin 7 = -3.3e38 and
+    // a sin 7 + a cos 7 = 4.2e38: past float32's largest, 3.4028235e38.
+    CHECK(3e38 * (std::sin(7.0) + std::cos(7.0)) > double(std::numeric_limits<float>::max()));
+    x = {{3e38f, 3e38f}};
+    CHECK_THROWS_WITH(rope::apply(spec, x, 7), Contains("x = numbers up to 3e+38 in magnitude") &&
+                                                   Contains("|x| <= 2.404163e+38"));
+}

@@ -63,6 +63,11 @@ private:
 /// "1e-07"), "NaN", "Infinity".
 std::string format_number(double x);
 
+/// Text for a float32 magnitude in messages: the shortest text that reads back
+/// as the same float32 ("3e+38", "1e+20", "2.404163e+38"); a number past
+/// float32's range with 3 digits ("2e+40").
+std::string format_magnitude(double x);
+
 /// A readable rendering of a value for error messages: `7`, `"concat"`, `true`,
 /// `[1, 2]`, `{...}`, `null`.
 std::string describe(const Value& value);

@@ -28,6 +28,16 @@ void matmul_reference(const float* a, const float* b, float* out, std::size_t m,
 void matmul_bt_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n);
 
 // ---------------------------------------------------------------------------
+// Magnitudes (the float32 range checks of the callers' inputs)
+
+/// out [n] = the largest |a[r, c]| over the rows r of a [m, n], per column c.
+/// For finite inputs (the callers check that first); 0 for m = 0.
+void column_max_abs(const float* a, std::size_t m, std::size_t n, float* out);
+
+/// The largest |a[i]| of a [count]; 0 for count = 0. For finite inputs.
+float max_abs(const float* a, std::size_t count);
+
+// ---------------------------------------------------------------------------
 // Softmax
 
 /// Row-wise softmax in place of x [m, n], stable (the row's max is subtracted

@@ -117,7 +117,8 @@ Frequencies frequencies(const Spec& spec, std::int64_t seq_len);
 /// attention_factor * (a cos t - b sin t, a sin t + b cos t), t = position *
 /// inv_freq[i] formed in double; dimensions past rotary_dim are copied.
 /// Norm-preserving when attention_factor = 1. Throws std::invalid_argument
-/// when x is not [n, head_dim] with n >= 1, or offset is outside [0, 2^40].
+/// when x is not [n, head_dim] with n >= 1, or offset is outside [0, 2^40],
+/// or when |x| times sqrt(2) attention_factor exceeds 3.4e38 (check_rotation_range).
 xt::xtensor<float, 2> apply(const Spec& spec, const xt::xtensor<float, 2>& x, std::int64_t offset);
 
 /// apply on raw row-major arrays: x [n, d] rotated into out [n, d], which the
@@ -131,6 +132,16 @@ void check_rows(const xt::xtensor<float, 2>& x, std::int64_t head_dim, std::int6
 
 /// check_rows for an x of shape [n, d].
 void check_rows(std::int64_t n, std::int64_t d, std::int64_t head_dim, std::int64_t offset);
+
+/// The float32 range of the rotation shared with xPos: a rotated pair has the
+/// norm of (a, b) times amplitude * exp(p * log_gain[i]), so its entries stay
+/// finite when sqrt(2) |x| amplitude max_gain <= 3.4e38, the largest gain over
+/// the rows (positions offset .. offset + n - 1) and pairs. Throws BadParam
+/// (param "x", the largest |x| and the largest |x| allowed) otherwise, before
+/// anything is written. `gain_name` names the multiplier in the message
+/// ("attention_factor", "the xPos scale").
+void check_rotation_range(const float* x, std::int64_t n, std::int64_t head_dim, std::int64_t offset, double amplitude,
+                          const std::vector<double>& log_gain, const std::string& gain_name);
 
 /// The rotation shared with xPos. Rotates the [n, head_dim] rows of x in place,
 /// row r at position p = offset + r, pair i by p * inv_freq[i] radians, and
