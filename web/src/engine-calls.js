@@ -226,22 +226,47 @@ function errorMessage(error) {
  *   {op: 'priority', key, priority}               changes the priority of the queued requests of that key
  * A 'view' request replaces any queued request with the same key, in its place. Requests are
  * answered in order, the lower `priority` first (the page gives 0 to views in sight).
- * @param {Promise<object>} module  resolves to the instantiated wasm module
+ *
+ * Memory: WebAssembly memory only grows, so after a large request (applyRope on 2^24 floats
+ * takes 160 MiB) the instance would hold that memory for the life of the tab. When the module's
+ * memory is above `memoryLimit` bytes after a request, the server drops the instance and its
+ * caches and loads a fresh one (about 15 ms) before the next request; it posts
+ * {op: 'restarted', memoryBytes} (the size it dropped) so the page can tell. The default
+ * keeps the page's usual large views (attention on 2048 tokens: 123 MiB) on one instance.
+ * @param {() => Promise<object>} load  instantiates the wasm module (createPosenc)
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
+ * @param {{memoryLimit?: number}} [options]  bytes of wasm memory kept between requests (default 128 MiB)
  * @returns {(message: object) => void} the function to hand each request to
  */
-export function createServer(module, post) {
+export function createServer(load, post, { memoryLimit = 128 * 2 ** 20 } = {}) {
   const queue = [];
+  let pe = null;
   let calls = null;
   let failure = null;
   let running = false;
-  const ready = module.then((pe) => {
+  let ready = load().then((module) => {
+    pe = module;
     calls = createCalls(pe);
     post({ op: 'ready', version: pe.version() });
   }, (error) => {
     failure = new Error(`${error?.message ?? error} (is the .wasm next to the scripts, served as application/wasm, with CORS from another origin?)`);
     post({ op: 'ready', error: errorMessage(failure) });
   });
+
+  /** A fresh instance in place of one whose memory grew past memoryLimit. */
+  function restartIfLarge() {
+    const memoryBytes = pe?.HEAPU8.buffer.byteLength ?? 0;
+    if (memoryBytes <= memoryLimit) return;
+    pe = null;
+    calls = null;
+    ready = load().then((module) => {
+      pe = module;
+      calls = createCalls(pe);
+      post({ op: 'restarted', memoryBytes });
+    }, (error) => {
+      failure = new Error(`${error?.message ?? error} (reloading the engine after a request used ${memoryBytes} bytes)`);
+    });
+  }
 
   function answer(request) {
     if (failure) return { id: request.id, error: { ...errorMessage(failure), message: `the WebAssembly engine failed to load: ${failure.message}` } };
@@ -282,6 +307,8 @@ export function createServer(module, post) {
         `posenc: compute ${label}: ${(performance.now() - start).toFixed(1)} ms`);
       if (Array.isArray(reply)) post(reply[0], reply[1]);
       else post(reply);
+      restartIfLarge();
+      await ready;
       await new Promise((resolve) => setTimeout(resolve, 0));  // let newer requests in
     }
     running = false;

@@ -3,5 +3,5 @@
 import createPosenc from '../generated/posenc.mjs';
 import { createServer } from './engine-calls.js';
 
-const serve = createServer(createPosenc(), (message, transfer = []) => self.postMessage(message, transfer));
+const serve = createServer(() => createPosenc(), (message, transfer = []) => self.postMessage(message, transfer));
 self.onmessage = (event) => serve(event.data);

@@ -19,6 +19,7 @@ import { previewLimits } from './lib/box-average.js';
  *   call(method: string, ...args): Promise<any>,
  *   cancel(key: string): void,
  *   mode: 'worker' | 'main thread',
+ *   restarts: number,
  * }}
  *   ready: the module's version() once it is instantiated (rejects if it fails to load);
  *   view: the fields `needs` of a family's result for params (families/*.js), and the
@@ -28,7 +29,9 @@ import { previewLimits } from './lib/box-average.js';
  *     worker starts on it (from then on it can no longer be replaced);
  *   prioritise: changes the priority of a key's queued requests;
  *   call: one memoised call of engine-calls.js (e.g. call('rotary', spec, 1));
- *   cancel: drops the queued requests of a key.
+ *   cancel: drops the queued requests of a key;
+ *   restarts: how many times the engine replaced its wasm instance after a request grew its
+ *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer).
  */
 export function createEngine() {
   const pending = new Map();  // id -> {resolve, reject, kind}
@@ -39,6 +42,10 @@ export function createEngine() {
   ready.catch(() => {});
 
   function receive(message) {
+    if (message.op === 'restarted') {  // the engine dropped an instance grown past its memory limit
+      engine.restarts += 1;
+      return;
+    }
     if (message.op === 'ready') {
       if (message.error) settleReady.reject(toError(message.error));
       else settleReady.resolve(message.version);
@@ -57,6 +64,7 @@ export function createEngine() {
   const engine = {
     ready,
     mode: 'worker',
+    restarts: 0,  // fresh instances the engine loaded after a request grew its memory past 128 MiB
     view(key, family, params, needs, { previews = false, priority = 0, onStart = null } = {}) {
       return ask({ op: 'view', key, family, params, needs, priority,
         ...(previews ? { previews: previewLimits(globalThis.devicePixelRatio) } : {}) }, 'view', onStart);
@@ -88,7 +96,7 @@ export function createEngine() {
     const queued = [];
     send = (message) => queued.push(message);
     fallback = Promise.all([import('./engine-calls.js'), import('../generated/posenc.mjs')]).then(([{ createServer }, { default: createPosenc }]) => {
-      const serve = createServer(createPosenc(), (message) => receive(message));
+      const serve = createServer(() => createPosenc(), (message) => receive(message));
       send = serve;
       for (const message of queued) serve(message);
     }, (error) => settleReady.reject(error));
