@@ -531,7 +531,8 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_similarity(unsigned kinds, int 
 /// output (Float32Array(n * d_head)), x (the inputs, n * d_model), positions (P, n * d_model,
 /// absolute encodings only), q, k, v (n * d_head each, q and k as they enter q.k: rotated for
 /// rope/xpos), q_unrotated and k_unrotated (rope/xpos only), terms: {carrier, cc, cp, pc, pp} for
-/// absolute encodings or {carrier, content, position} for the others}.
+/// absolute encodings or {carrier, content, position} for the others, plus the named parts of a
+/// bias that splits (DeBERTa: c2p, p2c)}.
 /// request.x (optional), passed apart from the request as x_length floats at x
 /// (x_length < 0: none): the inputs [n, d_model] used instead of tokens.
 EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const float* x, double x_length) {
@@ -562,6 +563,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const f
             reply.f32("cc", std::move(t.cc)).f32("cp", std::move(t.cp)).f32("pc", std::move(t.pc)).f32("pp", std::move(t.pp));
         } else {
             reply.f32("content", std::move(t.content)).f32("position", std::move(t.position));
+            for (auto& [name, part] : t.parts) reply.f32(name.c_str(), std::move(part));
         }
         reply.end().end();
     };

@@ -369,7 +369,10 @@ Result run(const Request& r, WeightCache* cache) {
     } else {
         const Matrix q = project(x, wq, "queries"), k = project(x, wk, "keys");
         v = project(x, wv, "values");
-        const Matrix content = logits(q, k, scale);
+        HeadBias hb;  // a bias family's, prepared from the head's own q, k and projections
+        if (family.acts == Acts::bias)
+            hb = head_bias(encoding, HeadInputs{q.data(), k.data(), wq.data(), wk.data(), n, r.d_model, r.d_head});
+        const Matrix content = logits(q, k, float(scale * hb.content_scale));
         if (family.acts == Acts::rotary) {
             Matrix qr = q, kr = k;
             const double logit_scale = rotate_qk(family, encoding, r.position_offset, qr, kr, range);
@@ -385,10 +388,15 @@ Result run(const Request& r, WeightCache* cache) {
             t.carrier = acts_name(family.acts);
             t.position = zeros(std::size_t(n), std::size_t(n));
         } else {
-            const Matrix b = bias_matrix(head_bias(encoding, q.data(), n, r.d_head), n);
+            const Matrix b = bias_matrix(hb, n);
             result.logits = add(content, b);
             t.carrier = acts_name(family.acts);
             t.position = b;
+            for (const auto& [name, tile] : hb.parts) {
+                Matrix part = zeros(std::size_t(n), std::size_t(n));
+                tile->add(0, n, 0, n, part.data(), std::size_t(n));
+                t.parts.emplace_back(name, std::move(part));
+            }
         }
         t.content = content;
         if (family.acts != Acts::rotary) {
@@ -465,11 +473,12 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
         kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, float(scale * logit_scale), f.causal,
                            nullptr, out);
     } else {
-        range.logits(q, k, scale);
-        const HeadBias b = head_bias(encoding, q.data(), f.n, f.d_head);
+        const HeadBias b = head_bias(encoding, HeadInputs{q.data(), k.data(), wq.data, wk.data, f.n, f.d_model, f.d_head});
+        const float scale_b = float(scale * b.content_scale);
+        range.logits(q, k, scale_b);
         const bool causal = f.causal || b.causal;
         if (b.extra_width == 0) {
-            kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale, causal, b.tile.get(), out);
+            kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale_b, causal, b.tile.get(), out);
         } else {
             // Transformer-XL: [q | Q'/scale] . [k | K'] * scale = q.k * scale + Q'.K' (see relative_factors).
             const std::size_t e = std::size_t(b.extra_width), wide = d + e;

@@ -37,7 +37,8 @@ void set_relative_bias(Family& family, std::function<RelativeBias(const Config&)
         const RelativeBias b = relative(c);
         return curve("bias", max_distance, [&](std::int64_t m) { return b.at(-m); });
     };
-    family.head_bias = [relative](const Config& c, const float*, std::int64_t n, std::int64_t) {
+    family.head_bias = [relative](const Config& c, const HeadInputs& in) {
+        const std::int64_t n = in.n;
         const RelativeBias b = relative(c);
         std::vector<float> by_relative(std::size_t(2 * n - 1));
         for (std::int64_t r = -(n - 1); r <= n - 1; ++r) by_relative[std::size_t(r + n - 1)] = float(b.at(r));

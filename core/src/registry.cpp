@@ -185,14 +185,15 @@ xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n) {
     return family.bias(spec, n);
 }
 
-HeadBias head_bias(const Config& spec, const float* q, std::int64_t n, std::int64_t width) {
+HeadBias head_bias(const Config& spec, const HeadInputs& in) {
     const Family& family = family_of(spec);
     if (!family.head_bias)
         throw_bad_param("encoding.type", '"' + family.type + '"', having("a bias family", &Family::head_bias));
-    check_integer("n", n, 1, attention::kMaxForwardTokens);
-    check_bias_work(family, family.width_key.empty() ? spec : with_head_width(spec, family.width_key, width), "attention",
-                    n);
-    return family.head_bias(spec, q, n, width);
+    check_integer("n", in.n, 1, attention::kMaxForwardTokens);
+    Config sized = family.width_key.empty() ? spec : with_head_width(spec, family.width_key, in.width);
+    if (family.key("hidden_size")) sized = with_head_width(sized, "hidden_size", in.d_model);
+    check_bias_work(family, sized, "attention", in.n);
+    return family.head_bias(sized, in);
 }
 
 xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, const std::string& metric) {

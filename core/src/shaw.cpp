@@ -24,7 +24,9 @@ Family make_family() {
              {Key::integer("head_dim", 64, 1, 4096), Key::integer("max_relative_position", 16, 0, 4096),
               Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false)});
     f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
-    f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
+    f.head_bias = [](const Config& c, const HeadInputs& in) {
+        const float* q = in.q;
+        const std::int64_t n = in.n, width = in.width;
         const Spec spec = parse(with_head_width(c, "head_dim", width));
         check_head_width("head_dim", spec.head_dim, width);
         HeadBias out;

@@ -17,7 +17,9 @@ Family make_family() {
              {Key::integer("d_head", 64, 2, 4096, "an even integer in [2, 4096]"), Key::integer("seed", 0, 0, kMaxSeed),
               Key::boolean("causal", true)});
     f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
-    f.head_bias = [](const Config& c, const float* q, std::int64_t n, std::int64_t width) {
+    f.head_bias = [](const Config& c, const HeadInputs& in) {
+        const float* q = in.q;
+        const std::int64_t n = in.n, width = in.width;
         const Spec spec = parse(with_head_width(c, "d_head", width));
         check_head_width("d_head", spec.d_head, width);
         HeadBias out;

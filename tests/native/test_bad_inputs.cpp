@@ -185,13 +185,13 @@ std::vector<Case> catalogue() {
         {"head_bias n 8193",
          [] {
              std::vector<float> q(8);
-             head_bias(S(R"({"type":"alibi"})"), q.data(), 8193, 1);
+             head_bias(S(R"({"type":"alibi"})"), HeadInputs{q.data(), q.data(), nullptr, nullptr, 8193, 1, 1});
          },
          I, "n", "n = 8193", "[1, 8192]"},
         {"head_bias width disagrees",
          [] {
              std::vector<float> q(8);
-             head_bias(S(R"({"type":"shaw","head_dim":4})"), q.data(), 2, 8);
+             head_bias(S(R"({"type":"shaw","head_dim":4})"), HeadInputs{q.data(), q.data(), nullptr, nullptr, 2, 8, 8});
          },
          I, "encoding.head_dim", "encoding.head_dim = 4", "d_head = 8"},
         {"alibi slopes 0", [] { alibi::slopes(0); }, I, "nHeads", "nHeads = 0", "[1, 4096]"},

@@ -87,6 +87,8 @@ struct Terms {
     std::string carrier;
     xt::xtensor<float, 2> cc, cp, pc, pp;  ///< [n, n] each, "absolute" only
     xt::xtensor<float, 2> content, position;  ///< [n, n] each, the other carriers
+    /// "bias" families that split their bias (HeadBias::parts): DeBERTa's "c2p" and "p2c", [n, n] each.
+    std::vector<std::pair<std::string, xt::xtensor<float, 2>>> parts;
 };
 
 struct Result {

@@ -73,6 +73,22 @@ struct HeadBias {
     std::int64_t extra_width = 0;
     /// The spec's own `causal` key: true hides the keys after each query as well.
     bool causal = false;
+    /// Multiplies the head's 1/sqrt(d_head) on q . k: DeBERTa divides every term by
+    /// sqrt(d_head * scale_factor), so its content scores get 1/sqrt(scale_factor). 1 otherwise.
+    double content_scale = 1.0;
+    /// Named parts of the bias that the page's head reports in its terms, each a tile
+    /// as `tile` is (DeBERTa: "c2p" and "p2c", whose sum is the bias). Empty for most.
+    std::vector<std::pair<std::string, std::unique_ptr<kernels::BiasTile>>> parts;
+};
+
+/// What a content-dependent bias may read of its head (n tokens, d_model inputs,
+/// width = d_head): the projected queries and keys, and the projections.
+struct HeadInputs {
+    const float* q = nullptr;   ///< [n, width], row-major: X W_q
+    const float* k = nullptr;   ///< [n, width]: X W_k
+    const float* wq = nullptr;  ///< [d_model, width]: W_q (DeBERTa projects its relative embeddings with it)
+    const float* wk = nullptr;  ///< [d_model, width]: W_k
+    std::int64_t n = 0, d_model = 0, width = 0;
 };
 
 /// One encoding family. A slot is empty when the family does not compute that
@@ -104,8 +120,8 @@ struct Family {
     std::function<Curves(const Config&, std::int64_t max_distance, std::uint64_t seed)> decay;
     /// b(i, j) [n, n] with queries of ones.
     std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n)> bias;
-    /// The bias of one head whose queries are q [n, width] (n checked by the caller).
-    std::function<HeadBias(const Config&, const float* q, std::int64_t n, std::int64_t width)> head_bias;
+    /// The bias of one head over `in` (n checked by the caller).
+    std::function<HeadBias(const Config&, const HeadInputs& in)> head_bias;
 
     /// The work estimates the budget checks (posenc/budget.hpp) before decay and before
     /// bias / head_bias run, as a sum of terms (setup + main loop). Empty: one

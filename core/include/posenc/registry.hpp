@@ -108,10 +108,11 @@ xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, co
 /// bad spec, n outside [1, 4096], or a type that is not a bias family.
 xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n);
 
-/// The bias of a bias family for a head whose queries are q [n, width] (row-major;
-/// read by the content-dependent families, shaw and transformer_xl, whose
-/// head_dim / d_head must equal width). Throws std::invalid_argument for a bad
-/// spec, n outside [1, 8192], a width that disagrees, or a type that is not a bias family.
-HeadBias head_bias(const Config& spec, const float* q, std::int64_t n, std::int64_t width);
+/// The bias of a bias family for a head over `in` (queries, keys and projections,
+/// read by the content-dependent families, shaw, transformer_xl and deberta, whose
+/// width key must equal in.width; a family with a `hidden_size` key gets in.d_model
+/// there when the spec has none). Throws std::invalid_argument for a bad spec, n
+/// outside [1, 8192], a width that disagrees, or a type that is not a bias family.
+HeadBias head_bias(const Config& spec, const HeadInputs& in);
 
 }  // namespace posenc
