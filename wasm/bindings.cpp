@@ -506,6 +506,21 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_t5_bucket(unsigned kinds, const void* po
     return guarded(body);
 }
 
+/// debertaRelativePosition(queryLength, keyLength, position_buckets, max_relative_positions):
+/// Int32Array(queryLength * keyLength), transformers' build_relative_position (query minus key,
+/// log-bucketed; posenc::deberta::relative_position).
+EMSCRIPTEN_KEEPALIVE const char* posenc_deberta_relative_position(unsigned kinds, double query_length, double key_length,
+                                                                  double position_buckets, double max_relative_positions) {
+    auto body = [&] {
+        const Kinds k(kinds);
+        reply.i32(nullptr, posenc::deberta::relative_position(k.integer(0, query_length, posenc::args::query_length),
+                                                              k.integer(1, key_length, posenc::args::key_length),
+                                                              k.integer(2, position_buckets, posenc::args::position_buckets),
+                                                              k.integer(3, max_relative_positions, posenc::args::max_relative_positions)));
+    };
+    return guarded(body);
+}
+
 /// attentionBias(spec, n): Float32Array(n * n), the bias b(i, j) of a bias family.
 EMSCRIPTEN_KEEPALIVE const char* posenc_attention_bias(unsigned kinds, int spec, double n) {
     auto body = [&] {

@@ -566,6 +566,7 @@
   define('alibiBias', '_posenc_alibi_bias', [number, number, number, number]);
   define('t5Bucket', '_posenc_t5_bucket', [relativePositions, number, number, number]);
   define('attentionBias', '_posenc_attention_bias', [spec, number]);
+  define('debertaRelativePosition', '_posenc_deberta_relative_position', [number, number, number, number]);
   define('positionSimilarity', '_posenc_position_similarity', [spec, number, string('metric')]);
   define('attention', '_posenc_attention', [request]);
   define('attentionForward', '_posenc_attention_forward', [forwardRequest]);

@@ -130,6 +130,17 @@ Key Key::choice(std::string_view name, std::vector<std::string_view> choices) {
     return key;
 }
 
+Key Key::list(std::string_view name, Value fallback, double min, double max, std::string allowed,
+               std::vector<std::string_view> choices) {
+    Key key(name, Kind::list);
+    key.fallback = std::move(fallback);
+    key.min = min;
+    key.max = max;
+    key.allowed = std::move(allowed);
+    key.choices = std::move(choices);
+    return key;
+}
+
 Key Key::object(std::string_view name, std::string allowed) {
     Key key(name, Kind::object);
     key.allowed = std::move(allowed);

@@ -9,6 +9,7 @@
 #include "posenc/attention.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/config.hpp"
+#include "posenc/deberta.hpp"
 #include "posenc/t5.hpp"
 
 namespace posenc::args {
@@ -34,6 +35,12 @@ inline constexpr IntArg num_buckets{"numBuckets", 2, t5::kMaxBuckets};
 inline constexpr IntArg bucket_distance{"maxDistance", 1, kMaxPosition};
 /// t5Bucket's relativePositions, each item.
 inline constexpr IntArg relative_position{"relativePositions", -kMaxPosition, kMaxPosition};
+/// debertaRelativePosition(queryLength, keyLength, position_buckets, max_relative_positions)
+/// (deberta::relative_position checks position_buckets against max_relative_positions).
+inline constexpr IntArg query_length{"queryLength", 1, deberta::kMaxLength};
+inline constexpr IntArg key_length{"keyLength", 1, deberta::kMaxLength};
+inline constexpr IntArg position_buckets{"position_buckets", -1, deberta::kMaxLength};
+inline constexpr IntArg max_relative_positions{"max_relative_positions", -1, deberta::kMaxSpan};
 /// embedTokens(text, dModel, seed).
 inline constexpr IntArg model_dim{"dModel", 1, attention::kMaxModelDim};
 

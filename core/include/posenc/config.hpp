@@ -129,6 +129,10 @@ struct Key {
     static Key boolean(std::string_view name, bool fallback);
     /// One of `choices`, the first the default; allowed: one of "a", "b".
     static Key choice(std::string_view name, std::vector<std::string_view> choices);
+    /// A list: of numbers in [min, max], or of strings from `choices` (when given);
+    /// `fallback` a list Value, or null (no default).
+    static Key list(std::string_view name, Value fallback, double min, double max, std::string allowed,
+                    std::vector<std::string_view> choices = {});
     /// A nested object (no default).
     static Key object(std::string_view name, std::string allowed);
 };
