@@ -547,7 +547,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_position_similarity(unsigned kinds, int 
 /// absolute encodings only), q, k, v (n * d_head each, q and k as they enter q.k: rotated for
 /// rope/xpos), q_unrotated and k_unrotated (rope/xpos only), terms: {carrier, cc, cp, pc, pp} for
 /// absolute encodings or {carrier, content, position} for the others, plus the named parts of a
-/// bias that splits (DeBERTa: c2p, p2c)}.
+/// bias that splits (DeBERTa: c2p, p2c); and scale, the factor of q . k in them}.
 /// request.x (optional), passed apart from the request as x_length floats at x
 /// (x_length < 0: none): the inputs [n, d_model] used instead of tokens.
 EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const float* x, double x_length) {
@@ -573,7 +573,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention(unsigned, int request, const f
             reply.f32("k_unrotated", std::move(result.k_unrotated));
         }
         auto& t = result.terms;
-        reply.begin("terms").text("carrier", t.carrier);
+        reply.begin("terms").text("carrier", t.carrier).number("scale", t.scale);
         if (t.carrier == "absolute") {
             reply.f32("cc", std::move(t.cc)).f32("cp", std::move(t.cp)).f32("pc", std::move(t.pc)).f32("pp", std::move(t.pp));
         } else {

@@ -299,9 +299,13 @@ Request parse(const Config& config) {
 /// the blocked SIMD kernels, which do 16 multiply-adds in the time the budget
 /// gives one scalar operation (kernels::matmul_bt runs at 29 GFLOP/s in wasm,
 /// README "Benchmark"; the budget's operation is about 7 ns), and the softmax's
-/// exp of every [n, n] weight.
-static std::vector<budget::Factors> head_work(std::int64_t n, std::int64_t d_model, std::int64_t d_head, int products) {
-    return {{{3, "projections"}, {double(n), "tokens"}, {double(d_model), "inputs"}, {double(d_head) / 16, "SIMD steps per output"}},
+/// exp of every [n, n] weight; before them, drawing W_q, W_k, W_v (random projections,
+/// counted even when the WeightCache has them: 17M normals take 1.1 s in wasm).
+static std::vector<budget::Factors> head_work(std::int64_t n, std::int64_t d_model, std::int64_t d_head, int products,
+                                              bool drawn) {
+    return {{{drawn ? 3.0 : 0.0, "drawn projections"}, {double(d_model), "inputs"}, {double(d_head), "outputs"},
+             {budget::kDraw, "operations per draw"}},
+            {{3, "projections"}, {double(n), "tokens"}, {double(d_model), "inputs"}, {double(d_head) / 16, "SIMD steps per output"}},
             {{double(products), "n x n products"}, {double(n), "queries"}, {double(n), "keys"},
              {double(d_head) / 16, "SIMD steps per dot"}},
             {{double(n), "queries"}, {double(n), "keys"}, {budget::kTrig, "operations per exp"}}};
@@ -329,7 +333,7 @@ Result run(const Request& r, WeightCache* cache) {
     if (n < 1 || n > kMaxTokens)
         throw_bad_param("tokens", std::to_string(n) + " tokens", "1 to " + std::to_string(kMaxTokens) + " tokens");
 
-    budget::check_work("attention", "tokens", head_work(n, r.d_model, r.d_head, 6),
+    budget::check_work("attention", "tokens", head_work(n, r.d_model, r.d_head, 6, r.projections == Projections::random),
                        4.0 * double(n) * (10.0 * double(n) + 6.0 * double(r.d_model + r.d_head)));
     const Family& family = family_of(r.encoding);
     const Config encoding = with_width(family, r.encoding, r.d_model, r.d_head);
@@ -358,6 +362,7 @@ Result run(const Request& r, WeightCache* cache) {
         v = project(h, wv, "values");
         result.logits = logits(q, k, scale);
         result.positions = p;
+        t.scale = double(scale);
         result.q = q;
         result.k = k;
         const Matrix qw = project(x, wq, "queries"), kw = project(x, wk, "keys"), qp = matmul(p, wq), kp = matmul(p, wk);
@@ -373,10 +378,12 @@ Result run(const Request& r, WeightCache* cache) {
         if (family.acts == Acts::bias)
             hb = head_bias(encoding, HeadInputs{q.data(), k.data(), wq.data(), wk.data(), n, r.d_model, r.d_head});
         const Matrix content = logits(q, k, float(scale * hb.content_scale));
+        t.scale = double(float(scale * hb.content_scale));
         if (family.acts == Acts::rotary) {
             Matrix qr = q, kr = k;
             const double logit_scale = rotate_qk(family, encoding, r.position_offset, qr, kr, range);
             result.logits = logits(qr, kr, float(scale * logit_scale));
+            t.scale = double(float(scale * logit_scale));
             result.q_unrotated = q;
             result.k_unrotated = k;
             result.q = qr;

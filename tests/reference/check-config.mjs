@@ -8,6 +8,7 @@ import { specFromConfig } from '../../web/src/hf-config.js';
 import { FAMILIES, parametersOf, rawFromSpec } from '../../web/src/families/index.js';
 import { defaultsOf, parse } from '../../web/src/state.js';
 import { maxRelativeError, referenceRope } from './transformers-rope.mjs';
+import { referenceRelativePosition } from './transformers-deberta.mjs';
 
 /** The spec the page sends after filling its controls from `read` (specFromConfig's result). */
 export function roundTrip(read) {
@@ -47,6 +48,15 @@ export function checkConfig(pe, config) {
       problems.push('round-trip lost rope_local_base_freq');
     }
   } else {
+    if (read.spec.type === 'deberta') {  // the relative positions of a max_position_embeddings-token input, as transformers buckets them
+      const L = Math.min(1024, read.spec.max_position_embeddings ?? 512);
+      const buckets = read.spec.position_buckets;
+      const maxRelative = read.spec.max_relative_positions < 1 ? (read.spec.max_position_embeddings ?? 512) : read.spec.max_relative_positions;
+      const core = pe.debertaRelativePosition(L, L, buckets, maxRelative);
+      const ref = referenceRelativePosition(L, L, buckets, maxRelative);
+      const wrong = core.findIndex((b, k) => b !== ref[k]);
+      if (wrong >= 0) problems.push(`relative position (${Math.floor(wrong / L)}, ${wrong % L}): ${core[wrong]}, transformers ${ref[wrong]}`);
+    }
     for (const [key, value] of Object.entries(read.spec)) {
       if (JSON.stringify(page.spec[key]) !== JSON.stringify(value)) {
         problems.push(`round-trip changed ${key}: ${JSON.stringify(value)} -> ${JSON.stringify(page.spec[key])}`);

@@ -16,7 +16,8 @@ test('attention returns tokens, logits, weights, output and terms with the docum
   assert.ok(r.logits instanceof Float32Array && r.logits.length === 36);
   assert.equal(r.weights.length, 36);
   assert.equal(r.output.length, 6 * 16);
-  assert.deepEqual(Object.keys(r.terms).sort(), ['carrier', 'cc', 'cp', 'pc', 'pp']);
+  assert.deepEqual(Object.keys(r.terms).sort(), ['carrier', 'cc', 'cp', 'pc', 'pp', 'scale']);
+  assert.equal(r.terms.scale, 1 / Math.sqrt(16));  // the factor of q . k: 1 / sqrt(d_head)
 });
 
 test('weights rows sum to 1 and the causal mask hides later keys', () => {

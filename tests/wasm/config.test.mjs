@@ -82,6 +82,18 @@ const CONFIGS = {
     { type: 'learned', d_model: 768, max_position_embeddings: 512 }],
   'learned (OPT offset 2)': [{ model_type: 'opt', hidden_size: 768, num_attention_heads: 12, max_position_embeddings: 2048, init_std: 0.02 },
     { type: 'learned', d_model: 768, max_position_embeddings: 2048, std: 0.02 }],
+  // DeBERTa-v3-base's published form: the undeclared keys (position_buckets, share_att_key, norm_rel_ebd) given,
+  // pos_att_type as a "|" string, max_relative_positions -1 (so max_position_embeddings).
+  'DeBERTa-v3 (disentangled, log buckets)': [{ model_type: 'deberta-v2', hidden_size: 768, num_attention_heads: 12, max_position_embeddings: 512,
+    relative_attention: true, position_buckets: 256, max_relative_positions: -1, pos_att_type: 'p2c|c2p', share_att_key: true,
+    norm_rel_ebd: 'layer_norm', layer_norm_eps: 1e-7, position_biased_input: false, type_vocab_size: 0, vocab_size: 128100 },
+  { type: 'deberta', head_dim: 64, hidden_size: 768, position_buckets: 256, max_relative_positions: -1, pos_att_type: ['p2c', 'c2p'],
+    share_att_key: true, norm_rel_ebd: 'layer_norm', relative_attention: true }],
+  // DeBERTa (v1-style keys only): what the model's getattr defaults give.
+  'DeBERTa without the undeclared keys': [{ model_type: 'deberta-v2', hidden_size: 256, num_attention_heads: 4, relative_attention: true,
+    max_relative_positions: 128, pos_att_type: ['c2p'], vocab_size: 1000 },
+  { type: 'deberta', head_dim: 64, position_buckets: -1, max_relative_positions: 128, pos_att_type: ['c2p'], share_att_key: false,
+    norm_rel_ebd: 'none' }],
   'Shaw (BERT relative_key)': [{ model_type: 'bert', hidden_size: 768, num_attention_heads: 12, max_position_embeddings: 512, position_embedding_type: 'relative_key' },
     { type: 'shaw', head_dim: 64, max_relative_position: 511 }],
 };
@@ -99,7 +111,7 @@ for (const [name, [config, expected, ropeType]] of Object.entries(CONFIGS)) {
 test('the table covers every family the reader can produce and every rope_type of the core', () => {
   const read = Object.values(CONFIGS).map(([config]) => specFromConfig(config).spec);
   const types = new Set(read.map((s) => s.type));
-  for (const family of ['rope', 'alibi', 't5', 'learned', 'shaw']) assert.ok(types.has(family), family);  // the families a transformers config can name
+  for (const family of ['rope', 'alibi', 't5', 'learned', 'shaw', 'deberta']) assert.ok(types.has(family), family);  // the families a transformers config can name
   assert.ok(types.size > 0 && [...types].every((t) => FAMILY_TYPES.includes(t)));
   const ropeTypes = new Set(read.map((s) => { const b = s.rope_scaling ?? s.rope_parameters; return b ? (b.rope_type ?? b.type) : 'default'; }));
   for (const t of ROPE_TYPES) assert.ok(ropeTypes.has(t), `rope_type ${t}`);
@@ -151,9 +163,7 @@ test('the note: keys used, positional keys not modelled (never "not positional")
   assert.ok(!bloom.ignored.includes('offset_alibi'));
 });
 
-test('refusals say why: DeBERTa (until its family exists), custom-code ChatGLM, unknown keys of an excerpt', () => {
-  assert.throws(() => specFromConfig({ model_type: 'deberta-v2', relative_attention: true, position_buckets: 256, pos_att_type: ['p2c', 'c2p'] }),
-    (e) => e.param === 'config' && /DeBERTa’s disentangled relative attention .* not a posenc family yet/.test(e.message));
+test('refusals say why: custom-code ChatGLM, unknown keys of an excerpt', () => {
   assert.throws(() => specFromConfig({ model_type: 'chatglm', hidden_size: 4096, num_attention_heads: 32, kv_channels: 128, original_rope: true }),
     /model_type "chatglm" runs its own modeling code/);
   assert.throws(() => specFromConfig({ rope_theta: 500, rope_thta: 1 }), /unknown key "rope_thta"; positional keys: head_dim/);
@@ -167,6 +177,7 @@ test('compare mode: a pasted config of any family becomes that family’s config
   assert.deepEqual([bloom.family, bloom.params.n_heads, bloom.label], ['alibi', 32, 'alibi (pasted config)']);
   const phi = readSlot('config_b', JSON.stringify(CONFIGS['longrope without factor (Phi-3.5-mini: factor 131072 / 4096 = 32)'][0]));
   assert.deepEqual([phi.family, phi.params.factor, phi.label], ['rope', 32, 'rope (pasted config, longrope)']);
-  assert.throws(() => readSlot('config_c', JSON.stringify({ model_type: 'deberta-v2', position_buckets: 256 })),
-    (e) => e.param === 'config_c' && /DeBERTa/.test(e.message));
+  const deberta = readSlot('config_c', JSON.stringify({ model_type: 'deberta-v2', hidden_size: 768, num_attention_heads: 12,
+    relative_attention: true, position_buckets: 256, pos_att_type: 'p2c|c2p' }));
+  assert.deepEqual([deberta.family, deberta.params.position_buckets, deberta.params.pos_att], ['deberta', 256, 'p2c|c2p']);
 });

@@ -299,6 +299,12 @@ export function makeCall(pe, d, seed, index, aggressive) {
       args = [g.chance(0.97) ? request : g.wrongType()];
       break;
     }
+    case 'debertaRelativePosition': {
+      const buckets = g.chance(0.3) ? -1 : g.integer(2, 512, 4096);
+      args = [g.integer(1, small, 4096), g.integer(1, small, 4096), buckets,
+        g.chance(0.5) ? g.integer(-1, 1024, 65536) : (Number.isInteger(buckets) ? Math.floor(buckets / 2) + 2 + g.int(0, 1000) : 512)];
+      break;
+    }
     case 'embedTokens': args = [g.text(), g.integer(1, 64, L.max_model_dim), g.integer(0, 1000, 2 ** 53)]; break;
     case 'allocFloat32': args = [g.integer(1, 1024, 1 << 20)]; break;
     default: args = [];  // describe, version

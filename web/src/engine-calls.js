@@ -113,6 +113,19 @@ export function createCalls(pe) {
     }),
 
     /**
+     * DeBERTa's bucket of every relative position i - j (query minus key) in [-span, span]
+     * (debertaRelativePosition, one column and one row).
+     * @returns {{positions: Int32Array, buckets: Int32Array}}
+     */
+    debertaBuckets: memoize((positionBuckets, maxRelativePositions, span) => {
+      const after = pe.debertaRelativePosition(span + 1, 1, positionBuckets, maxRelativePositions);  // i - 0 = 0 .. span
+      const before = pe.debertaRelativePosition(1, span + 1, positionBuckets, maxRelativePositions);  // 0 - j = 0 .. -span
+      const positions = Int32Array.from({ length: 2 * span + 1 }, (_, k) => k - span);
+      const buckets = Int32Array.from(positions, (r) => (r >= 0 ? after[r] : before[-r]));
+      return { positions, buckets };
+    }),
+
+    /**
      * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core
      * rotates it at positions start .. start + count - 1.
      * @returns {{positions: number[], a: Float32Array, b: Float32Array, inv_freq: number, attention_factor: number}}

@@ -52,7 +52,8 @@ const UNMODELLED = {
 const NUMERIC_KEYS = new Set(['head_dim', 'hidden_size', 'num_attention_heads', 'n_embd', 'n_head', 'n_heads', 'num_heads', 'd_model',
   'qk_rope_head_dim', 'rope_theta', 'rotary_emb_base', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim',
   'max_position_embeddings', 'n_positions', 'original_max_position_embeddings', 'rope_local_base_freq', 'sliding_window',
-  'relative_attention_num_buckets', 'relative_attention_max_distance', 'initializer_range', 'init_std', 'pad_token_id']);
+  'relative_attention_num_buckets', 'relative_attention_max_distance', 'initializer_range', 'init_std', 'pad_token_id',
+  'position_buckets', 'max_relative_positions', 'layer_norm_eps', 'attention_head_size']);
 const POSITIONAL_PATTERN = /rope|rotary|position|alibi|relative|window|bucket|chunk|pos_att/i;
 
 function isObject(x) {
@@ -278,14 +279,42 @@ function readBertRelative(r, kind, notes) {
   return { type: 'shaw', head_dim: d, max_relative_position: maxPositions - 1 };
 }
 
+/**
+ * DeBERTa-v2/v3 (DebertaV2Config, read as modeling_deberta_v2.py reads it: keys the
+ * config class does not declare come with getattr defaults, position_buckets -1,
+ * share_att_key false, norm_rel_ebd "none"; relative_attention defaults to false).
+ */
+function readDeberta(r, notes) {
+  const spec = { type: 'deberta' };
+  const head = r.has('attention_head_size') ? r.get('attention_head_size') : headDim(r, notes);
+  if (head != null) spec.head_dim = head;
+  if (r.has('hidden_size')) spec.hidden_size = r.get('hidden_size');
+  spec.relative_attention = r.has('relative_attention') ? r.get('relative_attention') === true : false;
+  spec.position_buckets = r.has('position_buckets') ? r.get('position_buckets') : -1;
+  spec.max_relative_positions = r.has('max_relative_positions') ? r.get('max_relative_positions') : -1;
+  if (r.has('max_position_embeddings')) spec.max_position_embeddings = r.get('max_position_embeddings');
+  // "p2c|c2p" is split on | (lower-cased, trimmed); a list is kept; none is [].
+  const types = r.has('pos_att_type') ? r.get('pos_att_type') : [];
+  spec.pos_att_type = typeof types === 'string' ? types.toLowerCase().split('|').map((t) => t.trim()) : types;
+  spec.share_att_key = r.has('share_att_key') ? r.get('share_att_key') === true : false;
+  const norm = r.has('norm_rel_ebd') ? String(r.get('norm_rel_ebd')).toLowerCase().split('|').map((t) => t.trim()) : ['none'];
+  spec.norm_rel_ebd = norm.includes('layer_norm') ? 'layer_norm' : 'none';
+  if (r.has('layer_norm_eps')) spec.layer_norm_eps = r.get('layer_norm_eps');
+  if (r.has('position_biased_input') && r.get('position_biased_input') === true) {
+    notes.push('position_biased_input: the model also adds a learned absolute table to its token embeddings, which this view does not add');
+  }
+  const span = spec.position_buckets > 0 ? spec.position_buckets
+    : (spec.max_relative_positions < 1 ? (spec.max_position_embeddings ?? 512) : spec.max_relative_positions);
+  notes.push(`relative embeddings: ${2 * span} rows (2 × att_span ${span}), trained in the model: posenc draws them ` +
+    '(N(0, 1), then the LayerNorm when norm_rel_ebd is layer_norm)');
+  if (!spec.relative_attention) notes.push('relative_attention is false: no c2p or p2c term, only the content scores');
+  return spec;
+}
+
 /** Which family a config is, or a refusal that says why. */
 function familyOf(c, modelType) {
   const has = (key) => c[key] !== undefined && c[key] !== null;
-  if (/^deberta/.test(modelType ?? '') || has('position_buckets') || has('pos_att_type')) {
-    throw configError(`DeBERTa’s disentangled relative attention (relative_attention, position_buckets ${c.position_buckets ?? ''}, ` +
-      `max_relative_positions, pos_att_type ${JSON.stringify(c.pos_att_type ?? [])}) is not a posenc family yet; ` +
-      'nothing is shown rather than a wrong encoding');
-  }
+  if (/^deberta/.test(modelType ?? '') || has('position_buckets') || has('pos_att_type')) return 'deberta';
   if (modelType === 'chatglm' || has('rope_ratio') || has('original_rope')) {
     throw configError(`model_type "${modelType}" runs its own modeling code (trust_remote_code), whose rotary ` +
       'keys (kv_channels, original_rope, rope_ratio, seq_length) transformers does not define; posenc reads the ' +
@@ -320,7 +349,11 @@ function familyOf(c, modelType) {
  *   t5: relative_attention_num_buckets, relative_attention_max_distance, num_heads;
  *   learned: GPT-2 (n_positions, n_embd), GPT-Neo, BERT/RoBERTa
  *     (position_embedding_type "absolute"; RoBERTa's pad offset), OPT/BART (offset 2);
- *   shaw: BERT's position_embedding_type "relative_key" / "relative_key_query".
+ *   shaw: BERT's position_embedding_type "relative_key" / "relative_key_query";
+ *   deberta: DeBERTa-v2/v3 (model_type deberta*, or position_buckets / pos_att_type):
+ *     attention_head_size (or hidden_size / num_attention_heads), hidden_size,
+ *     relative_attention, position_buckets, max_relative_positions, max_position_embeddings,
+ *     pos_att_type (a list or "p2c|c2p"), share_att_key, norm_rel_ebd, layer_norm_eps.
  * Multimodal configs are read from text_config / language_config / llm_config.
  * A spec object ({type: 'alibi', ...}) and a bare scaling block ({rope_type: 'yarn', ...}) are accepted too.
  * @param {object} config  parsed JSON
@@ -331,8 +364,8 @@ function familyOf(c, modelType) {
  *   unmodelled: positional keys posenc does not model, and what they do; ignored: the
  *   other keys of a whole config.json (they carry no position information)
  * @throws {Error} (.param 'config') for a non-object, a key of a positional excerpt that
- *   is not positional, a model posenc cannot show (DeBERTa until its family exists,
- *   custom-code models), or a head_dim that cannot be derived
+ *   is not positional, a model posenc cannot show (custom-code models), or a head_dim that
+ *   cannot be derived
  */
 export function specFromConfig(config) {
   if (!isObject(config)) throw configError('expected a JSON object such as {"rope_theta": 10000, "head_dim": 64}');
@@ -379,6 +412,7 @@ export function specFromConfig(config) {
     }
     spec = readAlibi(r, notes);
   } else if (family === 't5') spec = readT5(r, notes);
+  else if (family === 'deberta') spec = readDeberta(r, notes);
   else if (family === 'shaw') spec = readBertRelative(r, r.get('position_embedding_type'), notes);
   else {
     if (r.has('position_embedding_type')) r.get('position_embedding_type');

@@ -87,6 +87,9 @@ struct Terms {
     std::string carrier;
     xt::xtensor<float, 2> cc, cp, pc, pp;  ///< [n, n] each, "absolute" only
     xt::xtensor<float, 2> content, position;  ///< [n, n] each, the other carriers
+    /// The factor of q . k in the content scores (and logits): 1/sqrt(d_head), times a
+    /// rotary scaling's logit_scale or a bias family's content_scale (DeBERTa: 1/sqrt(3 d_head)).
+    double scale = 1.0;
     /// "bias" families that split their bias (HeadBias::parts): DeBERTa's "c2p" and "p2c", [n, n] each.
     std::vector<std::pair<std::string, xt::xtensor<float, 2>>> parts;
 };

@@ -13,8 +13,12 @@ import { mergeFields } from './fields.js';
  * @param {(engine, params) => object} [o.fields]  extra result fields (lazy getters)
  * @param {boolean} [o.causalDefault]
  * @param {(params) => number} [o.width]  the attention head's width (d_model = d_head); 64 by default
+ * @param {(params) => {d_model: number, d_head: number}} [o.widths]  the head's widths when they differ (DeBERTa)
+ * @param {(spec: object) => Record<string, string>} [o.rawFromSpec]  control values for a spec (hf-config.js), when
+ *   its keys are not the controls' own
  */
-export function biasFamily({ label, parameters, spec, views = [], fields = () => ({}), causalDefault = false, width = () => 64 }) {
+export function biasFamily({ label, parameters, spec, views = [], fields = () => ({}), causalDefault = false, width = () => 64,
+  widths = (p) => ({ d_model: width(p), d_head: width(p) }), rawFromSpec }) {
   return {
     label,
     parameters: [
@@ -32,9 +36,10 @@ export function biasFamily({ label, parameters, spec, views = [], fields = () =>
         get n() { return params.n; },
         get bias() { return engine.bias(specOf(), params.n); },
       }, comparisonFields(engine, params, specOf),
-      attentionFields(engine, params, specOf, () => ({ d_model: width(params), d_head: width(params) })),
+      attentionFields(engine, params, specOf, () => widths(params)),
       fields(engine, params));
     },
     views: ['bias', ...views, 'compare', ...attentionViews('bias')],
+    ...(rawFromSpec ? { rawFromSpec } : {}),
   };
 }

@@ -8,24 +8,47 @@ import { themeOf } from '../lib/theme.js';
 export const id = 'panels';
 export const title = 'Content, bias, biased scores';
 export const caption = 'The scores before positions (q·k/√d), what the encoding adds, and the sum the softmax sees. ' +
-  'Position enters only through the bias.';
+  'Position enters only through the bias; DeBERTa’s splits into content-to-position and position-to-content scores, ' +
+  'and all its terms share the scale 1/√(3d).';
 export const needs = ['attention'];
 
-/** @param {{attention: {tokens, logits, terms: {content, position}}}} result */
+/** The bias's named parts (DeBERTa: c2p, p2c), each [n, n], in the core's order. */
+function partsOf(terms) {
+  return Object.keys(PARTS).filter((name) => terms[name]);
+}
+
+// What each named part of a bias is, for its panel.
+const PARTS = {
+  c2p: 'content → position q_i·K_r[δ(i−j)]',
+  p2c: 'position → content k_j·Q_r[δ(i−j)]',
+};
+
+/** "q·k/√d", or "q·k/√(3d)" when the content scores are scaled down by a factor (DeBERTa's 1 + terms). */
+function contentLabel(terms, dHead) {
+  const factor = Math.round(1 / (terms.scale * terms.scale * dHead));
+  return factor > 1 ? `q·k/√(${factor}d)` : 'q·k/√d';
+}
+
+/** @param {{attention: {tokens, logits, d_head, terms: {content, position, scale, c2p?, p2c?}}}} result */
 export function render(element, result) {
   const a = result.attention;
-  const size = Math.max(260, Math.min(320, Math.floor((figureWidth(element, 1400) - 32) / 3)));
+  const parts = partsOf(a.terms);
+  const count = 2 + Math.max(1, parts.length);
+  const size = Math.max(220, Math.min(320, Math.floor((figureWidth(element, 1400) - 32) / count)));
   const theme = themeOf(element);
   const figure = (data, label) => tokenMatrix({ theme, data, tokens: a.tokens, width: size, height: size - 30, label, legend: true });
+  const scale = parts.length ? `, each /√(${parts.length + 1}d)` : '';
   element.replaceChildren(panels(
-    panel('content scores q·k/√d', figure(a.terms.content, 'content')),
-    panel('bias b(i, j)', figure(a.terms.position, 'bias')),
+    panel(`content scores ${contentLabel(a.terms, a.d_head)}`, figure(a.terms.content, 'content')),
+    ...(parts.length ? parts.map((name) => panel(`${PARTS[name]}${scale}`, figure(a.terms[name], name)))
+      : [panel('bias b(i, j)', figure(a.terms.position, 'bias'))]),
     panel('biased scores (logits)', figure(a.logits, 'logit')),
   ));
 }
 
-/** The CSV table: one row per query-key pair, content score, bias and their sum. */
+/** The CSV table: one row per query-key pair, content score, bias (and its parts) and their sum. */
 export function table(result) {
   const { tokens, terms, logits } = result.attention;
-  return pairTable(tokens, { content: terms.content, bias: terms.position, logit: logits });
+  const parts = Object.fromEntries(partsOf(terms).map((name) => [name, terms[name]]));
+  return pairTable(tokens, { content: terms.content, bias: terms.position, ...parts, logit: logits });
 }
