@@ -118,6 +118,7 @@ function headWidths(p) {
     case 'learned': return { d: p.projections === 'identity' ? p.d_model : Math.min(p.d_model, 64), dModel: p.d_model };
     case 'rope': case 'xpos': case 'shaw': return { d: p.head_dim, dModel: p.head_dim };
     case 'transformer_xl': return { d: p.d_head, dModel: p.d_head };
+    case 'deberta': return { d: p.head_dim, dModel: p.hidden_size };
     default: return { d: 64, dModel: 64 };
   }
 }
@@ -140,6 +141,9 @@ function biasOf(p) {
     case 'transformer_xl':
       return `b(i,j) = \\underbrace{q_i^{\\top} W_R R_{i-j}}_{(b)} + \\underbrace{v^{\\top} W_R R_{i-j}}_{(d)} = \\big((1,\\dots,1) + v\\big)^{\\top} R_{i-j}\n` +
         `R_r = \\big[\\sin(r\\omega_c) \\,|\\, \\cos(r\\omega_c)\\big],\\ \\omega_c = 10000^{-2c/${p.d_head}}`;
+    case 'deberta':
+      return `b(i,j) = \\frac{u\\cdot K_r[\\delta(i-j)] + u\\cdot Q_r[\\delta(i-j)]}{\\sqrt{${debertaFactor(p)}\\cdot ${p.head_dim}}},\\ ` +
+        `K_r, Q_r = \\operatorname{${p.norm_rel_ebd === 'layer_norm' ? 'LN' : ''}}(E)\\,W_k,\\ \\operatorname{${p.norm_rel_ebd === 'layer_norm' ? 'LN' : ''}}(E)\\,W_q\\ ${text('(u, W drawn)')}`;
     case 'kerple':
       return p.variant === 'power'
         ? `b(i,j) = -${num(p.r1)}\\,|i-j|^{${num(p.r2)}}`
@@ -289,8 +293,10 @@ const FORMULAS = {
   'compare-spectrum': () => join('\\lambda_i = \\frac{2\\pi}{\\theta_i}', `\\theta_i = \\mathrm{rope\\_theta}^{-2i/d}\\ ${text('or its scaling’s')}\\ \\theta'_i`),
   'compare-attention': (p) => lines(softmax('\\frac{q_i\\cdot k_j}{\\sqrt{d}} + b(i,j)', p.attn_causal),
     join(`x_i = ${num(p.sharpness)}\\cdot\\sqrt{d_{\\mathrm{model}}}\\,w_i`, `${text('each configuration’s encoding in its place: ')}p_i,\\ R_i\\ ${text('or')}\\ b(i,j)`)),
-  panels: (p) => lines(`\\underbrace{\\frac{q_i\\cdot k_j}{\\sqrt{${headWidths(p).d}}}}_{\\text{content}} + \\underbrace{b(i,j)}_{\\text{bias}} = \\text{biased}`,
-    biasOf(p)),
+  panels: (p) => (p.encoding === 'deberta' ? debertaLogit(p)
+    : lines(`\\underbrace{\\frac{q_i\\cdot k_j}{\\sqrt{${headWidths(p).d}}}}_{\\text{content}} + \\underbrace{b(i,j)}_{\\text{bias}} = \\text{biased}`,
+      biasOf(p))),
+  'deberta-buckets': (p) => debertaBuckets(p),
 };
 
 /** ALiBi's slopes for n_heads, with the non-power-of-two rule when it applies. */
@@ -300,6 +306,33 @@ function slopes(p) {
   const last = alibiSlope(H, H - 1).value;
   if (pow === H) return join(`m_h = 2^{-8(h+1)/${H}}`, `h = 0,\\dots,${H - 1}`, `m_0 = ${num(2 ** (-8 / H))},\\ \\dots,\\ m_{${H - 1}} = ${num(last)}`);
   return join(`m_h = 2^{-8(h+1)/${pow}}\\ (h < ${pow})`, `m_{${pow}+k} = 2^{-8(2k+1)/${2 * pow}}\\ (k < ${H - pow})`, `m_{${H - 1}} = ${num(last)}`);
+}
+
+/** DeBERTa's scale_factor: 1 + the position terms of pos_att_type (p.pos_att: "p2c|c2p", "c2p", "p2c", "none"). */
+function debertaFactor(p) {
+  return p.pos_att === 'none' ? 1 : 1 + p.pos_att.split('|').length;
+}
+
+/** DeBERTa's logit, its three terms (deberta.hpp; modeling_deberta_v2.py's disentangled_attention_bias). */
+function debertaLogit(p) {
+  const f = debertaFactor(p);
+  const on = (t) => p.relative_attention && p.pos_att.includes(t);
+  const terms = ['\\underbrace{q_i\\cdot k_j}_{\\text{content}}',
+    on('c2p') && '\\underbrace{q_i\\cdot K_r[\\delta(i-j)]}_{\\text{c2p}}',
+    on('p2c') && '\\underbrace{k_j\\cdot Q_r[\\delta(i-j)]}_{\\text{p2c}}'].filter(Boolean);
+  return lines(`a_{ij} = \\frac{${terms.join(' + ')}}{\\sqrt{${f}\\cdot ${p.head_dim}}}`,
+    `K_r = ${p.norm_rel_ebd === 'layer_norm' ? '\\operatorname{LN}(E)' : 'E'}\\,W_k,\\ Q_r = ${p.norm_rel_ebd === 'layer_norm' ? '\\operatorname{LN}(E)' : 'E'}\\,W_q` +
+      `${p.share_att_key ? `\\ ${text('(the head’s own W)')}` : `\\ ${text('(their own W, drawn)')}`}`);
+}
+
+/** DeBERTa's bucket of a relative position r = i − j (make_log_bucket_position) and the row it reads. */
+function debertaBuckets(p) {
+  const M = p.max_relative_positions < 1 ? p.max_position_embeddings : p.max_relative_positions;
+  const S = p.position_buckets > 0 ? p.position_buckets : M;
+  if (p.position_buckets <= 0) return join('\\delta(r) = r,\\ r = i - j', `\\text{row} = \\operatorname{clamp}(\\delta + ${S},\\ 0,\\ ${2 * S - 1})`);
+  const mid = Math.floor(p.position_buckets / 2);
+  return join(`\\delta(r) = \\begin{cases} r & |r| \\le ${mid} \\\\ \\operatorname{sign}(r)\\Big(\\Big\\lceil \\frac{\\ln(|r|/${mid})}{\\ln(${M - 1}/${mid})}\\cdot ${mid - 1}\\Big\\rceil + ${mid}\\Big) & \\text{else} \\end{cases}`,
+    'r = i - j', `\\text{row} = \\operatorname{clamp}(\\delta + ${S},\\ 0,\\ ${2 * S - 1})`);
 }
 
 /** T5's bucket of a relative position r = j − i (t5.hpp; the reference _relative_position_bucket). */
@@ -344,4 +377,6 @@ export const FAMILY_FORMULAS = {
   transformer_xl: { tex: 'A_{ij} = \\underbrace{q_i^{\\top}k_j}_{(a)} + \\underbrace{q_i^{\\top}W_RR_{i-j}}_{(b)} + \\underbrace{u^{\\top}k_j}_{(c)} + \\underbrace{v^{\\top}W_RR_{i-j}}_{(d)}',
     cite: 'Dai et al. 2019, §3.3; the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I' },
   kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', cite: 'Chi et al. 2022, §4; 0 < r₂ ≤ 2 for the power variant' },
+  deberta: { tex: 'a_{ij} = \\frac{q_i\\cdot k_j + q_i\\cdot K_r[\\delta(i-j)] + k_j\\cdot Q_r[\\delta(i-j)]}{\\sqrt{3d}}',
+    cite: 'He et al. 2021, eq. 4; δ log-bucketed and K_r, Q_r projected as DeBERTa-v3 (transformers); the bias shown is c2p + p2c for one drawn vector u' },
 };
