@@ -56,11 +56,35 @@ test('Gemma-3: the spectrum draws the sliding-window layers’ own base and mark
   await page.close();
 });
 
-test('a DeBERTa config is refused with the reason; the controls and the view stay', async () => {
+test('a DeBERTa-v3 config switches to DeBERTa with its widths; its bucket map and c2p / p2c panels draw', async () => {
   const page = await playground.newPage();
   await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
   await paste(page, { model_type: 'deberta-v2', hidden_size: 1024, num_attention_heads: 16, relative_attention: true, position_buckets: 256,
-    max_relative_positions: -1, pos_att_type: ['p2c', 'c2p'], position_biased_input: false });
+    max_relative_positions: -1, pos_att_type: ['p2c', 'c2p'], position_biased_input: false, share_att_key: true, norm_rel_ebd: 'layer_norm' });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('encoding') === 'deberta');
+  assert.equal(await page.inputValue('#control-hidden_size'), '1024');
+  assert.equal(await page.inputValue('#control-head_dim'), '64');
+  assert.equal(await page.inputValue('#control-pos_att'), 'p2c|c2p');
+  assert.match(await page.textContent('#config-notes'), /shown as DeBERTa/);
+  await page.waitForSelector('#deberta-buckets .figure svg');
+  await page.waitForSelector('#panels .figure canvas, #panels .figure svg');
+  assert.deepEqual(await page.$$eval('#panels .panel h3', (h) => h.map((x) => x.textContent)),
+    ['content scores q·k/√(3d)', 'content → position q_i·K_r[δ(i−j)], each /√(3d)', 'position → content k_j·Q_r[δ(i−j)], each /√(3d)',
+      'biased scores (logits)']);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a custom-code config is refused with the reason; the controls and the view stay', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
+  await paste(page, { model_type: 'chatglm', hidden_size: 4096, num_attention_heads: 32, kv_channels: 128, original_rope: true, rope_ratio: 1 });
+  assert.match(await page.textContent('#error-config'), /model_type "chatglm" runs its own modeling code/);
+  assert.equal(await page.inputValue('#control-rope_theta'), '500000');
+  assert.equal(await page.textContent('#config-notes'), '');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
   assert.match(await page.textContent('#error-config'), /DeBERTa’s disentangled relative attention .* not a posenc family yet/);
   assert.equal(await page.inputValue('#control-rope_theta'), '500000');
   assert.equal(await page.textContent('#config-notes'), '');
