@@ -136,6 +136,14 @@ Key Key::object(std::string_view name, std::string allowed) {
     return key;
 }
 
+Key Key::list(std::string_view name, double min, double max, std::string allowed) {
+    Key key(name, Kind::list);
+    key.min = min;
+    key.max = max;
+    key.allowed = std::move(allowed);
+    return key;
+}
+
 const char* kind_name(Key::Kind kind) {
     switch (kind) {
         case Key::Kind::integer: return "integer";

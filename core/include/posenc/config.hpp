@@ -131,6 +131,9 @@ struct Key {
     static Key choice(std::string_view name, std::vector<std::string_view> choices);
     /// A nested object (no default).
     static Key object(std::string_view name, std::string allowed);
+    /// An optional list of finite numbers, each in [min, max] (no default); allowed
+    /// describes one item ("finite numbers in [-1e6, 1e6]"); its length is checked by the family.
+    static Key list(std::string_view name, double min, double max, std::string allowed);
 };
 
 /// "integer", "number", "boolean", "choice", "list", "object", "string".
