@@ -46,8 +46,8 @@ Family make_family() {
         return out;
     };
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
-        std::vector<double> values = decay(parse(c), max_distance);
-        return Curves{{"bias", std::move(values)}};
+        Decay curves = decay(parse(c), max_distance);
+        return Curves{{"bias", std::move(curves.bias)}, {"normalized_distance", std::move(curves.normalized_distance)}};
     };
     // Setup: the head's 3W + 1 parameters, the (W + 1) segments of W units each.
     const auto setup = [](const Spec& spec) {
@@ -236,11 +236,17 @@ xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     return b;
 }
 
-std::vector<double> decay(const Spec& spec, std::int64_t max_distance) {
+Decay decay(const Spec& spec, std::int64_t max_distance) {
     const Piecewise f(head_mlp(spec));
     const double norm = psi(spec, std::max(double(max_distance), threshold(spec))) + spec.eps;
-    std::vector<double> out(std::size_t(max_distance + 1));
-    for (std::size_t m = 0; m < out.size(); ++m) out[m] = f(psi(spec, double(m)) / norm);
+    Decay out;
+    out.bias.resize(std::size_t(max_distance + 1));
+    out.normalized_distance.resize(out.bias.size());
+    for (std::size_t m = 0; m < out.bias.size(); ++m) {
+        const double x = psi(spec, double(m)) / norm;
+        out.normalized_distance[m] = x;
+        out.bias[m] = f(x);
+    }
     return out;
 }
 

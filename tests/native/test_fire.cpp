@@ -140,13 +140,16 @@ TEST_CASE("FIRE: the decay is the row of the query at max_distance", "[fire]") {
     const fire::HeadMlp mlp = fire::head_mlp(spec);
     for (std::int64_t P : {100, 1000}) {  // below L: every query up to L has this row; past L, the query at P
         const auto d = fire::decay(spec, P);
-        REQUIRE(d.size() == std::size_t(P + 1));
-        for (std::int64_t m : {std::int64_t(0), std::int64_t(1), P / 3, P})
-            CHECK(d[std::size_t(m)] == Approx(fire::at(spec, mlp, P, P - m)).margin(1e-12));
+        REQUIRE(d.bias.size() == std::size_t(P + 1));
+        for (std::int64_t m : {std::int64_t(0), std::int64_t(1), P / 3, P}) {
+            CHECK(d.bias[std::size_t(m)] == Approx(fire::at(spec, mlp, P, P - m)).margin(1e-12));
+            CHECK(d.normalized_distance[std::size_t(m)] == Approx(fire::normalized_distance(spec, P, P - m)).epsilon(1e-14));
+        }
     }
-    CHECK(fire::decay(spec, 100)[10] == Approx(1.574745247109007).epsilon(1e-12));  // the b(10, 0) above: same normaliser
+    CHECK(fire::decay(spec, 100).bias[10] == Approx(1.574745247109007).epsilon(1e-12));  // the b(10, 0) above: same normaliser
     const Curves through_registry = posenc::decay(hand_spec(), 10, 0);
     CHECK(through_registry.at(0).first == "bias");
+    CHECK(through_registry.at(1).first == "normalized_distance");
 }
 
 TEST_CASE("FIRE in the attention kernel: the fused blocks match the reference with the same tile", "[fire]") {

@@ -134,10 +134,15 @@ std::unique_ptr<kernels::BiasTile> bias_tile(const Spec& spec, std::int64_t n);
 /// b(i, j), [n, n], -infinity above the diagonal when causal. Throws for n outside [1, 4096].
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);
 
-/// The decay curve [max_distance + 1]: b(P, P - m), the key m tokens back from the query
-/// at position P = max_distance (the last query of a context of max_distance + 1 tokens).
-/// For max_distance <= L every query up to L has this row; past L the normaliser
-/// psi(P) grows with P, so the curve is stretched over the longer context.
-std::vector<double> decay(const Spec& spec, std::int64_t max_distance);
+/// The decay curves, each [max_distance + 1]: bias[m] = b(P, P - m), the key m tokens back
+/// from the query at position P = max_distance (the last query of a context of
+/// max_distance + 1 tokens), and normalized_distance[m], the MLP's input there. For
+/// max_distance <= L every query up to L has this row; past L the normaliser psi(P)
+/// grows with P, so the curve is stretched over the longer context. decay(spec, i) is
+/// the cross-section of the bias matrix at query i (the page's fire-sections view).
+struct Decay {
+    std::vector<double> bias, normalized_distance;
+};
+Decay decay(const Spec& spec, std::int64_t max_distance);
 
 }  // namespace posenc::fire
