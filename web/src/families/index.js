@@ -11,10 +11,11 @@ import * as t5 from './t5.js';
 import * as shaw from './shaw.js';
 import * as transformerXl from './transformer-xl.js';
 import * as kerple from './kerple.js';
+import * as fire from './fire.js';
 import * as compare from './side-by-side.js';
 
 // The page file of each core family, by its spec `type`.
-const PAGES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple };
+const PAGES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, fire };
 
 // The core's families in the core's order (describe()), then `compare`: two to four of them side by side.
 export const FAMILIES = Object.fromEntries([...FAMILY_TYPES.map((type) => {

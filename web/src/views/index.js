@@ -18,6 +18,7 @@ const LOADERS = {
   heads: () => import('./alibi-heads.js'),
   slopes: () => import('./alibi-slopes.js'),
   buckets: () => import('./t5-buckets.js'),
+  'fire-sections': () => import('./fire-sections.js'),
   compare: () => import('./decay-compare.js'),
   worked: () => import('./worked-example.js'),
   attention: () => import('./attention-map.js'),
