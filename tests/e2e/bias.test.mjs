@@ -16,6 +16,7 @@ const EXPECTED_VIEWS = {
   shaw: ['bias', 'compare', ...LAB, 'panels'],
   transformer_xl: ['bias', 'compare', ...LAB, 'panels'],
   kerple: ['bias', 'compare', ...LAB, 'panels'],
+  fire: ['bias', 'fire-sections', 'compare', ...LAB, 'panels'],
   sinusoidal: ['heatmap', 'waves', 'similarity', 'dot-decay', 'compare', 'worked', ...LAB, 'terms'],
 };
 
@@ -27,9 +28,9 @@ test('every family draws each of its views, without console errors', async () =>
     assert.deepEqual(drawn.map(([id]) => id), views, encoding);
     for (const [id, children] of drawn) assert.ok(children > 0, `${encoding}: ${id} is empty`);
   }
-  // The comparison (last page: sinusoidal) draws the current family bold (first) and the 8 others thin.
+  // The comparison (last page: sinusoidal) draws the current family bold (first) and the 9 others thin.
   const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.map((g) => g.getAttribute('stroke-width')));
-  assert.deepEqual(lines, ['3', ...Array(8).fill('1.8')]);
+  assert.deepEqual(lines, ['3', ...Array(9).fill('1.8')]);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -6,7 +6,7 @@ import { plot } from './plot.js';
 import { schemeObservable10, schemeTableau10 } from 'd3';
 import { escapeHtml } from './html.js';
 
-const DASHES = ['none', '7 4', '2 3', '10 3 2 3', '4 4', '1 2', '12 6', '6 2 2 2 2 2', '3 6'];
+const DASHES = ['none', '7 4', '2 3', '10 3 2 3', '4 4', '1 2', '12 6', '6 2 2 2 2 2', '3 6', '9 2 1 2 1 2'];
 
 /**
  * The largest difference between two series sampled at the same x, or Infinity when they do not share x.

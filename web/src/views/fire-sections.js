@@ -12,7 +12,7 @@ import { countTick } from '../lib/ticks.js';
 
 export const id = 'fire-sections';
 export const title = 'FIRE cross-sections b(i, ·) at several queries';
-export const caption = 'The bias of each key for queries at positions i = N/8, N/4, N/2 and N. Top: against the distance ' +
+export const caption = 'The bias of each key for queries at positions i = N/8, N/4, N/2 and N (a dot marks each row’s first key, j = 0). Top: against the distance ' +
   'i − j in tokens; a query past the threshold L divides by its own ψ(i), so its row is stretched over its longer ' +
   'context. Bottom: the same rows against the MLP’s input ψ(i − j)/ψ(max(L, i)): they collapse onto one curve f_θ, ' +
   'and every query past L reads the whole of [0, 1], so a context longer than the training length maps into the ' +
@@ -37,8 +37,8 @@ function sectionRows({ query, bias, normalized }, name) {
   return rows;
 }
 
-/** One panel: the curves against `x` (a row field), with a rule at `mark`. */
-function panel({ width, height, series, x, xLabel, domain, mark, theme, tickFormat }) {
+/** One panel: the curves against `x` (a row field), a dot at each row's last key (j = 0), a rule at `mark`. */
+function panel({ width, height, series, x, xLabel, domain, mark, theme, tickFormat, legend }) {
   const names = series.map((s) => s.name);
   const colours = (theme.dark ? schemeObservable10 : schemeTableau10).slice(0, names.length);
   const all = series.flatMap((s) => s.rows);
@@ -46,11 +46,13 @@ function panel({ width, height, series, x, xLabel, domain, mark, theme, tickForm
     width, height, marginLeft: 64, marginRight: 20, marginBottom: 40,
     x: { label: xLabel, labelAnchor: 'center', labelOffset: 34, domain, tickFormat },
     y: { label: '↑ bias b(i, j)', grid: true },
-    color: { legend: true, domain: names, range: colours },
+    color: { legend, domain: names, range: colours },
     marks: [
       Plot.ruleX([mark.at], { stroke: theme.accent, strokeDasharray: '5,4' }),
-      Plot.text([mark.text], { x: mark.at, frameAnchor: 'top', dx: 4, dy: 4, textAnchor: 'start', fill: theme.accent, fontSize: 11 }),
+      Plot.text([mark.text], { x: mark.at, frameAnchor: 'bottom', dx: mark.right ? -4 : 4, dy: -4,
+        textAnchor: mark.right ? 'end' : 'start', fill: theme.accent, fontSize: 11 }),
       ...series.map((s, k) => Plot.lineY(s.rows, { x, y: 'b', stroke: colours[k], strokeWidth: 1.6, strokeDasharray: DASHES[k % DASHES.length] })),
+      Plot.dot(series.map((s) => s.rows[s.rows.length - 1]), { x, y: 'b', fill: 'name', r: 4, stroke: theme.dark ? '#1c1f26' : 'white' }),
       Plot.tip(all, Plot.pointer({ x, y: 'b', stroke: 'name',
         channels: { 'query i': 'i', 'key j': 'j', 'i − j': 'm', 'ψ(i−j)/ψ(max(L,i))': 'x' },
         format: { x: false, y: (v) => v.toPrecision(6), stroke: true, 'ψ(i−j)/ψ(max(L,i))': (v) => v.toPrecision(6) } })),
@@ -75,9 +77,9 @@ export function render(element, result) {
   const maxX = Math.max(1, ...result.sections.map((s) => s.normalized[s.normalized.length - 1]));
   element.replaceChildren(
     panel({ width, height: 300, series, x: 'm', xLabel: 'distance i − j (tokens, key before the query) →', domain: [0, longest],
-      mark: { at: L, text: `L = ${L.toLocaleString('en')}` }, theme, tickFormat: countTick }),
+      mark: { at: L, text: `threshold L = ${L.toLocaleString('en')}`, right: L > longest / 2 }, theme, tickFormat: countTick, legend: true }),
     panel({ width, height: 300, series, x: 'x', xLabel: 'normalised distance ψ(i − j) / ψ(max(L, i)) (the MLP’s input) →',
-      domain: [0, maxX], mark: { at: 1, text: 'x = 1: the key at position 0, for a query at or past L' }, theme }),
+      domain: [0, maxX], mark: { at: 1, text: 'x = 1: key 0 of a query at or past L', right: true }, theme, legend: false }),
   );
 }
 
