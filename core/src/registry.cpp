@@ -12,6 +12,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/budget.hpp"
 #include "posenc/deberta.hpp"
+#include "posenc/fire.hpp"
 #include "posenc/kerple.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/nope.hpp"
@@ -30,7 +31,7 @@ const std::vector<const Family*>& families() {
         &sinusoidal::family(), &learned::family(), &nope::family(),  // absolute (and none)
         &rope::family(),       &xpos::family(),                      // rotary
         &alibi::family(),      &t5::family(),      &shaw::family(),  // bias
-        &transformer_xl::family(), &kerple::family(), &deberta::family(),
+        &transformer_xl::family(), &kerple::family(), &deberta::family(), &fire::family(),
     };
     return all;
 }

@@ -18,6 +18,7 @@ const EXPECTED_VIEWS = {
   transformer_xl: ['bias', 'compare', ...LAB, 'panels'],
   kerple: ['bias', 'compare', ...LAB, 'panels'],
   deberta: ['bias', 'deberta-buckets', 'compare', ...LAB, 'panels'],
+  fire: ['bias', 'fire-sections', 'compare', ...LAB, 'panels'],
   sinusoidal: ['heatmap', 'waves', 'similarity', 'dot-decay', 'compare', 'worked', ...LAB, 'terms'],
 };
 

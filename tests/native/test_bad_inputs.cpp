@@ -88,6 +88,8 @@ std::vector<Case> catalogue() {
          "an even integer in [2, 65536]"},
         {"kerple r1 1e308", [] { attention_bias(S(R"({"type":"kerple","r1":1e308})"), 4); }, I, "r1", "r1 = 1e+308",
          "<= 1e6"},
+        {"fire list of the wrong length", [] { attention_bias(S(R"({"type":"fire","mlp_width":4,"linear1_bias":[1,2,3]})"), 4); },
+         I, "linear1_bias", "linear1_bias = a list of 3 numbers", "a list of mlp_width = 4 numbers"},
         {"learned std Infinity", [] { table(Config{{"type", std::string("learned")}, {"std", kInf}}); }, I, "std",
          "std = Infinity", "[0, 1e6]"},
         // Function arguments.

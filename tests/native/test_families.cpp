@@ -11,6 +11,7 @@
 #include "posenc/alibi.hpp"
 #include "posenc/deberta.hpp"
 #include "posenc/describe.hpp"
+#include "posenc/fire.hpp"
 #include "posenc/kerple.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/nope.hpp"
@@ -93,6 +94,12 @@ std::map<std::string, Value> parsed_defaults(const std::string& type) {
                 {"norm_rel_ebd", std::string(s.layer_norm ? "layer_norm" : "none")}, {"layer_norm_eps", s.layer_norm_eps},
                 {"seed", double(s.seed)}, {"causal", s.causal}};
     }
+    if (type == "fire") {  // the four weight lists have no default: drawn from seed when absent
+        const auto s = fire::parse(c);
+        return {{"n_heads", double(s.n_heads)}, {"head", double(s.head)}, {"mlp_width", double(s.mlp_width)},
+                {"init_c", s.init_c}, {"init_L", s.init_L}, {"L_multiplier", s.L_multiplier}, {"eps", s.eps},
+                {"seed", double(s.seed)}, {"causal", s.causal}};
+    }
     FAIL("no parse for type " << type);
     return {};
 }
@@ -120,7 +127,7 @@ TEST_CASE("the registry lists every family once, in the page's order", "[familie
     std::vector<std::string> types;
     for (const Family* f : families()) types.push_back(f->type);
     CHECK(types == std::vector<std::string>{"sinusoidal", "learned", "none", "rope", "xpos", "alibi", "t5", "shaw",
-                                            "transformer_xl", "kerple", "deberta"});
+                                            "transformer_xl", "kerple", "deberta", "fire"});
     CHECK(known_types() == types);
     for (const Family* f : families()) {
         CHECK(&family_of(spec_of(f->type)) == f);
@@ -140,6 +147,7 @@ TEST_CASE("each family says where it acts and which key holds its width", "[fami
         {"t5", {Acts::bias, ""}},                    {"shaw", {Acts::bias, "head_dim"}},
         {"transformer_xl", {Acts::bias, "d_head"}},  {"kerple", {Acts::bias, ""}},
         {"deberta", {Acts::bias, "head_dim"}},
+        {"fire", {Acts::bias, ""}},
     };
     for (const Family* f : families()) {
         INFO(f->type);
@@ -154,13 +162,13 @@ TEST_CASE("each family says where it acts and which key holds its width", "[fami
         CHECK(bool(f->head_bias) == (f->acts == Acts::bias));
     }
     CHECK(types_acting(Acts::rotary) == "rope, xpos");
-    CHECK(types_acting(Acts::bias) == "alibi, t5, shaw, transformer_xl, kerple, deberta");
+    CHECK(types_acting(Acts::bias) == "alibi, t5, shaw, transformer_xl, kerple, deberta, fire");
     CHECK(std::string(acts_name(Acts::absolute)) == "absolute");
 }
 
 TEST_CASE("the error texts list the families from the registry", "[families]") {
     CHECK_THROWS_WITH(attention_bias(spec_of("rope"), 4),
-                      "attentionBias: type \"rope\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple, deberta)");
+                      "attentionBias: type \"rope\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple, deberta, fire)");
     CHECK_THROWS_WITH(rotary_frequencies(spec_of("alibi"), 4), "ropeInvFreq: type \"alibi\" is not a rotary encoding (rope, xpos)");
     CHECK_THROWS_WITH(position_table(spec_of("t5"), 4), Contains("is not an absolute encoding (sinusoidal, learned, none)"));
 }

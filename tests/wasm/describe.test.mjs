@@ -47,7 +47,7 @@ function calls(family) {
 
 test('describe() lists every family once, in the page order, with where it acts', () => {
   assert.deepEqual(described.families.map((f) => f.type),
-    ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta']);
+    ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta', 'fire']);
   const acts = Object.fromEntries(described.families.map((f) => [f.type, [f.acts, f.width_key]]));
   assert.deepEqual(acts.sinusoidal, ['absolute', 'd_model']);
   assert.deepEqual(acts.none, ['none', 'd_model']);

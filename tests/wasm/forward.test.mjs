@@ -4,6 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { leakAfter, loadPosenc } from './load.mjs';
 import { seededRandom } from '../../web/src/lib/random.js';
+import { fireBias } from '../reference/fire.mjs';
 
 const pe = await loadPosenc();
 
@@ -86,6 +87,15 @@ test('rotary and bias encodings act where the head puts them: RoPE on q and k, A
   // a bias family's own causal key masks too
   const masked = pe.attentionForward({ ...r, causal: false, encoding: { type: 'alibi', n_heads: 8, causal: true } });
   assert.ok(maxError(masked, reference(r, { bias: (i, j) => -0.5 * Math.abs(i - j) })) < 2e-5);
+});
+
+test('FIRE acts on the logits with b(i, j) of its definition, rows below and past L (no n x n kept)', () => {
+  // Li et al. 2023: b(i, j) = mlp(psi(i - j) / psi(max(i, L))), here L = 24 so rows 25.. have their own normaliser.
+  const fire = { type: 'fire', n_heads: 1, mlp_width: 2, init_L: 24, linear1_weight: [1, -1], linear1_bias: [0, 0.5],
+    linear2_weight: [2, 3], linear2_bias: [0.25] };
+  const r = request(90, 16, 16, true, 11);
+  const out = pe.attentionForward({ ...r, encoding: fire });
+  assert.ok(maxError(out, reference(r, { bias: (i, j) => fireBias(fire, i, j) })) < 2e-5);
 });
 
 test('8192 tokens: the first row of a causal head is v_0, every output finite', () => {

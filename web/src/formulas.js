@@ -148,9 +148,18 @@ function biasOf(p) {
       return p.variant === 'power'
         ? `b(i,j) = -${num(p.r1)}\\,|i-j|^{${num(p.r2)}}`
         : `b(i,j) = -${num(p.r1)}\\,\\ln\\big(1 + ${num(p.r2)}\\,|i-j|\\big)`;
+    case 'fire':
+      return lines(`b(i,j) = f_{\\theta}\\Big(\\frac{\\psi(i-j)}{\\psi(\\max(${num(p.init_L)},\\, i)) + 10^{-6}}\\Big),\\ ` +
+        `\\psi(x) = \\ln(1 + ${num(p.init_c)}\\,|x|)`, fireMlp(p));
     default:
       return null;
   }
+}
+
+/** FIRE's MLP f_θ, the chosen head's output (fire.hpp: Linear(1, W), ReLU, Linear(W, H), nn.Linear's default init). */
+function fireMlp(p) {
+  return `f_{\\theta}(x) = w^{(2)}_{${p.head}}\\cdot\\operatorname{ReLU}(w^{(1)}x + b^{(1)}) + b^{(2)}_{${p.head}},\\ ` +
+    `w^{(1)}, b^{(1)} \\in \\mathbb{R}^{${p.mlp_width}},\\ ${text(`head ${p.head} of ${p.n_heads}, drawn from seed ${p.seed}`)}`;
 }
 
 /** The causal mask's clause of a bias matrix. */
@@ -211,6 +220,8 @@ function compared(p) {
       return lines(`f(\\Delta) = \\frac{1}{\\sqrt{${p.head_dim}}}\\,${ropeOnes(p)}`, rotaryFrequencies(p, p.compare_distance + 1));
     case 'none': return 'f(\\Delta) = p_t\\cdot p_{t+\\Delta} = 0';
     case 'learned': return text('(an untrained learned table has no such curve)');
+    case 'fire':  // fire.hpp decay: the row of the query at the largest distance
+      return `f(\\Delta) = b(${p.compare_distance}, ${p.compare_distance}-\\Delta),\\ ${biasOf(p)}`;
     default: return `f(\\Delta) = b(i, i-\\Delta),\\ ${biasOf(p)}`;
   }
 }
@@ -265,6 +276,8 @@ const FORMULAS = {
   heads: (p) => join(`b_h(i,j) = -m_h\\,|i-j|`, slopes(p), masked(p.causal)),
   slopes: (p) => slopes(p),
   buckets: (p) => buckets(p),
+  'fire-sections': (p) => lines(`b(i, i-m) = f_{\\theta}(x),\\ x = \\frac{\\psi(m)}{\\psi(\\max(${num(p.init_L)},\\, i)) + 10^{-6}},\\ ` +
+    `\\psi(m) = \\ln(1 + ${num(p.init_c)}\\,m)`, `i \\in \\{N/8,\\ N/4,\\ N/2,\\ N\\},\\ N = ${p.sections_n},\\ m = 0,\\dots,i`),
   compare: (p) => lines(`y(\\Delta) = \\frac{f(\\Delta) - f(0)}{\\max_{\\Delta'\\le ${p.compare_distance}}|f(\\Delta') - f(0)|}`, compared(p)),
   worked: (p) => (p.encoding === 'rope'
     ? join(`x_t = ${num(p.sharpness)}\\cdot\\sqrt{8}\\,w_t`, 'q_t = R(t\\theta)\\,x_tW_q', 'k_t = R(t\\theta)\\,x_tW_k', 'v_t = x_tW_v',
@@ -376,6 +389,8 @@ export const FAMILY_FORMULAS = {
   shaw: { tex: 'b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,-K,K)}', cite: 'Shaw et al. 2018, eq. 4–5; shown for q_i = (1, …, 1)' },
   transformer_xl: { tex: 'A_{ij} = \\underbrace{q_i^{\\top}k_j}_{(a)} + \\underbrace{q_i^{\\top}W_RR_{i-j}}_{(b)} + \\underbrace{u^{\\top}k_j}_{(c)} + \\underbrace{v^{\\top}W_RR_{i-j}}_{(d)}',
     cite: 'Dai et al. 2019, §3.3; the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I' },
+  fire: { tex: 'b(i,j) = f_{\\theta}\\Big(\\frac{\\psi(i-j)}{\\psi(\\max(L, i))}\\Big),\\ \\psi(x) = \\ln(1 + c\\,x)',
+    cite: 'Li et al. 2023 (FIRE); f_θ an MLP of one hidden ReLU layer, L the threshold (|L_multiplier · init_L|), eps added to the normaliser’s log' },
   kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', cite: 'Chi et al. 2022, §4; 0 < r₂ ≤ 2 for the power variant' },
   deberta: { tex: 'a_{ij} = \\frac{q_i\\cdot k_j + q_i\\cdot K_r[\\delta(i-j)] + k_j\\cdot Q_r[\\delta(i-j)]}{\\sqrt{3d}}',
     cite: 'He et al. 2021, eq. 4; δ log-bucketed and K_r, Q_r projected as DeBERTa-v3 (transformers); the bias shown is c2p + p2c for one drawn vector u' },

@@ -55,6 +55,10 @@ public:
     /// computed without the k before it: Random::at(s, k).normal().
     static Random at(std::uint64_t seed, std::uint64_t k) { return Random(seed + 2 * k * 0x9E3779B97F4A7C15ull); }
 
+    /// The generator positioned at the u-th 64-bit draw of seed's stream (the u-th
+    /// uniform()): Random::at_draw(s, u).uniform() without the u draws before it.
+    static Random at_draw(std::uint64_t seed, std::uint64_t u) { return Random(seed + u * 0x9E3779B97F4A7C15ull); }
+
     /// The next 64 random bits.
     std::uint64_t next_bits() {
         std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);

@@ -7,7 +7,7 @@ import { themeOf } from '../lib/theme.js';
 export const id = 'compare';
 export const title = 'Decay with distance, every family on one axis';
 export const caption = 'The change of the logit of a key m tokens back, f(m) − f(0), divided by its largest size over ' +
-  'the range, so the shapes compare: f is the bias for ALiBi, T5 and KERPLE, and q·k/√d for q = k = 1 with sinusoidal ' +
+  'the range, so the shapes compare: f is the bias for the bias families (FIRE: the row of the query m tokens after key 0, at the largest m), and q·k/√d for q = k = 1 with sinusoidal ' +
   'positions or RoPE. The current encoding is drawn bold; untick a curve to hide it; the tooltip gives the raw values.';
 export const needs = ['comparison', 'currentLabel'];
 

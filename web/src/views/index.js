@@ -19,6 +19,7 @@ const LOADERS = {
   slopes: () => import('./alibi-slopes.js'),
   buckets: () => import('./t5-buckets.js'),
   'deberta-buckets': () => import('./deberta-buckets.js'),
+  'fire-sections': () => import('./fire-sections.js'),
   compare: () => import('./decay-compare.js'),
   worked: () => import('./worked-example.js'),
   attention: () => import('./attention-map.js'),
