@@ -43,6 +43,7 @@
 #include "posenc/args.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/config.hpp"
+#include "posenc/cope.hpp"
 #include "posenc/describe.hpp"
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
@@ -597,6 +598,23 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_attention_forward(unsigned, int request,
         const posenc::attention::Forward f = posenc::attention::parse_forward(spec_of(request));
         posenc::attention::forward(f, {x, std::size_t(x_length)}, {wq, std::size_t(wq_length)}, {wk, std::size_t(wk_length)},
                                    {wv, std::size_t(wv_length)}, result_storage(nullptr, out, out_length, f.n, f.d_head, "d_head", "n * d_head"));
+    };
+    return guarded(body);
+}
+
+/// cope({q, k, n, d_head, npos_max, causal?, pos_emb}): {gates, positions, bias}, Float32Array(n * n)
+/// each (posenc::cope::run). The arrays come apart from the request: q, k [n, d_head] and
+/// pos_emb [npos_max, d_head], (address, length) of float32 each, row-major.
+EMSCRIPTEN_KEEPALIVE const char* posenc_cope(unsigned, int request, const float* q, double q_length, const float* k,
+                                             double k_length, const float* pos_emb, double pos_emb_length) {
+    auto body = [&] {
+        auto maps = posenc::cope::run(spec_of(request), {q, std::size_t(q_length)}, {k, std::size_t(k_length)},
+                                      {pos_emb, std::size_t(pos_emb_length)});
+        reply.begin()
+            .f32("gates", std::move(maps.gates))
+            .f32("positions", std::move(maps.positions))
+            .f32("bias", std::move(maps.bias))
+            .end();
     };
     return guarded(body);
 }

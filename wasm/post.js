@@ -496,28 +496,44 @@
   };
 
   /**
-   * attentionForward's request: the spec id of its keys but x, wq, wk, wv and out, then those
-   * four input arrays, then the optional out buffer.
+   * A request whose arrays travel apart from its JSON: the spec id of its other keys, then
+   * each array of `arrays` in order, then (withOut) the optional out buffer.
    */
-  const forwardRequest = {
-    read(value) {
-      const arrays = {};
-      let target;
-      if (typeof value === 'object' && value !== null) {
-        for (const name in FORWARD_ARRAYS) arrays[name] = value[name];
-        target = value.out;
-        value = without(value, ['x', 'wq', 'wk', 'wv', 'out']);
-      }
-      const staged = { text: specText(value, 1), arrays: {}, out: out.read(target) };
-      for (const name in FORWARD_ARRAYS) staged.arrays[name] = FORWARD_ARRAYS[name].read(arrays[name]);
-      return staged;
-    },
-    write(call, staged) {
-      call.args.push(specId(staged.text, 1));
-      for (const name in FORWARD_ARRAYS) FORWARD_ARRAYS[name].write(call, staged.arrays[name]);
-      out.write(call, staged.out);
-    },
-  };
+  function arraysRequest(arrays, withOut) {
+    const names = Object.keys(arrays);
+    const apart = withOut ? names.concat(['out']) : names;
+    return {
+      read(value) {
+        const given = {};
+        let target;
+        if (typeof value === 'object' && value !== null) {
+          for (const name of names) given[name] = value[name];
+          target = value.out;
+          value = without(value, apart);
+        }
+        const staged = { text: specText(value, 1), arrays: {}, out: withOut ? out.read(target) : null };
+        for (const name of names) staged.arrays[name] = arrays[name].read(given[name]);
+        return staged;
+      },
+      write(call, staged) {
+        call.args.push(specId(staged.text, 1));
+        for (const name of names) arrays[name].write(call, staged.arrays[name]);
+        if (withOut) out.write(call, staged.out);
+      },
+    };
+  }
+
+  /** attentionForward's request: x, wq, wk, wv apart, and out. */
+  const forwardRequest = arraysRequest(FORWARD_ARRAYS, true);
+
+  /** cope's request: q, k [n, d_head] and pos_emb [npos_max, d_head] apart. */
+  const copeLength = () => limits().max_matrix_n * limits().max_model_dim;
+  const copeRequest = arraysRequest({
+    q: floats('q', 'a Float32Array, array or allocFloat32 buffer of n * d_head numbers', copeLength),
+    k: floats('k', 'a Float32Array, array or allocFloat32 buffer of n * d_head numbers', copeLength),
+    pos_emb: floats('pos_emb', 'a Float32Array, array or allocFloat32 buffer of npos_max * d_head numbers',
+      () => limits().max_model_dim * limits().max_model_dim),
+  }, false);
 
   // ---------------------------------------------------------------------------
   // The API
@@ -570,6 +586,7 @@
   define('positionSimilarity', '_posenc_position_similarity', [spec, number, string('metric')]);
   define('attention', '_posenc_attention', [request]);
   define('attentionForward', '_posenc_attention_forward', [forwardRequest]);
+  define('cope', '_posenc_cope', [copeRequest]);
   define('embedTokens', '_posenc_embed_tokens', [string('text'), number, number]);
   define('describe', '_posenc_describe', []);
   define('version', '_posenc_version', []);

@@ -95,6 +95,18 @@ struct Range {
         logits(q.data(), q.shape()[0], k.data(), k.shape()[0], q.shape()[1], scale);
     }
 
+    /// Runs `body` (which fills a content-dependent bias from q and k: CoPE's q . e), naming
+    /// a bias past float32 as the inputs' range ("q" there is the head's q = x W_q).
+    template <class Body>
+    auto within(Body body) const {
+        try {
+            return body();
+        } catch (const BadParam& e) {
+            if (e.param != "q") throw;
+            refuse("inputs whose queries x W_q keep the bias within float32: " + e.allowed);
+        }
+    }
+
     static constexpr double kMaxLogit = 1e38;
 };
 
@@ -395,14 +407,15 @@ Result run(const Request& r, WeightCache* cache) {
             t.carrier = acts_name(family.acts);
             t.position = zeros(std::size_t(n), std::size_t(n));
         } else {
-            const Matrix b = bias_matrix(hb, n);
+            const Matrix b = range.within([&] { return bias_matrix(hb, n); });
             result.logits = add(content, b);
             t.carrier = acts_name(family.acts);
             t.position = b;
-            for (const auto& [name, tile] : hb.parts) {
+            for (const auto& named : hb.parts) {
                 Matrix part = zeros(std::size_t(n), std::size_t(n));
-                tile->add(0, n, 0, n, part.data(), std::size_t(n));
-                t.parts.emplace_back(name, std::move(part));
+                const kernels::BiasTile& tile = *named.second;
+                range.within([&] { tile.add(0, n, 0, n, part.data(), std::size_t(n)); });
+                t.parts.emplace_back(named.first, std::move(part));
             }
         }
         t.content = content;
@@ -485,7 +498,7 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
         range.logits(q, k, scale_b);
         const bool causal = f.causal || b.causal;
         if (b.extra_width == 0) {
-            kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale_b, causal, b.tile.get(), out);
+            range.within([&] { kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale_b, causal, b.tile.get(), out); });
         } else {
             // Transformer-XL: [q | Q'/scale] . [k | K'] * scale = q.k * scale + Q'.K' (see relative_factors).
             const std::size_t e = std::size_t(b.extra_width), wide = d + e;

@@ -11,6 +11,7 @@
 #include "posenc/attention.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/budget.hpp"
+#include "posenc/cope.hpp"
 #include "posenc/deberta.hpp"
 #include "posenc/fire.hpp"
 #include "posenc/kerple.hpp"
@@ -32,6 +33,7 @@ const std::vector<const Family*>& families() {
         &rope::family(),       &xpos::family(),                      // rotary
         &alibi::family(),      &t5::family(),      &shaw::family(),  // bias
         &transformer_xl::family(), &kerple::family(), &deberta::family(), &fire::family(),
+        &cope::family(),
     };
     return all;
 }

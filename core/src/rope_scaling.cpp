@@ -315,7 +315,9 @@ constexpr KeyDef kOriginal{"original_max_position_embeddings", "integer", kNone,
                            "an integer in [1, 1099511627776]"};
 static_assert(kMaxPosition == 1099511627776, "kOriginal's allowed text names kMaxPosition");
 /// Absent: computed by the type.
-constexpr KeyDef kAttentionFactor{"attention_factor", "number", kNone, kPositive, kInf, "a finite number > 0"};
+// attention_factor multiplies q and k (their dot by its square): up to 1e4 keeps every decay and rotation
+// within float32 (published configs use 1 to 1.5).
+constexpr KeyDef kAttentionFactor{"attention_factor", "number", kNone, kPositive, 1e4, "a number > 0 and <= 1e4"};
 constexpr KeyDef kBetaFast{"beta_fast", "number", 32.0, kPositive, kInf, "a finite number > 0"};
 constexpr KeyDef kBetaSlow{"beta_slow", "number", 1.0, kPositive, kInf, "a finite number > 0"};
 constexpr KeyDef kMscale{"mscale", "number", kNone, 0.0, kInf, "a finite number >= 0"};
@@ -399,15 +401,17 @@ Frequencies scaled_frequencies(const Spec& spec, std::int64_t seq_len) {
     const auto refuse = [&](const std::string& what, double value) {
         throw BadParam("rope_scaling",
                        "rope_scaling: rope_type \"" + spec.scaling.rope_type + "\" with these keys gives " + what + " = " +
-                           format_number(value) + "; expected a finite number > 0 (choose a smaller factor or keys nearer their defaults)",
-                       what + " = " + format_number(value), "keys whose frequencies and attention factor are finite and > 0");
+                           format_number(value) + "; expected a finite number > 0 (and at most 1e4 for a factor; choose a smaller factor or keys nearer their defaults)",
+                       what + " = " + format_number(value), "keys whose frequencies are finite and > 0 and whose attention factor is in (0, 1e4]");
     };
     for (std::size_t i = 0; i < f.inv_freq.size(); ++i)
         if (!(std::isfinite(f.inv_freq[i]) && f.inv_freq[i] > 0) || !std::isfinite(kTwoPi / f.inv_freq[i]) ||
             !std::isfinite(f.inv_freq[i] * double(kMaxPosition)))  // the angle at the last position
             refuse("inv_freq[" + std::to_string(i) + "]", f.inv_freq[i]);
-    if (!(std::isfinite(f.attention_factor) && f.attention_factor > 0)) refuse("attention_factor", f.attention_factor);
-    if (!(std::isfinite(f.logit_scale) && f.logit_scale > 0)) refuse("logit_scale", f.logit_scale);
+    // Derived factors (mscale's 0.1 mscale ln s + 1, longrope's sqrt(1 + ln s / ln L)) get the key's bound too.
+    if (!(std::isfinite(f.attention_factor) && f.attention_factor > 0 && f.attention_factor <= 1e4))
+        refuse("attention_factor", f.attention_factor);
+    if (!(std::isfinite(f.logit_scale) && f.logit_scale > 0 && f.logit_scale <= 1e4)) refuse("logit_scale", f.logit_scale);
     return f;
 }
 

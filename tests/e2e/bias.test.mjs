@@ -19,6 +19,7 @@ const EXPECTED_VIEWS = {
   kerple: ['bias', 'compare', ...LAB, 'panels'],
   deberta: ['bias', 'deberta-buckets', 'compare', ...LAB, 'panels'],
   fire: ['bias', 'fire-sections', 'compare', ...LAB, 'panels'],
+  cope: ['bias', 'cope-count', 'compare', ...LAB, 'panels'],
   sinusoidal: ['heatmap', 'waves', 'similarity', 'dot-decay', 'compare', 'worked', ...LAB, 'terms'],
 };
 

@@ -135,7 +135,7 @@ test('a computation over 200 ms shows progress over the last figure, which stays
   // d_model 384: the sinusoidal curve alone is 192 cosines at each of 100,001 distances, near the work budget
   await openPlayground(playground(), page, '?d_model=384&compare_distance=256');
   const before = await page.innerHTML('#compare .figure');
-  await page.fill('#control-compare_distance', '100000');  // eleven decay curves over 100,001 distances: most of a second of work
+  await page.fill('#control-compare_distance', '100000');  // twelve decay curves over 100,001 distances: most of a second of work
   await page.waitForSelector('#compare .busy:not([hidden])', { timeout: 5000 });
   assert.match(await page.innerText('#compare .busy'), /computing…/);
   assert.equal(await page.innerHTML('#compare .figure'), before, 'the last figure stays under the progress note');

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "posenc/alibi.hpp"
+#include "posenc/cope.hpp"
 #include "posenc/deberta.hpp"
 #include "posenc/describe.hpp"
 #include "posenc/fire.hpp"
@@ -100,6 +101,11 @@ std::map<std::string, Value> parsed_defaults(const std::string& type) {
                 {"init_c", s.init_c}, {"init_L", s.init_L}, {"L_multiplier", s.L_multiplier}, {"eps", s.eps},
                 {"seed", double(s.seed)}, {"causal", s.causal}};
     }
+    if (type == "cope") {
+        const auto s = cope::parse(c);
+        return {{"head_dim", double(s.head_dim)}, {"npos_max", double(s.npos_max)}, {"seed", double(s.seed)},
+                {"causal", s.causal}};
+    }
     FAIL("no parse for type " << type);
     return {};
 }
@@ -127,7 +133,7 @@ TEST_CASE("the registry lists every family once, in the page's order", "[familie
     std::vector<std::string> types;
     for (const Family* f : families()) types.push_back(f->type);
     CHECK(types == std::vector<std::string>{"sinusoidal", "learned", "none", "rope", "xpos", "alibi", "t5", "shaw",
-                                            "transformer_xl", "kerple", "deberta", "fire"});
+                                            "transformer_xl", "kerple", "deberta", "fire", "cope"});
     CHECK(known_types() == types);
     for (const Family* f : families()) {
         CHECK(&family_of(spec_of(f->type)) == f);
@@ -146,7 +152,7 @@ TEST_CASE("each family says where it acts and which key holds its width", "[fami
         {"xpos", {Acts::rotary, "head_dim"}},        {"alibi", {Acts::bias, ""}},
         {"t5", {Acts::bias, ""}},                    {"shaw", {Acts::bias, "head_dim"}},
         {"transformer_xl", {Acts::bias, "d_head"}},  {"kerple", {Acts::bias, ""}},
-        {"deberta", {Acts::bias, "head_dim"}},
+        {"deberta", {Acts::bias, "head_dim"}}, {"cope", {Acts::bias, "head_dim"}},
         {"fire", {Acts::bias, ""}},
     };
     for (const Family* f : families()) {
@@ -162,13 +168,13 @@ TEST_CASE("each family says where it acts and which key holds its width", "[fami
         CHECK(bool(f->head_bias) == (f->acts == Acts::bias));
     }
     CHECK(types_acting(Acts::rotary) == "rope, xpos");
-    CHECK(types_acting(Acts::bias) == "alibi, t5, shaw, transformer_xl, kerple, deberta, fire");
+    CHECK(types_acting(Acts::bias) == "alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope");
     CHECK(std::string(acts_name(Acts::absolute)) == "absolute");
 }
 
 TEST_CASE("the error texts list the families from the registry", "[families]") {
     CHECK_THROWS_WITH(attention_bias(spec_of("rope"), 4),
-                      "attentionBias: type \"rope\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple, deberta, fire)");
+                      "attentionBias: type \"rope\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope)");
     CHECK_THROWS_WITH(rotary_frequencies(spec_of("alibi"), 4), "ropeInvFreq: type \"alibi\" is not a rotary encoding (rope, xpos)");
     CHECK_THROWS_WITH(position_table(spec_of("t5"), 4), Contains("is not an absolute encoding (sinusoidal, learned, none)"));
 }

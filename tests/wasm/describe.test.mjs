@@ -47,7 +47,7 @@ function calls(family) {
 
 test('describe() lists every family once, in the page order, with where it acts', () => {
   assert.deepEqual(described.families.map((f) => f.type),
-    ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta', 'fire']);
+    ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta', 'fire', 'cope']);
   const acts = Object.fromEntries(described.families.map((f) => [f.type, [f.acts, f.width_key]]));
   assert.deepEqual(acts.sinusoidal, ['absolute', 'd_model']);
   assert.deepEqual(acts.none, ['none', 'd_model']);
@@ -55,6 +55,7 @@ test('describe() lists every family once, in the page order, with where it acts'
   assert.deepEqual(acts.alibi, ['bias', '']);
   assert.deepEqual(acts.transformer_xl, ['bias', 'd_head']);
   assert.deepEqual(acts.deberta, ['bias', 'head_dim']);
+  assert.deepEqual(acts.cope, ['bias', 'head_dim']);
   assert.match(described.version, /^\d+\.\d+\.\d+$/);
   assert.ok(pe.version().includes(described.version));
 });

@@ -299,6 +299,16 @@ export function makeCall(pe, d, seed, index, aggressive) {
       args = [g.chance(0.97) ? request : g.wrongType()];
       break;
     }
+    case 'cope': {
+      const n = g.integer(1, aggressive ? 512 : 16, 4096);
+      const d = g.integer(1, 16, 4096);
+      const npos = g.integer(1, 32, 4096);
+      const length = (a, b) => (Number.isInteger(a) && Number.isInteger(b) && a * b <= 1 << 20 ? a * b + (g.chance(0.9) ? 0 : 1) : 4);
+      const request = { q: g.floats(length(n, d)), k: g.floats(length(n, d)), n, d_head: d, npos_max: npos, pos_emb: g.floats(length(npos, d)) };
+      if (g.chance(0.1)) request.causal = g.chance(0.5) ? false : g.wrongType();
+      args = [g.chance(0.97) ? request : g.wrongType()];
+      break;
+    }
     case 'debertaRelativePosition': {
       const buckets = g.chance(0.3) ? -1 : g.integer(2, 512, 4096);
       args = [g.integer(1, small, 4096), g.integer(1, small, 4096), buckets,

@@ -126,6 +126,29 @@ export function createCalls(pe) {
     }),
 
     /**
+     * CoPE counting what its gates fire on, in the typed sentence (cope()): a one-dimensional
+     * head whose gates are set by hand, q_i = 1 and k_j = +8 on a counted token (sentence ends
+     * . ! ?, or `word`), -8 elsewhere, so g_ij is 0.9997 or 0.0003 and p_ij counts the counted
+     * tokens from key j to query i; position embeddings e[target] = 4, 0 elsewhere, so the
+     * CoPE term is 4 on the keys whose count back is `target`.
+     * @returns {{tokens: string[], counted: boolean[], n, target, gates, positions, bias: Float32Array(n * n)}}
+     * @throws {RangeError} target outside [0, npos_max - 1]
+     */
+    copeCount: memoize((text, word, nposMax, target) => {
+      if (!Number.isInteger(target) || target < 0 || target > nposMax - 1) {
+        throw badParam('target', target, `an integer in [0, ${nposMax - 1}] (npos_max − 1: the largest count)`);
+      }
+      const { tokens } = pe.embedTokens(text, 1, 0);
+      const n = tokens.length;
+      const counted = tokens.map((t) => (word === null ? /^[.!?]$/.test(t) : t === word.toLowerCase()));
+      const posEmb = new Float32Array(nposMax);
+      posEmb[target] = 4;
+      const maps = pe.cope({ q: new Float32Array(n).fill(1), k: Float32Array.from(counted, (c) => (c ? 8 : -8)),
+        n, d_head: 1, npos_max: nposMax, pos_emb: posEmb });
+      return { tokens, counted, n, target, ...maps };
+    }),
+
+    /**
      * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core
      * rotates it at positions start .. start + count - 1.
      * @returns {{positions: number[], a: Float32Array, b: Float32Array, inv_freq: number, attention_factor: number}}

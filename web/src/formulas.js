@@ -119,6 +119,7 @@ function headWidths(p) {
     case 'rope': case 'xpos': case 'shaw': return { d: p.head_dim, dModel: p.head_dim };
     case 'transformer_xl': return { d: p.d_head, dModel: p.d_head };
     case 'deberta': return { d: p.head_dim, dModel: p.hidden_size };
+    case 'cope': return { d: p.head_dim, dModel: p.head_dim };
     default: return { d: 64, dModel: 64 };
   }
 }
@@ -144,6 +145,9 @@ function biasOf(p) {
     case 'deberta':
       return `b(i,j) = \\frac{u\\cdot K_r[\\delta(i-j)] + u\\cdot Q_r[\\delta(i-j)]}{\\sqrt{${debertaFactor(p)}\\cdot ${p.head_dim}}},\\ ` +
         `K_r, Q_r = \\operatorname{${p.norm_rel_ebd === 'layer_norm' ? 'LN' : ''}}(E)\\,W_k,\\ \\operatorname{${p.norm_rel_ebd === 'layer_norm' ? 'LN' : ''}}(E)\\,W_q\\ ${text('(u, W drawn)')}`;
+    case 'cope':
+      return `b(i,j) = (1-w)\\,q_i\\cdot e_{\\lfloor p_{ij}\\rfloor} + w\\,q_i\\cdot e_{\\lceil p_{ij}\\rceil},\\ w = p_{ij} - \\lfloor p_{ij}\\rfloor\n` +
+        `p_{ij} = \\min\\Big(\\sum_{t=j}^{i} \\sigma\\Big(\\frac{q_i\\cdot k_t}{\\sqrt{${p.head_dim}}}\\Big),\\ ${p.npos_max - 1}\\Big)`;
     case 'kerple':
       return p.variant === 'power'
         ? `b(i,j) = -${num(p.r1)}\\,|i-j|^{${num(p.r2)}}`
@@ -310,6 +314,9 @@ const FORMULAS = {
     : lines(`\\underbrace{\\frac{q_i\\cdot k_j}{\\sqrt{${headWidths(p).d}}}}_{\\text{content}} + \\underbrace{b(i,j)}_{\\text{bias}} = \\text{biased}`,
       biasOf(p))),
   'deberta-buckets': (p) => debertaBuckets(p),
+  'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +
+    `q_i\\cdot k_j = \\pm 8`, `p_{ij} = \\sum_{t=j}^{i} g_{it}\\ ${text('(clamped at')}\\ ${p.npos_max - 1})`,
+    `e_m = 4\\,[m = ${p.target}] \\Rightarrow b(i,j) = 4\\,\\max(0,\\ 1 - |p_{ij} - ${p.target}|)`),
 };
 
 /** ALiBi's slopes for n_heads, with the non-power-of-two rule when it applies. */
@@ -392,6 +399,8 @@ export const FAMILY_FORMULAS = {
   fire: { tex: 'b(i,j) = f_{\\theta}\\Big(\\frac{\\psi(i-j)}{\\psi(\\max(L, i))}\\Big),\\ \\psi(x) = \\ln(1 + c\\,x)',
     cite: 'Li et al. 2023 (FIRE); f_θ an MLP of one hidden ReLU layer, L the threshold (|L_multiplier · init_L|), eps added to the normaliser’s log' },
   kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', cite: 'Chi et al. 2022, §4; 0 < r₂ ≤ 2 for the power variant' },
+  cope: { tex: 'b(i,j) = q_i\\cdot e[p_{ij}],\\ p_{ij} = \\sum_{t=j}^{i}\\sigma(q_i\\cdot k_t/\\sqrt{d})\\ \\text{(interpolated)}',
+    cite: 'Golovneva et al. 2024, eq. 3–5, as x-transformers adds it (unscaled); the bias shown is a stand-in head’s, every q and k one drawn u' },
   deberta: { tex: 'a_{ij} = \\frac{q_i\\cdot k_j + q_i\\cdot K_r[\\delta(i-j)] + k_j\\cdot Q_r[\\delta(i-j)]}{\\sqrt{3d}}',
     cite: 'He et al. 2021, eq. 4; δ log-bucketed and K_r, Q_r projected as DeBERTa-v3 (transformers); the bias shown is c2p + p2c for one drawn vector u' },
 };

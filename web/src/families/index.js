@@ -13,10 +13,11 @@ import * as transformerXl from './transformer-xl.js';
 import * as kerple from './kerple.js';
 import * as deberta from './deberta.js';
 import * as fire from './fire.js';
+import * as cope from './cope.js';
 import * as compare from './side-by-side.js';
 
 // The page file of each core family, by its spec `type`.
-const PAGES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, deberta, fire };
+const PAGES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, deberta, fire, cope };
 
 // The core's families in the core's order (describe()), then `compare`: two to four of them side by side.
 export const FAMILIES = Object.fromEntries([...FAMILY_TYPES.map((type) => {

@@ -9,7 +9,7 @@ export const id = 'panels';
 export const title = 'Content, bias, biased scores';
 export const caption = 'The scores before positions (q·k/√d), what the encoding adds, and the sum the softmax sees. ' +
   'Position enters only through the bias; DeBERTa’s splits into content-to-position and position-to-content scores, ' +
-  'and all its terms share the scale 1/√(3d).';
+  'and all its terms share the scale 1/√(3d); CoPE’s is made from gates on the content and the positions they count.';
 export const needs = ['attention'];
 
 /** The bias's named parts (DeBERTa: c2p, p2c), each [n, n], in the core's order. */
@@ -17,11 +17,15 @@ function partsOf(terms) {
   return Object.keys(PARTS).filter((name) => terms[name]);
 }
 
-// What each named part of a bias is, for its panel.
+// What each named part of a bias is, for its panel: DeBERTa's two summands, CoPE's gates and
+// positions (which make its bias rather than add up to it).
 const PARTS = {
   c2p: 'content → position q_i·K_r[δ(i−j)]',
   p2c: 'position → content k_j·Q_r[δ(i−j)]',
+  gates: 'gates g_ij = σ(q_i·k_j/√d)',
+  positions: 'contextual positions p_ij = Σ_{t=j..i} g_it',
 };
+const SUMMANDS = new Set(['c2p', 'p2c']);
 
 /** "q·k/√d", or "q·k/√(3d)" when the content scores are scaled down by a factor (DeBERTa's 1 + terms). */
 function contentLabel(terms, dHead) {
@@ -33,15 +37,16 @@ function contentLabel(terms, dHead) {
 export function render(element, result) {
   const a = result.attention;
   const parts = partsOf(a.terms);
-  const count = 2 + Math.max(1, parts.length);
+  const summands = parts.length > 0 && parts.every((name) => SUMMANDS.has(name));
+  const count = 2 + parts.length + (summands ? 0 : 1);
   const size = Math.max(220, Math.min(320, Math.floor((figureWidth(element, 1400) - 32) / count)));
   const theme = themeOf(element);
   const figure = (data, label) => tokenMatrix({ theme, data, tokens: a.tokens, width: size, height: size - 30, label, legend: true });
-  const scale = parts.length ? `, each /√(${parts.length + 1}d)` : '';
+  const scale = summands ? `, each /√(${parts.length + 1}d)` : '';
   element.replaceChildren(panels(
     panel(`content scores ${contentLabel(a.terms, a.d_head)}`, figure(a.terms.content, 'content')),
-    ...(parts.length ? parts.map((name) => panel(`${PARTS[name]}${scale}`, figure(a.terms[name], name)))
-      : [panel('bias b(i, j)', figure(a.terms.position, 'bias'))]),
+    ...parts.map((name) => panel(`${PARTS[name]}${scale}`, figure(a.terms[name], name))),
+    ...(summands ? [] : [panel('bias b(i, j)', figure(a.terms.position, 'bias'))]),
     panel('biased scores (logits)', figure(a.logits, 'logit')),
   ));
 }

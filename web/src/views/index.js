@@ -20,6 +20,7 @@ const LOADERS = {
   buckets: () => import('./t5-buckets.js'),
   'deberta-buckets': () => import('./deberta-buckets.js'),
   'fire-sections': () => import('./fire-sections.js'),
+  'cope-count': () => import('./cope-count.js'),
   compare: () => import('./decay-compare.js'),
   worked: () => import('./worked-example.js'),
   attention: () => import('./attention-map.js'),

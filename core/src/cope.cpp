@@ -1,0 +1,236 @@
+#include "posenc/cope.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "posenc/bias.hpp"
+#include "posenc/random.hpp"
+
+namespace posenc::cope {
+
+namespace {
+
+constexpr double kMaxEmbedding = 1e4;  // |e| entries: q . e stays far inside float32
+constexpr std::uint64_t kStandInStream = 0xC09E0001ull;
+constexpr std::int64_t kBlockRows = 32;  // rows a tile computes at once (the fused kernel's query block)
+
+/// One row's three maps: gates, positions and bias over keys 0 .. n - 1.
+struct Row {
+    std::vector<float> gates, positions, bias;
+};
+
+/// Row i of the maps (keys past `last` left 0): the gates of keys 0 .. last, their
+/// suffix sums clamped at npos_max - 1, and the interpolated q_i . e.
+void compute_row(const Spec& spec, const xt::xtensor<float, 2>& e, const float* q, const float* k, std::int64_t n,
+                 double scale, std::int64_t i, float* gates, float* positions, float* bias) {
+    const std::int64_t d = spec.head_dim, last = spec.causal ? i : n - 1;
+    const float* qi = q + i * d;
+    std::vector<double> g(std::size_t(last + 1));
+    for (std::int64_t j = 0; j <= last; ++j) {
+        double s = 0;
+        for (std::int64_t c = 0; c < d; ++c) s += double(qi[c]) * double(k[j * d + c]);
+        g[std::size_t(j)] = 1.0 / (1.0 + std::exp(-s * scale));
+    }
+    std::vector<double> qe(std::size_t(spec.npos_max));  // q_i . e[m], the logits at integer positions
+    for (std::int64_t m = 0; m < spec.npos_max; ++m) {
+        double s = 0;
+        for (std::int64_t c = 0; c < d; ++c) s += double(qi[c]) * double(e(std::size_t(m), std::size_t(c)));
+        qe[std::size_t(m)] = s;
+    }
+    const double top = double(spec.npos_max - 1);
+    double sum = 0;
+    for (std::int64_t j = last; j >= 0; --j) {  // x-transformers: gates.flip(-1).cumsum(-1).flip(-1)
+        sum += g[std::size_t(j)];
+        const double p = std::min(sum, top), low = std::floor(p), w = p - low;
+        const double b = qe[std::size_t(std::ceil(p))] * w + qe[std::size_t(low)] * (1.0 - w);
+        if (!(std::abs(b) <= double(std::numeric_limits<float>::max())))
+            throw_bad_param("q", "numbers up to " + format_magnitude(kernels::max_abs(qi, std::size_t(d))) + " in magnitude (query " +
+                                     std::to_string(i) + ")",
+                            "queries whose CoPE term q . e stays within float32 (3.4e38); here it reaches " + format_magnitude(b));
+        gates[j] = float(g[std::size_t(j)]);
+        positions[j] = float(p);
+        bias[j] = float(b);
+    }
+    for (std::int64_t j = last + 1; j < n; ++j) gates[j] = positions[j] = bias[j] = 0.0f;
+}
+
+/// A part of the maps, a block of kBlockRows rows computed when a tile first needs them.
+class CopeTile final : public kernels::BiasTile {
+public:
+    CopeTile(const Spec& spec, const float* q, const float* k, std::int64_t n, double scale, Part part)
+        : spec_(spec), e_(embeddings(spec)), q_(q, q + n * spec.head_dim), k_(k, k + n * spec.head_dim), n_(n),
+          scale_(scale), part_(part) {}
+    void add(std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols, float* s,
+             std::size_t ld) const override {
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const float* row = row_of(i0 + r);
+            float* out = s + std::size_t(r) * ld;
+            for (std::int64_t c = 0; c < cols; ++c) out[c] += row[j0 + c];
+        }
+    }
+
+private:
+    const float* row_of(std::int64_t i) const {
+        if (i < first_ || i >= first_ + count_) {
+            first_ = i;
+            count_ = std::min(kBlockRows, n_ - i);
+            const std::size_t size = std::size_t(count_ * n_);
+            gates_.assign(size, 0.0f);
+            positions_.assign(size, 0.0f);
+            bias_.assign(size, 0.0f);
+            for (std::int64_t r = 0; r < count_; ++r) {
+                const std::size_t at = std::size_t(r * n_);
+                compute_row(spec_, e_, q_.data(), k_.data(), n_, scale_, first_ + r, gates_.data() + at,
+                            positions_.data() + at, bias_.data() + at);
+            }
+        }
+        const std::vector<float>& part = part_ == Part::bias ? bias_ : part_ == Part::gates ? gates_ : positions_;
+        return part.data() + std::size_t((i - first_) * n_);
+    }
+
+    Spec spec_;
+    xt::xtensor<float, 2> e_;
+    std::vector<float> q_, k_;  // copies: the tile outlives the caller's q and k in the page's head
+    std::int64_t n_;
+    double scale_;
+    Part part_;
+    mutable std::int64_t first_ = -1, count_ = 0;
+    mutable std::vector<float> gates_, positions_, bias_;
+};
+
+/// The gates' dots, the suffix sums and interpolation, and q . e per row.
+std::vector<budget::Factors> maps_work(const Spec& spec, std::int64_t n) {
+    return {{{double(n), "queries"}, {double(n), "keys"}, {double(spec.head_dim) + budget::kTrig, "operations per gate (a dot, an exp)"}},
+            {{double(n), "queries"}, {double(spec.npos_max), "positions"}, {double(spec.head_dim), "dimensions"}}};
+}
+
+/// u ~ N(0, 1) [head_dim], the stand-in head's one query and key.
+std::vector<float> stand_in(const Spec& spec) {
+    Random rng(spec.seed ^ kStandInStream);
+    std::vector<float> u(std::size_t(spec.head_dim));
+    for (float& x : u) x = float(rng.normal());
+    return u;
+}
+
+Family make_family() {
+    Family f("cope", Acts::bias, "head_dim",
+             "CoPE: positions counted by gates on the content, so a query can attend to the i-th sentence or noun",
+             "Golovneva et al. 2024, \"Contextual Position Encoding\", eq. 3-5; x-transformers' CoPE",
+             {Key::integer("head_dim", 64, 1, kMaxWidth), Key::integer("npos_max", 16, 1, kMaxWidth),
+              Key::list("pos_emb", Value{}, -kMaxEmbedding, kMaxEmbedding, "numbers in [-1e4, 1e4], npos_max x head_dim of them"),
+              Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", true)});
+    f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
+    f.head_bias = [](const Config& c, const HeadInputs& in) {
+        const Spec spec = parse(with_head_width(c, "head_dim", in.width));
+        check_head_width("head_dim", spec.head_dim, in.width);
+        const double scale = 1.0 / std::sqrt(double(spec.head_dim));
+        HeadBias out;
+        out.causal = spec.causal;
+        out.tile = bias_tile(spec, in.q, in.k, in.n, scale, Part::bias);
+        out.parts.emplace_back("gates", bias_tile(spec, in.q, in.k, in.n, scale, Part::gates));
+        out.parts.emplace_back("positions", bias_tile(spec, in.q, in.k, in.n, scale, Part::positions));
+        return out;
+    };
+    f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
+        // The stand-in head, a key m tokens before the query: p = g (m + 1).
+        const Spec spec = parse(c);
+        const std::vector<float> u = stand_in(spec);
+        double uu = 0;
+        for (const float x : u) uu += double(x) * double(x);
+        const double g = 1.0 / (1.0 + std::exp(-uu / std::sqrt(double(spec.head_dim))));
+        const auto e = embeddings(spec);
+        std::vector<double> qe(std::size_t(spec.npos_max));  // u . e[m]
+        for (std::int64_t m = 0; m < spec.npos_max; ++m)
+            for (std::int64_t c = 0; c < spec.head_dim; ++c) qe[std::size_t(m)] += double(u[std::size_t(c)]) * e(std::size_t(m), std::size_t(c));
+        const double top = double(spec.npos_max - 1);
+        return curve("bias", max_distance, [&](std::int64_t m) {
+            const double p = std::min(g * double(m + 1), top), low = std::floor(p), w = p - low;
+            return qe[std::size_t(std::ceil(p))] * w + qe[std::size_t(low)] * (1.0 - w);
+        });
+    };
+    f.decay_work = [](const Config& c, std::int64_t max_distance) {
+        const Spec spec = parse(c);
+        return std::vector<budget::Factors>{{{double(spec.npos_max), "positions"}, {double(spec.head_dim), "dimensions"}},
+                                            {{double(max_distance + 1), "distances"}, {4, "operations per distance"}}};
+    };
+    f.bias_work = [](const Config& c, std::int64_t n) { return maps_work(parse(c), n); };
+    return f;
+}
+
+}  // namespace
+
+const Family& family() { return once<make_family>(); }
+
+Spec parse(const Config& config) {
+    const SpecReader read(config, family());
+    Spec spec;
+    spec.head_dim = read.integer("head_dim");
+    spec.npos_max = read.integer("npos_max");
+    spec.seed = std::uint64_t(read.integer("seed"));
+    spec.causal = read.boolean("causal");
+    if (const auto table = read.number_list("pos_emb", -kMaxEmbedding, kMaxEmbedding, "a number in [-1e4, 1e4]")) {
+        const double expected = double(spec.npos_max) * double(spec.head_dim);
+        if (double(table->size()) != expected)
+            throw_bad_param("pos_emb", "a list of " + std::to_string(table->size()) + " numbers",
+                            "npos_max x head_dim = " + std::to_string(spec.npos_max) + " x " +
+                                std::to_string(spec.head_dim) + " = " + format_number(expected) + " numbers");
+        spec.pos_emb.assign(table->begin(), table->end());
+    }
+    return spec;
+}
+
+xt::xtensor<float, 2> embeddings(const Spec& spec) {
+    xt::xtensor<float, 2> e = xt::empty<float>({std::size_t(spec.npos_max), std::size_t(spec.head_dim)});
+    if (!spec.pos_emb.empty()) {
+        std::copy(spec.pos_emb.begin(), spec.pos_emb.end(), e.data());
+        return e;
+    }
+    Random rng(spec.seed);
+    const double std = 1.0 / std::sqrt(double(spec.head_dim));
+    for (float& x : e) x = float(std * rng.normal());
+    return e;
+}
+
+Maps maps(const Spec& spec, const float* q, const float* k, std::int64_t n, double scale) {
+    const std::size_t size = std::size_t(n);
+    Maps out{xt::zeros<float>({size, size}), xt::zeros<float>({size, size}), xt::zeros<float>({size, size})};
+    const auto e = embeddings(spec);
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::size_t at = std::size_t(i) * size;
+        compute_row(spec, e, q, k, n, scale, i, out.gates.data() + at, out.positions.data() + at, out.bias.data() + at);
+    }
+    if (spec.causal) bias::mask_causal(out.bias);
+    return out;
+}
+
+Maps run(const Config& request, Floats q, Floats k, Floats pos_emb) {
+    const SpecReader read(request, "cope request", {"n", "d_head", "npos_max", "causal"});
+    Spec spec;
+    const std::int64_t n = read.required_integer("n", 1, bias::kMaxN);
+    spec.head_dim = read.required_integer("d_head", 1, kMaxWidth);
+    spec.npos_max = read.required_integer("npos_max", 1, kMaxWidth);
+    spec.causal = read.boolean("causal", true);
+    check_length("q", q, n * spec.head_dim, "n * d_head");
+    check_length("k", k, n * spec.head_dim, "n * d_head");
+    check_length("pos_emb", pos_emb, spec.npos_max * spec.head_dim, "npos_max * d_head");
+    budget::check_work("cope", "n", maps_work(spec, n), 3.0 * 4.0 * double(n) * double(n));
+    spec.pos_emb.assign(pos_emb.data, pos_emb.data + pos_emb.length);
+    return maps(spec, q.data, k.data, n, 1.0 / std::sqrt(double(spec.head_dim)));
+}
+
+std::unique_ptr<kernels::BiasTile> bias_tile(const Spec& spec, const float* q, const float* k, std::int64_t n,
+                                             double scale, Part part) {
+    return std::make_unique<CopeTile>(spec, q, k, n, scale, part);
+}
+
+xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
+    bias::check_n(n);
+    const std::vector<float> u = stand_in(spec);
+    std::vector<float> same(std::size_t(n * spec.head_dim));
+    for (std::int64_t i = 0; i < n; ++i) std::copy(u.begin(), u.end(), same.begin() + i * spec.head_dim);
+    return maps(spec, same.data(), same.data(), n, 1.0 / std::sqrt(double(spec.head_dim))).bias;
+}
+
+}  // namespace posenc::cope
