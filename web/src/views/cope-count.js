@@ -55,7 +55,7 @@ export function render(element, result) {
         Plot.lineY(positions, { x: 'token', y: 'value', stroke: 'series', curve: 'step', strokeWidth: 2 }),
         Plot.dot(rows, { x: 'token', y: 'p', fill: theme.accent, r: 2.5, ...tip }),
         Plot.ruleY([c.target], { stroke: theme.warm, strokeDasharray: '4,3' }),
-        Plot.text([`target count ${c.target}`], { frameAnchor: 'top-left', dx: 4, dy: 4, fill: theme.warm, fontSize: 11 }),
+        Plot.text([`target count ${c.target}`], { frameAnchor: 'top-right', dx: -4, dy: 4, textAnchor: 'end', fill: theme.warm, fontSize: 11 }),
       ] }),
     plot({ ...common, x, y: { label: '↑ weight from the CoPE term alone', domain: [0, Math.max(...rows.map((r) => r.weight))], grid: true },
       marks: [Plot.barY(rows, { x: 'token', y: 'weight', fill: theme.warm, ...tip }), Plot.ruleY([0])] }),
