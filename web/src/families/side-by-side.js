@@ -25,6 +25,9 @@ export const COMPARISONS = {
     'rope rope_type=ntk factor=8 seq_len=32768', 'rope rope_type=yarn factor=8 original_max_position_embeddings=4096 seq_len=32768',
     'rope rope_type=llama3 factor=8 original_max_position_embeddings=4096 seq_len=32768'] },
   bias: { label: 'ALiBi vs T5 vs KERPLE vs NoPE (decay)', slots: ['alibi', 't5', 'kerple', 'none'] },
+  extrapolation: { label: 'FIRE vs ALiBi vs T5 past a training length of 512',
+    slots: ['fire init_L=512', 'alibi causal=true', 't5 bidirectional=false', ''] },
+  newer: { label: 'DeBERTa vs FIRE vs CoPE (one sentence)', slots: ['deberta', 'fire', 'cope', ''] },
 };
 
 const slotHelp = 'The encoding, then key=value pairs of its controls (as in its link), e.g. “rope preset=llama-2-7b rope_theta=10000”; ' +
