@@ -36,9 +36,10 @@ export function render(element, result) {
   const rows = rowsOf(c);
   const theme = themeOf(element);
   const width = figureWidth(element);
-  const x = { label: 'key token j →', domain: rows.map((r) => r.token), tickRotate: rows.length > 12 ? -50 : 0,
+  const rotate = rows.length > 12 || width / rows.length < 48;  // slanted labels when they would touch
+  const x = { label: 'key token j →', domain: rows.map((r) => r.token), tickRotate: rotate ? -50 : 0,
     tickFormat: (t) => (rows.length > 40 ? '' : t.replace(/^\d+: /, '')) };
-  const common = { width, height: 170, marginLeft: 56, marginBottom: rows.length > 12 ? 70 : 34 };
+  const common = { width, height: 170, marginLeft: 56, marginBottom: rotate ? 70 : 34 };
   const tip = { channels: { token: 'token', gate: 'gate', p: 'p', 'i − j': 'distance', 'CoPE term': 'bias', weight: 'weight' },
     tip: { format: { x: false, y: false, fill: false } } };
   const positions = rows.flatMap((r) => [
