@@ -106,28 +106,28 @@ void matmul_bt_reference(const float* a, const float* b, float* out, std::size_t
 
 // ---------------------------------------------------------------------------
 
-namespace {
-
-f32x4 abs4(f32x4 v) { return simd::max(v, simd::sub(simd::splat(0.0f), v)); }
-
-}  // namespace
-
 void column_max_abs(const float* a, std::size_t m, std::size_t n, float* out) {
     std::fill(out, out + n, 0.0f);
     const std::size_t wide = n - n % 4;
     for (std::size_t r = 0; r < m; ++r) {
         const float* row = a + r * n;
         for (std::size_t c = 0; c < wide; c += 4)
-            simd::store(out + c, simd::max(simd::load(out + c), abs4(simd::load(row + c))));
+            simd::store(out + c, simd::max(simd::load(out + c), simd::abs(simd::load(row + c))));
         for (std::size_t c = wide; c < n; ++c) out[c] = std::max(out[c], std::fabs(row[c]));
     }
 }
 
 float max_abs(const float* a, std::size_t count) {
-    f32x4 m = simd::splat(0.0f);
-    const std::size_t wide = count - count % 4;
-    for (std::size_t i = 0; i < wide; i += 4) m = simd::max(m, abs4(simd::load(a + i)));
-    float out = simd::hmax(m);
+    // Four running maxima, so consecutive loads do not wait on one another's max.
+    f32x4 m0 = simd::splat(0.0f), m1 = m0, m2 = m0, m3 = m0;
+    const std::size_t wide = count - count % 16;
+    for (std::size_t i = 0; i < wide; i += 16) {
+        m0 = simd::max(m0, simd::abs(simd::load(a + i)));
+        m1 = simd::max(m1, simd::abs(simd::load(a + i + 4)));
+        m2 = simd::max(m2, simd::abs(simd::load(a + i + 8)));
+        m3 = simd::max(m3, simd::abs(simd::load(a + i + 12)));
+    }
+    float out = simd::hmax(simd::max(simd::max(m0, m1), simd::max(m2, m3)));
     for (std::size_t i = wide; i < count; ++i) out = std::max(out, std::fabs(a[i]));
     return out;
 }

@@ -201,3 +201,24 @@ TEST_CASE("rotate matches the float64 reference in both layouts, partial, with x
                     CHECK(worst < 2e-6);  // |x| < 5: float32 products, 1e-6 relative to the pair's norm
                 }
 }
+
+TEST_CASE("max_abs and column_max_abs are the largest |x| of plain loops, for every length's tail", "[kernels]") {
+    std::mt19937 rng(11);
+    std::normal_distribution<float> normal(0.0f, 3.0f);
+    for (std::size_t count : {0u, 1u, 3u, 4u, 15u, 16u, 17u, 33u, 1000u}) {
+        std::vector<float> a(count);
+        for (float& x : a) x = normal(rng);
+        if (count > 2) a[count - 2] = -1e30f;  // the largest, negative, in the tail or a vector
+        float expected = 0.0f;
+        for (const float x : a) expected = std::max(expected, std::fabs(x));
+        CHECK(kernels::max_abs(a.data(), count) == expected);
+        const std::size_t cols = 5, rows = count / cols;
+        std::vector<float> by_column(cols);
+        kernels::column_max_abs(a.data(), rows, cols, by_column.data());
+        for (std::size_t c = 0; c < cols; ++c) {
+            float column = 0.0f;
+            for (std::size_t r = 0; r < rows; ++r) column = std::max(column, std::fabs(a[r * cols + c]));
+            CHECK(by_column[c] == column);
+        }
+    }
+}

@@ -46,6 +46,7 @@ inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
 inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_pmin(a, b); }
 /// a where a >= b per lane, else +0.
 inline f32x4 keep_ge(f32x4 a, f32x4 b, f32x4 x) { return wasm_v128_and(x, wasm_f32x4_ge(a, b)); }
+inline f32x4 abs(f32x4 x) { return wasm_f32x4_abs(x); }
 /// Round to nearest integer, ties to even (values within +-2^22).
 inline f32x4 round(f32x4 x) { return wasm_f32x4_nearest(x); }
 /// 2^n for integer-valued n in [-126, 127].
@@ -98,6 +99,7 @@ inline f32x4 mul(f32x4 a, f32x4 b) { return _mm_mul_ps(a, b); }
 inline f32x4 max(f32x4 a, f32x4 b) { return _mm_max_ps(b, a); }  // b > a ? b : a, as wasm's pmax
 inline f32x4 min(f32x4 a, f32x4 b) { return _mm_min_ps(b, a); }
 inline f32x4 keep_ge(f32x4 a, f32x4 b, f32x4 x) { return _mm_and_ps(x, _mm_cmpge_ps(a, b)); }
+inline f32x4 abs(f32x4 x) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), x); }  // the sign bit cleared
 inline f32x4 round(f32x4 x) {
     // Adding and subtracting 1.5 * 2^23 rounds to nearest even (SSE2 has no roundps).
     const f32x4 magic = _mm_set1_ps(12582912.0f);
@@ -155,6 +157,7 @@ inline f32x4 mul(f32x4 a, f32x4 b) { return each([&](int i) { return a.v[i] * b.
 inline f32x4 max(f32x4 a, f32x4 b) { return each([&](int i) { return a.v[i] < b.v[i] ? b.v[i] : a.v[i]; }); }
 inline f32x4 min(f32x4 a, f32x4 b) { return each([&](int i) { return b.v[i] < a.v[i] ? b.v[i] : a.v[i]; }); }
 inline f32x4 keep_ge(f32x4 a, f32x4 b, f32x4 x) { return each([&](int i) { return a.v[i] >= b.v[i] ? x.v[i] : 0.0f; }); }
+inline f32x4 abs(f32x4 x) { return each([&](int i) { return std::fabs(x.v[i]); }); }
 inline f32x4 round(f32x4 x) {
     return each([&](int i) { return (x.v[i] + 12582912.0f) - 12582912.0f; });
 }
