@@ -1,0 +1,90 @@
+// posenc/train.hpp: training a one-layer attention model on tasks that need
+// position (issue 14, first part: the tasks, the model's forward and backward
+// passes for the encodings without learned MLPs, and Adam). The model, for a
+// sequence of n tokens:
+//   x_t = E[token_t] (+ P_t for an absolute encoding)
+//   q, k, v = x W_q, x W_k, x W_v              [n, d]; rotary: q, k rotated by position
+//   s_ij = q_i . k_j / sqrt(d) + b(i, j)        causal (j <= i); bias families add b
+//   o_i = sum_j softmax_j(s_ij) v_j,  h_i = x_i + o_i,  z_i = h_i W_out + c
+//   loss = mean over the positions with a target of cross-entropy(z_i, y_i)
+// computed in float64 (deterministic, the same on every platform: plain loops,
+// no SIMD), so gradients can be checked against finite differences exactly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "posenc/config.hpp"
+#include "posenc/random.hpp"
+
+namespace posenc::train {
+
+/// The tasks: each position's right answer depends on position.
+///   copy: y_t = token_{t - k} (k = 1: the previous token), no target for t < k.
+///     tokens 3 1 4 1 5 -> targets - 3 1 4 1
+///   induction: y_t = the token after the previous occurrence of token_t (none if it did not occur).
+///     tokens 2 7 4 2 9 -> targets - - - 7 -
+///   first_marker: token 0 is the marker; y_t = the position of the first marker at or before t
+///     (class t + 1 ... none before it appears).
+///     tokens 3 0 2 0 1 -> targets - 1 1 1 1
+enum class Task { copy, induction, first_marker };
+
+/// "copy", "induction", "first_marker"; throws BadParam ("task") otherwise.
+Task task_of(const std::string& name);
+
+struct Example {
+    std::vector<int> tokens;   ///< [n], in [0, vocab)
+    std::vector<int> targets;  ///< [n], a class, or -1 where the position has no answer
+};
+
+/// One example of `length` tokens drawn from rng (tokens uniform in [0, vocab), first_marker's
+/// marker 0 placed once uniformly in the first half). copy uses k = 1.
+Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random& rng);
+
+/// How the encoding enters the model.
+enum class Kind { none, absolute_fixed, learned, rotary, bias_fixed, t5 };
+
+/// The model's parameters, each row-major, float64.
+struct Params {
+    std::vector<double> E;           ///< [vocab, d]
+    std::vector<double> Wq, Wk, Wv;  ///< [d, d]
+    std::vector<double> Wout;        ///< [d, classes]
+    std::vector<double> c;           ///< [classes]
+    std::vector<double> P;           ///< learned: [max_length, d]
+    std::vector<double> t5;          ///< t5: [num_buckets], the bias per bucket
+};
+
+/// A model: its sizes, its encoding, and its parameters.
+struct Model {
+    std::int64_t vocab = 16, d = 32, classes = 16, max_length = 512;
+    Config encoding;  ///< a spec of none, sinusoidal, learned, rope, alibi or t5 (its width key set to d)
+    Kind kind = Kind::none;
+    Params params;
+};
+
+/// A model with parameters drawn from seed: E, W_q, W_k, W_v, W_out ~ N(0, 1/d), c = 0;
+/// learned P ~ N(0, 0.02^2); the T5 table 0. classes = vocab (first_marker: max_length).
+/// Throws BadParam for an encoding whose family is not trained yet (xpos, shaw,
+/// transformer_xl, kerple, deberta, fire, cope), naming "encoding.type".
+Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
+                 std::int64_t max_length, std::uint64_t seed);
+
+/// The loss on one example and, when grad is not null, its gradient (grad has the
+/// shape of model.params and is added to). Returns {loss, right answers, targets}.
+struct Evaluation {
+    double loss = 0;
+    std::int64_t correct = 0, targets = 0;
+};
+Evaluation loss_and_grad(const Model& model, const Example& example, Params* grad);
+
+/// Adam (Kingma and Ba 2015, Algorithm 1): its moments, one per parameter.
+struct Adam {
+    double lr = 3e-3, beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+    std::int64_t step = 0;
+    Params m, v;
+    /// Moves params against grad (one step); the moments are sized on the first call.
+    void update(Params& params, const Params& grad);
+};
+
+}  // namespace posenc::train

@@ -1,0 +1,314 @@
+#include "posenc/train.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <array>
+
+#include "posenc/registry.hpp"
+#include "posenc/rope.hpp"
+#include "posenc/t5.hpp"
+
+namespace posenc::train {
+
+namespace {
+
+using Vec = std::vector<double>;
+
+Vec normals(Random& rng, std::size_t count, double std) {
+    Vec out(count);
+    for (double& x : out) x = std * rng.normal();
+    return out;
+}
+
+/// The spec with its width key set to d (sinusoidal, learned, none: d_model; rope: head_dim).
+Config sized(const Config& encoding, std::int64_t d) {
+    const Family& family = family_of(encoding);
+    Config out = encoding;
+    if (!family.width_key.empty()) out.set(family.width_key, double(d));
+    return out;
+}
+
+/// a [rows, inner] . b [inner, cols] into out [rows, cols].
+void matmul(const double* a, const double* b, double* out, std::size_t rows, std::size_t inner, std::size_t cols) {
+    std::fill(out, out + rows * cols, 0.0);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t p = 0; p < inner; ++p) {
+            const double x = a[r * inner + p];
+            for (std::size_t c = 0; c < cols; ++c) out[r * cols + c] += x * b[p * cols + c];
+        }
+}
+
+/// grad_b [inner, cols] += a^T [inner, rows] . g [rows, cols]; grad_a [rows, inner] += g . b^T.
+void matmul_backward(const double* a, const double* b, const double* g, double* grad_a, double* grad_b, std::size_t rows,
+                     std::size_t inner, std::size_t cols) {
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t p = 0; p < inner; ++p) {
+            double s = 0;
+            for (std::size_t c = 0; c < cols; ++c) {
+                grad_b[p * cols + c] += a[r * inner + p] * g[r * cols + c];
+                s += g[r * cols + c] * b[p * cols + c];
+            }
+            if (grad_a) grad_a[r * inner + p] += s;
+        }
+}
+
+/// The rotation of a rotary encoding at n positions: per pair its two columns, and per
+/// position and pair the cosine and sine of position * inv_freq, times attention_factor.
+struct Rotation {
+    std::vector<std::size_t> a, b;  // [pairs]
+    Vec cos, sin;                   // [n, pairs], each times the attention factor
+    /// x [n, d] rotated (inverse: the transpose, for the backward pass).
+    void apply(double* x, std::size_t n, std::size_t d, bool inverse) const {
+        const std::size_t pairs = a.size();
+        for (std::size_t t = 0; t < n; ++t)
+            for (std::size_t p = 0; p < pairs; ++p) {
+                const double c = cos[t * pairs + p], s = inverse ? -sin[t * pairs + p] : sin[t * pairs + p];
+                double& u = x[t * d + a[p]];
+                double& w = x[t * d + b[p]];
+                const double u0 = u, w0 = w;
+                u = u0 * c - w0 * s;
+                w = u0 * s + w0 * c;
+            }
+    }
+};
+
+Rotation rotation(const Config& encoding, std::size_t n) {
+    const RotaryFrequencies f = rotary_frequencies(encoding, std::int64_t(n));
+    const bool interleaved = rope::parse(encoding).layout == rope::Layout::interleaved;
+    const std::size_t pairs = f.inv_freq.size();
+    Rotation r;
+    for (std::size_t p = 0; p < pairs; ++p) {
+        r.a.push_back(interleaved ? 2 * p : p);
+        r.b.push_back(interleaved ? 2 * p + 1 : p + pairs);
+    }
+    r.cos.resize(n * pairs);
+    r.sin.resize(n * pairs);
+    for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t p = 0; p < pairs; ++p) {
+            const double angle = double(t) * f.inv_freq[p];
+            r.cos[t * pairs + p] = f.attention_factor * std::cos(angle);
+            r.sin[t * pairs + p] = f.attention_factor * std::sin(angle);
+        }
+    return r;
+}
+
+/// The parameter groups of a Params, in one order (E, W_q, W_k, W_v, W_out, c, P, t5).
+constexpr std::array<Vec Params::*, 8> kGroups = {&Params::E, &Params::Wq, &Params::Wk, &Params::Wv,
+                                                   &Params::Wout, &Params::c, &Params::P, &Params::t5};
+
+void zero_like(Params& g, const Params& p) {
+    for (Vec Params::*group : kGroups) (g.*group).assign((p.*group).size(), 0.0);
+}
+
+}  // namespace
+
+Task task_of(const std::string& name) {
+    if (name == "copy") return Task::copy;
+    if (name == "induction") return Task::induction;
+    if (name == "first_marker") return Task::first_marker;
+    throw_bad_param("task", '"' + name + '"', "one of \"copy\", \"induction\", \"first_marker\"");
+}
+
+Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random& rng) {
+    Example e;
+    const auto draw = [&](std::int64_t lo) { return int(lo + std::int64_t(rng.uniform() * double(vocab - lo))); };
+    e.tokens.resize(std::size_t(length));
+    e.targets.assign(std::size_t(length), -1);
+    if (task == Task::first_marker) {
+        for (int& t : e.tokens) t = draw(1);  // 0 is the marker
+        const std::int64_t at = std::int64_t(rng.uniform() * double((length + 1) / 2));
+        e.tokens[std::size_t(at)] = 0;
+        for (std::int64_t t = at; t < length; ++t) e.targets[std::size_t(t)] = int(at);
+        return e;
+    }
+    for (int& t : e.tokens) t = draw(0);
+    for (std::int64_t t = 0; t < length; ++t) {
+        if (task == Task::copy) {
+            if (t >= 1) e.targets[std::size_t(t)] = e.tokens[std::size_t(t - 1)];
+            continue;
+        }
+        for (std::int64_t s = t - 1; s >= 0; --s)  // induction: the last earlier occurrence, and what followed it
+            if (e.tokens[std::size_t(s)] == e.tokens[std::size_t(t)]) {
+                e.targets[std::size_t(t)] = e.tokens[std::size_t(s + 1)];
+                break;
+            }
+    }
+    return e;
+}
+
+Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
+                 std::int64_t max_length, std::uint64_t seed) {
+    Model m;
+    m.vocab = vocab;
+    m.d = d;
+    m.classes = classes;
+    m.max_length = max_length;
+    m.encoding = sized(encoding, d);
+    const std::string type = family_of(m.encoding).type;
+    if (type == "none") m.kind = Kind::none;
+    else if (type == "sinusoidal") m.kind = Kind::absolute_fixed;
+    else if (type == "learned") m.kind = Kind::learned;
+    else if (type == "rope") m.kind = Kind::rotary;
+    else if (type == "alibi") m.kind = Kind::bias_fixed;
+    else if (type == "t5") m.kind = Kind::t5;
+    else
+        throw_bad_param("encoding.type", '"' + type + '"', "one of \"none\", \"sinusoidal\", \"learned\", \"rope\", \"alibi\", \"t5\" (the families trained so far)");
+    Random rng(seed);
+    const double std = 1.0 / std::sqrt(double(d));
+    Params& p = m.params;
+    p.E = normals(rng, std::size_t(vocab * d), std);
+    p.Wq = normals(rng, std::size_t(d * d), std);
+    p.Wk = normals(rng, std::size_t(d * d), std);
+    p.Wv = normals(rng, std::size_t(d * d), std);
+    p.Wout = normals(rng, std::size_t(d * classes), std);
+    p.c.assign(std::size_t(classes), 0.0);
+    if (m.kind == Kind::learned) p.P = normals(rng, std::size_t(max_length * d), 0.02);
+    if (m.kind == Kind::t5) p.t5.assign(std::size_t(t5::parse(m.encoding).num_buckets), 0.0);
+    return m;
+}
+
+Evaluation loss_and_grad(const Model& model, const Example& example, Params* grad) {
+    const std::size_t n = example.tokens.size(), d = std::size_t(model.d), C = std::size_t(model.classes);
+    if (n < 1 || std::int64_t(n) > model.max_length)
+        throw_bad_param("length", std::to_string(n), "an integer in [1, " + std::to_string(model.max_length) + "]");
+    const Params& p = model.params;
+    // Forward.
+    Vec x(n * d);
+    for (std::size_t t = 0; t < n; ++t)
+        std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t(example.tokens[t]) * d), d, x.begin() + std::ptrdiff_t(t * d));
+    if (model.kind == Kind::absolute_fixed) {
+        const auto table = position_table(model.encoding, std::int64_t(n));
+        for (std::size_t k = 0; k < n * d; ++k) x[k] += double(table.data()[k]);
+    } else if (model.kind == Kind::learned) {
+        for (std::size_t k = 0; k < n * d; ++k) x[k] += p.P[k];
+    }
+    Vec q(n * d), k(n * d), v(n * d);
+    matmul(x.data(), p.Wq.data(), q.data(), n, d, d);
+    matmul(x.data(), p.Wk.data(), k.data(), n, d, d);
+    matmul(x.data(), p.Wv.data(), v.data(), n, d, d);
+    Rotation rot;
+    if (model.kind == Kind::rotary) {
+        rot = rotation(model.encoding, n);
+        rot.apply(q.data(), n, d, false);
+        rot.apply(k.data(), n, d, false);
+    }
+    Vec bias(n * n, 0.0);
+    std::vector<std::int32_t> bucket;
+    if (model.kind == Kind::bias_fixed) {
+        const auto b = attention_bias(model.encoding, std::int64_t(n));
+        for (std::size_t ij = 0; ij < n * n; ++ij) bias[ij] = double(b.data()[ij]);
+    } else if (model.kind == Kind::t5) {
+        const t5::Spec spec = t5::parse(model.encoding);
+        bucket.resize(n * n);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) {
+                bucket[i * n + j] = t5::relative_position_bucket(std::int64_t(j) - std::int64_t(i), spec.bidirectional,
+                                                                 spec.num_buckets, spec.max_distance);
+                bias[i * n + j] = p.t5[std::size_t(bucket[i * n + j])];
+            }
+    }
+    const double scale = 1.0 / std::sqrt(double(d));
+    Vec a(n * n, 0.0);  // the weights, 0 above the diagonal
+    for (std::size_t i = 0; i < n; ++i) {
+        double top = -HUGE_VAL;
+        for (std::size_t j = 0; j <= i; ++j) {
+            double s = bias[i * n + j];
+            for (std::size_t c = 0; c < d; ++c) s += q[i * d + c] * k[j * d + c] * scale;
+            a[i * n + j] = s;
+            top = std::max(top, s);
+        }
+        double sum = 0;
+        for (std::size_t j = 0; j <= i; ++j) sum += (a[i * n + j] = std::exp(a[i * n + j] - top));
+        for (std::size_t j = 0; j <= i; ++j) a[i * n + j] /= sum;
+    }
+    Vec h = x;  // the residual: x + attention output
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j)
+            for (std::size_t c = 0; c < d; ++c) h[i * d + c] += a[i * n + j] * v[j * d + c];
+    Vec z(n * C);
+    matmul(h.data(), p.Wout.data(), z.data(), n, d, C);
+    Evaluation result;
+    Vec dz(n * C, 0.0);
+    for (std::size_t t = 0; t < n; ++t)
+        if (example.targets[t] >= 0) ++result.targets;
+    for (std::size_t t = 0; t < n; ++t) {
+        const int y = example.targets[t];
+        if (y < 0) continue;
+        double top = -HUGE_VAL;
+        std::size_t best = 0;
+        for (std::size_t c = 0; c < C; ++c) {
+            z[t * C + c] += p.c[c];
+            if (z[t * C + c] > top) top = z[t * C + c], best = c;
+        }
+        double sum = 0;
+        for (std::size_t c = 0; c < C; ++c) sum += std::exp(z[t * C + c] - top);
+        result.loss += (top + std::log(sum) - z[t * C + std::size_t(y)]) / double(result.targets);
+        result.correct += best == std::size_t(y);
+        for (std::size_t c = 0; c < C; ++c)
+            dz[t * C + c] = (std::exp(z[t * C + c] - top) / sum - (c == std::size_t(y) ? 1.0 : 0.0)) / double(result.targets);
+    }
+    if (!grad || result.targets == 0) return result;
+
+    // Backward.
+    if (grad->E.size() != p.E.size()) zero_like(*grad, p);
+    Vec dh(n * d, 0.0);
+    matmul_backward(h.data(), p.Wout.data(), dz.data(), dh.data(), grad->Wout.data(), n, d, C);
+    for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t c = 0; c < C; ++c) grad->c[c] += dz[t * C + c];
+    Vec dx = dh, dq(n * d, 0.0), dk(n * d, 0.0), dv(n * d, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        Vec da(i + 1);
+        double weighted = 0;
+        for (std::size_t j = 0; j <= i; ++j) {
+            double s = 0;
+            for (std::size_t c = 0; c < d; ++c) {
+                s += dh[i * d + c] * v[j * d + c];
+                dv[j * d + c] += a[i * n + j] * dh[i * d + c];
+            }
+            da[j] = s;
+            weighted += a[i * n + j] * s;
+        }
+        for (std::size_t j = 0; j <= i; ++j) {
+            const double ds = a[i * n + j] * (da[j] - weighted);  // the softmax's Jacobian
+            if (model.kind == Kind::t5) grad->t5[std::size_t(bucket[i * n + j])] += ds;
+            for (std::size_t c = 0; c < d; ++c) {
+                dq[i * d + c] += ds * k[j * d + c] * scale;
+                dk[j * d + c] += ds * q[i * d + c] * scale;
+            }
+        }
+    }
+    if (model.kind == Kind::rotary) {  // q = R q0: dq0 = R^T dq
+        rot.apply(dq.data(), n, d, true);
+        rot.apply(dk.data(), n, d, true);
+    }
+    matmul_backward(x.data(), p.Wq.data(), dq.data(), dx.data(), grad->Wq.data(), n, d, d);
+    matmul_backward(x.data(), p.Wk.data(), dk.data(), dx.data(), grad->Wk.data(), n, d, d);
+    matmul_backward(x.data(), p.Wv.data(), dv.data(), dx.data(), grad->Wv.data(), n, d, d);
+    for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t c = 0; c < d; ++c) {
+            grad->E[std::size_t(example.tokens[t]) * d + c] += dx[t * d + c];
+            if (model.kind == Kind::learned) grad->P[t * d + c] += dx[t * d + c];
+        }
+    return result;
+}
+
+void Adam::update(Params& params, const Params& grad) {
+    if (m.E.size() != params.E.size()) {
+        zero_like(m, params);
+        zero_like(v, params);
+    }
+    ++step;
+    const double correction1 = 1.0 - std::pow(beta1, double(step)), correction2 = 1.0 - std::pow(beta2, double(step));
+    for (Vec Params::*group : kGroups) {
+        Vec *x = &(params.*group), *mo = &(m.*group), *ve = &(v.*group);
+        const Vec* g = &(grad.*group);
+        for (std::size_t i = 0; i < x->size(); ++i) {
+            const double gi = (*g)[i];
+            (*mo)[i] = beta1 * (*mo)[i] + (1 - beta1) * gi;
+            (*ve)[i] = beta2 * (*ve)[i] + (1 - beta2) * gi * gi;
+            (*x)[i] -= lr * ((*mo)[i] / correction1) / (std::sqrt((*ve)[i] / correction2) + eps);
+        }
+    }
+}
+
+}  // namespace posenc::train
