@@ -4,6 +4,7 @@
 #include <cmath>
 #include <array>
 
+#include "posenc/budget.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/rope.hpp"
 #include "posenc/t5.hpp"
@@ -309,6 +310,83 @@ void Adam::update(Params& params, const Params& grad) {
             (*x)[i] -= lr * ((*mo)[i] / correction1) / (std::sqrt((*ve)[i] / correction2) + eps);
         }
     }
+}
+
+Request parse_request(const Config& config) {
+    const SpecReader read(config, "train request",
+                          {"task", "encoding", "eval_encoding", "layers", "d_model", "vocab", "train_length", "steps", "seed",
+                           "eval_lengths", "eval_examples", "lr"});
+    Request r;
+    r.task = task_of(read.choice("task", "copy", {"copy", "induction", "first_marker"}));
+    if (const Config* encoding = read.object("encoding")) r.encoding = *encoding;
+    else r.encoding = Config{{"type", std::string("none")}};
+    if (const Config* eval = read.object("eval_encoding")) r.eval_encoding = *eval;
+    read.integer("layers", 1, 1, 1);
+    r.d_model = read.integer("d_model", r.d_model, 2, 256);
+    r.vocab = read.integer("vocab", r.vocab, 2, 1024);
+    r.train_length = read.integer("train_length", r.train_length, 2, 1024);
+    r.steps = read.integer("steps", r.steps, 1, 100000);
+    r.seed = read.integer("seed", 0, 0, kMaxSeed);
+    r.eval_examples = read.integer("eval_examples", r.eval_examples, 1, 1024);
+    r.lr = read.number("lr", r.lr, 1e-6, 1.0, "a number in [1e-6, 1]");
+    if (const auto lengths = read.number_list("eval_lengths", 2, 4096, "an integer in [2, 4096]")) {
+        if (lengths->empty() || lengths->size() > 16)
+            throw_bad_param("eval_lengths", "a list of " + std::to_string(lengths->size()) + " lengths", "1 to 16 lengths");
+        r.eval_lengths.clear();
+        for (std::size_t i = 0; i < lengths->size(); ++i) {
+            const double x = (*lengths)[i];
+            if (x != std::floor(x)) throw_bad_param("eval_lengths[" + std::to_string(i) + "]", format_number(x), "an integer in [2, 4096]");
+            r.eval_lengths.push_back(std::int64_t(x));
+        }
+    }
+    // The work: each step's (and each evaluated example's) forward and backward passes, about
+    // 8 n d^2 (projections, read-out) + 6 n^2 d (scores, weights . v, their gradients) multiply-adds.
+    const auto pass = [&](double n) { return 8 * n * double(r.d_model) * double(std::max(r.d_model, r.vocab)) + 6 * n * n * double(r.d_model); };
+    double evaluation = 0;
+    for (const std::int64_t n : r.eval_lengths) evaluation += double(r.eval_examples) * pass(double(n)) / 2;
+    budget::check_work("train", "steps", {{{double(r.steps), "steps"}, {pass(double(r.train_length)), "operations per step"}},
+                                           {{1, "evaluation"}, {evaluation, "operations"}}},
+                       8.0 * double(r.steps));
+    return r;
+}
+
+Result run(const Request& request) {
+    const std::int64_t longest = std::max(request.train_length, *std::max_element(request.eval_lengths.begin(), request.eval_lengths.end()));
+    const std::int64_t classes = request.task == Task::first_marker ? longest : request.vocab;
+    Result result;
+    result.model = make_model(request.encoding, request.vocab, request.d_model, classes, longest, std::uint64_t(request.seed));
+    Adam adam;
+    adam.lr = request.lr;
+    Random rng(std::uint64_t(request.seed));
+    result.loss.reserve(std::size_t(request.steps));
+    for (std::int64_t step = 0; step < request.steps; ++step) {
+        Params grad;
+        const Evaluation e = loss_and_grad(result.model, make_example(request.task, request.vocab, request.train_length, rng), &grad);
+        result.loss.push_back(e.loss);
+        if (e.targets > 0) adam.update(result.model.params, grad);
+    }
+    Model evaluated = result.model;
+    if (!request.eval_encoding.entries().empty()) {
+        evaluated.encoding = sized(request.eval_encoding, request.d_model);
+        if (family_of(evaluated.encoding).type != family_of(result.model.encoding).type)
+            throw_bad_param("eval_encoding.type", '"' + family_of(evaluated.encoding).type + '"',
+                            "the trained encoding's family, \"" + family_of(result.model.encoding).type + "\"");
+    }
+    for (const std::int64_t n : request.eval_lengths) {
+        Random eval_rng(std::uint64_t(request.seed) + 1 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
+        EvalPoint point;
+        point.length = n;
+        std::int64_t correct = 0, targets = 0;
+        for (std::int64_t k = 0; k < request.eval_examples; ++k) {
+            const Evaluation e = loss_and_grad(evaluated, make_example(request.task, request.vocab, n, eval_rng), nullptr);
+            correct += e.correct;
+            targets += e.targets;
+            point.loss += e.loss / double(request.eval_examples);
+        }
+        point.accuracy = targets ? double(correct) / double(targets) : 0.0;
+        result.eval.push_back(point);
+    }
+    return result;
 }
 
 }  // namespace posenc::train

@@ -87,4 +87,36 @@ struct Adam {
     void update(Params& params, const Params& grad);
 };
 
+/// An experiment (JS train(request)): train at train_length, evaluate at each of eval_lengths.
+struct Request {
+    Task task = Task::copy;
+    Config encoding;              ///< the trained model's encoding (its width key is d_model)
+    Config eval_encoding;         ///< empty: the trained one; else evaluated with this spec of the same
+                                  ///< family instead (RoPE with a scaling applied at test time, no retraining)
+    std::int64_t d_model = 32, vocab = 16, train_length = 32, steps = 300, seed = 0, eval_examples = 16;
+    double lr = 3e-3;
+    std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
+};
+
+/// Reads {task, encoding, eval_encoding?, layers?, d_model, vocab, train_length, steps, seed,
+/// eval_lengths, eval_examples, lr}. layers must be 1 (two layers are not built yet). Throws
+/// BadParam naming the key for values out of range and for an experiment above the work budget.
+Request parse_request(const Config& config);
+
+/// Accuracy and mean loss over eval_examples fresh examples of one length.
+struct EvalPoint {
+    std::int64_t length = 0;
+    double accuracy = 0, loss = 0;
+};
+
+struct Result {
+    std::vector<double> loss;      ///< [steps]: the training loss of each step's example
+    std::vector<EvalPoint> eval;   ///< one per eval_lengths
+    Model model;                   ///< the trained model
+};
+
+/// Trains (one example per step, Adam) and evaluates. Deterministic for a request:
+/// training examples from Random(seed), evaluation examples from Random(seed + 1) per length.
+Result run(const Request& request);
+
 }  // namespace posenc::train
