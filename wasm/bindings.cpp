@@ -46,6 +46,7 @@
 #include "posenc/cope.hpp"
 #include "posenc/describe.hpp"
 #include "posenc/json.hpp"
+#include "posenc/train.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/t5.hpp"
 
@@ -615,6 +616,27 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_cope(unsigned, int request, const float*
             .f32("positions", std::move(maps.positions))
             .f32("bias", std::move(maps.bias))
             .end();
+    };
+    return guarded(body);
+}
+
+/// train({task, encoding, eval_encoding?, layers?, d_model, vocab, train_length, steps, seed,
+/// eval_lengths, eval_examples, lr}): {loss: Float32Array(steps), eval: [{length, accuracy, loss}],
+/// params: {E, Wq, Wk, Wv, Wout, c, P?, t5?}} (posenc::train::run; the trained parameters, row-major).
+EMSCRIPTEN_KEEPALIVE const char* posenc_train(unsigned, int request) {
+    auto body = [&] {
+        auto result = posenc::train::run(posenc::train::parse_request(spec_of(request)));
+        std::string eval = "[";
+        for (const auto& point : result.eval)
+            eval += std::string(eval.size() > 1 ? "," : "") + "{\"length\":" + posenc::format_number(double(point.length)) +
+                    ",\"accuracy\":" + posenc::format_number(point.accuracy) + ",\"loss\":" + posenc::format_number(point.loss) + "}";
+        eval += "]";
+        const auto& p = result.model.params;
+        reply.begin().f32("loss", result.loss).json("eval", eval);
+        reply.begin("params").f32("E", p.E).f32("Wq", p.Wq).f32("Wk", p.Wk).f32("Wv", p.Wv).f32("Wout", p.Wout).f32("c", p.c);
+        if (!p.P.empty()) reply.f32("P", p.P);
+        if (!p.t5.empty()) reply.f32("t5", p.t5);
+        reply.end().end();
     };
     return guarded(body);
 }

@@ -588,6 +588,7 @@
   define('attentionForward', '_posenc_attention_forward', [forwardRequest]);
   define('cope', '_posenc_cope', [copeRequest]);
   define('embedTokens', '_posenc_embed_tokens', [string('text'), number, number]);
+  define('train', '_posenc_train', [spec]);
   define('describe', '_posenc_describe', []);
   define('version', '_posenc_version', []);
 

@@ -2,14 +2,18 @@
 // result on stdout, so the wasm tests can compare the module with the native build.
 //   posenc_dump table <type> [key=number ...] <n>
 //   posenc_dump attention "<text>" <type> d=<d_model = d_head> seed=<s> causal=<0|1> [key=number ...]
-// attention writes logits, weights, then output.
+//   posenc_dump train '<request JSON>'
+// attention writes logits, weights, then output; train its float64 losses, then each eval
+// length's accuracy and loss.
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
 
 #include "posenc/attention.hpp"
+#include "posenc/json.hpp"
 #include "posenc/registry.hpp"
+#include "posenc/train.hpp"
 
 namespace {
 
@@ -52,8 +56,18 @@ int main(int argc, char** argv) {
             write(result.output);
             return 0;
         }
+        if (mode == "train" && argc == 3) {
+            const auto result = posenc::train::run(posenc::train::parse_request(posenc::parse_json_object(argv[2], "request")));
+            std::fwrite(result.loss.data(), sizeof(double), result.loss.size(), stdout);
+            for (const auto& point : result.eval) {
+                std::fwrite(&point.accuracy, sizeof(double), 1, stdout);
+                std::fwrite(&point.loss, sizeof(double), 1, stdout);
+            }
+            return 0;
+        }
         std::fprintf(stderr, "usage: posenc_dump table <type> [key=number ...] <n>\n"
-                             "       posenc_dump attention <text> <type> [d= seed= causal= key=number ...]\n");
+                             "       posenc_dump attention <text> <type> [d= seed= causal= key=number ...]\n"
+                             "       posenc_dump train <request JSON>\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s\n", e.what());

@@ -93,8 +93,8 @@ struct Request {
     Config encoding;              ///< the trained model's encoding (its width key is d_model)
     Config eval_encoding;         ///< empty: the trained one; else evaluated with this spec of the same
                                   ///< family instead (RoPE with a scaling applied at test time, no retraining)
-    std::int64_t d_model = 32, vocab = 16, train_length = 32, steps = 300, seed = 0, eval_examples = 16;
-    double lr = 3e-3;
+    std::int64_t d_model = 32, vocab = 16, train_length = 32, steps = 400, seed = 0, eval_examples = 16;
+    double lr = 1e-2;
     std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
 };
 
