@@ -622,7 +622,8 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_cope(unsigned, int request, const float*
 
 /// train({task, encoding, eval_encoding?, layers?, d_model, vocab, train_length, steps, seed,
 /// eval_lengths, eval_examples, lr}): {loss: Float32Array(steps), eval: [{length, accuracy, loss}],
-/// params: {E, Wq, Wk, Wv, Wout, c, P?, t5?}} (posenc::train::run; the trained parameters, row-major).
+/// params: {E, layer0: {Wq, Wk, Wv, t5?}, layer1?, Wout, c, P?}} (posenc::train::run; the trained
+/// parameters, row-major).
 EMSCRIPTEN_KEEPALIVE const char* posenc_train(unsigned, int request) {
     auto body = [&] {
         auto result = posenc::train::run(posenc::train::parse_request(spec_of(request)));
@@ -633,9 +634,15 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_train(unsigned, int request) {
         eval += "]";
         const auto& p = result.model.params;
         reply.begin().f32("loss", result.loss).json("eval", eval);
-        reply.begin("params").f32("E", p.E).f32("Wq", p.Wq).f32("Wk", p.Wk).f32("Wv", p.Wv).f32("Wout", p.Wout).f32("c", p.c);
+        reply.begin("params").f32("E", p.E);
+        for (std::size_t l = 0; l < p.layers.size(); ++l) {
+            const auto& layer = p.layers[l];
+            reply.begin(l == 0 ? "layer0" : "layer1").f32("Wq", layer.Wq).f32("Wk", layer.Wk).f32("Wv", layer.Wv);
+            if (!layer.t5.empty()) reply.f32("t5", layer.t5);
+            reply.end();
+        }
+        reply.f32("Wout", p.Wout).f32("c", p.c);
         if (!p.P.empty()) reply.f32("P", p.P);
-        if (!p.t5.empty()) reply.f32("t5", p.t5);
         reply.end().end();
     };
     return guarded(body);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <array>
 
 #include "posenc/budget.hpp"
 #include "posenc/registry.hpp"
@@ -93,15 +92,30 @@ Rotation rotation(const Config& encoding, std::size_t n) {
     return r;
 }
 
-/// The parameter groups of a Params, in one order (E, W_q, W_k, W_v, W_out, c, P, t5).
-constexpr std::array<Vec Params::*, 8> kGroups = {&Params::E, &Params::Wq, &Params::Wk, &Params::Wv,
-                                                   &Params::Wout, &Params::c, &Params::P, &Params::t5};
-
 void zero_like(Params& g, const Params& p) {
-    for (Vec Params::*group : kGroups) (g.*group).assign((p.*group).size(), 0.0);
+    g.layers.resize(p.layers.size());
+    auto to = groups(g);
+    auto from = groups(const_cast<Params&>(p));
+    for (std::size_t k = 0; k < to.size(); ++k) to[k].second->assign(from[k].second->size(), 0.0);
 }
 
+/// One layer's values in the forward pass, kept for the backward pass.
+struct Cache {
+    Vec in, q, k, v, a;  // in [n, d] (the layer's x), q and k as they enter q . k, v, weights [n, n]
+};
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::vector<double>*>> groups(Params& params) {
+    std::vector<std::pair<std::string, std::vector<double>*>> out = {{"E", &params.E}};
+    for (std::size_t l = 0; l < params.layers.size(); ++l) {
+        const std::string at = "layer" + std::to_string(l) + ".";
+        Layer& layer = params.layers[l];
+        out.insert(out.end(), {{at + "Wq", &layer.Wq}, {at + "Wk", &layer.Wk}, {at + "Wv", &layer.Wv}, {at + "t5", &layer.t5}});
+    }
+    out.insert(out.end(), {{"Wout", &params.Wout}, {"c", &params.c}, {"P", &params.P}});
+    return out;
+}
 
 Task task_of(const std::string& name) {
     if (name == "copy") return Task::copy;
@@ -138,7 +152,8 @@ Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random&
 }
 
 Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
-                 std::int64_t max_length, std::uint64_t seed) {
+                 std::int64_t max_length, std::uint64_t seed, std::int64_t layers) {
+    if (layers < 1 || layers > 2) throw_bad_param("layers", std::to_string(layers), "1 or 2");
     Model m;
     m.vocab = vocab;
     m.d = d;
@@ -158,13 +173,16 @@ Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std
     const double std = 1.0 / std::sqrt(double(d));
     Params& p = m.params;
     p.E = normals(rng, std::size_t(vocab * d), std);
-    p.Wq = normals(rng, std::size_t(d * d), std);
-    p.Wk = normals(rng, std::size_t(d * d), std);
-    p.Wv = normals(rng, std::size_t(d * d), std);
+    p.layers.resize(std::size_t(layers));
+    for (Layer& layer : p.layers) {
+        layer.Wq = normals(rng, std::size_t(d * d), std);
+        layer.Wk = normals(rng, std::size_t(d * d), std);
+        layer.Wv = normals(rng, std::size_t(d * d), std);
+        if (m.kind == Kind::t5) layer.t5.assign(std::size_t(t5::parse(m.encoding).num_buckets), 0.0);
+    }
     p.Wout = normals(rng, std::size_t(d * classes), std);
     p.c.assign(std::size_t(classes), 0.0);
     if (m.kind == Kind::learned) p.P = normals(rng, std::size_t(max_length * d), 0.02);
-    if (m.kind == Kind::t5) p.t5.assign(std::size_t(t5::parse(m.encoding).num_buckets), 0.0);
     return m;
 }
 
@@ -183,49 +201,56 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
     } else if (model.kind == Kind::learned) {
         for (std::size_t k = 0; k < n * d; ++k) x[k] += p.P[k];
     }
-    Vec q(n * d), k(n * d), v(n * d);
-    matmul(x.data(), p.Wq.data(), q.data(), n, d, d);
-    matmul(x.data(), p.Wk.data(), k.data(), n, d, d);
-    matmul(x.data(), p.Wv.data(), v.data(), n, d, d);
     Rotation rot;
-    if (model.kind == Kind::rotary) {
-        rot = rotation(model.encoding, n);
-        rot.apply(q.data(), n, d, false);
-        rot.apply(k.data(), n, d, false);
-    }
-    Vec bias(n * n, 0.0);
+    if (model.kind == Kind::rotary) rot = rotation(model.encoding, n);
+    Vec fixed(n * n, 0.0);  // a fixed bias (ALiBi)
     std::vector<std::int32_t> bucket;
     if (model.kind == Kind::bias_fixed) {
         const auto b = attention_bias(model.encoding, std::int64_t(n));
-        for (std::size_t ij = 0; ij < n * n; ++ij) bias[ij] = double(b.data()[ij]);
+        for (std::size_t ij = 0; ij < n * n; ++ij) fixed[ij] = double(b.data()[ij]);
     } else if (model.kind == Kind::t5) {
         const t5::Spec spec = t5::parse(model.encoding);
-        bucket.resize(n * n);
+        bucket.assign(n * n, 0);
         for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) {
+            for (std::size_t j = 0; j <= i; ++j)
                 bucket[i * n + j] = t5::relative_position_bucket(std::int64_t(j) - std::int64_t(i), spec.bidirectional,
                                                                  spec.num_buckets, spec.max_distance);
-                bias[i * n + j] = p.t5[std::size_t(bucket[i * n + j])];
-            }
     }
     const double scale = 1.0 / std::sqrt(double(d));
-    Vec a(n * n, 0.0);  // the weights, 0 above the diagonal
-    for (std::size_t i = 0; i < n; ++i) {
-        double top = -HUGE_VAL;
-        for (std::size_t j = 0; j <= i; ++j) {
-            double s = bias[i * n + j];
-            for (std::size_t c = 0; c < d; ++c) s += q[i * d + c] * k[j * d + c] * scale;
-            a[i * n + j] = s;
-            top = std::max(top, s);
+    std::vector<Cache> caches(p.layers.size());
+    Vec h = x;
+    for (std::size_t l = 0; l < p.layers.size(); ++l) {
+        const Layer& layer = p.layers[l];
+        Cache& cache = caches[l];
+        cache.in = h;
+        cache.q.resize(n * d);
+        cache.k.resize(n * d);
+        cache.v.resize(n * d);
+        matmul(cache.in.data(), layer.Wq.data(), cache.q.data(), n, d, d);
+        matmul(cache.in.data(), layer.Wk.data(), cache.k.data(), n, d, d);
+        matmul(cache.in.data(), layer.Wv.data(), cache.v.data(), n, d, d);
+        if (model.kind == Kind::rotary) {
+            rot.apply(cache.q.data(), n, d, false);
+            rot.apply(cache.k.data(), n, d, false);
         }
-        double sum = 0;
-        for (std::size_t j = 0; j <= i; ++j) sum += (a[i * n + j] = std::exp(a[i * n + j] - top));
-        for (std::size_t j = 0; j <= i; ++j) a[i * n + j] /= sum;
+        Vec& a = cache.a;  // the weights, 0 above the diagonal
+        a.assign(n * n, 0.0);
+        for (std::size_t i = 0; i < n; ++i) {
+            double top = -HUGE_VAL;
+            for (std::size_t j = 0; j <= i; ++j) {
+                double s = model.kind == Kind::t5 ? layer.t5[std::size_t(bucket[i * n + j])] : fixed[i * n + j];
+                for (std::size_t c = 0; c < d; ++c) s += cache.q[i * d + c] * cache.k[j * d + c] * scale;
+                a[i * n + j] = s;
+                top = std::max(top, s);
+            }
+            double sum = 0;
+            for (std::size_t j = 0; j <= i; ++j) sum += (a[i * n + j] = std::exp(a[i * n + j] - top));
+            for (std::size_t j = 0; j <= i; ++j) a[i * n + j] /= sum;
+        }
+        for (std::size_t i = 0; i < n; ++i)  // the residual: h = in + attention output
+            for (std::size_t j = 0; j <= i; ++j)
+                for (std::size_t c = 0; c < d; ++c) h[i * d + c] += a[i * n + j] * cache.v[j * d + c];
     }
-    Vec h = x;  // the residual: x + attention output
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j <= i; ++j)
-            for (std::size_t c = 0; c < d; ++c) h[i * d + c] += a[i * n + j] * v[j * d + c];
     Vec z(n * C);
     matmul(h.data(), p.Wout.data(), z.data(), n, d, C);
     Evaluation result;
@@ -251,40 +276,49 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
     if (!grad || result.targets == 0) return result;
 
     // Backward.
-    if (grad->E.size() != p.E.size()) zero_like(*grad, p);
+    if (grad->E.size() != p.E.size() || grad->layers.size() != p.layers.size()) zero_like(*grad, p);
     Vec dh(n * d, 0.0);
     matmul_backward(h.data(), p.Wout.data(), dz.data(), dh.data(), grad->Wout.data(), n, d, C);
     for (std::size_t t = 0; t < n; ++t)
         for (std::size_t c = 0; c < C; ++c) grad->c[c] += dz[t * C + c];
-    Vec dx = dh, dq(n * d, 0.0), dk(n * d, 0.0), dv(n * d, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-        Vec da(i + 1);
-        double weighted = 0;
-        for (std::size_t j = 0; j <= i; ++j) {
-            double s = 0;
-            for (std::size_t c = 0; c < d; ++c) {
-                s += dh[i * d + c] * v[j * d + c];
-                dv[j * d + c] += a[i * n + j] * dh[i * d + c];
+    Vec du = dh;  // the gradient of the current layer's output
+    for (std::size_t l = p.layers.size(); l-- > 0;) {
+        const Layer& layer = p.layers[l];
+        Layer& g = grad->layers[l];
+        const Cache& cache = caches[l];
+        const Vec& a = cache.a;
+        Vec din = du, dq(n * d, 0.0), dk(n * d, 0.0), dv(n * d, 0.0);  // the residual passes du to the input
+        for (std::size_t i = 0; i < n; ++i) {
+            Vec da(i + 1);
+            double weighted = 0;
+            for (std::size_t j = 0; j <= i; ++j) {
+                double s = 0;
+                for (std::size_t c = 0; c < d; ++c) {
+                    s += du[i * d + c] * cache.v[j * d + c];
+                    dv[j * d + c] += a[i * n + j] * du[i * d + c];
+                }
+                da[j] = s;
+                weighted += a[i * n + j] * s;
             }
-            da[j] = s;
-            weighted += a[i * n + j] * s;
-        }
-        for (std::size_t j = 0; j <= i; ++j) {
-            const double ds = a[i * n + j] * (da[j] - weighted);  // the softmax's Jacobian
-            if (model.kind == Kind::t5) grad->t5[std::size_t(bucket[i * n + j])] += ds;
-            for (std::size_t c = 0; c < d; ++c) {
-                dq[i * d + c] += ds * k[j * d + c] * scale;
-                dk[j * d + c] += ds * q[i * d + c] * scale;
+            for (std::size_t j = 0; j <= i; ++j) {
+                const double ds = a[i * n + j] * (da[j] - weighted);  // the softmax's Jacobian
+                if (model.kind == Kind::t5) g.t5[std::size_t(bucket[i * n + j])] += ds;
+                for (std::size_t c = 0; c < d; ++c) {
+                    dq[i * d + c] += ds * cache.k[j * d + c] * scale;
+                    dk[j * d + c] += ds * cache.q[i * d + c] * scale;
+                }
             }
         }
+        if (model.kind == Kind::rotary) {  // q = R q0: dq0 = R^T dq
+            rot.apply(dq.data(), n, d, true);
+            rot.apply(dk.data(), n, d, true);
+        }
+        matmul_backward(cache.in.data(), layer.Wq.data(), dq.data(), din.data(), g.Wq.data(), n, d, d);
+        matmul_backward(cache.in.data(), layer.Wk.data(), dk.data(), din.data(), g.Wk.data(), n, d, d);
+        matmul_backward(cache.in.data(), layer.Wv.data(), dv.data(), din.data(), g.Wv.data(), n, d, d);
+        du = std::move(din);
     }
-    if (model.kind == Kind::rotary) {  // q = R q0: dq0 = R^T dq
-        rot.apply(dq.data(), n, d, true);
-        rot.apply(dk.data(), n, d, true);
-    }
-    matmul_backward(x.data(), p.Wq.data(), dq.data(), dx.data(), grad->Wq.data(), n, d, d);
-    matmul_backward(x.data(), p.Wk.data(), dk.data(), dx.data(), grad->Wk.data(), n, d, d);
-    matmul_backward(x.data(), p.Wv.data(), dv.data(), dx.data(), grad->Wv.data(), n, d, d);
+    const Vec& dx = du;
     for (std::size_t t = 0; t < n; ++t)
         for (std::size_t c = 0; c < d; ++c) {
             grad->E[std::size_t(example.tokens[t]) * d + c] += dx[t * d + c];
@@ -294,15 +328,17 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
 }
 
 void Adam::update(Params& params, const Params& grad) {
-    if (m.E.size() != params.E.size()) {
+    if (m.E.size() != params.E.size() || m.layers.size() != params.layers.size()) {
         zero_like(m, params);
         zero_like(v, params);
     }
     ++step;
     const double correction1 = 1.0 - std::pow(beta1, double(step)), correction2 = 1.0 - std::pow(beta2, double(step));
-    for (Vec Params::*group : kGroups) {
-        Vec *x = &(params.*group), *mo = &(m.*group), *ve = &(v.*group);
-        const Vec* g = &(grad.*group);
+    auto xs = groups(params), ms = groups(m), vs = groups(v);
+    auto gs = groups(const_cast<Params&>(grad));
+    for (std::size_t k = 0; k < xs.size(); ++k) {
+        Vec *x = xs[k].second, *mo = ms[k].second, *ve = vs[k].second;
+        const Vec* g = gs[k].second;
         for (std::size_t i = 0; i < x->size(); ++i) {
             const double gi = (*g)[i];
             (*mo)[i] = beta1 * (*mo)[i] + (1 - beta1) * gi;
@@ -321,7 +357,7 @@ Request parse_request(const Config& config) {
     if (const Config* encoding = read.object("encoding")) r.encoding = *encoding;
     else r.encoding = Config{{"type", std::string("none")}};
     if (const Config* eval = read.object("eval_encoding")) r.eval_encoding = *eval;
-    read.integer("layers", 1, 1, 1);
+    r.layers = read.integer("layers", 1, 1, 2);
     r.d_model = read.integer("d_model", r.d_model, 2, 256);
     r.vocab = read.integer("vocab", r.vocab, 2, 1024);
     r.train_length = read.integer("train_length", r.train_length, 2, 1024);
@@ -346,8 +382,8 @@ Request parse_request(const Config& config) {
         return (8 * n * double(r.d_model) * double(std::max(r.d_model, r.vocab)) + 6 * n * n * double(r.d_model)) / 4;
     };
     double evaluation = 0;
-    for (const std::int64_t n : r.eval_lengths) evaluation += double(r.eval_examples) * pass(double(n)) / 2;
-    budget::check_work("train", "steps", {{{double(r.steps), "steps"}, {pass(double(r.train_length)), "operations per step"}},
+    for (const std::int64_t n : r.eval_lengths) evaluation += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;
+    budget::check_work("train", "steps", {{{double(r.steps), "steps"}, {double(r.layers), "layers"}, {pass(double(r.train_length)), "operations per step"}},
                                            {{1, "evaluation"}, {evaluation, "operations"}}},
                        8.0 * double(r.steps));
     return r;
@@ -357,7 +393,8 @@ Result run(const Request& request) {
     const std::int64_t longest = std::max(request.train_length, *std::max_element(request.eval_lengths.begin(), request.eval_lengths.end()));
     const std::int64_t classes = request.task == Task::first_marker ? longest : request.vocab;
     Result result;
-    result.model = make_model(request.encoding, request.vocab, request.d_model, classes, longest, std::uint64_t(request.seed));
+    result.model = make_model(request.encoding, request.vocab, request.d_model, classes, longest, std::uint64_t(request.seed),
+                              request.layers);
     Adam adam;
     adam.lr = request.lr;
     Random rng(std::uint64_t(request.seed));

@@ -10,8 +10,8 @@ const pe = await loadPosenc();
 const dump = fileURLToPath(new URL('../../build/native/posenc_dump', import.meta.url));
 
 test('train() runs the native experiment: the same losses and accuracies (float64 in both, float32 out)', () => {
-  for (const encoding of [{ type: 'rope' }, { type: 't5', num_buckets: 16 }, { type: 'learned' }]) {
-    const request = { task: 'copy', encoding, d_model: 16, vocab: 8, train_length: 16, steps: 120, seed: 3, eval_lengths: [16, 48], eval_examples: 4 };
+  for (const [encoding, layers] of [[{ type: 'rope' }, 1], [{ type: 't5', num_buckets: 16 }, 2], [{ type: 'learned' }, 1]]) {
+    const request = { task: 'copy', encoding, layers, d_model: 16, vocab: 8, train_length: 16, steps: 120, seed: 3, eval_lengths: [16, 48], eval_examples: 4 };
     const wasm = pe.train(request);
     const bytes = execFileSync(dump, ['train', JSON.stringify(request)]);
     const native = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
@@ -29,10 +29,11 @@ test('train() runs the native experiment: the same losses and accuracies (float6
 });
 
 test('train() returns the trained parameters and names bad requests', () => {
-  const r = pe.train({ encoding: { type: 't5', num_buckets: 8 }, d_model: 8, vocab: 6, train_length: 8, steps: 5, eval_lengths: [8] });
-  assert.deepEqual(Object.keys(r.params), ['E', 'Wq', 'Wk', 'Wv', 'Wout', 'c', 't5']);
+  const r = pe.train({ encoding: { type: 't5', num_buckets: 8 }, layers: 2, d_model: 8, vocab: 6, train_length: 8, steps: 5, eval_lengths: [8] });
+  assert.deepEqual(Object.keys(r.params), ['E', 'layer0', 'layer1', 'Wout', 'c']);
+  assert.deepEqual(Object.keys(r.params.layer1), ['Wq', 'Wk', 'Wv', 't5']);
   assert.equal(r.params.E.length, 6 * 8);
-  assert.equal(r.params.t5.length, 8);
+  assert.equal(r.params.layer0.t5.length, 8);
   assert.throws(() => pe.train({ task: 'sort' }), (e) => e.param === 'task');
   assert.throws(() => pe.train({ encoding: { type: 'xpos' }, steps: 1 }), (e) => e.param === 'encoding.type' && /trained so far/.test(e.message));
   assert.throws(() => pe.train({ steps: 1e5, train_length: 1024, d_model: 256 }), (e) => e.param === 'steps' && /exceeds the limit/.test(e.message));

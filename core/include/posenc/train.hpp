@@ -8,11 +8,14 @@
 //   o_i = sum_j softmax_j(s_ij) v_j,  h_i = x_i + o_i,  z_i = h_i W_out + c
 //   loss = mean over the positions with a target of cross-entropy(z_i, y_i)
 // computed in float64 (deterministic, the same on every platform: plain loops,
-// no SIMD), so gradients can be checked against finite differences exactly.
+// no SIMD), so gradients can be checked against finite differences exactly. With two
+// layers the second takes the first's h as its x (each layer its own W_q, W_k, W_v and,
+// for T5, its own table; the encoding's rotation or bias in both, an absolute table once).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "posenc/config.hpp"
@@ -45,15 +48,23 @@ Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random&
 /// How the encoding enters the model.
 enum class Kind { none, absolute_fixed, learned, rotary, bias_fixed, t5 };
 
+/// One attention layer's parameters, row-major, float64.
+struct Layer {
+    std::vector<double> Wq, Wk, Wv;  ///< [d, d]
+    std::vector<double> t5;          ///< t5: [num_buckets], this layer's bias per bucket
+};
+
 /// The model's parameters, each row-major, float64.
 struct Params {
     std::vector<double> E;           ///< [vocab, d]
-    std::vector<double> Wq, Wk, Wv;  ///< [d, d]
+    std::vector<Layer> layers;       ///< one or two
     std::vector<double> Wout;        ///< [d, classes]
     std::vector<double> c;           ///< [classes]
     std::vector<double> P;           ///< learned: [max_length, d]
-    std::vector<double> t5;          ///< t5: [num_buckets], the bias per bucket
 };
+
+/// Every parameter group with its name ("E", "layer0.Wq", ..., "Wout", "c", "P"), in one order.
+std::vector<std::pair<std::string, std::vector<double>*>> groups(Params& params);
 
 /// A model: its sizes, its encoding, and its parameters.
 struct Model {
@@ -68,7 +79,7 @@ struct Model {
 /// Throws BadParam for an encoding whose family is not trained yet (xpos, shaw,
 /// transformer_xl, kerple, deberta, fire, cope), naming "encoding.type".
 Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
-                 std::int64_t max_length, std::uint64_t seed);
+                 std::int64_t max_length, std::uint64_t seed, std::int64_t layers = 1);
 
 /// The loss on one example and, when grad is not null, its gradient (grad has the
 /// shape of model.params and is added to). Returns {loss, right answers, targets}.
@@ -93,13 +104,13 @@ struct Request {
     Config encoding;              ///< the trained model's encoding (its width key is d_model)
     Config eval_encoding;         ///< empty: the trained one; else evaluated with this spec of the same
                                   ///< family instead (RoPE with a scaling applied at test time, no retraining)
-    std::int64_t d_model = 32, vocab = 16, train_length = 32, steps = 400, seed = 0, eval_examples = 16;
+    std::int64_t layers = 1, d_model = 32, vocab = 16, train_length = 32, steps = 400, seed = 0, eval_examples = 16;
     double lr = 1e-2;
     std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
 };
 
-/// Reads {task, encoding, eval_encoding?, layers?, d_model, vocab, train_length, steps, seed,
-/// eval_lengths, eval_examples, lr}. layers must be 1 (two layers are not built yet). Throws
+/// Reads {task, encoding, eval_encoding?, layers (1 or 2), d_model, vocab, train_length, steps, seed,
+/// eval_lengths, eval_examples, lr}. Throws
 /// BadParam naming the key for values out of range and for an experiment above the work budget.
 Request parse_request(const Config& config);
 
