@@ -149,6 +149,17 @@ export function createCalls(pe) {
     }),
 
     /**
+     * Train short, test long (train()): for each family type, a model trained on `task` at
+     * trainLength and evaluated at 1, 2, 4 and 8 times it (the trained parameters stay here).
+     * @returns {{type: string, loss: Float32Array, eval: {length, accuracy, loss}[]}[]}
+     */
+    experiment: memoize((task, layers, trainLength, steps, dModel, vocab, seed, types) => types.map((type) => {
+      const { loss, eval: points } = pe.train({ task, layers, train_length: trainLength, steps, d_model: dModel, vocab, seed,
+        encoding: { type }, eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) });
+      return { type, loss, eval: points };
+    }), 2),
+
+    /**
      * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core
      * rotates it at positions start .. start + count - 1.
      * @returns {{positions: number[], a: Float32Array, b: Float32Array, inv_freq: number, attention_factor: number}}

@@ -314,6 +314,9 @@ const FORMULAS = {
     : lines(`\\underbrace{\\frac{q_i\\cdot k_j}{\\sqrt{${headWidths(p).d}}}}_{\\text{content}} + \\underbrace{b(i,j)}_{\\text{bias}} = \\text{biased}`,
       biasOf(p))),
   'deberta-buckets': (p) => debertaBuckets(p),
+  'train-extrapolation': (p) => lines(`\\text{accuracy}(L) = \\frac{\\#\\{t: \\arg\\max_c z_{t,c} = y_t\\}}{\\#\\{t: y_t \\text{ defined}\\}}\\ ${text('over 16 sequences of length')}\\ L \\in \\{${[1, 2, 4, 8].map((f) => f * p.train_length).join(', ')}\\}`,
+    `z_t = \\big(x_t + \\textstyle\\sum_j \\alpha_{tj} v_j\\big) W_{\\mathrm{out}} + c\\ ${text(`(${p.layers} layer${p.layers > 1 ? 's' : ''}, each with the encoding in its place)`)}`),
+  'train-loss': (p) => `\\mathcal{L} = -\\frac{1}{T}\\sum_{t} \\ln \\operatorname{softmax}(z_t)_{y_t},\\ ${text(`Adam, lr 0.01, ${p.steps} steps of one sequence of ${p.train_length} tokens`)}`,
   'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +
     `q_i\\cdot k_j = \\pm 8`, `p_{ij} = \\sum_{t=j}^{i} g_{it}\\ ${text('(clamped at')}\\ ${p.npos_max - 1})`,
     `e_m = 4\\,[m = ${p.target}] \\Rightarrow b(i,j) = 4\\,\\max(0,\\ 1 - |p_{ij} - ${p.target}|)`),

@@ -15,15 +15,17 @@ import * as deberta from './deberta.js';
 import * as fire from './fire.js';
 import * as cope from './cope.js';
 import * as compare from './side-by-side.js';
+import * as experiment from './experiment.js';
 
 // The page file of each core family, by its spec `type`.
 const PAGES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, deberta, fire, cope };
 
-// The core's families in the core's order (describe()), then `compare`: two to four of them side by side.
+// The core's families in the core's order (describe()), then `compare` (two to four of them side by side)
+// and `experiment` (train short, test long).
 export const FAMILIES = Object.fromEntries([...FAMILY_TYPES.map((type) => {
   if (!PAGES[type]) throw new Error(`families: the core's family "${type}" has no page file`);
   return [type, PAGES[type]];
-}), ['compare', compare]]);
+}), ['compare', compare], ['experiment', experiment]]);
 
 export const ENCODING = {
   name: 'encoding', kind: 'choice', default: 'sinusoidal', choices: Object.keys(FAMILIES), label: 'encoding',

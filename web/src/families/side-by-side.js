@@ -87,8 +87,8 @@ export function readSlot(slot, text) {
   } else {
     const [name, ...pairs] = trimmed.split(/\s+/);
     family = name;
-    if (!FAMILIES[family] || family === 'compare') {
-      throw fail(`expected an encoding first, one of ${Object.keys(FAMILIES).filter((f) => f !== 'compare').join(', ')}`);
+    if (!FAMILIES[family] || family === 'compare' || family === 'experiment') {
+      throw fail(`expected an encoding first, one of ${Object.keys(FAMILIES).filter((f) => f !== 'compare' && f !== 'experiment').join(', ')}`);
     }
     for (const pair of pairs) {
       const at = pair.indexOf('=');

@@ -1,0 +1,34 @@
+// The extrapolation plot: for each encoding, the accuracy of its trained model
+// against the test length (log axis), with the training length marked.
+import * as Plot from '@observablehq/plot';
+import { curveChart } from '../lib/curves.js';
+import { figureWidth } from '../lib/size.js';
+import { themeOf } from '../lib/theme.js';
+
+export const id = 'train-extrapolation';
+export const title = 'Train short, test long: accuracy against length';
+export const caption = 'Each encoding’s model, trained at L_train (the dashed rule) and tested on fresh sequences of ' +
+  '1, 2, 4 and 8 times that length without retraining. A flat curve extrapolates; a falling one has learned positions ' +
+  'only up to the length it saw. Toy models, one seed: run other seeds before reading much into small gaps.';
+export const needs = ['experiment'];
+
+/** @param {{experiment: {trainLength: number, runs: {type, eval: {length, accuracy, loss}[]}[]}}} result */
+export function render(element, result) {
+  const { trainLength, runs } = result.experiment;
+  const theme = themeOf(element);
+  element.replaceChildren(curveChart({
+    theme, width: figureWidth(element), height: 320, dots: true,
+    series: runs.map((r) => ({ name: r.type, points: r.eval.map((e) => ({ x: e.length, y: e.accuracy, loss: e.loss })) })),
+    x: { label: 'test length (tokens, log scale) →', type: 'log', ticks: runs[0].eval.map((e) => e.length), tickFormat: (d) => String(d) },
+    y: { label: '↑ accuracy (share of answers right)', domain: [0, 1] },
+    channels: { 'mean loss': 'loss' },
+    marks: [Plot.ruleX([trainLength], { stroke: theme.accent, strokeDasharray: '5,4' }),
+      Plot.text([`L_train = ${trainLength}`], { x: trainLength, frameAnchor: 'bottom', dx: 4, dy: -4, textAnchor: 'start', fill: theme.accent, fontSize: 11 })],
+  }));
+}
+
+/** The CSV table: one row per encoding and test length. */
+export function table(result) {
+  const rows = result.experiment.runs.flatMap((r) => r.eval.map((e) => [r.type, e.length, e.accuracy, e.loss]));
+  return { columns: ['encoding', 'test_length', 'accuracy', 'mean_loss'], rows: rows.length, row: (k) => rows[k] };
+}
