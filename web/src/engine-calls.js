@@ -149,14 +149,19 @@ export function createCalls(pe) {
     }),
 
     /**
-     * Train short, test long (train()): for each family type, a model trained on `task` at
-     * trainLength and evaluated at 1, 2, 4 and 8 times it (the trained parameters stay here).
-     * @returns {{type: string, loss: Float32Array, eval: {length, accuracy, loss}[]}[]}
+     * Train short, test long (train()): for each arm, a model trained on `task` at trainLength with
+     * arm.encoding and evaluated at 1, 2, 4 and 8 times it, with arm.eval_encoding when it has one
+     * (a RoPE scaling applied at test time: the same seed trains the same model again). The trained
+     * parameters stay here.
+     * @param {{name: string, encoding: object, eval_encoding?: object}[]} arms
+     * @returns {{name: string, loss: Float32Array, eval: {length, accuracy, loss}[], retrained: boolean}[]}
+     *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's
      */
-    experiment: memoize((task, layers, trainLength, steps, dModel, vocab, seed, types) => types.map((type) => {
+    experiment: memoize((task, layers, trainLength, steps, dModel, vocab, seed, arms) => arms.map((arm) => {
       const { loss, eval: points } = pe.train({ task, layers, train_length: trainLength, steps, d_model: dModel, vocab, seed,
-        encoding: { type }, eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) });
-      return { type, loss, eval: points };
+        encoding: arm.encoding, ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}),
+        eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) });
+      return { name: arm.name, loss, eval: points, retrained: Boolean(arm.eval_encoding) };
     }), 2),
 
     /**

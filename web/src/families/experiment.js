@@ -19,17 +19,38 @@ export const parameters = [
   { name: 'd_model', view: true, kind: 'int', default: 32, min: 2, max: 64, sliderMax: 64, label: 'd_model' },
   { name: 'vocab', view: true, kind: 'int', default: 16, min: 2, max: 64, sliderMax: 64, label: 'vocabulary size' },
   { name: 'seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (data and initialisation)' },
+  { name: 'rope_scalings', view: true, kind: 'bool', default: true, label: 'RoPE scalings at test time',
+    help: 'The RoPE model again, tested with PI, NTK, YaRN and llama3 scaling by 8 = the longest test length / L_train, without retraining.' },
 ];
 
 /**
+ * The arms of the experiment: each trained family, and (rope_scalings) RoPE evaluated with a
+ * context-extension scaling by 8 that it was not trained with.
+ */
+export function armsOf(params) {
+  const L = params.train_length;
+  const scalings = {
+    'rope + PI': { rope_type: 'linear', factor: 8 },
+    'rope + NTK': { rope_type: 'ntk', factor: 8 },
+    'rope + YaRN': { rope_type: 'yarn', factor: 8, original_max_position_embeddings: L },
+    'rope + llama3': { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: L },
+  };
+  return [
+    ...TRAINED.map((type) => ({ name: type, encoding: { type } })),
+    ...(params.rope_scalings ? Object.entries(scalings).map(([name, scaling]) => ({
+      name, encoding: { type: 'rope' }, eval_encoding: { type: 'rope', rope_scaling: scaling } })) : []),
+  ];
+}
+
+/**
  * The experiment's result fields (lazy getters).
- * experiment: [{type, loss: Float32Array(steps), eval: [{length, accuracy, loss}]}], one per trained family.
+ * experiment: {trainLength, runs: [{name, loss: Float32Array(steps), eval: [{length, accuracy, loss}]}]}, one per arm.
  */
 export function fields(engine, params) {
   return {
     get experiment() {
       return { trainLength: params.train_length, runs: engine.experiment(params.task, params.layers, params.train_length, params.steps,
-        params.d_model, params.vocab, params.seed, TRAINED) };
+        params.d_model, params.vocab, params.seed, armsOf(params)) };
     },
   };
 }

@@ -9,16 +9,17 @@ export const id = 'train-extrapolation';
 export const title = 'Train short, test long: accuracy against length';
 export const caption = 'Each encoding’s model, trained at L_train (the dashed rule) and tested on fresh sequences of ' +
   '1, 2, 4 and 8 times that length without retraining. A flat curve extrapolates; a falling one has learned positions ' +
-  'only up to the length it saw. Toy models, one seed: run other seeds before reading much into small gaps.';
+  'only up to the length it saw. “rope + PI” and the like: the RoPE model, tested with that scaling by 8 (applied at every ' +
+  'test length, which is why it can cost accuracy at L_train too). Toy models, one seed: run other seeds before reading much into small gaps.';
 export const needs = ['experiment'];
 
-/** @param {{experiment: {trainLength: number, runs: {type, eval: {length, accuracy, loss}[]}[]}}} result */
+/** @param {{experiment: {trainLength: number, runs: {name, eval: {length, accuracy, loss}[]}[]}}} result */
 export function render(element, result) {
   const { trainLength, runs } = result.experiment;
   const theme = themeOf(element);
   element.replaceChildren(curveChart({
     theme, width: figureWidth(element), height: 320, dots: true,
-    series: runs.map((r) => ({ name: r.type, points: r.eval.map((e) => ({ x: e.length, y: e.accuracy, loss: e.loss })) })),
+    series: runs.map((r) => ({ name: r.name, points: r.eval.map((e) => ({ x: e.length, y: e.accuracy, loss: e.loss })) })),
     x: { label: 'test length (tokens, log scale) →', type: 'log', ticks: runs[0].eval.map((e) => e.length), tickFormat: (d) => String(d) },
     y: { label: '↑ accuracy (share of answers right)', domain: [0, 1] },
     channels: { 'mean loss': 'loss' },
@@ -29,6 +30,6 @@ export function render(element, result) {
 
 /** The CSV table: one row per encoding and test length. */
 export function table(result) {
-  const rows = result.experiment.runs.flatMap((r) => r.eval.map((e) => [r.type, e.length, e.accuracy, e.loss]));
+  const rows = result.experiment.runs.flatMap((r) => r.eval.map((e) => [r.name, e.length, e.accuracy, e.loss]));
   return { columns: ['encoding', 'test_length', 'accuracy', 'mean_loss'], rows: rows.length, row: (k) => rows[k] };
 }

@@ -7,7 +7,8 @@ import { themeOf } from '../lib/theme.js';
 export const id = 'train-loss';
 export const title = 'Training loss per encoding';
 export const caption = 'The cross-entropy of each step’s sequence (natural log; ln(vocab) is guessing), as a running mean over ' +
-  '20 steps: how fast, and whether, each encoding’s model learns the task at its training length.';
+  '20 steps: how fast, and whether, each encoding’s model learns the task at its training length. (The RoPE scaling arms ' +
+  'train the rope model again, step for step, so only rope is drawn.)';
 export const needs = ['experiment'];
 
 const WINDOW = 20;
@@ -24,12 +25,12 @@ function smoothed(loss) {
   return points;
 }
 
-/** @param {{experiment: {runs: {type, loss: Float32Array}[]}}} result */
+/** @param {{experiment: {runs: {name, loss: Float32Array}[]}}} result */
 export function render(element, result) {
-  const { runs } = result.experiment;
+  const runs = result.experiment.runs.filter((r) => !r.retrained);
   element.replaceChildren(curveChart({
     theme: themeOf(element), width: figureWidth(element), height: 300,
-    series: runs.map((r) => ({ name: r.type, points: smoothed(r.loss) })),
+    series: runs.map((r) => ({ name: r.name, points: smoothed(r.loss) })),
     x: { label: 'training step →' },
     y: { label: '↑ loss (nats, running mean of 20 steps)' },
     channels: { 'this step': 'raw' },
@@ -38,6 +39,6 @@ export function render(element, result) {
 
 /** The CSV table: one row per step, each encoding's loss. */
 export function table(result) {
-  const { runs } = result.experiment;
-  return { columns: ['step', ...runs.map((r) => r.type)], rows: runs[0].loss.length, row: (s) => [s + 1, ...runs.map((r) => r.loss[s])] };
+  const runs = result.experiment.runs.filter((r) => !r.retrained);
+  return { columns: ['step', ...runs.map((r) => r.name)], rows: runs[0].loss.length, row: (s) => [s + 1, ...runs.map((r) => r.loss[s])] };
 }
