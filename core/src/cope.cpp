@@ -21,6 +21,21 @@ struct Row {
     std::vector<float> gates, positions, bias;
 };
 
+/// q . e[m] for m = 0 .. npos_max - 1: the logits at integer positions, for the query q [head_dim].
+std::vector<double> position_logits(const Spec& spec, const xt::xtensor<float, 2>& e, const float* q) {
+    std::vector<double> qe(std::size_t(spec.npos_max), 0.0);
+    for (std::int64_t m = 0; m < spec.npos_max; ++m)
+        for (std::int64_t c = 0; c < spec.head_dim; ++c) qe[std::size_t(m)] += double(q[c]) * double(e(std::size_t(m), std::size_t(c)));
+    return qe;
+}
+
+/// The CoPE term at the fractional position p (already clamped): the logits at floor p and
+/// ceil p, interpolated (x-transformers: logits_ceil * w + logits_floor * (1 - w), w = p - floor p).
+double interpolate(const std::vector<double>& qe, double p) {
+    const double low = std::floor(p), w = p - low;
+    return qe[std::size_t(std::ceil(p))] * w + qe[std::size_t(low)] * (1.0 - w);
+}
+
 /// Row i of the maps (keys past `last` left 0): the gates of keys 0 .. last, their
 /// suffix sums clamped at npos_max - 1, and the interpolated q_i . e.
 void compute_row(const Spec& spec, const xt::xtensor<float, 2>& e, const float* q, const float* k, std::int64_t n,
@@ -33,18 +48,12 @@ void compute_row(const Spec& spec, const xt::xtensor<float, 2>& e, const float* 
         for (std::int64_t c = 0; c < d; ++c) s += double(qi[c]) * double(k[j * d + c]);
         g[std::size_t(j)] = 1.0 / (1.0 + std::exp(-s * scale));
     }
-    std::vector<double> qe(std::size_t(spec.npos_max));  // q_i . e[m], the logits at integer positions
-    for (std::int64_t m = 0; m < spec.npos_max; ++m) {
-        double s = 0;
-        for (std::int64_t c = 0; c < d; ++c) s += double(qi[c]) * double(e(std::size_t(m), std::size_t(c)));
-        qe[std::size_t(m)] = s;
-    }
+    const std::vector<double> qe = position_logits(spec, e, qi);
     const double top = double(spec.npos_max - 1);
     double sum = 0;
     for (std::int64_t j = last; j >= 0; --j) {  // x-transformers: gates.flip(-1).cumsum(-1).flip(-1)
         sum += g[std::size_t(j)];
-        const double p = std::min(sum, top), low = std::floor(p), w = p - low;
-        const double b = qe[std::size_t(std::ceil(p))] * w + qe[std::size_t(low)] * (1.0 - w);
+        const double p = std::min(sum, top), b = interpolate(qe, p);
         if (!(std::abs(b) <= double(std::numeric_limits<float>::max())))
             throw_bad_param("q", "numbers up to " + format_magnitude(kernels::max_abs(qi, std::size_t(d))) + " in magnitude (query " +
                                      std::to_string(i) + ")",
@@ -143,15 +152,9 @@ Family make_family() {
         double uu = 0;
         for (const float x : u) uu += double(x) * double(x);
         const double g = 1.0 / (1.0 + std::exp(-uu / std::sqrt(double(spec.head_dim))));
-        const auto e = embeddings(spec);
-        std::vector<double> qe(std::size_t(spec.npos_max));  // u . e[m]
-        for (std::int64_t m = 0; m < spec.npos_max; ++m)
-            for (std::int64_t c = 0; c < spec.head_dim; ++c) qe[std::size_t(m)] += double(u[std::size_t(c)]) * e(std::size_t(m), std::size_t(c));
+        const std::vector<double> qe = position_logits(spec, embeddings(spec), u.data());
         const double top = double(spec.npos_max - 1);
-        return curve("bias", max_distance, [&](std::int64_t m) {
-            const double p = std::min(g * double(m + 1), top), low = std::floor(p), w = p - low;
-            return qe[std::size_t(std::ceil(p))] * w + qe[std::size_t(low)] * (1.0 - w);
-        });
+        return curve("bias", max_distance, [&](std::int64_t m) { return interpolate(qe, std::min(g * double(m + 1), top)); });
     };
     f.decay_work = [](const Config& c, std::int64_t max_distance) {
         const Spec spec = parse(c);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "posenc/args.hpp"
 #include "posenc/bias.hpp"
@@ -112,6 +113,27 @@ std::vector<budget::Factors> head_work(const Spec& spec, std::int64_t n) {
             {{double(n), "queries"}, {double(n), "keys"}}};
 }
 
+/// The stand-in head's position term for rows first .. first + count - 1 of E:
+/// (u . K_r[m] + u . Q_r[m]) / sqrt(d scale_factor), with u ~ N(0, 1) [head_dim] and
+/// W_q, W_k drawn as nn.Linear draws them (see bias). Every query and key is u, so one
+/// value per row is the whole bias.
+std::vector<double> stand_in_rows(const Spec& spec, std::int64_t first, std::int64_t count) {
+    std::vector<double> out(std::size_t(count), 0.0);
+    if (!spec.relative_attention) return out;
+    std::vector<float> u(std::size_t(spec.head_dim));
+    Random rng(spec.seed ^ kStandInStream);
+    for (float& x : u) x = float(rng.normal());
+    const auto e = relative_embeddings(spec, first, count);
+    const double scale = 1.0 / std::sqrt(double(spec.head_dim * spec.scale_factor()));
+    for (const auto& [on, which] : {std::pair{spec.c2p, std::uint64_t(1)}, std::pair{spec.p2c, std::uint64_t(0)}}) {
+        if (!on) continue;  // c2p reads K_r = E W_k (draw 1), p2c Q_r = E W_q (draw 0)
+        const std::vector<float> w = drawn_projection(spec, which);
+        const std::vector<float> term = dots(u.data(), 1, project_rows(e, w.data(), spec.head_dim), count, spec.head_dim, scale);
+        for (std::size_t k = 0; k < out.size(); ++k) out[k] += double(term[k]);
+    }
+    return out;
+}
+
 Family make_family() {
     Family f("deberta", Acts::bias, "head_dim",
              "DeBERTa: disentangled attention, content-to-position and position-to-content scores over log-bucketed "
@@ -154,22 +176,9 @@ Family make_family() {
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
         // The stand-in head's bias for a key m tokens before the query: i - j = m.
         const Spec spec = parse(c);
-        const std::int64_t first = spec.span(), count = spec.span();  // the rows of i - j >= 0
-        std::vector<float> u(std::size_t(spec.head_dim));
-        Random rng(spec.seed ^ kStandInStream);
-        for (float& x : u) x = float(rng.normal());
-        const auto e = relative_embeddings(spec, first, count);
-        const double scale = 1.0 / std::sqrt(double(spec.head_dim * spec.scale_factor()));
-        const auto term = [&](bool on, std::uint64_t which) {
-            if (!on || !spec.relative_attention) return std::vector<float>(std::size_t(count), 0.0f);
-            const std::vector<float> w = drawn_projection(spec, which);
-            return dots(u.data(), 1, project_rows(e, w.data(), spec.head_dim), count, spec.head_dim, scale);
-        };
-        const std::vector<float> c2p = term(spec.c2p, 1), p2c = term(spec.p2c, 0);
-        return curve("bias", max_distance, [&](std::int64_t m) {
-            const std::size_t k = std::size_t(index_of(spec, m) - first);
-            return double(c2p[k]) + double(p2c[k]);
-        });
+        const std::int64_t first = spec.span();  // the rows of i - j >= 0
+        const std::vector<double> rows = stand_in_rows(spec, first, spec.span());
+        return curve("bias", max_distance, [&](std::int64_t m) { return rows[std::size_t(index_of(spec, m) - first)]; });
     };
     f.decay_work = [](const Config& c, std::int64_t max_distance) {
         const Spec spec = parse(c);
@@ -326,23 +335,14 @@ std::unique_ptr<kernels::BiasTile> bias_tile(const Spec& spec, const HeadInputs&
 
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     bias::check_n(n);
-    HeadInputs in;
-    in.n = n;
-    in.d_model = spec.hidden_size;
-    in.width = spec.head_dim;
-    std::vector<float> u(std::size_t(spec.head_dim));
-    Random rng(spec.seed ^ kStandInStream);
-    for (float& x : u) x = float(rng.normal());
-    std::vector<float> same(std::size_t(n * spec.head_dim));
-    for (std::int64_t i = 0; i < n; ++i) std::copy(u.begin(), u.end(), same.begin() + i * spec.head_dim);
-    const std::vector<float> wq = drawn_projection(spec, 0), wk = drawn_projection(spec, 1);
-    in.q = in.k = same.data();
-    in.wq = wq.data();
-    in.wk = wk.data();
-    Spec shared = spec;
-    shared.share_att_key = true;  // the stand-in projections are the drawn ones either way
-    xt::xtensor<float, 2> b = xt::zeros<float>({std::size_t(n), std::size_t(n)});
-    if (const auto tile = bias_tile(shared, in, Part::both)) tile->add(0, n, 0, n, b.data(), std::size_t(n));
+    const Rows reach = rows_for(spec, n);
+    const std::vector<double> rows = stand_in_rows(spec, reach.first, reach.count);
+    std::vector<float> by_relative(std::size_t(2 * n - 1));  // b for i - j = -(n - 1) .. n - 1
+    for (std::int64_t r = -(n - 1); r <= n - 1; ++r)
+        by_relative[std::size_t(r + n - 1)] = float(rows[std::size_t(index_of(spec, r) - reach.first)]);
+    xt::xtensor<float, 2> b = xt::empty<float>({std::size_t(n), std::size_t(n)});
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) b(std::size_t(i), std::size_t(j)) = by_relative[std::size_t(i - j + n - 1)];
     if (spec.causal) bias::mask_causal(b);
     return b;
 }
