@@ -124,6 +124,9 @@ public:
     /// Starts an object: the top-level one (key nullptr) or a member.
     NOINLINE Reply& begin(const char* key = nullptr);
     NOINLINE Reply& end();
+    /// Starts a list (its items: begin() ... end() objects, or f32(nullptr, ...) arrays); end_list() closes it.
+    NOINLINE Reply& begin_list(const char* key);
+    NOINLINE Reply& end_list();
     NOINLINE Reply& number(const char* key, double x);
     NOINLINE Reply& text(const char* key, std::string_view s);
     NOINLINE Reply& texts(const char* key, const std::vector<std::string>& list);
@@ -172,6 +175,19 @@ Reply& Reply::begin(const char* key) {
 
 Reply& Reply::end() {
     text_ += '}';
+    comma_ = true;
+    return *this;
+}
+
+Reply& Reply::begin_list(const char* key) {
+    this->key(key);
+    text_ += '[';
+    comma_ = false;
+    return *this;
+}
+
+Reply& Reply::end_list() {
+    text_ += ']';
     comma_ = true;
     return *this;
 }
@@ -620,32 +636,92 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_cope(unsigned, int request, const float*
     return guarded(body);
 }
 
+/// The reply of an experiment: {loss: Float32Array(steps + recalibration_steps), eval: [{length,
+/// accuracy, loss}], params: {E [vocab, d], layers: [{Wq, Wk, Wv [d, d], encoding}], Wout [d, classes], c},
+/// maps: [{length, tokens, targets: Int32Array(length), weights: [Float32Array(length^2) per layer]}]}.
+/// Each layer's encoding is its spec with the trained parameters in the family's explicit form
+/// (posenc::train::trained_spec), arrays row-major.
+void reply_experiment(const posenc::train::Result& result) {
+    std::string eval = "[";
+    for (const auto& point : result.eval)
+        eval += std::string(eval.size() > 1 ? "," : "") + "{\"length\":" + posenc::format_number(double(point.length)) +
+                ",\"accuracy\":" + posenc::format_number(point.accuracy) + ",\"loss\":" + posenc::format_number(point.loss) + "}";
+    eval += "]";
+    const auto& p = result.model.params;
+    reply.begin().f32("loss", result.loss).json("eval", eval);
+    reply.begin("params").f32("E", p.E).begin_list("layers");
+    for (std::size_t l = 0; l < p.layers.size(); ++l) {
+        const auto& layer = p.layers[l];
+        reply.begin().f32("Wq", layer.Wq).f32("Wk", layer.Wk).f32("Wv", layer.Wv)
+            .json("encoding", posenc::to_json(posenc::train::trained_spec(result.model, l))).end();
+    }
+    reply.end_list().f32("Wout", p.Wout).f32("c", p.c).end();
+    reply.begin_list("maps");
+    for (const auto& map : result.maps) {
+        reply.begin().number("length", double(map.length))
+            .i32("tokens", std::vector<std::int32_t>(map.example.tokens.begin(), map.example.tokens.end()))
+            .i32("targets", std::vector<std::int32_t>(map.example.targets.begin(), map.example.targets.end()))
+            .begin_list("weights");
+        for (const auto& w : map.weights) reply.f32(nullptr, w);
+        reply.end_list().end();
+    }
+    reply.end_list().end();
+}
+
 /// train({task, encoding, eval_encoding?, layers?, d_model, vocab, train_length, steps, seed,
-/// eval_lengths, eval_examples, lr}): {loss: Float32Array(steps), eval: [{length, accuracy, loss}],
-/// params: {E, layer0: {Wq, Wk, Wv, t5?}, layer1?, Wout, c, P?}} (posenc::train::run; the trained
-/// parameters, row-major).
+/// eval_lengths, eval_examples, lr, recalibration_steps}): the experiment in one call
+/// (posenc::train::run), as reply_experiment.
 EMSCRIPTEN_KEEPALIVE const char* posenc_train(unsigned, int request) {
+    auto body = [&] { reply_experiment(posenc::train::run(posenc::train::parse_request(spec_of(request)))); };
+    return guarded(body);
+}
+
+/// The experiments under way, a few steps at a time (JS trainer(request)); slot k is handle k + 1.
+std::vector<std::unique_ptr<posenc::train::Trainer>> trainers;
+
+posenc::train::Trainer& trainer_of(double handle) {
+    const std::size_t k = std::size_t(handle) - 1;
+    if (!(handle >= 1) || k >= trainers.size() || !trainers[k])
+        throw std::invalid_argument("trainer: handle " + posenc::format_number(handle) + " is not an experiment under way");
+    return *trainers[k];
+}
+
+/// trainerStart(request): {handle, total}, an experiment ready to step (posenc::train::Trainer).
+EMSCRIPTEN_KEEPALIVE const char* posenc_trainer_start(unsigned, int request) {
     auto body = [&] {
-        auto result = posenc::train::run(posenc::train::parse_request(spec_of(request)));
-        std::string eval = "[";
-        for (const auto& point : result.eval)
-            eval += std::string(eval.size() > 1 ? "," : "") + "{\"length\":" + posenc::format_number(double(point.length)) +
-                    ",\"accuracy\":" + posenc::format_number(point.accuracy) + ",\"loss\":" + posenc::format_number(point.loss) + "}";
-        eval += "]";
-        const auto& p = result.model.params;
-        reply.begin().f32("loss", result.loss).json("eval", eval);
-        reply.begin("params").f32("E", p.E);
-        for (std::size_t l = 0; l < p.layers.size(); ++l) {
-            const auto& layer = p.layers[l];
-            reply.begin(l == 0 ? "layer0" : "layer1").f32("Wq", layer.Wq).f32("Wk", layer.Wk).f32("Wv", layer.Wv);
-            if (!layer.t5.empty()) reply.f32("t5", layer.t5);
-            reply.end();
-        }
-        reply.f32("Wout", p.Wout).f32("c", p.c);
-        if (!p.P.empty()) reply.f32("P", p.P);
-        reply.end().end();
+        auto trainer = std::make_unique<posenc::train::Trainer>(posenc::train::parse_request(spec_of(request)));
+        std::size_t k = 0;
+        while (k < trainers.size() && trainers[k]) ++k;
+        if (k == trainers.size()) trainers.emplace_back();
+        trainers[k] = std::move(trainer);
+        reply.begin().number("handle", double(k + 1)).number("total", double(trainers[k]->total())).end();
     };
     return guarded(body);
+}
+
+/// trainerStep(handle, count): the steps done after up to count more.
+EMSCRIPTEN_KEEPALIVE const char* posenc_trainer_step(unsigned kinds, double handle, double count) {
+    auto body = [&] {
+        const std::int64_t c = Kinds(kinds).integer(1, count, posenc::args::train_steps);
+        reply.number(nullptr, double(trainer_of(handle).step(c)));
+    };
+    return guarded(body);
+}
+
+/// trainerFinish(handle): the rest of the steps, the evaluation, as reply_experiment; frees the trainer.
+EMSCRIPTEN_KEEPALIVE const char* posenc_trainer_finish(unsigned, double handle) {
+    auto body = [&] {
+        trainer_of(handle);  // throws for a handle not under way
+        const std::unique_ptr<posenc::train::Trainer> owned = std::move(trainers[std::size_t(handle) - 1]);
+        reply_experiment(owned->finish());
+    };
+    return guarded(body);
+}
+
+/// trainerFree(handle): drops an experiment under way (nothing for a handle already finished or freed).
+EMSCRIPTEN_KEEPALIVE void posenc_trainer_free(double handle) {
+    const std::size_t k = std::size_t(handle) - 1;
+    if (handle >= 1 && k < trainers.size()) trainers[k].reset();
 }
 
 /// embedTokens(text, dModel, seed): {tokens: string[], data: Float32Array(n * dModel)},

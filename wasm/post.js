@@ -69,7 +69,11 @@
 
   /** Replaces the tagged values of a parsed reply: arrays in the heap by fresh copies. */
   function materialise(value, out) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {  // lists of objects or arrays (train's layers and maps); numbers stay as they are
+      for (let i = 0; i < value.length; i++) if (typeof value[i] === 'object' && value[i] !== null) value[i] = materialise(value[i], out);
+      return value;
+    }
     for (const key in value) {
       if (key.charCodeAt(0) === 36) {  // '$': the object is a tag
         const tagged = value[key];
@@ -589,6 +593,46 @@
   define('cope', '_posenc_cope', [copeRequest]);
   define('embedTokens', '_posenc_embed_tokens', [string('text'), number, number]);
   define('train', '_posenc_train', [spec]);
+  define('trainerStart', '_posenc_trainer_start', [spec]);
+  define('trainerStep', '_posenc_trainer_step', [number, number]);
+  define('trainerFinish', '_posenc_trainer_finish', [number]);
+
+  /**
+   * An experiment of train(request) run a chunk of steps at a time, so a worker can report
+   * progress and stop between chunks: {total, done, step(count) -> done, finish() -> train()'s
+   * result (and frees it), free()}. total = steps + recalibration_steps. The result is the same
+   * as train(request)'s whatever the chunks. Call free() (or finish()) when done with it: the
+   * model lives in the wasm heap until then. Throws as train() for a bad request; step and
+   * finish throw an Error after free().
+   */
+  Module['trainer'] = function trainer(request) {
+    const started = Module['trainerStart'](request);
+    let handle = started.handle;
+    const check = (what) => {
+      if (handle === 0) throw new Error(`trainer: ${what} after finish() or free()`);
+      return handle;
+    };
+    const state = {
+      total: started.total,
+      done: 0,
+      step(count) {
+        state.done = Module['trainerStep'](check('step'), count);
+        return state.done;
+      },
+      finish() {
+        const h = check('finish');
+        handle = 0;
+        const result = Module['trainerFinish'](h);
+        state.done = state.total;
+        return result;
+      },
+      free() {
+        if (handle !== 0) Module['_posenc_trainer_free'](handle);
+        handle = 0;
+      },
+    };
+    return state;
+  };
   define('describe', '_posenc_describe', []);
   define('version', '_posenc_version', []);
 

@@ -384,4 +384,47 @@ std::string json_quote(std::string_view text) {
     return out;
 }
 
+namespace {
+
+void append_number(std::string& out, double x) { out += std::isfinite(x) ? format_number(x) : "null"; }
+
+void append_config(std::string& out, const Config& config) {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, value] : config.entries()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_quoted(out, key);
+        out += ':';
+        if (std::holds_alternative<std::monostate>(value)) out += "null";
+        else if (const bool* b = std::get_if<bool>(&value)) out += *b ? "true" : "false";
+        else if (const double* x = std::get_if<double>(&value)) append_number(out, *x);
+        else if (const std::string* s = std::get_if<std::string>(&value)) append_json_quoted(out, *s);
+        else if (const auto* list = std::get_if<std::vector<double>>(&value)) {
+            out += '[';
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                if (i) out += ',';
+                append_number(out, (*list)[i]);
+            }
+            out += ']';
+        } else if (const auto* texts = std::get_if<std::vector<std::string>>(&value)) {
+            out += '[';
+            for (std::size_t i = 0; i < texts->size(); ++i) {
+                if (i) out += ',';
+                append_json_quoted(out, (*texts)[i]);
+            }
+            out += ']';
+        } else append_config(out, *std::get<std::shared_ptr<const Config>>(value));
+    }
+    out += '}';
+}
+
+}  // namespace
+
+std::string to_json(const Config& config) {
+    std::string out;
+    append_config(out, config);
+    return out;
+}
+
 }  // namespace posenc

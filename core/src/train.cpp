@@ -4,9 +4,16 @@
 #include <cmath>
 
 #include "posenc/budget.hpp"
+#include "posenc/cope.hpp"
+#include "posenc/deberta.hpp"
+#include "posenc/fire.hpp"
+#include "posenc/kerple.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/rope.hpp"
+#include "posenc/shaw.hpp"
 #include "posenc/t5.hpp"
+#include "posenc/transformer_xl.hpp"
+#include "posenc/xpos.hpp"
 
 namespace posenc::train {
 
@@ -20,11 +27,43 @@ Vec normals(Random& rng, std::size_t count, double std) {
     return out;
 }
 
-/// The spec with its width key set to d (sinusoidal, learned, none: d_model; rope: head_dim).
+const std::vector<std::pair<std::string, Kind>>& kinds() {
+    static const std::vector<std::pair<std::string, Kind>> table = {
+        {"none", Kind::none},   {"sinusoidal", Kind::sinusoidal}, {"learned", Kind::learned}, {"rope", Kind::rope},
+        {"xpos", Kind::xpos},   {"alibi", Kind::alibi},           {"t5", Kind::t5},           {"shaw", Kind::shaw},
+        {"transformer_xl", Kind::transformer_xl}, {"kerple", Kind::kerple}, {"deberta", Kind::deberta},
+        {"fire", Kind::fire},   {"cope", Kind::cope}};
+    return table;
+}
+
+Kind kind_of(const Config& encoding) {
+    const std::string type = family_of(encoding).type;
+    for (const auto& [name, kind] : kinds())
+        if (name == type) return kind;
+    throw_bad_param("encoding.type", '"' + type + '"', "a family train() knows");
+}
+
+/// The spec as the model uses it: its width key d, one head, causal (see Model::encoding).
 Config sized(const Config& encoding, std::int64_t d) {
     const Family& family = family_of(encoding);
     Config out = encoding;
     if (!family.width_key.empty()) out.set(family.width_key, double(d));
+    if (family.key("causal")) out.set("causal", true);
+    if (family.type == "t5" || family.type == "fire") {
+        out.set("n_heads", 1.0);
+        out.set("head", 0.0);
+    }
+    if (family.type == "deberta") {
+        out.set("hidden_size", double(d));
+        out.set("norm_rel_ebd", std::string("none"));
+    }
+    return out;
+}
+
+/// The spec with its seed key set to `seed` (the draw of one layer's parameters).
+Config seeded(const Config& encoding, std::uint64_t seed) {
+    Config out = encoding;
+    out.set("seed", double(seed));
     return out;
 }
 
@@ -52,17 +91,29 @@ void matmul_backward(const double* a, const double* b, const double* g, double* 
         }
 }
 
-/// The rotation of a rotary encoding at n positions: per pair its two columns, and per
-/// position and pair the cosine and sine of position * inv_freq, times attention_factor.
+double dot(const double* a, const double* b, std::size_t d) {
+    double s = 0;
+    for (std::size_t c = 0; c < d; ++c) s += a[c] * b[c];
+    return s;
+}
+
+/// out[c] += w * x[c].
+void axpy(double w, const double* x, double* out, std::size_t d) {
+    for (std::size_t c = 0; c < d; ++c) out[c] += w * x[c];
+}
+
+/// A rotary encoding at n positions: per pair its two columns, and per position and pair the
+/// cosine and sine of position * inv_freq, times the pair's gain there (RoPE: attention_factor;
+/// xPos: zeta^(+t / scale_base) for queries, zeta^(-t / scale_base) for keys).
 struct Rotation {
     std::vector<std::size_t> a, b;  // [pairs]
-    Vec cos, sin;                   // [n, pairs], each times the attention factor
-    /// x [n, d] rotated (inverse: the transpose, for the backward pass).
-    void apply(double* x, std::size_t n, std::size_t d, bool inverse) const {
+    Vec cos, sin;                   // [n, pairs]
+    /// x [n, d] rotated; transpose: by the transpose, for the backward pass.
+    void apply(double* x, std::size_t n, std::size_t d, bool transpose) const {
         const std::size_t pairs = a.size();
         for (std::size_t t = 0; t < n; ++t)
             for (std::size_t p = 0; p < pairs; ++p) {
-                const double c = cos[t * pairs + p], s = inverse ? -sin[t * pairs + p] : sin[t * pairs + p];
+                const double c = cos[t * pairs + p], s = transpose ? -sin[t * pairs + p] : sin[t * pairs + p];
                 double& u = x[t * d + a[p]];
                 double& w = x[t * d + b[p]];
                 const double u0 = u, w0 = w;
@@ -72,10 +123,10 @@ struct Rotation {
     }
 };
 
-Rotation rotation(const Config& encoding, std::size_t n) {
-    const RotaryFrequencies f = rotary_frequencies(encoding, std::int64_t(n));
-    const bool interleaved = rope::parse(encoding).layout == rope::Layout::interleaved;
-    const std::size_t pairs = f.inv_freq.size();
+/// gain(t, p): the factor of pair p at position t.
+template <class Gain>
+Rotation rotation(const std::vector<double>& inv_freq, bool interleaved, std::size_t n, Gain gain) {
+    const std::size_t pairs = inv_freq.size();
     Rotation r;
     for (std::size_t p = 0; p < pairs; ++p) {
         r.a.push_back(interleaved ? 2 * p : p);
@@ -85,11 +136,306 @@ Rotation rotation(const Config& encoding, std::size_t n) {
     r.sin.resize(n * pairs);
     for (std::size_t t = 0; t < n; ++t)
         for (std::size_t p = 0; p < pairs; ++p) {
-            const double angle = double(t) * f.inv_freq[p];
-            r.cos[t * pairs + p] = f.attention_factor * std::cos(angle);
-            r.sin[t * pairs + p] = f.attention_factor * std::sin(angle);
+            const double angle = double(t) * inv_freq[p], g = gain(t, p);
+            r.cos[t * pairs + p] = g * std::cos(angle);
+            r.sin[t * pairs + p] = g * std::sin(angle);
         }
     return r;
+}
+
+/// What one pass shares between its layers: the rotations, and each (i, j)'s index or value
+/// of the encoding (j <= i).
+struct Shared {
+    double content_scale = 1.0;      // of q . k
+    bool rotary = false;
+    Rotation rq, rk;                 // rotary: of the queries and of the keys
+    Vec fixed;                       // alibi: b(i, j); fire: the MLP's input x(i, j); [n, n]
+    std::vector<std::int32_t> index; // t5: the bucket; shaw: the row of a; deberta: idx(i, j); [n, n]
+    Vec sinusoid;                    // transformer_xl: R_(i-j) for i - j = 0 .. n - 1, [n, d]
+    std::size_t first = 0, rows = 0; // deberta: the rows of E the pass reaches
+    std::size_t width = 0;           // fire: mlp_width; cope: npos_max
+};
+
+Shared shared_of(const Model& m, std::size_t n) {
+    const std::size_t d = std::size_t(m.d);
+    Shared sh;
+    sh.content_scale = 1.0 / std::sqrt(double(d));
+    switch (m.kind) {
+    case Kind::rope: {
+        const RotaryFrequencies f = rotary_frequencies(m.encoding, std::int64_t(n));
+        const bool interleaved = rope::parse(m.encoding).layout == rope::Layout::interleaved;
+        sh.rq = rotation(f.inv_freq, interleaved, n, [&](std::size_t, std::size_t) { return f.attention_factor; });
+        sh.rk = sh.rq;
+        sh.content_scale *= f.logit_scale;
+        sh.rotary = true;
+        break;
+    }
+    case Kind::xpos: {
+        const xpos::Spec spec = xpos::parse(m.encoding);
+        const std::vector<double> zeta = xpos::zeta(spec), w = xpos::inv_freq(spec);
+        const bool interleaved = spec.layout == rope::Layout::interleaved;
+        sh.rq = rotation(w, interleaved, n, [&](std::size_t t, std::size_t p) { return std::pow(zeta[p], double(t) / spec.scale_base); });
+        sh.rk = rotation(w, interleaved, n, [&](std::size_t t, std::size_t p) { return std::pow(zeta[p], -double(t) / spec.scale_base); });
+        sh.rotary = true;
+        break;
+    }
+    case Kind::alibi: {
+        const auto b = attention_bias(m.encoding, std::int64_t(n));
+        sh.fixed.assign(b.data(), b.data() + n * n);
+        break;
+    }
+    case Kind::t5: {
+        const t5::Spec spec = t5::parse(m.encoding);
+        sh.index.assign(n * n, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j)
+                sh.index[i * n + j] = t5::relative_position_bucket(std::int64_t(j) - std::int64_t(i), spec.bidirectional,
+                                                                   spec.num_buckets, spec.max_distance);
+        break;
+    }
+    case Kind::shaw: {
+        const std::int64_t K = shaw::parse(m.encoding).max_relative_position;
+        sh.index.assign(n * n, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) sh.index[i * n + j] = std::int32_t(K - std::min<std::int64_t>(std::int64_t(i - j), K));
+        break;
+    }
+    case Kind::transformer_xl: {
+        const transformer_xl::Spec spec = transformer_xl::parse(m.encoding);
+        for (std::size_t r = 0; r < n; ++r) {
+            const std::vector<double> R = transformer_xl::relative_sinusoid(spec, std::int64_t(r));
+            sh.sinusoid.insert(sh.sinusoid.end(), R.begin(), R.end());
+        }
+        break;
+    }
+    case Kind::deberta: {
+        const deberta::Spec spec = deberta::parse(m.encoding);
+        sh.content_scale = 1.0 / std::sqrt(double(d) * double(spec.scale_factor()));
+        const auto delta = deberta::relative_position(std::int64_t(n), std::int64_t(n), spec.position_buckets, spec.max_relative());
+        const std::int64_t span = spec.span();
+        sh.index.assign(n * n, 0);
+        std::int64_t lo = 2 * span, hi = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) {
+                const std::int64_t idx = std::clamp<std::int64_t>(delta[i * n + j] + span, 0, 2 * span - 1);
+                sh.index[i * n + j] = std::int32_t(idx);
+                lo = std::min(lo, idx);
+                hi = std::max(hi, idx);
+            }
+        sh.first = std::size_t(lo);
+        sh.rows = std::size_t(hi - lo + 1);
+        break;
+    }
+    case Kind::fire: {
+        const fire::Spec spec = fire::parse(m.encoding);
+        sh.width = std::size_t(spec.mlp_width);
+        sh.fixed.assign(n * n, 0.0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) sh.fixed[i * n + j] = fire::normalized_distance(spec, std::int64_t(i), std::int64_t(j));
+        break;
+    }
+    case Kind::cope: sh.width = std::size_t(cope::parse(m.encoding).npos_max); break;
+    default: break;
+    }
+    return sh;
+}
+
+/// One layer's encoding term b(i, j) and what its backward pass needs.
+struct LayerBias {
+    Vec b;                 // [n, n], j <= i
+    Vec Kr, Qr;            // deberta: E W_k, E W_q of the rows the pass reaches, [rows, d]
+    Vec gates, positions;  // cope: g_ij and p_ij before the clamp, [n, n]
+    Vec qe;                // cope: q_i . e[m], [n, npos_max]
+};
+
+bool has_bias(Kind kind) {
+    return kind == Kind::alibi || kind == Kind::t5 || kind == Kind::shaw || kind == Kind::transformer_xl ||
+           kind == Kind::kerple || kind == Kind::deberta || kind == Kind::fire || kind == Kind::cope;
+}
+
+/// b(i, j) of one layer for queries q and keys k [n, d] as they enter q . k.
+LayerBias bias_forward(const Model& m, const Shared& sh, const Layer& layer, const Vec& q, const Vec& k, std::size_t n) {
+    const std::size_t d = std::size_t(m.d);
+    const Vec& pos = layer.pos;
+    LayerBias out;
+    out.b.assign(n * n, 0.0);
+    Vec& b = out.b;
+    const auto each = [&](auto f) {
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) b[i * n + j] = f(i, j);
+    };
+    switch (m.kind) {
+    case Kind::alibi: each([&](std::size_t i, std::size_t j) { return sh.fixed[i * n + j]; }); break;
+    case Kind::t5: each([&](std::size_t i, std::size_t j) { return pos[std::size_t(sh.index[i * n + j])]; }); break;
+    case Kind::shaw:
+        each([&](std::size_t i, std::size_t j) { return dot(&q[i * d], &pos[std::size_t(sh.index[i * n + j]) * d], d); });
+        break;
+    case Kind::transformer_xl:  // (q_i + v) . R_(i-j)
+        each([&](std::size_t i, std::size_t j) {
+            const double* R = &sh.sinusoid[(i - j) * d];
+            return dot(&q[i * d], R, d) + dot(pos.data(), R, d);
+        });
+        break;
+    case Kind::kerple: {
+        const bool power = kerple::parse(m.encoding).variant == kerple::Variant::power;
+        each([&](std::size_t i, std::size_t j) {
+            const double r = double(i - j);
+            return power ? -pos[0] * std::pow(r, pos[1]) : -pos[0] * std::log1p(pos[1] * r);
+        });
+        break;
+    }
+    case Kind::fire: {
+        const std::size_t W = sh.width;
+        each([&](std::size_t i, std::size_t j) {
+            const double x = sh.fixed[i * n + j];
+            double f = pos[3 * W];
+            for (std::size_t u = 0; u < W; ++u) f += pos[2 * W + u] * std::max(0.0, pos[u] * x + pos[W + u]);
+            return f;
+        });
+        break;
+    }
+    case Kind::deberta: {  // (q_i . K_r[idx] + k_j . Q_r[idx]) / sqrt(3 d)
+        const double* E = &pos[sh.first * d];
+        out.Kr.resize(sh.rows * d);
+        out.Qr.resize(sh.rows * d);
+        matmul(E, layer.Wk.data(), out.Kr.data(), sh.rows, d, d);
+        matmul(E, layer.Wq.data(), out.Qr.data(), sh.rows, d, d);
+        each([&](std::size_t i, std::size_t j) {
+            const std::size_t r = std::size_t(sh.index[i * n + j]) - sh.first;
+            return sh.content_scale * (dot(&q[i * d], &out.Kr[r * d], d) + dot(&k[j * d], &out.Qr[r * d], d));
+        });
+        break;
+    }
+    case Kind::cope: {  // gates, their suffix sums, and q . e interpolated there
+        const std::size_t P = sh.width;
+        const double top = double(P - 1);
+        out.gates.assign(n * n, 0.0);
+        out.positions.assign(n * n, 0.0);
+        out.qe.assign(n * P, 0.0);
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t e = 0; e < P; ++e) out.qe[i * P + e] = dot(&q[i * d], &pos[e * d], d);
+            double sum = 0;
+            for (std::size_t j = i + 1; j-- > 0;) {
+                const double g = 1.0 / (1.0 + std::exp(-sh.content_scale * dot(&q[i * d], &k[j * d], d)));
+                out.gates[i * n + j] = g;
+                sum += g;
+                out.positions[i * n + j] = sum;
+                const double p = std::min(sum, top), low = std::floor(p), w = p - low;
+                b[i * n + j] = out.qe[i * P + std::size_t(std::ceil(p))] * w + out.qe[i * P + std::size_t(low)] * (1.0 - w);
+            }
+        }
+        break;
+    }
+    default: break;
+    }
+    return out;
+}
+
+/// The backward pass of bias_forward: given ds = d loss / d s_ij, adds to the layer's
+/// gradients, to dq and dk, and (cope: its gates' logits) to dcontent, d loss / d (q_i . k_j).
+void bias_backward(const Model& m, const Shared& sh, const Layer& layer, const Vec& q, const Vec& k, std::size_t n,
+                   const LayerBias& fw, const Vec& ds, Layer& g, Vec& dq, Vec& dk, Vec& dcontent) {
+    const std::size_t d = std::size_t(m.d);
+    const Vec& pos = layer.pos;
+    switch (m.kind) {
+    case Kind::t5:
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) g.pos[std::size_t(sh.index[i * n + j])] += ds[i * n + j];
+        break;
+    case Kind::shaw:
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) {
+                const std::size_t row = std::size_t(sh.index[i * n + j]) * d;
+                axpy(ds[i * n + j], &pos[row], &dq[i * d], d);
+                axpy(ds[i * n + j], &q[i * d], &g.pos[row], d);
+            }
+        break;
+    case Kind::transformer_xl:
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) {
+                const double* R = &sh.sinusoid[(i - j) * d];
+                axpy(ds[i * n + j], R, &dq[i * d], d);
+                axpy(ds[i * n + j], R, g.pos.data(), d);
+            }
+        break;
+    case Kind::kerple: {
+        const bool power = kerple::parse(m.encoding).variant == kerple::Variant::power;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < i; ++j) {  // the diagonal is 0 whatever r1, r2
+                const double r = double(i - j), s = ds[i * n + j];
+                if (power) {
+                    const double rp = std::pow(r, pos[1]);
+                    g.pos[0] -= s * rp;
+                    g.pos[1] -= s * pos[0] * rp * std::log(r);
+                } else {
+                    g.pos[0] -= s * std::log1p(pos[1] * r);
+                    g.pos[1] -= s * pos[0] * r / (1.0 + pos[1] * r);
+                }
+            }
+        break;
+    }
+    case Kind::fire: {
+        const std::size_t W = sh.width;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) {
+                const double x = sh.fixed[i * n + j], s = ds[i * n + j];
+                g.pos[3 * W] += s;
+                for (std::size_t u = 0; u < W; ++u) {
+                    const double pre = pos[u] * x + pos[W + u];
+                    if (pre <= 0) continue;
+                    g.pos[2 * W + u] += s * pre;
+                    g.pos[u] += s * pos[2 * W + u] * x;
+                    g.pos[W + u] += s * pos[2 * W + u];
+                }
+            }
+        break;
+    }
+    case Kind::deberta: {
+        Vec dKr(sh.rows * d, 0.0), dQr(sh.rows * d, 0.0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) {
+                const std::size_t r = std::size_t(sh.index[i * n + j]) - sh.first;
+                const double s = ds[i * n + j] * sh.content_scale;
+                axpy(s, &q[i * d], &dKr[r * d], d);
+                axpy(s, &fw.Kr[r * d], &dq[i * d], d);
+                axpy(s, &k[j * d], &dQr[r * d], d);
+                axpy(s, &fw.Qr[r * d], &dk[j * d], d);
+            }
+        const double* E = &pos[sh.first * d];
+        double* dE = &g.pos[sh.first * d];
+        matmul_backward(E, layer.Wk.data(), dKr.data(), dE, g.Wk.data(), sh.rows, d, d);
+        matmul_backward(E, layer.Wq.data(), dQr.data(), dE, g.Wq.data(), sh.rows, d, d);
+        break;
+    }
+    case Kind::cope: {
+        const std::size_t P = sh.width;
+        const double top = double(P - 1);
+        Vec dqe(P), dp(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::fill(dqe.begin(), dqe.end(), 0.0);
+            for (std::size_t j = 0; j <= i; ++j) {
+                const double raw = fw.positions[i * n + j], p = std::min(raw, top);
+                const double low = std::floor(p), high = std::ceil(p), w = p - low, s = ds[i * n + j];
+                dqe[std::size_t(low)] += s * (1.0 - w);
+                dqe[std::size_t(high)] += s * w;
+                dp[j] = raw < top ? s * (fw.qe[i * P + std::size_t(high)] - fw.qe[i * P + std::size_t(low)]) : 0.0;
+            }
+            // p_ij = sum over t = j .. i of g_it, so d loss / d g_it = sum over j <= t of dp_ij.
+            double prefix = 0;
+            for (std::size_t t = 0; t <= i; ++t) {
+                prefix += dp[t];
+                const double gate = fw.gates[i * n + t];
+                dcontent[i * n + t] += prefix * gate * (1.0 - gate);
+            }
+            for (std::size_t e = 0; e < P; ++e) {
+                axpy(dqe[e], &pos[e * d], &dq[i * d], d);
+                axpy(dqe[e], &q[i * d], &g.pos[e * d], d);
+            }
+        }
+        break;
+    }
+    default: break;
+    }
 }
 
 void zero_like(Params& g, const Params& p) {
@@ -102,6 +448,7 @@ void zero_like(Params& g, const Params& p) {
 /// One layer's values in the forward pass, kept for the backward pass.
 struct Cache {
     Vec in, q, k, v, a;  // in [n, d] (the layer's x), q and k as they enter q . k, v, weights [n, n]
+    LayerBias bias;
 };
 
 }  // namespace
@@ -111,10 +458,23 @@ std::vector<std::pair<std::string, std::vector<double>*>> groups(Params& params)
     for (std::size_t l = 0; l < params.layers.size(); ++l) {
         const std::string at = "layer" + std::to_string(l) + ".";
         Layer& layer = params.layers[l];
-        out.insert(out.end(), {{at + "Wq", &layer.Wq}, {at + "Wk", &layer.Wk}, {at + "Wv", &layer.Wv}, {at + "t5", &layer.t5}});
+        out.insert(out.end(), {{at + "Wq", &layer.Wq}, {at + "Wk", &layer.Wk}, {at + "Wv", &layer.Wv}, {at + "pos", &layer.pos}});
     }
     out.insert(out.end(), {{"Wout", &params.Wout}, {"c", &params.c}, {"P", &params.P}});
     return out;
+}
+
+std::string position_key(Kind kind) {
+    switch (kind) {
+    case Kind::t5: return "relative_attention_bias";
+    case Kind::shaw: return "relative_key";
+    case Kind::transformer_xl: return "r_r_bias";
+    case Kind::kerple: return "r1, r2";
+    case Kind::fire: return "linear1_weight, linear1_bias, linear2_weight, linear2_bias";
+    case Kind::deberta: return "rel_embeddings";
+    case Kind::cope: return "pos_emb";
+    default: return "";
+    }
 }
 
 Task task_of(const std::string& name) {
@@ -160,25 +520,48 @@ Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std
     m.classes = classes;
     m.max_length = max_length;
     m.encoding = sized(encoding, d);
-    const std::string type = family_of(m.encoding).type;
-    if (type == "none") m.kind = Kind::none;
-    else if (type == "sinusoidal") m.kind = Kind::absolute_fixed;
-    else if (type == "learned") m.kind = Kind::learned;
-    else if (type == "rope") m.kind = Kind::rotary;
-    else if (type == "alibi") m.kind = Kind::bias_fixed;
-    else if (type == "t5") m.kind = Kind::t5;
-    else
-        throw_bad_param("encoding.type", '"' + type + '"', "one of \"none\", \"sinusoidal\", \"learned\", \"rope\", \"alibi\", \"t5\" (the families trained so far)");
+    m.kind = kind_of(m.encoding);
     Random rng(seed);
     const double std = 1.0 / std::sqrt(double(d));
     Params& p = m.params;
     p.E = normals(rng, std::size_t(vocab * d), std);
     p.layers.resize(std::size_t(layers));
-    for (Layer& layer : p.layers) {
+    for (std::size_t l = 0; l < p.layers.size(); ++l) {
+        Layer& layer = p.layers[l];
         layer.Wq = normals(rng, std::size_t(d * d), std);
         layer.Wk = normals(rng, std::size_t(d * d), std);
         layer.Wv = normals(rng, std::size_t(d * d), std);
-        if (m.kind == Kind::t5) layer.t5.assign(std::size_t(t5::parse(m.encoding).num_buckets), 0.0);
+        const Config own = family_of(m.encoding).key("seed") ? seeded(m.encoding, seed + l) : m.encoding;
+        switch (m.kind) {
+        case Kind::t5: layer.pos.assign(std::size_t(t5::parse(own).num_buckets), 0.0); break;
+        case Kind::shaw: {
+            const auto a = shaw::embeddings(shaw::parse(own));
+            layer.pos.assign(a.begin(), a.end());
+            break;
+        }
+        case Kind::transformer_xl: layer.pos = transformer_xl::v(transformer_xl::parse(own)); break;
+        case Kind::kerple: {
+            const kerple::Spec spec = kerple::parse(own);
+            layer.pos = {spec.r1, spec.r2};
+            break;
+        }
+        case Kind::fire: {
+            const fire::HeadMlp mlp = fire::head_mlp(fire::parse(own));
+            layer.pos = mlp.w1;
+            layer.pos.insert(layer.pos.end(), mlp.b1.begin(), mlp.b1.end());
+            layer.pos.insert(layer.pos.end(), mlp.w2.begin(), mlp.w2.end());
+            layer.pos.push_back(mlp.b2);
+            break;
+        }
+        case Kind::deberta: {
+            const deberta::Spec spec = deberta::parse(own);
+            const auto E = deberta::relative_embeddings(spec, 0, 2 * spec.span());
+            layer.pos.assign(E.begin(), E.end());
+            break;
+        }
+        case Kind::cope: layer.pos.assign(std::size_t(cope::parse(own).npos_max * d), 0.0); break;
+        default: break;
+        }
     }
     p.Wout = normals(rng, std::size_t(d * classes), std);
     p.c.assign(std::size_t(classes), 0.0);
@@ -186,7 +569,35 @@ Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std
     return m;
 }
 
-Evaluation loss_and_grad(const Model& model, const Example& example, Params* grad) {
+Config trained_spec(const Model& model, std::size_t layer) {
+    Config out = model.encoding;
+    const Vec& pos = model.params.layers.at(layer).pos;
+    switch (model.kind) {
+    case Kind::learned:
+        out.set("max_position_embeddings", double(model.max_length));
+        out.set("weight", model.params.P);
+        break;
+    case Kind::kerple:
+        out.set("r1", pos[0]);
+        out.set("r2", pos[1]);
+        break;
+    case Kind::fire: {
+        const std::size_t W = (pos.size() - 1) / 3;
+        out.set("linear1_weight", Vec(pos.begin(), pos.begin() + std::ptrdiff_t(W)));
+        out.set("linear1_bias", Vec(pos.begin() + std::ptrdiff_t(W), pos.begin() + std::ptrdiff_t(2 * W)));
+        out.set("linear2_weight", Vec(pos.begin() + std::ptrdiff_t(2 * W), pos.begin() + std::ptrdiff_t(3 * W)));
+        out.set("linear2_bias", Vec{pos[3 * W]});
+        break;
+    }
+    case Kind::t5: case Kind::shaw: case Kind::transformer_xl: case Kind::deberta: case Kind::cope:
+        out.set(position_key(model.kind), pos);
+        break;
+    default: break;
+    }
+    return out;
+}
+
+Evaluation loss_and_grad(const Model& model, const Example& example, Params* grad, std::vector<std::vector<double>>* weights) {
     const std::size_t n = example.tokens.size(), d = std::size_t(model.d), C = std::size_t(model.classes);
     if (n < 1 || std::int64_t(n) > model.max_length)
         throw_bad_param("length", std::to_string(n), "an integer in [1, " + std::to_string(model.max_length) + "]");
@@ -195,28 +606,14 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
     Vec x(n * d);
     for (std::size_t t = 0; t < n; ++t)
         std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t(example.tokens[t]) * d), d, x.begin() + std::ptrdiff_t(t * d));
-    if (model.kind == Kind::absolute_fixed) {
+    if (model.kind == Kind::sinusoidal) {
         const auto table = position_table(model.encoding, std::int64_t(n));
         for (std::size_t k = 0; k < n * d; ++k) x[k] += double(table.data()[k]);
     } else if (model.kind == Kind::learned) {
         for (std::size_t k = 0; k < n * d; ++k) x[k] += p.P[k];
     }
-    Rotation rot;
-    if (model.kind == Kind::rotary) rot = rotation(model.encoding, n);
-    Vec fixed(n * n, 0.0);  // a fixed bias (ALiBi)
-    std::vector<std::int32_t> bucket;
-    if (model.kind == Kind::bias_fixed) {
-        const auto b = attention_bias(model.encoding, std::int64_t(n));
-        for (std::size_t ij = 0; ij < n * n; ++ij) fixed[ij] = double(b.data()[ij]);
-    } else if (model.kind == Kind::t5) {
-        const t5::Spec spec = t5::parse(model.encoding);
-        bucket.assign(n * n, 0);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j)
-                bucket[i * n + j] = t5::relative_position_bucket(std::int64_t(j) - std::int64_t(i), spec.bidirectional,
-                                                                 spec.num_buckets, spec.max_distance);
-    }
-    const double scale = 1.0 / std::sqrt(double(d));
+    const Shared sh = shared_of(model, n);
+    const bool biased = has_bias(model.kind);
     std::vector<Cache> caches(p.layers.size());
     Vec h = x;
     for (std::size_t l = 0; l < p.layers.size(); ++l) {
@@ -229,17 +626,17 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
         matmul(cache.in.data(), layer.Wq.data(), cache.q.data(), n, d, d);
         matmul(cache.in.data(), layer.Wk.data(), cache.k.data(), n, d, d);
         matmul(cache.in.data(), layer.Wv.data(), cache.v.data(), n, d, d);
-        if (model.kind == Kind::rotary) {
-            rot.apply(cache.q.data(), n, d, false);
-            rot.apply(cache.k.data(), n, d, false);
+        if (sh.rotary) {
+            sh.rq.apply(cache.q.data(), n, d, false);
+            sh.rk.apply(cache.k.data(), n, d, false);
         }
+        if (biased) cache.bias = bias_forward(model, sh, layer, cache.q, cache.k, n);
         Vec& a = cache.a;  // the weights, 0 above the diagonal
         a.assign(n * n, 0.0);
         for (std::size_t i = 0; i < n; ++i) {
             double top = -HUGE_VAL;
             for (std::size_t j = 0; j <= i; ++j) {
-                double s = model.kind == Kind::t5 ? layer.t5[std::size_t(bucket[i * n + j])] : fixed[i * n + j];
-                for (std::size_t c = 0; c < d; ++c) s += cache.q[i * d + c] * cache.k[j * d + c] * scale;
+                const double s = sh.content_scale * dot(&cache.q[i * d], &cache.k[j * d], d) + (biased ? cache.bias.b[i * n + j] : 0.0);
                 a[i * n + j] = s;
                 top = std::max(top, s);
             }
@@ -248,8 +645,8 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
             for (std::size_t j = 0; j <= i; ++j) a[i * n + j] /= sum;
         }
         for (std::size_t i = 0; i < n; ++i)  // the residual: h = in + attention output
-            for (std::size_t j = 0; j <= i; ++j)
-                for (std::size_t c = 0; c < d; ++c) h[i * d + c] += a[i * n + j] * cache.v[j * d + c];
+            for (std::size_t j = 0; j <= i; ++j) axpy(a[i * n + j], &cache.v[j * d], &h[i * d], d);
+        if (weights) weights->push_back(a);
     }
     Vec z(n * C);
     matmul(h.data(), p.Wout.data(), z.data(), n, d, C);
@@ -288,30 +685,27 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
         const Cache& cache = caches[l];
         const Vec& a = cache.a;
         Vec din = du, dq(n * d, 0.0), dk(n * d, 0.0), dv(n * d, 0.0);  // the residual passes du to the input
+        Vec ds(n * n, 0.0);  // d loss / d s_ij
         for (std::size_t i = 0; i < n; ++i) {
-            Vec da(i + 1);
             double weighted = 0;
             for (std::size_t j = 0; j <= i; ++j) {
-                double s = 0;
-                for (std::size_t c = 0; c < d; ++c) {
-                    s += du[i * d + c] * cache.v[j * d + c];
-                    dv[j * d + c] += a[i * n + j] * du[i * d + c];
-                }
-                da[j] = s;
-                weighted += a[i * n + j] * s;
+                ds[i * n + j] = dot(&du[i * d], &cache.v[j * d], d);
+                axpy(a[i * n + j], &du[i * d], &dv[j * d], d);
+                weighted += a[i * n + j] * ds[i * n + j];
             }
-            for (std::size_t j = 0; j <= i; ++j) {
-                const double ds = a[i * n + j] * (da[j] - weighted);  // the softmax's Jacobian
-                if (model.kind == Kind::t5) g.t5[std::size_t(bucket[i * n + j])] += ds;
-                for (std::size_t c = 0; c < d; ++c) {
-                    dq[i * d + c] += ds * cache.k[j * d + c] * scale;
-                    dk[j * d + c] += ds * cache.q[i * d + c] * scale;
-                }
-            }
+            for (std::size_t j = 0; j <= i; ++j) ds[i * n + j] = a[i * n + j] * (ds[i * n + j] - weighted);  // the softmax's Jacobian
         }
-        if (model.kind == Kind::rotary) {  // q = R q0: dq0 = R^T dq
-            rot.apply(dq.data(), n, d, true);
-            rot.apply(dk.data(), n, d, true);
+        Vec dcontent = ds;  // d loss / d (scale q_i . k_j)
+        if (biased) bias_backward(model, sh, layer, cache.q, cache.k, n, cache.bias, ds, g, dq, dk, dcontent);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) {
+                const double s = dcontent[i * n + j] * sh.content_scale;
+                axpy(s, &cache.k[j * d], &dq[i * d], d);
+                axpy(s, &cache.q[i * d], &dk[j * d], d);
+            }
+        if (sh.rotary) {  // q = R q0: dq0 = R^T dq
+            sh.rq.apply(dq.data(), n, d, true);
+            sh.rk.apply(dk.data(), n, d, true);
         }
         matmul_backward(cache.in.data(), layer.Wq.data(), dq.data(), din.data(), g.Wq.data(), n, d, d);
         matmul_backward(cache.in.data(), layer.Wk.data(), dk.data(), din.data(), g.Wk.data(), n, d, d);
@@ -325,6 +719,15 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
             if (model.kind == Kind::learned) grad->P[t * d + c] += dx[t * d + c];
         }
     return result;
+}
+
+void constrain(Model& model) {
+    if (model.kind != Kind::kerple) return;
+    const bool power = kerple::parse(model.encoding).variant == kerple::Variant::power;
+    for (Layer& layer : model.params.layers) {
+        layer.pos[0] = std::max(layer.pos[0], 1e-3);
+        layer.pos[1] = std::clamp(layer.pos[1], 1e-3, power ? 2.0 : 1e300);
+    }
 }
 
 void Adam::update(Params& params, const Params& grad) {
@@ -351,7 +754,7 @@ void Adam::update(Params& params, const Params& grad) {
 Request parse_request(const Config& config) {
     const SpecReader read(config, "train request",
                           {"task", "encoding", "eval_encoding", "layers", "d_model", "vocab", "train_length", "steps", "seed",
-                           "eval_lengths", "eval_examples", "lr"});
+                           "eval_lengths", "eval_examples", "lr", "recalibration_steps"});
     Request r;
     r.task = task_of(read.choice("task", "copy", {"copy", "induction", "first_marker"}));
     if (const Config* encoding = read.object("encoding")) r.encoding = *encoding;
@@ -362,6 +765,7 @@ Request parse_request(const Config& config) {
     r.vocab = read.integer("vocab", r.vocab, 2, 1024);
     r.train_length = read.integer("train_length", r.train_length, 2, 1024);
     r.steps = read.integer("steps", r.steps, 1, 100000);
+    r.recalibration_steps = read.integer("recalibration_steps", 0, 0, 100000);
     r.seed = read.integer("seed", 0, 0, kMaxSeed);
     r.eval_examples = read.integer("eval_examples", r.eval_examples, 1, 1024);
     r.lr = read.number("lr", r.lr, 1e-6, 1.0, "a number in [1e-6, 1]");
@@ -383,50 +787,91 @@ Request parse_request(const Config& config) {
     };
     double evaluation = 0;
     for (const std::int64_t n : r.eval_lengths) evaluation += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;
-    budget::check_work("train", "steps", {{{double(r.steps), "steps"}, {double(r.layers), "layers"}, {pass(double(r.train_length)), "operations per step"}},
+    const double steps = double(r.steps + r.recalibration_steps);
+    budget::check_work("train", "steps", {{{steps, "steps"}, {double(r.layers), "layers"}, {pass(double(r.train_length)), "operations per step"}},
                                            {{1, "evaluation"}, {evaluation, "operations"}}},
-                       8.0 * double(r.steps));
+                       8.0 * steps);
     return r;
 }
 
-Result run(const Request& request) {
-    const std::int64_t longest = std::max(request.train_length, *std::max_element(request.eval_lengths.begin(), request.eval_lengths.end()));
-    const std::int64_t classes = request.task == Task::first_marker ? longest : request.vocab;
-    Result result;
-    result.model = make_model(request.encoding, request.vocab, request.d_model, classes, longest, std::uint64_t(request.seed),
-                              request.layers);
-    Adam adam;
-    adam.lr = request.lr;
-    Random rng(std::uint64_t(request.seed));
-    result.loss.reserve(std::size_t(request.steps));
-    for (std::int64_t step = 0; step < request.steps; ++step) {
+namespace {
+
+/// The longest sequence an experiment reads: train_length, or the longest of eval_lengths.
+std::int64_t longest(const Request& r) {
+    return std::max(r.train_length, *std::max_element(r.eval_lengths.begin(), r.eval_lengths.end()));
+}
+
+Model model_of(const Request& r) {
+    const std::int64_t classes = r.task == Task::first_marker ? longest(r) : r.vocab;
+    return make_model(r.encoding, r.vocab, r.d_model, classes, longest(r), std::uint64_t(r.seed), r.layers);
+}
+
+}  // namespace
+
+Trainer::Trainer(Request request) : request_(std::move(request)), model_(model_of(request_)), rng_(std::uint64_t(request_.seed)) {
+    adam_.lr = request_.lr;
+    loss_.reserve(std::size_t(total()));
+}
+
+std::int64_t Trainer::step(std::int64_t count) {
+    for (std::int64_t k = 0; k < count && done_ < total(); ++k, ++done_) {
+        if (done_ == request_.steps) {  // DroPE: the encoding is dropped, the rest recalibrates without it
+            model_.encoding = sized(Config{{"type", std::string("none")}}, request_.d_model);
+            model_.kind = Kind::none;
+            model_.params.P.clear();
+            for (Layer& layer : model_.params.layers) layer.pos.clear();
+            adam_ = Adam{};  // fresh moments for the parameters that remain
+            adam_.lr = request_.lr;
+        }
         Params grad;
-        const Evaluation e = loss_and_grad(result.model, make_example(request.task, request.vocab, request.train_length, rng), &grad);
-        result.loss.push_back(e.loss);
-        if (e.targets > 0) adam.update(result.model.params, grad);
+        const Evaluation e = loss_and_grad(model_, make_example(request_.task, request_.vocab, request_.train_length, rng_), &grad);
+        loss_.push_back(e.loss);
+        if (e.targets > 0) {
+            adam_.update(model_.params, grad);
+            constrain(model_);
+        }
     }
-    Model evaluated = result.model;
-    if (!request.eval_encoding.entries().empty()) {
-        evaluated.encoding = sized(request.eval_encoding, request.d_model);
-        if (family_of(evaluated.encoding).type != family_of(result.model.encoding).type)
-            throw_bad_param("eval_encoding.type", '"' + family_of(evaluated.encoding).type + '"',
-                            "the trained encoding's family, \"" + family_of(result.model.encoding).type + "\"");
+    return done_;
+}
+
+Result Trainer::finish() {
+    step(total() - done_);
+    Result result;
+    result.loss = loss_;
+    result.model = model_;
+    Model& evaluated = result.model;
+    if (!request_.eval_encoding.entries().empty()) {
+        const Config eval = sized(request_.eval_encoding, request_.d_model);
+        if (family_of(eval).type != family_of(evaluated.encoding).type)
+            throw_bad_param("eval_encoding.type", '"' + family_of(eval).type + '"',
+                            "the trained encoding's family, \"" + family_of(evaluated.encoding).type + "\"");
+        evaluated.encoding = eval;
     }
-    for (const std::int64_t n : request.eval_lengths) {
-        Random eval_rng(std::uint64_t(request.seed) + 1 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
+    for (const std::int64_t n : request_.eval_lengths) {
+        Random eval_rng(std::uint64_t(request_.seed) + 1 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
         EvalPoint point;
         point.length = n;
         std::int64_t correct = 0, targets = 0;
-        for (std::int64_t k = 0; k < request.eval_examples; ++k) {
-            const Evaluation e = loss_and_grad(evaluated, make_example(request.task, request.vocab, n, eval_rng), nullptr);
+        for (std::int64_t k = 0; k < request_.eval_examples; ++k) {
+            const Evaluation e = loss_and_grad(evaluated, make_example(request_.task, request_.vocab, n, eval_rng), nullptr);
             correct += e.correct;
             targets += e.targets;
-            point.loss += e.loss / double(request.eval_examples);
+            point.loss += e.loss / double(request_.eval_examples);
         }
         point.accuracy = targets ? double(correct) / double(targets) : 0.0;
         result.eval.push_back(point);
     }
+    for (const std::int64_t n : {request_.train_length, std::min(4 * request_.train_length, evaluated.max_length)}) {
+        Random map_rng(std::uint64_t(request_.seed) + 2 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
+        AttentionMap map;
+        map.length = n;
+        map.example = make_example(request_.task, request_.vocab, n, map_rng);
+        loss_and_grad(evaluated, map.example, nullptr, &map.weights);
+        result.maps.push_back(std::move(map));
+    }
     return result;
 }
+
+Result run(const Request& request) { return Trainer(request).finish(); }
 
 }  // namespace posenc::train

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "posenc/json.hpp"
+#include "posenc/fire.hpp"
 #include "posenc/train.hpp"
 
 using namespace posenc;
@@ -47,7 +48,11 @@ TEST_CASE("train: every gradient equals central finite differences, for each tra
     const std::vector<std::string> encodings = {
         R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"learned"})", R"({"type":"rope","rope_theta":100})",
         R"({"type":"rope","layout":"interleaved","rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4}})",
-        R"({"type":"alibi","n_heads":4,"head":1})", R"({"type":"t5","num_buckets":8,"max_distance":16})"};
+        R"({"type":"alibi","n_heads":4,"head":1})", R"({"type":"t5","num_buckets":8,"max_distance":16})",
+        R"({"type":"xpos","scale_base":8})", R"({"type":"shaw","max_relative_position":3})", R"({"type":"transformer_xl"})",
+        R"({"type":"kerple"})", R"({"type":"kerple","variant":"power","r2":1.5})",
+        R"({"type":"deberta","position_buckets":4,"max_relative_positions":8})",
+        R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})"};
     Random rng(5);
     const Example example = make_example(Task::copy, 5, 7, rng);
     for (const std::string& json : encodings) {
@@ -56,8 +61,8 @@ TEST_CASE("train: every gradient equals central finite differences, for each tra
         for (const std::int64_t layers : {1, 2}) {
             INFO(layers << " layers");
             Model model = make_model(S(json), 5, 4, 5, 16, 9, layers);
-            for (Layer& layer : model.params.layers)
-                for (std::size_t b = 0; b < layer.t5.size(); ++b) layer.t5[b] = 0.1 * double(b) - 0.3;
+            for (Layer& layer : model.params.layers)  // away from the initial zeros (t5, cope) and ones (kerple)
+                for (std::size_t b = 0; b < layer.pos.size(); ++b) layer.pos[b] += 0.2 * std::sin(double(b) + 1.0);
             Params grad;
             loss_and_grad(model, example, &grad);
             auto values = groups(model.params);
@@ -128,4 +133,73 @@ TEST_CASE("train: an experiment is deterministic, evaluates every length, and ca
                       Catch::Matchers::Contains("eval_encoding.type = \"alibi\" is invalid"));
     CHECK_THROWS_WITH(parse_request(S(R"({"layers":3})")), Catch::Matchers::Contains("layers = 3 is invalid: expected an integer in [1, 2]"));
     CHECK_THROWS_WITH(parse_request(S(R"({"steps":100000,"train_length":1024,"d_model":256})")), Catch::Matchers::Contains("exceeds the limit"));
+}
+
+TEST_CASE("train: a Trainer stepped in chunks gives run()'s result bit for bit, with the attention maps", "[train]") {
+    const Request request = parse_request(S(R"({"task":"copy","encoding":{"type":"kerple"},"layers":2,"d_model":8,"vocab":6,
+        "train_length":8,"steps":23,"seed":2,"eval_lengths":[8,24],"eval_examples":3})"));
+    const Result whole = run(request);
+    Trainer trainer(request);
+    CHECK(trainer.total() == 23);
+    CHECK(trainer.step(5) == 5);
+    CHECK(trainer.step(7) == 12);
+    CHECK(trainer.step(100) == 23);  // stops at total
+    const Result chunked = trainer.finish();
+    CHECK(chunked.loss == whole.loss);
+    CHECK(chunked.eval[1].loss == whole.eval[1].loss);
+    // Maps at train_length and at 4 x train_length capped at the longest evaluated length (24).
+    REQUIRE(whole.maps.size() == 2);
+    CHECK(whole.maps[0].length == 8);
+    CHECK(whole.maps[1].length == 24);
+    for (const AttentionMap& map : whole.maps) {
+        REQUIRE(map.weights.size() == 2);  // one per layer
+        const std::size_t n = std::size_t(map.length);
+        for (const std::vector<double>& w : map.weights)
+            for (std::size_t i = 0; i < n; ++i) {
+                double sum = 0;
+                for (std::size_t j = 0; j < n; ++j) {
+                    if (j > i) CHECK(w[i * n + j] == 0.0);  // causal
+                    sum += w[i * n + j];
+                }
+                CHECK(sum == Approx(1.0).epsilon(1e-12));
+            }
+    }
+    // KERPLE's r1, r2 were trained (away from 1, 1) and stayed positive.
+    const std::vector<double>& r = whole.model.params.layers[0].pos;
+    CHECK(r[0] != 1.0);
+    CHECK(r[1] > 0.0);
+}
+
+TEST_CASE("train: DroPE drops the encoding after training and recalibrates without it", "[train]") {
+    const Config base = S(R"({"task":"copy","encoding":{"type":"rope"},"d_model":8,"vocab":6,"train_length":8,"steps":30,
+        "seed":1,"eval_lengths":[8],"eval_examples":2})");
+    Config dropped = base;
+    dropped.set("recalibration_steps", 10.0);
+    const Result a = run(parse_request(base)), b = run(parse_request(dropped));
+    REQUIRE(b.loss.size() == 40);
+    CHECK(std::equal(a.loss.begin(), a.loss.end(), b.loss.begin()));  // the same training first
+    CHECK(b.model.kind == Kind::none);
+    CHECK(b.model.encoding.at("type") == Value(std::string("none")));
+    // The first recalibration step is the trained model without its rotation: the loss changes.
+    CHECK(b.loss[30] != a.loss[29]);
+}
+
+TEST_CASE("train: each family's trained spec carries its parameters under the spec's own keys", "[train]") {
+    Model t5m = make_model(S(R"({"type":"t5","num_buckets":8})"), 4, 4, 4, 16, 0, 2);
+    t5m.params.layers[1].pos[3] = 0.25;
+    const Config t5spec = trained_spec(t5m, 1);
+    CHECK(std::get<std::vector<double>>(t5spec.at("relative_attention_bias"))[3] == 0.25);
+    CHECK(std::get<double>(t5spec.at("n_heads")) == 1);
+    CHECK(std::get<bool>(t5spec.at("causal")));
+    const Model fm = make_model(S(R"({"type":"fire","mlp_width":3})"), 4, 4, 4, 16, 0);
+    const Config fspec = trained_spec(fm, 0);
+    CHECK(std::get<std::vector<double>>(fspec.at("linear2_weight")).size() == 3);
+    CHECK(std::get<std::vector<double>>(fspec.at("linear2_bias")).size() == 1);
+    // fire's MLP starts as the family draws it with seed + layer.
+    const fire::HeadMlp drawn = fire::head_mlp(fire::parse(S(R"({"type":"fire","mlp_width":3,"n_heads":1,"seed":0})")));
+    CHECK(std::get<std::vector<double>>(fspec.at("linear1_weight")) == drawn.w1);
+    const Model lm = make_model(S(R"({"type":"learned"})"), 4, 4, 4, 16, 0);
+    const Config lspec = trained_spec(lm, 0);
+    CHECK(std::get<double>(lspec.at("max_position_embeddings")) == 16);
+    CHECK(std::get<std::vector<double>>(lspec.at("weight")) == lm.params.P);
 }

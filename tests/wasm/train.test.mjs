@@ -10,7 +10,9 @@ const pe = await loadPosenc();
 const dump = fileURLToPath(new URL('../../build/native/posenc_dump', import.meta.url));
 
 test('train() runs the native experiment: the same losses and accuracies (float64 in both, float32 out)', () => {
-  for (const [encoding, layers] of [[{ type: 'rope' }, 1], [{ type: 't5', num_buckets: 16 }, 2], [{ type: 'learned' }, 1]]) {
+  for (const [encoding, layers] of [[{ type: 'rope' }, 1], [{ type: 't5', num_buckets: 16 }, 2], [{ type: 'learned' }, 1],
+    [{ type: 'xpos', scale_base: 64 }, 1], [{ type: 'cope', npos_max: 8 }, 2], [{ type: 'fire', mlp_width: 8 }, 1],
+    [{ type: 'deberta', position_buckets: 8, max_relative_positions: 32 }, 1], [{ type: 'shaw', max_relative_position: 4 }, 1]]) {
     const request = { task: 'copy', encoding, layers, d_model: 16, vocab: 8, train_length: 16, steps: 120, seed: 3, eval_lengths: [16, 48], eval_examples: 4 };
     const wasm = pe.train(request);
     const bytes = execFileSync(dump, ['train', JSON.stringify(request)]);
@@ -30,11 +32,48 @@ test('train() runs the native experiment: the same losses and accuracies (float6
 
 test('train() returns the trained parameters and names bad requests', () => {
   const r = pe.train({ encoding: { type: 't5', num_buckets: 8 }, layers: 2, d_model: 8, vocab: 6, train_length: 8, steps: 5, eval_lengths: [8] });
-  assert.deepEqual(Object.keys(r.params), ['E', 'layer0', 'layer1', 'Wout', 'c']);
-  assert.deepEqual(Object.keys(r.params.layer1), ['Wq', 'Wk', 'Wv', 't5']);
+  assert.deepEqual(Object.keys(r.params), ['E', 'layers', 'Wout', 'c']);
+  assert.equal(r.params.layers.length, 2);
+  assert.deepEqual(Object.keys(r.params.layers[1]), ['Wq', 'Wk', 'Wv', 'encoding']);
   assert.equal(r.params.E.length, 6 * 8);
-  assert.equal(r.params.layer0.t5.length, 8);
+  // The layer's spec in the family's explicit form: one head, causal, the trained bias per bucket.
+  const spec = r.params.layers[0].encoding;
+  assert.equal(spec.type, 't5');
+  assert.equal(spec.n_heads, 1);
+  assert.equal(spec.causal, true);
+  assert.equal(spec.relative_attention_bias.length, 8);
+  assert.ok(spec.relative_attention_bias.some((b) => b !== 0));  // trained away from zero
+  // Attention maps at train_length and 4 x train_length (capped at the longest test length, 8).
+  assert.deepEqual(r.maps.map((m) => m.length), [8, 8]);
+  assert.equal(r.maps[0].weights.length, 2);
+  assert.equal(r.maps[0].weights[1].length, 64);
+  assert.equal(r.maps[0].tokens.length, 8);
   assert.throws(() => pe.train({ task: 'sort' }), (e) => e.param === 'task');
-  assert.throws(() => pe.train({ encoding: { type: 'xpos' }, steps: 1 }), (e) => e.param === 'encoding.type' && /trained so far/.test(e.message));
   assert.throws(() => pe.train({ steps: 1e5, train_length: 1024, d_model: 256 }), (e) => e.param === 'steps' && /exceeds the limit/.test(e.message));
+});
+
+test('trainer() steps an experiment in chunks to train()\'s exact result, and frees it', () => {
+  const request = { task: 'induction', encoding: { type: 'alibi' }, layers: 2, d_model: 8, vocab: 6, train_length: 12, steps: 37,
+    recalibration_steps: 5, seed: 4, eval_lengths: [12, 48], eval_examples: 3 };
+  const whole = pe.train(request);
+  assert.equal(whole.loss.length, 42);  // steps + recalibration_steps (DroPE)
+  const before = pe.heapBytesInUse();
+  const t = pe.trainer(request);
+  assert.equal(t.total, 42);
+  const seen = [];
+  while (t.done < t.total) seen.push(t.step(10));
+  assert.deepEqual(seen, [10, 20, 30, 40, 42]);
+  const chunked = t.finish();
+  assert.deepEqual(Array.from(chunked.loss), Array.from(whole.loss));
+  assert.deepEqual(chunked.eval, whole.eval);
+  assert.equal(chunked.params.layers[0].encoding.type, 'none');  // DroPE: evaluated without its encoding
+  assert.throws(() => t.step(1), /after finish\(\) or free\(\)/);
+  const dropped = pe.trainer(request);
+  dropped.step(3);
+  dropped.free();
+  dropped.free();  // twice: nothing
+  assert.throws(() => dropped.finish(), /after finish\(\) or free\(\)/);
+  assert.ok(pe.heapBytesInUse() <= before + 4096, `heap grew from ${before} to ${pe.heapBytesInUse()} bytes`);
+  assert.throws(() => pe.trainerStep(99, 1), /handle 99 is not an experiment under way/);
+  assert.throws(() => pe.trainerStep(t, 0), (e) => e.param === 'count');
 });

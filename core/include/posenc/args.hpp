@@ -44,4 +44,7 @@ inline constexpr IntArg max_relative_positions{"max_relative_positions", -1, deb
 /// embedTokens(text, dModel, seed).
 inline constexpr IntArg model_dim{"dModel", 1, attention::kMaxModelDim};
 
+/// trainerStep's count: steps per chunk.
+inline constexpr IntArg train_steps{"count", 1, 100000};
+
 }  // namespace posenc::args

@@ -55,4 +55,9 @@ std::string json_quote(std::string_view text);
 /// Appends json_quote(text) to `out`.
 void append_json_quoted(std::string& out, std::string_view text);
 
+/// `config` as a JSON object text that parse_json_object reads back to the same Config:
+/// keys in order, numbers in their shortest round-trip form (format_number), nested
+/// objects and lists as they are. Non-finite numbers are written as null.
+std::string to_json(const Config& config);
+
 }  // namespace posenc

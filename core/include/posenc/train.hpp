@@ -1,10 +1,12 @@
-// posenc/train.hpp: training a one-layer attention model on tasks that need
-// position (issue 14, first part: the tasks, the model's forward and backward
-// passes for the encodings without learned MLPs, and Adam). The model, for a
+// posenc/train.hpp: training a small attention model on tasks that need
+// position (issue 14): the tasks, the model's forward and backward passes for
+// every family, Adam, and the experiment (train short, test long). The model, for a
 // sequence of n tokens:
 //   x_t = E[token_t] (+ P_t for an absolute encoding)
 //   q, k, v = x W_q, x W_k, x W_v              [n, d]; rotary: q, k rotated by position
-//   s_ij = q_i . k_j / sqrt(d) + b(i, j)        causal (j <= i); bias families add b
+//   s_ij = q_i . k_j / sqrt(d) + b(i, j)        causal (j <= i); bias families add b, as the
+//                                               family's head bias adds it in attention()
+//                                               (deberta: q . k / sqrt(3 d), its scale_factor)
 //   o_i = sum_j softmax_j(s_ij) v_j,  h_i = x_i + o_i,  z_i = h_i W_out + c
 //   loss = mean over the positions with a target of cross-entropy(z_i, y_i)
 // computed in float64 (deterministic, the same on every platform: plain loops,
@@ -45,13 +47,20 @@ struct Example {
 /// marker 0 placed once uniformly in the first half). copy uses k = 1.
 Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random& rng);
 
-/// How the encoding enters the model.
-enum class Kind { none, absolute_fixed, learned, rotary, bias_fixed, t5 };
+/// How the encoding enters the model (the family's type, as train() reads it).
+enum class Kind { none, sinusoidal, learned, rope, xpos, alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope };
 
 /// One attention layer's parameters, row-major, float64.
 struct Layer {
     std::vector<double> Wq, Wk, Wv;  ///< [d, d]
-    std::vector<double> t5;          ///< t5: [num_buckets], this layer's bias per bucket
+    /// The layer's learned position parameters, named as the family's spec names them
+    /// (position_key(kind)); empty for the families without any:
+    ///   t5: relative_attention_bias [num_buckets] (one head);  shaw: relative_key [2K + 1, d];
+    ///   transformer_xl: r_r_bias (v) [d];  kerple: [r1, r2];
+    ///   fire: [linear1_weight (W), linear1_bias (W), linear2_weight (W), linear2_bias (1)], W = mlp_width;
+    ///   deberta: rel_embeddings [2 att_span, d] (norm_rel_ebd "none": trained as the attention reads it);
+    ///   cope: pos_emb [npos_max, d].
+    std::vector<double> pos;
 };
 
 /// The model's parameters, each row-major, float64.
@@ -63,31 +72,51 @@ struct Params {
     std::vector<double> P;           ///< learned: [max_length, d]
 };
 
-/// Every parameter group with its name ("E", "layer0.Wq", ..., "Wout", "c", "P"), in one order.
+/// Every parameter group with its name ("E", "layer0.Wq", ..., "layer0.pos", "Wout", "c", "P"), in one order.
 std::vector<std::pair<std::string, std::vector<double>*>> groups(Params& params);
+
+/// The spec key of Layer::pos for a kind ("relative_attention_bias", "relative_key", "r_r_bias",
+/// "r1, r2", "linear*", "rel_embeddings", "pos_emb"), empty when it has none.
+std::string position_key(Kind kind);
 
 /// A model: its sizes, its encoding, and its parameters.
 struct Model {
     std::int64_t vocab = 16, d = 32, classes = 16, max_length = 512;
-    Config encoding;  ///< a spec of none, sinusoidal, learned, rope, alibi or t5 (its width key set to d)
+    /// The family's spec with its width key set to d, one head (n_heads 1, head 0 where the
+    /// family has heads), causal true where it has the key; deberta: hidden_size d and
+    /// norm_rel_ebd "none"; fire: n_heads 1.
+    Config encoding;
     Kind kind = Kind::none;
     Params params;
 };
 
 /// A model with parameters drawn from seed: E, W_q, W_k, W_v, W_out ~ N(0, 1/d), c = 0;
-/// learned P ~ N(0, 0.02^2); the T5 table 0. classes = vocab (first_marker: max_length).
-/// Throws BadParam for an encoding whose family is not trained yet (xpos, shaw,
-/// transformer_xl, kerple, deberta, fire, cope), naming "encoding.type".
+/// learned P ~ N(0, 0.02^2); the T5 table and CoPE's pos_emb 0 (as transformers and
+/// x-transformers start them); shaw's relative_key, transformer_xl's v, deberta's
+/// rel_embeddings and fire's MLP as the family draws them (its seed key set to seed + layer);
+/// kerple's r1, r2 from the spec (1, 1). classes = vocab (first_marker: max_length).
+/// Every family of the registry is trained; throws BadParam ("layers") outside 1 or 2.
 Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
                  std::int64_t max_length, std::uint64_t seed, std::int64_t layers = 1);
 
+/// The spec of layer `layer`'s encoding with its trained parameters in the family's explicit
+/// form (model.encoding plus position_key's keys; learned: weight [max_length, d] with
+/// max_position_embeddings = max_length), so attention() computes the trained head's bias.
+Config trained_spec(const Model& model, std::size_t layer);
+
 /// The loss on one example and, when grad is not null, its gradient (grad has the
 /// shape of model.params and is added to). Returns {loss, right answers, targets}.
+/// weights, when not null, receives each layer's attention weights [n, n] (row-major, 0 above the diagonal).
 struct Evaluation {
     double loss = 0;
     std::int64_t correct = 0, targets = 0;
 };
-Evaluation loss_and_grad(const Model& model, const Example& example, Params* grad);
+Evaluation loss_and_grad(const Model& model, const Example& example, Params* grad,
+                         std::vector<std::vector<double>>* weights = nullptr);
+
+/// Keeps the parameters a family constrains in their range after a step: kerple's
+/// r1, r2 >= 1e-3 (r2 <= 2 for the power variant), as the KERPLE code clamps them.
+void constrain(Model& model);
 
 /// Adam (Kingma and Ba 2015, Algorithm 1): its moments, one per parameter.
 struct Adam {
@@ -105,12 +134,17 @@ struct Request {
     Config eval_encoding;         ///< empty: the trained one; else evaluated with this spec of the same
                                   ///< family instead (RoPE with a scaling applied at test time, no retraining)
     std::int64_t layers = 1, d_model = 32, vocab = 16, train_length = 32, steps = 400, seed = 0, eval_examples = 16;
+    /// DroPE (Gelberg et al. 2025, "Extending the Context of Pretrained LLMs by Dropping Their
+    /// Positional Embeddings"): after `steps`, the encoding is dropped (the model continues as
+    /// "none") and trained this many more steps at train_length, the same Adam, before the
+    /// evaluation. 0: no drop.
+    std::int64_t recalibration_steps = 0;
     double lr = 1e-2;
     std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
 };
 
 /// Reads {task, encoding, eval_encoding?, layers (1 or 2), d_model, vocab, train_length, steps, seed,
-/// eval_lengths, eval_examples, lr}. Throws
+/// eval_lengths, eval_examples, lr, recalibration_steps}. Throws
 /// BadParam naming the key for values out of range and for an experiment above the work budget.
 Request parse_request(const Config& config);
 
@@ -120,14 +154,47 @@ struct EvalPoint {
     double accuracy = 0, loss = 0;
 };
 
-struct Result {
-    std::vector<double> loss;      ///< [steps]: the training loss of each step's example
-    std::vector<EvalPoint> eval;   ///< one per eval_lengths
-    Model model;                   ///< the trained model
+/// The trained model's attention on one fresh example: tokens, targets and each layer's weights.
+struct AttentionMap {
+    std::int64_t length = 0;
+    Example example;
+    std::vector<std::vector<double>> weights;  ///< per layer, [length, length] row-major
 };
 
-/// Trains (one example per step, Adam) and evaluates. Deterministic for a request:
+struct Result {
+    std::vector<double> loss;      ///< [steps + recalibration_steps]: the training loss of each step's example
+    std::vector<EvalPoint> eval;   ///< one per eval_lengths
+    /// At train_length and at 4 x train_length (or the longest length the model was sized for,
+    /// if shorter), with the evaluated encoding.
+    std::vector<AttentionMap> maps;
+    Model model;                   ///< the trained model (as evaluated: DroPE's without its encoding)
+};
+
+/// An experiment a few steps at a time, so a caller can report progress and stop between
+/// chunks (the page's worker). Deterministic for a request, however the steps are chunked:
 /// training examples from Random(seed), evaluation examples from Random(seed + 1) per length.
+class Trainer {
+public:
+    /// Throws as make_model for a bad request.
+    explicit Trainer(Request request);
+    /// steps + recalibration_steps.
+    std::int64_t total() const { return request_.steps + request_.recalibration_steps; }
+    std::int64_t done() const { return done_; }
+    /// Runs up to `count` more steps; returns done().
+    std::int64_t step(std::int64_t count);
+    /// Runs the steps left, then evaluates. Call once.
+    Result finish();
+
+private:
+    Request request_;
+    Model model_;
+    Adam adam_;
+    Random rng_;
+    std::vector<double> loss_;
+    std::int64_t done_ = 0;
+};
+
+/// Trainer(request).finish(): trains (one example per step, Adam) and evaluates.
 Result run(const Request& request);
 
 }  // namespace posenc::train
