@@ -681,8 +681,9 @@ std::vector<std::unique_ptr<posenc::train::Trainer>> trainers;
 
 posenc::train::Trainer& trainer_of(double handle) {
     const std::size_t k = std::size_t(handle) - 1;
-    if (!(handle >= 1) || k >= trainers.size() || !trainers[k])
-        throw std::invalid_argument("trainer: handle " + posenc::format_number(handle) + " is not an experiment under way");
+    if (!(handle >= 1) || handle != std::floor(handle) || k >= trainers.size() || !trainers[k])
+        posenc::throw_bad_param("handle", posenc::format_number(handle),
+                                "the handle of an experiment under way (trainerStart's, before trainerFinish)");
     return *trainers[k];
 }
 

@@ -478,6 +478,10 @@
         x = value.x;
         value = without(value, ['x']);
       }
+      if (typeof value === 'object' && value !== null && ['wq', 'wk', 'wv'].some((key) => ArrayBuffer.isView(value[key]))) {
+        value = Object.assign({}, value);  // a trained head's projections (train()'s Float32Arrays) travel in the JSON
+        for (const key of ['wq', 'wk', 'wv']) if (ArrayBuffer.isView(value[key])) value[key] = Array.from(value[key]);
+      }
       const text = specText(value, 1);
       return { text, x: x === undefined || x === null ? null : attentionX.read(x) };
     },

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include <xtensor/xadapt.hpp>
+
 #include "posenc/args.hpp"
 #include "posenc/budget.hpp"
 #include "posenc/kernels.hpp"
@@ -280,7 +282,7 @@ void set_inputs(Request& r, Floats x) {
 Request parse(const Config& config) {
     const SpecReader read(config, "attention request",
                           {"tokens", "text", "d_model", "d_head", "encoding", "causal", "seed", "projections", "position_offset",
-                           "embedding_scale"});
+                           "embedding_scale", "wq", "wk", "wv"});
     Request r;
     const auto tokens = read.string_list("tokens");
     const auto text = read.text("text");
@@ -299,8 +301,20 @@ Request parse(const Config& config) {
     else r.encoding = Config{{"type", std::string("none")}};
     r.causal = read.boolean("causal", false);
     r.seed = std::uint64_t(read.integer("seed", 0, 0, kMaxSeed));
-    r.projections = read.choice("projections", "random", {"random", "identity"}) == "identity" ? Projections::identity
-                                                                                                 : Projections::random;
+    const bool given = read.present("wq") || read.present("wk") || read.present("wv");
+    const std::string projections = read.choice("projections", given ? "given" : "random", {"random", "identity", "given"});
+    r.projections = projections == "identity" ? Projections::identity : projections == "given" ? Projections::given : Projections::random;
+    if (r.projections == Projections::given) {
+        const std::size_t count = std::size_t(r.d_model * r.d_head);
+        const std::string shape = std::to_string(count) + " numbers in [-1e4, 1e4] (d_model * d_head = " + std::to_string(r.d_model) +
+                                  " * " + std::to_string(r.d_head) + ", row-major [d_model, d_head])";
+        for (const auto& [key, out] : {std::pair<const char*, std::vector<float>*>{"wq", &r.wq}, {"wk", &r.wk}, {"wv", &r.wv}}) {
+            const auto list = read.number_list(key, -1e4, 1e4, "a number in [-1e4, 1e4]");
+            if (!list) throw_bad_param(key, "undefined", shape + ": projections \"given\" takes wq, wk and wv");
+            if (list->size() != count) throw_bad_param(key, "a list of " + std::to_string(list->size()) + " numbers", shape);
+            out->assign(list->begin(), list->end());
+        }
+    }
     r.position_offset = read.integer("position_offset", 0, 0, kMaxPosition);
     r.embedding_scale = read.number("embedding_scale", 1.0, 0.0, 1e6, "a number in [0, 1e6]");
     return r;
@@ -350,7 +364,13 @@ Result run(const Request& r, WeightCache* cache) {
     const Family& family = family_of(r.encoding);
     const Config encoding = with_width(family, r.encoding, r.d_model, r.d_head);
     WeightCache local;
-    const WeightCache::Weights& w = (cache ? *cache : local).get(r);
+    WeightCache::Weights trained;
+    if (r.projections == Projections::given)
+        for (std::size_t k = 0; k < 3; ++k) {
+            const std::vector<float>& from = k == 0 ? r.wq : k == 1 ? r.wk : r.wv;
+            trained[k] = xt::adapt(from, {std::size_t(r.d_model), std::size_t(r.d_head)});
+        }
+    const WeightCache::Weights& w = r.projections == Projections::given ? trained : (cache ? *cache : local).get(r);
     const Matrix &wq = w[0], &wk = w[1], &wv = w[2];
     float scale = float(1.0 / std::sqrt(double(r.d_head)));
     Matrix v;

@@ -36,6 +36,17 @@ const std::vector<std::pair<std::string, Kind>>& kinds() {
     return table;
 }
 
+/// The most numbers a layer's learned position table may hold: 2^20 (8 MiB of float64, and
+/// the same again for each of Adam's moments and the gradient).
+constexpr double kMaxTable = double(1 << 20);
+
+/// Refuses a table of `rows` x d numbers above kMaxTable, naming the key that set its rows.
+void check_table(const std::string& key, const std::string& value, double rows, std::int64_t d) {
+    if (rows * double(d) > kMaxTable)
+        throw_bad_param(key, value, "a table of at most 2^20 numbers to train: here " + format_number(rows) + " rows x d_model " +
+                                        std::to_string(d));
+}
+
 Kind kind_of(const Config& encoding) {
     const std::string type = family_of(encoding).type;
     for (const auto& [name, kind] : kinds())
@@ -535,7 +546,9 @@ Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std
         switch (m.kind) {
         case Kind::t5: layer.pos.assign(std::size_t(t5::parse(own).num_buckets), 0.0); break;
         case Kind::shaw: {
-            const auto a = shaw::embeddings(shaw::parse(own));
+            const shaw::Spec spec = shaw::parse(own);
+            check_table("encoding.max_relative_position", std::to_string(spec.max_relative_position), double(2 * spec.max_relative_position + 1), d);
+            const auto a = shaw::embeddings(spec);
             layer.pos.assign(a.begin(), a.end());
             break;
         }
@@ -555,11 +568,18 @@ Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std
         }
         case Kind::deberta: {
             const deberta::Spec spec = deberta::parse(own);
+            check_table(spec.position_buckets > 0 ? "encoding.position_buckets" : "encoding.max_relative_positions",
+                        std::to_string(spec.position_buckets > 0 ? spec.position_buckets : spec.max_relative()), double(2 * spec.span()), d);
             const auto E = deberta::relative_embeddings(spec, 0, 2 * spec.span());
             layer.pos.assign(E.begin(), E.end());
             break;
         }
-        case Kind::cope: layer.pos.assign(std::size_t(cope::parse(own).npos_max * d), 0.0); break;
+        case Kind::cope: {
+            const std::int64_t rows = cope::parse(own).npos_max;
+            check_table("encoding.npos_max", std::to_string(rows), double(rows), d);
+            layer.pos.assign(std::size_t(rows * d), 0.0);
+            break;
+        }
         default: break;
         }
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "posenc/json.hpp"
+#include "posenc/attention.hpp"
 #include "posenc/fire.hpp"
 #include "posenc/train.hpp"
 
@@ -202,4 +203,38 @@ TEST_CASE("train: each family's trained spec carries its parameters under the sp
     const Config lspec = trained_spec(lm, 0);
     CHECK(std::get<double>(lspec.at("max_position_embeddings")) == 16);
     CHECK(std::get<std::vector<double>>(lspec.at("weight")) == lm.params.P);
+}
+
+TEST_CASE("train: the trained head, given back to attention() as its spec and W, attends as it did in training", "[train]") {
+    // Layer 0 of a one-layer model: attention() over x = E[tokens] with the trained W_q, W_k,
+    // W_v and trained_spec must give train's own weights (float32 against float64).
+    for (const std::string& encoding :
+         {R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"rope"})", R"({"type":"xpos","scale_base":16})",
+          R"({"type":"alibi"})", R"({"type":"kerple","variant":"power"})", R"({"type":"deberta","position_buckets":8,"max_relative_positions":16})",
+          R"({"type":"fire","mlp_width":8,"init_L":6})", R"({"type":"cope","npos_max":6})"}) {
+        INFO(encoding);
+        const Config request = S(std::string(R"({"task":"copy","d_model":8,"vocab":6,"train_length":12,"steps":40,"seed":3,
+            "eval_lengths":[12,20],"eval_examples":1,"encoding":)") + encoding + "}");
+        const Result trained = run(parse_request(request));
+        const AttentionMap& map = trained.maps[1];  // 20 tokens, past the training length
+        const std::size_t n = std::size_t(map.length), d = 8;
+        const Params& p = trained.model.params;
+        attention::Request head;
+        head.d_model = head.d_head = 8;
+        head.causal = true;
+        head.encoding = trained_spec(trained.model, 0);
+        head.projections = attention::Projections::given;
+        head.wq.assign(p.layers[0].Wq.begin(), p.layers[0].Wq.end());
+        head.wk.assign(p.layers[0].Wk.begin(), p.layers[0].Wk.end());
+        head.wv.assign(p.layers[0].Wv.begin(), p.layers[0].Wv.end());
+        head.x = xt::zeros<float>({n, d});
+        for (std::size_t t = 0; t < n; ++t)
+            for (std::size_t c = 0; c < d; ++c) head.x(t, c) = float(p.E[std::size_t(map.example.tokens[t]) * d + c]);
+        head.tokens.assign(n, "");
+        const attention::Result result = attention::run(head);
+        double worst = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) worst = std::max(worst, std::abs(double(result.weights(i, j)) - map.weights[0][i * n + j]));
+        CHECK(worst < 2e-5);
+    }
 }

@@ -221,6 +221,26 @@ class Draw {
 }
 
 /**
+ * A train() request of toy size (a few steps on short sequences, so a call stays far below the
+ * time limit), its keys drawn as the other calls draw theirs: now and then out of range or of
+ * the wrong type. valid: only legal values (a live experiment for trainerStep and trainerFinish).
+ */
+function trainRequest(g, valid = false) {
+  const int = (lo, cap, hi) => (valid ? g.int(lo, cap) : g.integer(lo, cap, hi));
+  const request = {
+    task: valid || g.chance(0.95) ? g.pick(['copy', 'induction', 'first_marker']) : g.pick(['sort', '', 3]),
+    encoding: valid ? { type: g.pick(g.d.families.map((f) => f.type)) } : g.spec(),
+    layers: int(1, 2, 3), d_model: int(2, 12, 256), vocab: int(2, 12, 1024), train_length: int(2, 12, 1024),
+    steps: int(1, 12, 100000), seed: int(0, 1000, 2 ** 53),
+    eval_lengths: Array.from({ length: g.int(1, 3) }, () => int(2, 40, 4096)),
+  };
+  if (g.chance(0.3)) request.recalibration_steps = int(0, 6, 100000);
+  if (g.chance(0.3)) request.eval_examples = int(1, 3, 1024);
+  if (g.chance(0.2)) request.eval_encoding = valid ? request.encoding : g.spec();
+  return request;
+}
+
+/**
  * Call `index` of the run seeded `seed`: {name, args, made (allocFloat32
  * buffers to free after it), text (how to read it again)}.
  */
@@ -315,6 +335,20 @@ export function makeCall(pe, d, seed, index, aggressive) {
         g.chance(0.5) ? g.integer(-1, 1024, 65536) : (Number.isInteger(buckets) ? Math.floor(buckets / 2) + 2 + g.int(0, 1000) : 512)];
       break;
     }
+    case 'train': case 'trainer': case 'trainerStart': args = [g.chance(0.97) ? trainRequest(g) : g.wrongType()]; break;
+    case 'trainerStep': case 'trainerFinish': {
+      // A live experiment (freed after the call) or a handle that is not one.
+      let handle = g.integer(0, 4, 2 ** 53);
+      if (g.chance(0.7)) {
+        try {
+          handle = pe.trainerStart(trainRequest(g, true)).handle;
+          const live = handle;
+          made.push({ free: () => pe._posenc_trainer_free(live) });
+        } catch { /* a request the draw made invalid: the handle stays drawn */ }
+      }
+      args = name === 'trainerStep' ? [handle, g.integer(1, 8, 100000)] : [handle];
+      break;
+    }
     case 'embedTokens': args = [g.text(), g.integer(1, 64, L.max_model_dim), g.integer(0, 1000, 2 ** 53)]; break;
     case 'allocFloat32': args = [g.integer(1, 1024, 1 << 20)]; break;
     default: args = [];  // describe, version
@@ -390,6 +424,8 @@ export function classify(pe, call, limitMs) {
   const ms = performance.now() - start;
   for (const buffer of call.made) buffer.free();
   if (call.name === 'allocFloat32' && !threw) result.free();
+  if (call.name === 'trainer' && !threw) result.free();  // the model it holds in the heap
+  if (call.name === 'trainerStart' && !threw) pe._posenc_trainer_free(result.handle);
   let verdict;
   if (ms > limitMs) verdict = { category: 'hang', detail: `${ms.toFixed(0)} ms` };
   else if (!threw) {

@@ -165,6 +165,24 @@ export function createCalls(pe) {
     }), 2),
 
     /**
+     * A trained head for the attention lab: a one-layer model with the family's spec (its width
+     * set to 32) trained on `task` as the experiment's defaults train it (L_train 32, 400 steps,
+     * d_model 32, vocabulary 16, seed 0), sized for sentences up to 128 tokens.
+     * @returns {{vocab: number, d_model: number, E: Float32Array, layer: {Wq, Wk, Wv: Float32Array, encoding: object},
+     *   accuracy: number}}  E [vocab, d_model] and W [d_model, d_model] row-major; encoding the layer's
+     *   spec with its trained parameters; accuracy at L_train
+     */
+    trainedHead: memoize((spec, task) => {
+      const vocab = 16;
+      const r = pe.train({ task, encoding: spec, layers: 1, d_model: 32, vocab, train_length: 32, steps: 400, seed: 0,
+        eval_lengths: [32, 128], eval_examples: 4 });
+      return { vocab, d_model: 32, E: r.params.E, layer: r.params.layers[0], accuracy: r.eval[0].accuracy };
+    }, 4),
+
+    /** The attention head's tokens of a text (lower-cased words and punctuation, as attention() splits it). */
+    tokens: memoize((text) => pe.embedTokens(text, 1, 0).tokens, 8),
+
+    /**
      * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core
      * rotates it at positions start .. start + count - 1.
      * @returns {{positions: number[], a: Float32Array, b: Float32Array, inv_freq: number, attention_factor: number}}

@@ -205,8 +205,9 @@ function logit(p) {
 /** What q and k are for the family (x_i the scaled word embedding, W the head's projections). */
 function projections(p) {
   const { dModel } = headWidths(p);
-  const x = `x_i = ${num(p.sharpness)}\\cdot\\sqrt{${dModel}}\\,w_i`;
-  const W = p.projections === 'identity' ? 'W_q = W_k = W_v = I' : '';
+  const x = p.trained_head ? 'x_i = E_{\\mathrm{id}(w_i)}\\ (\\text{trained})'
+    : `x_i = ${num(p.sharpness)}\\cdot\\sqrt{${dModel}}\\,w_i`;
+  const W = p.trained_head ? 'W_q, W_k, W_v\\ \\text{trained}' : p.projections === 'identity' ? 'W_q = W_k = W_v = I' : '';
   switch (carrierOf(p)) {
     case 'absolute': return join(x, 'q_i = (x_i + p_i)W_q', 'k_j = (x_j + p_j)W_k', W);
     case 'rotary': return join(x, 'q_i = x_iW_q', 'k_j = x_jW_k', W);
@@ -288,7 +289,7 @@ const FORMULAS = {
       softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\theta_i = ${num(p.rope_theta)}^{-2i/8}`)
     : join(`x_t = ${num(p.sharpness)}\\cdot\\sqrt{8}\\,w_t + p_t`, 'q_t, k_t, v_t = x_tW_q, x_tW_k, x_tW_v',
       softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\omega_i = ${num(p.base)}^{-2i/8}`)),
-  attention: (p) => lines(softmax(logit(p), p.attn_causal), projections(p)),
+  attention: (p) => lines(softmax(logit(p), p.attn_causal || p.trained_head), projections(p)),
   ablation: (p) => lines(softmax(logit(p), p.attn_causal),
     `\\alpha^{\\varnothing}_{ij} = \\operatorname{softmax}_{j${p.attn_causal ? '\\le i' : ''}}\\Big(\\frac{x_iW_q\\cdot x_jW_k}{\\sqrt{${headWidths(p).d}}}\\Big)`,
     `x_i = x_{i'} \\Rightarrow \\alpha^{\\varnothing}_{i\\cdot} = \\alpha^{\\varnothing}_{i'\\cdot}${p.attn_causal ? '\\ \\text{(up to the mask)}' : ''}`),

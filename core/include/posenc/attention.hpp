@@ -58,7 +58,7 @@ struct Embedded {
 /// [0, kMaxSeed] ("seed").
 Embedded embed_tokens(const std::string& text, std::int64_t d_model, std::int64_t seed);
 
-enum class Projections { random, identity };
+enum class Projections { random, identity, given };
 
 /// An attention request (JS: `attention(request)`).
 struct Request {
@@ -69,7 +69,9 @@ struct Request {
     Config encoding;                  ///< a spec; d_model / head_dim / d_head filled from the request when absent
     bool causal = false;
     std::uint64_t seed = 0;
-    Projections projections = Projections::random;  ///< random: Xavier N(0, 2/(d_model + d_head)); identity: d_head = d_model
+    Projections projections = Projections::random;  ///< random: Xavier N(0, 2/(d_model + d_head)); identity: d_head = d_model;
+                                                    ///< given: wq, wk, wv below (a trained head's, train())
+    std::vector<float> wq, wk, wv;    ///< given: [d_model, d_head] each, row-major
     std::int64_t position_offset = 0;
     /// Multiplies every token embedding (not x, not the positions). Vaswani et al. 2017 (section 3.4)
     /// scale their embeddings by sqrt(d_model); with the N(0, 1/d_model) embeddings here, that makes
@@ -132,7 +134,10 @@ private:
 Result run(const Request& request, WeightCache* cache = nullptr);
 
 /// Reads a request object {tokens | text, d_model, d_head, encoding, causal,
-/// seed, projections, position_offset, embedding_scale} (keys as in JS); x is passed separately.
+/// seed, projections, position_offset, embedding_scale, wq?, wk?, wv?} (keys as in JS); x is
+/// passed separately. wq, wk, wv (lists of d_model * d_head numbers in [-1e4, 1e4], row-major
+/// [d_model, d_head], all three or none) give the head's projections (projections "given", the
+/// default when they are present). Throws BadParam naming the key for a missing or wrong-length list.
 Request parse(const Config& config);
 
 /// Sets the request's inputs x [n, d_model] from a flat row-major array (JS:

@@ -2,15 +2,25 @@
 // sentence with the family's encoding in its place, the ablation without
 // positions, the word-order pair, and the split of the logits by carrier.
 
+const untrained = (p) => !p.trained_head;
+
 export const ATTENTION_PARAMETERS = [
   { name: 'text', view: true, kind: 'text', default: 'the dog chased the cat', label: 'sentence (attention lab)',
     help: 'Up to 2048 tokens: lower-cased words and punctuation.' },
   { name: 'text2', view: true, kind: 'text', default: 'the cat chased the dog', label: 'word order: second sentence' },
-  { name: 'projections', view: true, kind: 'choice', default: 'random', choices: ['random', 'identity'], label: 'projections W_q, W_k, W_v',
+  { name: 'trained_head', view: true, kind: 'bool', default: false, label: 'trained head (train(): this encoding, 32 tokens)',
+    help: 'On: one causal layer with this encoding learns the task below at 32 tokens (400 steps, d_model 32, ' +
+      '16 token ids), and the views show it; each word of the sentence is read as one of its 16 ids (a hash of the word). ' +
+      'Off: the untrained head (random or identity W).' },
+  { name: 'trained_task', view: true, kind: 'choice', default: 'copy', choices: ['copy', 'induction', 'first_marker'],
+    label: 'the trained head’s task', when: (p) => p.trained_head,
+    choiceLabels: { copy: 'copy: the previous token', induction: 'induction: what followed this token last time',
+      first_marker: 'first_marker: where the first marker was' } },
+  { name: 'projections', view: true, when: untrained, kind: 'choice', default: 'random', choices: ['random', 'identity'], label: 'projections W_q, W_k, W_v',
     choiceLabels: { random: 'random (Xavier, seeded)', identity: 'identity (the derivations’ simplification)' } },
-  { name: 'attn_causal', view: true, kind: 'bool', default: false, label: 'causal attention' },
-  { name: 'attn_seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'attention seed' },
-  { name: 'sharpness', view: true, kind: 'number', default: 1, min: 0, max: 1000, sliderMin: 0.05, sliderMax: 20, log: true,
+  { name: 'attn_causal', view: true, when: untrained, kind: 'bool', default: false, label: 'causal attention' },
+  { name: 'attn_seed', view: true, when: untrained, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'attention seed' },
+  { name: 'sharpness', view: true, when: untrained, kind: 'number', default: 1, min: 0, max: 1000, sliderMin: 0.05, sliderMax: 20, log: true,
     label: 'sharpness s (word embeddings × s·√d_model)',
     help: 'Vaswani et al. (§3.4) scale embeddings by √d_model (s = 1): logits of order 1, so the pattern shows. ' +
       'Smaller s flattens every row towards uniform; 0 leaves only the positions.' },
@@ -48,6 +58,7 @@ export function attentionFields(engine, params, specOf, widthsOf) {
   const maps = ({ x, positions, q, k, v, q_unrotated, k_unrotated, ...rest }) => rest;  // eslint-disable-line no-unused-vars
   const run = (text, encoding) => {
     try {
+      if (params.trained_head) return maps(trainedRun(engine, params, text, encoding, specOf));
       return maps(engine.attention(request(text, encoding)));
     } catch (error) {
       // The sentence's own limits stay with its box; the head's (its width up to 4096) are said as the head's.
@@ -71,6 +82,29 @@ export function attentionFields(engine, params, specOf, widthsOf) {
       return { a: run(params.text, spec), b: second(spec), a0: run(params.text, none()), b0: second(none()) };
     },
   };
+}
+
+/** FNV-1a of a word, the trained head's token id of it (mod vocab): the same word, the same id. */
+function wordId(word, vocab) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % vocab;
+}
+
+/**
+ * The trained head (engine.trainedHead: this family's spec trained on params.trained_task) over a
+ * sentence: each word read as its id, x = E[id] [n, 32]; the layer's trained W and spec, causal.
+ * `encoding` none (the ablation) keeps the trained W and drops the positions.
+ */
+function trainedRun(engine, params, text, encoding, specOf) {
+  const head = engine.trainedHead(specOf(), params.trained_task);
+  const tokens = engine.tokens(text);
+  const d = head.d_model;
+  const x = new Float32Array(tokens.length * d);
+  tokens.forEach((word, t) => x.set(head.E.subarray(wordId(word, head.vocab) * d, (wordId(word, head.vocab) + 1) * d), t * d));
+  const result = engine.attention({ x, encoding: encoding.type === 'none' ? { type: 'none', d_model: d } : head.layer.encoding,
+    d_model: d, d_head: d, causal: true, wq: head.layer.Wq, wk: head.layer.Wk, wv: head.layer.Wv });
+  return { ...result, tokens, ids: tokens.map((word) => wordId(word, head.vocab)), trainedAccuracy: head.accuracy };
 }
 
 export const WORKED_TEXT = 'the sky is not';

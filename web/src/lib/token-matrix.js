@@ -135,13 +135,29 @@ export function logitParts(a, i, j) {
     ? `= ${f(t.cc[k])} (w·w) + ${f(t.cp[k])} (w·p) + ${f(t.pc[k])} (p·w) + ${f(t.pp[k])} (p·p)`
     : t.carrier === 'none' ? '(content only)'
       : `= ${f(t.content[k])} (content) + ${f(t.position[k])} (${t.carrier === 'bias' ? 'bias b(i, j)' : 'rotation’s change'})`;
-  return `<b>logit</b> ${a.logits[k].toPrecision(6)} ${parts}`;
+  const ids = a.ids ? `<br><b>token ids</b> ${a.ids[i]} (query) · ${a.ids[j]} (key)` : '';  // the trained head's
+  return `<b>logit</b> ${a.logits[k].toPrecision(6)} ${parts}${ids}`;
 }
 
 /**
  * A note for maps drawn under a causal mask: the mask alone tells positions apart.
  * @returns {HTMLElement|null}
  */
+/**
+ * The note above an attention view: for the trained head (params.trained_head) what it is and its
+ * accuracy at its training length; else the causal mask's note when the mask is on.
+ * @param {number} [accuracy]  the trained head's accuracy at 32 tokens
+ */
+export function headNote(params, accuracy) {
+  if (!params.trained_head) return causalNote(params.attn_causal);
+  const note = document.createElement('p');
+  note.className = 'note trained-note';
+  note.textContent = `Trained head: one causal attention layer with this encoding, trained on ${params.trained_task} at 32 tokens ` +
+    `(400 steps; accuracy ${accuracy === undefined ? '?' : accuracy.toFixed(2)} there). Each word is read as one of its 16 token ` +
+    'ids, a hash of the word, so the same word is the same id; past 32 tokens the head is tested beyond its training length.';
+  return note;
+}
+
 export function causalNote(causal) {
   if (!causal) return null;
   const note = document.createElement('p');

@@ -2,7 +2,7 @@
 // positions, two copies of a word are the same query and the same key, so
 // their rows (and columns) of weights are identical: the figure outlines them.
 import { figureWidth } from '../lib/size.js';
-import { causalNote, logitParts, panel, panels, sharedWeightColours, tokenMatrix } from '../lib/token-matrix.js';
+import { headNote, logitParts, panel, panels, sharedWeightColours, tokenMatrix } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 
@@ -47,10 +47,10 @@ export function render(element, result, params) {
       const equalWithout = positions.every((p) => sameRows(result.ablation.weights, result.ablation.n, positions[0], p));
       const equalWith = positions.every((p) => sameRows(result.attention.weights, result.attention.n, positions[0], p));
       return `“${token}” at positions ${positions.join(', ')}: rows ${equalWithout ? 'identical (outlined)' : 'different'} ` +
-        `without positions${!equalWithout && params.attn_causal ? ' (the causal mask)' : ''}, ` +
+        `without positions${!equalWithout && (params.attn_causal || params.trained_head) ? ' (the causal mask)' : ''}, ` +
         `${equalWith ? 'identical' : 'different'} with them`;
     }).join('; ') + '.';
-  element.replaceChildren(...[note, causalNote(params.attn_causal), panels(
+  element.replaceChildren(...[note, headNote(params, result.attention.trainedAccuracy), panels(
     panel('with this encoding', figure(result.attention, withColours, true)),
     panel('no positional encoding', figure(result.ablation, withoutColours, false)))].filter(Boolean));
 }

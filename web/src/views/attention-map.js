@@ -1,13 +1,13 @@
 // The attention map: the weights [n, n] of one head over the reader's sentence.
 import { figureWidth } from '../lib/size.js';
-import { causalNote, logitParts, tokenMatrix, weightColours } from '../lib/token-matrix.js';
+import { headNote, logitParts, tokenMatrix, weightColours } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'attention';
 export const title = 'Attention map';
 export const caption = 'How much each query token (row) attends to each key token (column): softmax(q·kᵀ/√d) with this ' +
-  'encoding, for a single head with untrained weights; word embeddings scaled by s·√d_model (sharpness s). ' +
+  'encoding, for a single head with untrained weights (or, with “the head: trained”, a head trained on a task); word embeddings scaled by s·√d_model (sharpness s). ' +
   'Colours: the weight against the uniform 1/n by default (the “weight colours” control). Hover for the weight and the terms of its logit.';
 export const needs = ['attention'];
 
@@ -21,7 +21,7 @@ export function render(element, result, params) {
     data: a.weights, tokens: a.tokens, width: size, height: size - 60, label: 'weight',
     extra: (i, j) => logitParts(a, i, j),
   });
-  element.replaceChildren(...[causalNote(params.attn_causal), figure].filter(Boolean));
+  element.replaceChildren(...[headNote(params, a.trainedAccuracy), figure].filter(Boolean));
 }
 
 /** The CSV table: one row per query-key pair, with its weight and logit. */

@@ -3,7 +3,7 @@
 // with its rows and columns shuffled: put back in the first sentence's order,
 // it is the same map, and their difference is blank.
 import { figureWidth } from '../lib/size.js';
-import { causalNote, largest, logitParts, panel, panels, sharedWeightColours, tokenMatrix } from '../lib/token-matrix.js';
+import { headNote, largest, logitParts, panel, panels, sharedWeightColours, tokenMatrix } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 
@@ -79,7 +79,7 @@ export function render(element, result, params) {
     const boxes = [panel(`${quote(x)}, ${how}`, figure(x, k)), panel(`${quote(y)}, ${how}`, figure(y, k + 1))];
     return { boxes, x, y, how };
   });
-  const children = [causalNote(params.attn_causal)];
+  const children = [headNote(params, a.trainedAccuracy)];
   if (order) {
     const differences = rows.map(({ x, y }) => alignedDifference(x, y, order));
     const extent = Math.max(...differences.map(largest));
