@@ -137,6 +137,7 @@ public:
     NOINLINE float* f32_storage(const char* key, std::size_t count);
     /// Values narrowed to float32.
     NOINLINE Reply& f32(const char* key, const std::vector<double>& values);
+    NOINLINE Reply& f32(const char* key, const std::vector<float>& values);
     /// A matrix, row-major, kept as it is (no copy here).
     NOINLINE Reply& f32(const char* key, xt::xtensor<float, 2>&& m);
     NOINLINE Reply& i32(const char* key, std::vector<std::int32_t>&& values);
@@ -230,6 +231,12 @@ float* Reply::f32_storage(const char* key, std::size_t count) {
 Reply& Reply::f32(const char* key, const std::vector<double>& values) {
     float* out = f32_storage(key, values.size());
     for (std::size_t i = 0; i < values.size(); ++i) out[i] = float(values[i]);
+    return *this;
+}
+
+Reply& Reply::f32(const char* key, const std::vector<float>& values) {
+    float* out = f32_storage(key, values.size());
+    std::copy(values.begin(), values.end(), out);
     return *this;
 }
 
@@ -636,12 +643,12 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_cope(unsigned, int request, const float*
     return guarded(body);
 }
 
-/// The reply of an experiment: {loss: Float32Array(steps + recalibration_steps), eval: [{length,
+/// The reply of an experiment (trained in float32): {loss: Float32Array(steps + recalibration_steps), eval: [{length,
 /// accuracy, loss}], params: {E [vocab, d], layers: [{Wq, Wk, Wv [d, d], encoding}], Wout [d, classes], c},
 /// maps: [{length, tokens, targets: Int32Array(length), weights: [Float32Array(length^2) per layer]}]}.
 /// Each layer's encoding is its spec with the trained parameters in the family's explicit form
 /// (posenc::train::trained_spec), arrays row-major.
-void reply_experiment(const posenc::train::Result& result) {
+void reply_experiment(const posenc::train::Result<float>& result) {
     std::string eval = "[";
     for (const auto& point : result.eval)
         eval += std::string(eval.size() > 1 ? "," : "") + "{\"length\":" + posenc::format_number(double(point.length)) +
@@ -672,14 +679,14 @@ void reply_experiment(const posenc::train::Result& result) {
 /// eval_lengths, eval_examples, lr, recalibration_steps}): the experiment in one call
 /// (posenc::train::run), as reply_experiment.
 EMSCRIPTEN_KEEPALIVE const char* posenc_train(unsigned, int request) {
-    auto body = [&] { reply_experiment(posenc::train::run(posenc::train::parse_request(spec_of(request)))); };
+    auto body = [&] { reply_experiment(posenc::train::run<float>(posenc::train::parse_request(spec_of(request)))); };
     return guarded(body);
 }
 
 /// The experiments under way, a few steps at a time (JS trainer(request)); slot k is handle k + 1.
-std::vector<std::unique_ptr<posenc::train::Trainer>> trainers;
+std::vector<std::unique_ptr<posenc::train::Trainer<float>>> trainers;
 
-posenc::train::Trainer& trainer_of(double handle) {
+posenc::train::Trainer<float>& trainer_of(double handle) {
     const std::size_t k = std::size_t(handle) - 1;
     if (!(handle >= 1) || handle != std::floor(handle) || k >= trainers.size() || !trainers[k])
         posenc::throw_bad_param("handle", posenc::format_number(handle),
@@ -690,7 +697,7 @@ posenc::train::Trainer& trainer_of(double handle) {
 /// trainerStart(request): {handle, total}, an experiment ready to step (posenc::train::Trainer).
 EMSCRIPTEN_KEEPALIVE const char* posenc_trainer_start(unsigned, int request) {
     auto body = [&] {
-        auto trainer = std::make_unique<posenc::train::Trainer>(posenc::train::parse_request(spec_of(request)));
+        auto trainer = std::make_unique<posenc::train::Trainer<float>>(posenc::train::parse_request(spec_of(request)));
         std::size_t k = 0;
         while (k < trainers.size() && trainers[k]) ++k;
         if (k == trainers.size()) trainers.emplace_back();
@@ -713,7 +720,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_trainer_step(unsigned kinds, double hand
 EMSCRIPTEN_KEEPALIVE const char* posenc_trainer_finish(unsigned, double handle) {
     auto body = [&] {
         trainer_of(handle);  // throws for a handle not under way
-        const std::unique_ptr<posenc::train::Trainer> owned = std::move(trainers[std::size_t(handle) - 1]);
+        const std::unique_ptr<posenc::train::Trainer<float>> owned = std::move(trainers[std::size_t(handle) - 1]);
         reply_experiment(owned->finish());
     };
     return guarded(body);

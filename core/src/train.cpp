@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "posenc/budget.hpp"
 #include "posenc/cope.hpp"
@@ -19,11 +20,13 @@ namespace posenc::train {
 
 namespace {
 
-using Vec = std::vector<double>;
+template <class Real>
+using Vec = std::vector<Real>;
 
-Vec normals(Random& rng, std::size_t count, double std) {
-    Vec out(count);
-    for (double& x : out) x = std * rng.normal();
+template <class Real>
+Vec<Real> normals(Random& rng, std::size_t count, Real std) {
+    Vec<Real> out(count);
+    for (Real& x : out) x = std * rng.normal();
     return out;
 }
 
@@ -79,21 +82,23 @@ Config seeded(const Config& encoding, std::uint64_t seed) {
 }
 
 /// a [rows, inner] . b [inner, cols] into out [rows, cols].
-void matmul(const double* a, const double* b, double* out, std::size_t rows, std::size_t inner, std::size_t cols) {
+template <class Real>
+void matmul(const Real* a, const Real* b, Real* out, std::size_t rows, std::size_t inner, std::size_t cols) {
     std::fill(out, out + rows * cols, 0.0);
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t p = 0; p < inner; ++p) {
-            const double x = a[r * inner + p];
+            const Real x = a[r * inner + p];
             for (std::size_t c = 0; c < cols; ++c) out[r * cols + c] += x * b[p * cols + c];
         }
 }
 
 /// grad_b [inner, cols] += a^T [inner, rows] . g [rows, cols]; grad_a [rows, inner] += g . b^T.
-void matmul_backward(const double* a, const double* b, const double* g, double* grad_a, double* grad_b, std::size_t rows,
+template <class Real>
+void matmul_backward(const Real* a, const Real* b, const Real* g, Real* grad_a, Real* grad_b, std::size_t rows,
                      std::size_t inner, std::size_t cols) {
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t p = 0; p < inner; ++p) {
-            double s = 0;
+            Real s = 0;
             for (std::size_t c = 0; c < cols; ++c) {
                 grad_b[p * cols + c] += a[r * inner + p] * g[r * cols + c];
                 s += g[r * cols + c] * b[p * cols + c];
@@ -102,32 +107,35 @@ void matmul_backward(const double* a, const double* b, const double* g, double* 
         }
 }
 
-double dot(const double* a, const double* b, std::size_t d) {
-    double s = 0;
+template <class Real>
+Real dot(const Real* a, const Real* b, std::size_t d) {
+    Real s = 0;
     for (std::size_t c = 0; c < d; ++c) s += a[c] * b[c];
     return s;
 }
 
 /// out[c] += w * x[c].
-void axpy(double w, const double* x, double* out, std::size_t d) {
+template <class Real>
+void axpy(Real w, const Real* x, Real* out, std::size_t d) {
     for (std::size_t c = 0; c < d; ++c) out[c] += w * x[c];
 }
 
 /// A rotary encoding at n positions: per pair its two columns, and per position and pair the
 /// cosine and sine of position * inv_freq, times the pair's gain there (RoPE: attention_factor;
 /// xPos: zeta^(+t / scale_base) for queries, zeta^(-t / scale_base) for keys).
+template <class Real>
 struct Rotation {
     std::vector<std::size_t> a, b;  // [pairs]
-    Vec cos, sin;                   // [n, pairs]
+    Vec<Real> cos, sin;                   // [n, pairs]
     /// x [n, d] rotated; transpose: by the transpose, for the backward pass.
-    void apply(double* x, std::size_t n, std::size_t d, bool transpose) const {
+    void apply(Real* x, std::size_t n, std::size_t d, bool transpose) const {
         const std::size_t pairs = a.size();
         for (std::size_t t = 0; t < n; ++t)
             for (std::size_t p = 0; p < pairs; ++p) {
-                const double c = cos[t * pairs + p], s = transpose ? -sin[t * pairs + p] : sin[t * pairs + p];
-                double& u = x[t * d + a[p]];
-                double& w = x[t * d + b[p]];
-                const double u0 = u, w0 = w;
+                const Real c = cos[t * pairs + p], s = transpose ? -sin[t * pairs + p] : sin[t * pairs + p];
+                Real& u = x[t * d + a[p]];
+                Real& w = x[t * d + b[p]];
+                const Real u0 = u, w0 = w;
                 u = u0 * c - w0 * s;
                 w = u0 * s + w0 * c;
             }
@@ -135,10 +143,10 @@ struct Rotation {
 };
 
 /// gain(t, p): the factor of pair p at position t.
-template <class Gain>
-Rotation rotation(const std::vector<double>& inv_freq, bool interleaved, std::size_t n, Gain gain) {
+template <class Real, class Gain>
+Rotation<Real> rotation(const std::vector<double>& inv_freq, bool interleaved, std::size_t n, Gain gain) {
     const std::size_t pairs = inv_freq.size();
-    Rotation r;
+    Rotation<Real> r;
     for (std::size_t p = 0; p < pairs; ++p) {
         r.a.push_back(interleaved ? 2 * p : p);
         r.b.push_back(interleaved ? 2 * p + 1 : p + pairs);
@@ -148,34 +156,36 @@ Rotation rotation(const std::vector<double>& inv_freq, bool interleaved, std::si
     for (std::size_t t = 0; t < n; ++t)
         for (std::size_t p = 0; p < pairs; ++p) {
             const double angle = double(t) * inv_freq[p], g = gain(t, p);
-            r.cos[t * pairs + p] = g * std::cos(angle);
-            r.sin[t * pairs + p] = g * std::sin(angle);
+            r.cos[t * pairs + p] = Real(g * std::cos(angle));
+            r.sin[t * pairs + p] = Real(g * std::sin(angle));
         }
     return r;
 }
 
 /// What one pass shares between its layers: the rotations, and each (i, j)'s index or value
 /// of the encoding (j <= i).
+template <class Real>
 struct Shared {
-    double content_scale = 1.0;      // of q . k
+    Real content_scale = 1.0;      // of q . k
     bool rotary = false;
-    Rotation rq, rk;                 // rotary: of the queries and of the keys
-    Vec fixed;                       // alibi: b(i, j); fire: the MLP's input x(i, j); [n, n]
+    Rotation<Real> rq, rk;                 // rotary: of the queries and of the keys
+    Vec<Real> fixed;                       // alibi: b(i, j); fire: the MLP's input x(i, j); [n, n]
     std::vector<std::int32_t> index; // t5: the bucket; shaw: the row of a; deberta: idx(i, j); [n, n]
-    Vec sinusoid;                    // transformer_xl: R_(i-j) for i - j = 0 .. n - 1, [n, d]
+    Vec<Real> sinusoid;                    // transformer_xl: R_(i-j) for i - j = 0 .. n - 1, [n, d]
     std::size_t first = 0, rows = 0; // deberta: the rows of E the pass reaches
     std::size_t width = 0;           // fire: mlp_width; cope: npos_max
 };
 
-Shared shared_of(const Model& m, std::size_t n) {
+template <class Real>
+Shared<Real> shared_of(const Model<Real>& m, std::size_t n) {
     const std::size_t d = std::size_t(m.d);
-    Shared sh;
-    sh.content_scale = 1.0 / std::sqrt(double(d));
+    Shared<Real> sh;
+    sh.content_scale = Real(1.0 / std::sqrt(double(d)));
     switch (m.kind) {
     case Kind::rope: {
         const RotaryFrequencies f = rotary_frequencies(m.encoding, std::int64_t(n));
         const bool interleaved = rope::parse(m.encoding).layout == rope::Layout::interleaved;
-        sh.rq = rotation(f.inv_freq, interleaved, n, [&](std::size_t, std::size_t) { return f.attention_factor; });
+        sh.rq = rotation<Real>(f.inv_freq, interleaved, n, [&](std::size_t, std::size_t) { return f.attention_factor; });
         sh.rk = sh.rq;
         sh.content_scale *= f.logit_scale;
         sh.rotary = true;
@@ -185,8 +195,8 @@ Shared shared_of(const Model& m, std::size_t n) {
         const xpos::Spec spec = xpos::parse(m.encoding);
         const std::vector<double> zeta = xpos::zeta(spec), w = xpos::inv_freq(spec);
         const bool interleaved = spec.layout == rope::Layout::interleaved;
-        sh.rq = rotation(w, interleaved, n, [&](std::size_t t, std::size_t p) { return std::pow(zeta[p], double(t) / spec.scale_base); });
-        sh.rk = rotation(w, interleaved, n, [&](std::size_t t, std::size_t p) { return std::pow(zeta[p], -double(t) / spec.scale_base); });
+        sh.rq = rotation<Real>(w, interleaved, n, [&](std::size_t t, std::size_t p) { return std::pow(zeta[p], double(t) / spec.scale_base); });
+        sh.rk = rotation<Real>(w, interleaved, n, [&](std::size_t t, std::size_t p) { return std::pow(zeta[p], -double(t) / spec.scale_base); });
         sh.rotary = true;
         break;
     }
@@ -221,7 +231,7 @@ Shared shared_of(const Model& m, std::size_t n) {
     }
     case Kind::deberta: {
         const deberta::Spec spec = deberta::parse(m.encoding);
-        sh.content_scale = 1.0 / std::sqrt(double(d) * double(spec.scale_factor()));
+        sh.content_scale = Real(1.0 / std::sqrt(double(d) * double(spec.scale_factor())));
         const auto delta = deberta::relative_position(std::int64_t(n), std::int64_t(n), spec.position_buckets, spec.max_relative());
         const std::int64_t span = spec.span();
         sh.index.assign(n * n, 0);
@@ -251,12 +261,20 @@ Shared shared_of(const Model& m, std::size_t n) {
     return sh;
 }
 
+/// KERPLE's kernel without its -r1: ln(1 + r2 r) or r^r2, evaluated in double and rounded once,
+/// so float32 training is the same bit for bit with any C library (log1pf differs between them).
+template <class Real>
+Real kernel(Real r, Real r2, bool power) {
+    return Real(power ? std::pow(double(r), double(r2)) : std::log1p(double(r2) * double(r)));
+}
+
 /// One layer's encoding term b(i, j) and what its backward pass needs.
+template <class Real>
 struct LayerBias {
-    Vec b;                 // [n, n], j <= i
-    Vec Kr, Qr;            // deberta: E W_k, E W_q of the rows the pass reaches, [rows, d]
-    Vec gates, positions;  // cope: g_ij and p_ij before the clamp, [n, n]
-    Vec qe;                // cope: q_i . e[m], [n, npos_max]
+    Vec<Real> b;                 // [n, n], j <= i
+    Vec<Real> Kr, Qr;            // deberta: E W_k, E W_q of the rows the pass reaches, [rows, d]
+    Vec<Real> gates, positions;  // cope: g_ij and p_ij before the clamp, [n, n]
+    Vec<Real> qe;                // cope: q_i . e[m], [n, npos_max]
 };
 
 bool has_bias(Kind kind) {
@@ -265,12 +283,13 @@ bool has_bias(Kind kind) {
 }
 
 /// b(i, j) of one layer for queries q and keys k [n, d] as they enter q . k.
-LayerBias bias_forward(const Model& m, const Shared& sh, const Layer& layer, const Vec& q, const Vec& k, std::size_t n) {
+template <class Real>
+LayerBias<Real> bias_forward(const Model<Real>& m, const Shared<Real>& sh, const Layer<Real>& layer, const Vec<Real>& q, const Vec<Real>& k, std::size_t n) {
     const std::size_t d = std::size_t(m.d);
-    const Vec& pos = layer.pos;
-    LayerBias out;
+    const Vec<Real>& pos = layer.pos;
+    LayerBias<Real> out;
     out.b.assign(n * n, 0.0);
-    Vec& b = out.b;
+    Vec<Real>& b = out.b;
     const auto each = [&](auto f) {
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) b[i * n + j] = f(i, j);
@@ -283,30 +302,30 @@ LayerBias bias_forward(const Model& m, const Shared& sh, const Layer& layer, con
         break;
     case Kind::transformer_xl:  // (q_i + v) . R_(i-j)
         each([&](std::size_t i, std::size_t j) {
-            const double* R = &sh.sinusoid[(i - j) * d];
+            const Real* R = &sh.sinusoid[(i - j) * d];
             return dot(&q[i * d], R, d) + dot(pos.data(), R, d);
         });
         break;
     case Kind::kerple: {
         const bool power = kerple::parse(m.encoding).variant == kerple::Variant::power;
         each([&](std::size_t i, std::size_t j) {
-            const double r = double(i - j);
-            return power ? -pos[0] * std::pow(r, pos[1]) : -pos[0] * std::log1p(pos[1] * r);
+            const Real r = Real(i - j);
+            return -pos[0] * kernel(r, pos[1], power);
         });
         break;
     }
     case Kind::fire: {
         const std::size_t W = sh.width;
         each([&](std::size_t i, std::size_t j) {
-            const double x = sh.fixed[i * n + j];
-            double f = pos[3 * W];
-            for (std::size_t u = 0; u < W; ++u) f += pos[2 * W + u] * std::max(0.0, pos[u] * x + pos[W + u]);
+            const Real x = sh.fixed[i * n + j];
+            Real f = pos[3 * W];
+            for (std::size_t u = 0; u < W; ++u) f += pos[2 * W + u] * std::max(Real(0), pos[u] * x + pos[W + u]);
             return f;
         });
         break;
     }
     case Kind::deberta: {  // (q_i . K_r[idx] + k_j . Q_r[idx]) / sqrt(3 d)
-        const double* E = &pos[sh.first * d];
+        const Real* E = &pos[sh.first * d];
         out.Kr.resize(sh.rows * d);
         out.Qr.resize(sh.rows * d);
         matmul(E, layer.Wk.data(), out.Kr.data(), sh.rows, d, d);
@@ -319,20 +338,20 @@ LayerBias bias_forward(const Model& m, const Shared& sh, const Layer& layer, con
     }
     case Kind::cope: {  // gates, their suffix sums, and q . e interpolated there
         const std::size_t P = sh.width;
-        const double top = double(P - 1);
+        const Real top = Real(P - 1);
         out.gates.assign(n * n, 0.0);
         out.positions.assign(n * n, 0.0);
         out.qe.assign(n * P, 0.0);
         for (std::size_t i = 0; i < n; ++i) {
             for (std::size_t e = 0; e < P; ++e) out.qe[i * P + e] = dot(&q[i * d], &pos[e * d], d);
-            double sum = 0;
+            Real sum = 0;
             for (std::size_t j = i + 1; j-- > 0;) {
-                const double g = 1.0 / (1.0 + std::exp(-sh.content_scale * dot(&q[i * d], &k[j * d], d)));
+                const Real g = Real(1) / (Real(1) + std::exp(-sh.content_scale * dot(&q[i * d], &k[j * d], d)));
                 out.gates[i * n + j] = g;
                 sum += g;
                 out.positions[i * n + j] = sum;
-                const double p = std::min(sum, top), low = std::floor(p), w = p - low;
-                b[i * n + j] = out.qe[i * P + std::size_t(std::ceil(p))] * w + out.qe[i * P + std::size_t(low)] * (1.0 - w);
+                const Real p = std::min(sum, top), low = std::floor(p), w = p - low;
+                b[i * n + j] = out.qe[i * P + std::size_t(std::ceil(p))] * w + out.qe[i * P + std::size_t(low)] * (Real(1) - w);
             }
         }
         break;
@@ -344,10 +363,11 @@ LayerBias bias_forward(const Model& m, const Shared& sh, const Layer& layer, con
 
 /// The backward pass of bias_forward: given ds = d loss / d s_ij, adds to the layer's
 /// gradients, to dq and dk, and (cope: its gates' logits) to dcontent, d loss / d (q_i . k_j).
-void bias_backward(const Model& m, const Shared& sh, const Layer& layer, const Vec& q, const Vec& k, std::size_t n,
-                   const LayerBias& fw, const Vec& ds, Layer& g, Vec& dq, Vec& dk, Vec& dcontent) {
+template <class Real>
+void bias_backward(const Model<Real>& m, const Shared<Real>& sh, const Layer<Real>& layer, const Vec<Real>& q, const Vec<Real>& k, std::size_t n,
+                   const LayerBias<Real>& fw, const Vec<Real>& ds, Layer<Real>& g, Vec<Real>& dq, Vec<Real>& dk, Vec<Real>& dcontent) {
     const std::size_t d = std::size_t(m.d);
-    const Vec& pos = layer.pos;
+    const Vec<Real>& pos = layer.pos;
     switch (m.kind) {
     case Kind::t5:
         for (std::size_t i = 0; i < n; ++i)
@@ -364,7 +384,7 @@ void bias_backward(const Model& m, const Shared& sh, const Layer& layer, const V
     case Kind::transformer_xl:
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) {
-                const double* R = &sh.sinusoid[(i - j) * d];
+                const Real* R = &sh.sinusoid[(i - j) * d];
                 axpy(ds[i * n + j], R, &dq[i * d], d);
                 axpy(ds[i * n + j], R, g.pos.data(), d);
             }
@@ -373,14 +393,14 @@ void bias_backward(const Model& m, const Shared& sh, const Layer& layer, const V
         const bool power = kerple::parse(m.encoding).variant == kerple::Variant::power;
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < i; ++j) {  // the diagonal is 0 whatever r1, r2
-                const double r = double(i - j), s = ds[i * n + j];
+                const Real r = Real(i - j), s = ds[i * n + j];
                 if (power) {
-                    const double rp = std::pow(r, pos[1]);
+                    const Real rp = kernel(r, pos[1], true);
                     g.pos[0] -= s * rp;
-                    g.pos[1] -= s * pos[0] * rp * std::log(r);
+                    g.pos[1] -= s * pos[0] * rp * Real(std::log(double(r)));
                 } else {
-                    g.pos[0] -= s * std::log1p(pos[1] * r);
-                    g.pos[1] -= s * pos[0] * r / (1.0 + pos[1] * r);
+                    g.pos[0] -= s * kernel(r, pos[1], false);
+                    g.pos[1] -= s * pos[0] * r / (Real(1) + pos[1] * r);
                 }
             }
         break;
@@ -389,10 +409,10 @@ void bias_backward(const Model& m, const Shared& sh, const Layer& layer, const V
         const std::size_t W = sh.width;
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) {
-                const double x = sh.fixed[i * n + j], s = ds[i * n + j];
+                const Real x = sh.fixed[i * n + j], s = ds[i * n + j];
                 g.pos[3 * W] += s;
                 for (std::size_t u = 0; u < W; ++u) {
-                    const double pre = pos[u] * x + pos[W + u];
+                    const Real pre = pos[u] * x + pos[W + u];
                     if (pre <= 0) continue;
                     g.pos[2 * W + u] += s * pre;
                     g.pos[u] += s * pos[2 * W + u] * x;
@@ -402,41 +422,41 @@ void bias_backward(const Model& m, const Shared& sh, const Layer& layer, const V
         break;
     }
     case Kind::deberta: {
-        Vec dKr(sh.rows * d, 0.0), dQr(sh.rows * d, 0.0);
+        Vec<Real> dKr(sh.rows * d, 0.0), dQr(sh.rows * d, 0.0);
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) {
                 const std::size_t r = std::size_t(sh.index[i * n + j]) - sh.first;
-                const double s = ds[i * n + j] * sh.content_scale;
+                const Real s = ds[i * n + j] * sh.content_scale;
                 axpy(s, &q[i * d], &dKr[r * d], d);
                 axpy(s, &fw.Kr[r * d], &dq[i * d], d);
                 axpy(s, &k[j * d], &dQr[r * d], d);
                 axpy(s, &fw.Qr[r * d], &dk[j * d], d);
             }
-        const double* E = &pos[sh.first * d];
-        double* dE = &g.pos[sh.first * d];
+        const Real* E = &pos[sh.first * d];
+        Real* dE = &g.pos[sh.first * d];
         matmul_backward(E, layer.Wk.data(), dKr.data(), dE, g.Wk.data(), sh.rows, d, d);
         matmul_backward(E, layer.Wq.data(), dQr.data(), dE, g.Wq.data(), sh.rows, d, d);
         break;
     }
     case Kind::cope: {
         const std::size_t P = sh.width;
-        const double top = double(P - 1);
-        Vec dqe(P), dp(n);
+        const Real top = Real(P - 1);
+        Vec<Real> dqe(P), dp(n);
         for (std::size_t i = 0; i < n; ++i) {
             std::fill(dqe.begin(), dqe.end(), 0.0);
             for (std::size_t j = 0; j <= i; ++j) {
-                const double raw = fw.positions[i * n + j], p = std::min(raw, top);
-                const double low = std::floor(p), high = std::ceil(p), w = p - low, s = ds[i * n + j];
-                dqe[std::size_t(low)] += s * (1.0 - w);
+                const Real raw = fw.positions[i * n + j], p = std::min(raw, top);
+                const Real low = std::floor(p), high = std::ceil(p), w = p - low, s = ds[i * n + j];
+                dqe[std::size_t(low)] += s * (Real(1) - w);
                 dqe[std::size_t(high)] += s * w;
-                dp[j] = raw < top ? s * (fw.qe[i * P + std::size_t(high)] - fw.qe[i * P + std::size_t(low)]) : 0.0;
+                dp[j] = raw < top ? s * (fw.qe[i * P + std::size_t(high)] - fw.qe[i * P + std::size_t(low)]) : Real(0);
             }
             // p_ij = sum over t = j .. i of g_it, so d loss / d g_it = sum over j <= t of dp_ij.
-            double prefix = 0;
+            Real prefix = 0;
             for (std::size_t t = 0; t <= i; ++t) {
                 prefix += dp[t];
-                const double gate = fw.gates[i * n + t];
-                dcontent[i * n + t] += prefix * gate * (1.0 - gate);
+                const Real gate = fw.gates[i * n + t];
+                dcontent[i * n + t] += prefix * gate * (Real(1) - gate);
             }
             for (std::size_t e = 0; e < P; ++e) {
                 axpy(dqe[e], &pos[e * d], &dq[i * d], d);
@@ -449,26 +469,29 @@ void bias_backward(const Model& m, const Shared& sh, const Layer& layer, const V
     }
 }
 
-void zero_like(Params& g, const Params& p) {
+template <class Real>
+void zero_like(Params<Real>& g, const Params<Real>& p) {
     g.layers.resize(p.layers.size());
     auto to = groups(g);
-    auto from = groups(const_cast<Params&>(p));
+    auto from = groups(const_cast<Params<Real>&>(p));
     for (std::size_t k = 0; k < to.size(); ++k) to[k].second->assign(from[k].second->size(), 0.0);
 }
 
 /// One layer's values in the forward pass, kept for the backward pass.
+template <class Real>
 struct Cache {
-    Vec in, q, k, v, a;  // in [n, d] (the layer's x), q and k as they enter q . k, v, weights [n, n]
-    LayerBias bias;
+    Vec<Real> in, q, k, v, a;  // in [n, d] (the layer's x), q and k as they enter q . k, v, weights [n, n]
+    LayerBias<Real> bias;
 };
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::vector<double>*>> groups(Params& params) {
-    std::vector<std::pair<std::string, std::vector<double>*>> out = {{"E", &params.E}};
+template <class Real>
+std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>& params) {
+    std::vector<std::pair<std::string, std::vector<Real>*>> out = {{"E", &params.E}};
     for (std::size_t l = 0; l < params.layers.size(); ++l) {
         const std::string at = "layer" + std::to_string(l) + ".";
-        Layer& layer = params.layers[l];
+        Layer<Real>& layer = params.layers[l];
         out.insert(out.end(), {{at + "Wq", &layer.Wq}, {at + "Wk", &layer.Wk}, {at + "Wv", &layer.Wv}, {at + "pos", &layer.pos}});
     }
     out.insert(out.end(), {{"Wout", &params.Wout}, {"c", &params.c}, {"P", &params.P}});
@@ -522,10 +545,11 @@ Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random&
     return e;
 }
 
-Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
+template <class Real>
+Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
                  std::int64_t max_length, std::uint64_t seed, std::int64_t layers) {
     if (layers < 1 || layers > 2) throw_bad_param("layers", std::to_string(layers), "1 or 2");
-    Model m;
+    Model<Real> m;
     m.vocab = vocab;
     m.d = d;
     m.classes = classes;
@@ -533,12 +557,12 @@ Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std
     m.encoding = sized(encoding, d);
     m.kind = kind_of(m.encoding);
     Random rng(seed);
-    const double std = 1.0 / std::sqrt(double(d));
-    Params& p = m.params;
+    const Real std = Real(1.0 / std::sqrt(double(d)));
+    Params<Real>& p = m.params;
     p.E = normals(rng, std::size_t(vocab * d), std);
     p.layers.resize(std::size_t(layers));
     for (std::size_t l = 0; l < p.layers.size(); ++l) {
-        Layer& layer = p.layers[l];
+        Layer<Real>& layer = p.layers[l];
         layer.Wq = normals(rng, std::size_t(d * d), std);
         layer.Wk = normals(rng, std::size_t(d * d), std);
         layer.Wv = normals(rng, std::size_t(d * d), std);
@@ -552,18 +576,22 @@ Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std
             layer.pos.assign(a.begin(), a.end());
             break;
         }
-        case Kind::transformer_xl: layer.pos = transformer_xl::v(transformer_xl::parse(own)); break;
+        case Kind::transformer_xl: {
+            const std::vector<double> v = transformer_xl::v(transformer_xl::parse(own));
+            layer.pos.assign(v.begin(), v.end());
+            break;
+        }
         case Kind::kerple: {
             const kerple::Spec spec = kerple::parse(own);
-            layer.pos = {spec.r1, spec.r2};
+            layer.pos = {Real(spec.r1), Real(spec.r2)};
             break;
         }
         case Kind::fire: {
             const fire::HeadMlp mlp = fire::head_mlp(fire::parse(own));
-            layer.pos = mlp.w1;
+            layer.pos.assign(mlp.w1.begin(), mlp.w1.end());
             layer.pos.insert(layer.pos.end(), mlp.b1.begin(), mlp.b1.end());
             layer.pos.insert(layer.pos.end(), mlp.w2.begin(), mlp.w2.end());
-            layer.pos.push_back(mlp.b2);
+            layer.pos.push_back(Real(mlp.b2));
             break;
         }
         case Kind::deberta: {
@@ -585,60 +613,65 @@ Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std
     }
     p.Wout = normals(rng, std::size_t(d * classes), std);
     p.c.assign(std::size_t(classes), 0.0);
-    if (m.kind == Kind::learned) p.P = normals(rng, std::size_t(max_length * d), 0.02);
+    if (m.kind == Kind::learned) p.P = normals(rng, std::size_t(max_length * d), Real(0.02));
     return m;
 }
 
-Config trained_spec(const Model& model, std::size_t layer) {
+template <class Real>
+Config trained_spec(const Model<Real>& model, std::size_t layer) {
     Config out = model.encoding;
-    const Vec& pos = model.params.layers.at(layer).pos;
+    const Vec<Real>& pos = model.params.layers.at(layer).pos;
     switch (model.kind) {
     case Kind::learned:
         out.set("max_position_embeddings", double(model.max_length));
-        out.set("weight", model.params.P);
+        out.set("weight", std::vector<double>(model.params.P.begin(), model.params.P.end()));
         break;
     case Kind::kerple:
-        out.set("r1", pos[0]);
-        out.set("r2", pos[1]);
+        out.set("r1", double(pos[0]));
+        out.set("r2", double(pos[1]));
         break;
     case Kind::fire: {
         const std::size_t W = (pos.size() - 1) / 3;
-        out.set("linear1_weight", Vec(pos.begin(), pos.begin() + std::ptrdiff_t(W)));
-        out.set("linear1_bias", Vec(pos.begin() + std::ptrdiff_t(W), pos.begin() + std::ptrdiff_t(2 * W)));
-        out.set("linear2_weight", Vec(pos.begin() + std::ptrdiff_t(2 * W), pos.begin() + std::ptrdiff_t(3 * W)));
-        out.set("linear2_bias", Vec{pos[3 * W]});
+        const auto part = [&](std::size_t from, std::size_t to) {
+            return std::vector<double>(pos.begin() + std::ptrdiff_t(from), pos.begin() + std::ptrdiff_t(to));
+        };
+        out.set("linear1_weight", part(0, W));
+        out.set("linear1_bias", part(W, 2 * W));
+        out.set("linear2_weight", part(2 * W, 3 * W));
+        out.set("linear2_bias", part(3 * W, 3 * W + 1));
         break;
     }
     case Kind::t5: case Kind::shaw: case Kind::transformer_xl: case Kind::deberta: case Kind::cope:
-        out.set(position_key(model.kind), pos);
+        out.set(position_key(model.kind), std::vector<double>(pos.begin(), pos.end()));
         break;
     default: break;
     }
     return out;
 }
 
-Evaluation loss_and_grad(const Model& model, const Example& example, Params* grad, std::vector<std::vector<double>>* weights) {
+template <class Real>
+Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Params<Real>* grad, std::vector<std::vector<Real>>* weights) {
     const std::size_t n = example.tokens.size(), d = std::size_t(model.d), C = std::size_t(model.classes);
     if (n < 1 || std::int64_t(n) > model.max_length)
         throw_bad_param("length", std::to_string(n), "an integer in [1, " + std::to_string(model.max_length) + "]");
-    const Params& p = model.params;
+    const Params<Real>& p = model.params;
     // Forward.
-    Vec x(n * d);
+    Vec<Real> x(n * d);
     for (std::size_t t = 0; t < n; ++t)
         std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t(example.tokens[t]) * d), d, x.begin() + std::ptrdiff_t(t * d));
     if (model.kind == Kind::sinusoidal) {
         const auto table = position_table(model.encoding, std::int64_t(n));
-        for (std::size_t k = 0; k < n * d; ++k) x[k] += double(table.data()[k]);
+        for (std::size_t k = 0; k < n * d; ++k) x[k] += Real(table.data()[k]);
     } else if (model.kind == Kind::learned) {
         for (std::size_t k = 0; k < n * d; ++k) x[k] += p.P[k];
     }
-    const Shared sh = shared_of(model, n);
+    const Shared<Real> sh = shared_of(model, n);
     const bool biased = has_bias(model.kind);
-    std::vector<Cache> caches(p.layers.size());
-    Vec h = x;
+    std::vector<Cache<Real>> caches(p.layers.size());
+    Vec<Real> h = x;
     for (std::size_t l = 0; l < p.layers.size(); ++l) {
-        const Layer& layer = p.layers[l];
-        Cache& cache = caches[l];
+        const Layer<Real>& layer = p.layers[l];
+        Cache<Real>& cache = caches[l];
         cache.in = h;
         cache.q.resize(n * d);
         cache.k.resize(n * d);
@@ -651,16 +684,16 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
             sh.rk.apply(cache.k.data(), n, d, false);
         }
         if (biased) cache.bias = bias_forward(model, sh, layer, cache.q, cache.k, n);
-        Vec& a = cache.a;  // the weights, 0 above the diagonal
+        Vec<Real>& a = cache.a;  // the weights, 0 above the diagonal
         a.assign(n * n, 0.0);
         for (std::size_t i = 0; i < n; ++i) {
-            double top = -HUGE_VAL;
+            Real top = -HUGE_VAL;
             for (std::size_t j = 0; j <= i; ++j) {
-                const double s = sh.content_scale * dot(&cache.q[i * d], &cache.k[j * d], d) + (biased ? cache.bias.b[i * n + j] : 0.0);
+                const Real s = sh.content_scale * dot(&cache.q[i * d], &cache.k[j * d], d) + (biased ? cache.bias.b[i * n + j] : Real(0));
                 a[i * n + j] = s;
                 top = std::max(top, s);
             }
-            double sum = 0;
+            Real sum = 0;
             for (std::size_t j = 0; j <= i; ++j) sum += (a[i * n + j] = std::exp(a[i * n + j] - top));
             for (std::size_t j = 0; j <= i; ++j) a[i * n + j] /= sum;
         }
@@ -668,46 +701,46 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
             for (std::size_t j = 0; j <= i; ++j) axpy(a[i * n + j], &cache.v[j * d], &h[i * d], d);
         if (weights) weights->push_back(a);
     }
-    Vec z(n * C);
+    Vec<Real> z(n * C);
     matmul(h.data(), p.Wout.data(), z.data(), n, d, C);
     Evaluation result;
-    Vec dz(n * C, 0.0);
+    Vec<Real> dz(n * C, 0.0);
     for (std::size_t t = 0; t < n; ++t)
         if (example.targets[t] >= 0) ++result.targets;
     for (std::size_t t = 0; t < n; ++t) {
         const int y = example.targets[t];
         if (y < 0) continue;
-        double top = -HUGE_VAL;
+        Real top = -HUGE_VAL;
         std::size_t best = 0;
         for (std::size_t c = 0; c < C; ++c) {
             z[t * C + c] += p.c[c];
             if (z[t * C + c] > top) top = z[t * C + c], best = c;
         }
-        double sum = 0;
+        Real sum = 0;
         for (std::size_t c = 0; c < C; ++c) sum += std::exp(z[t * C + c] - top);
-        result.loss += (top + std::log(sum) - z[t * C + std::size_t(y)]) / double(result.targets);
+        result.loss += (top + std::log(sum) - z[t * C + std::size_t(y)]) / Real(result.targets);
         result.correct += best == std::size_t(y);
         for (std::size_t c = 0; c < C; ++c)
-            dz[t * C + c] = (std::exp(z[t * C + c] - top) / sum - (c == std::size_t(y) ? 1.0 : 0.0)) / double(result.targets);
+            dz[t * C + c] = (std::exp(z[t * C + c] - top) / sum - (c == std::size_t(y) ? Real(1) : Real(0))) / Real(result.targets);
     }
     if (!grad || result.targets == 0) return result;
 
     // Backward.
     if (grad->E.size() != p.E.size() || grad->layers.size() != p.layers.size()) zero_like(*grad, p);
-    Vec dh(n * d, 0.0);
+    Vec<Real> dh(n * d, 0.0);
     matmul_backward(h.data(), p.Wout.data(), dz.data(), dh.data(), grad->Wout.data(), n, d, C);
     for (std::size_t t = 0; t < n; ++t)
         for (std::size_t c = 0; c < C; ++c) grad->c[c] += dz[t * C + c];
-    Vec du = dh;  // the gradient of the current layer's output
+    Vec<Real> du = dh;  // the gradient of the current layer's output
     for (std::size_t l = p.layers.size(); l-- > 0;) {
-        const Layer& layer = p.layers[l];
-        Layer& g = grad->layers[l];
-        const Cache& cache = caches[l];
-        const Vec& a = cache.a;
-        Vec din = du, dq(n * d, 0.0), dk(n * d, 0.0), dv(n * d, 0.0);  // the residual passes du to the input
-        Vec ds(n * n, 0.0);  // d loss / d s_ij
+        const Layer<Real>& layer = p.layers[l];
+        Layer<Real>& g = grad->layers[l];
+        const Cache<Real>& cache = caches[l];
+        const Vec<Real>& a = cache.a;
+        Vec<Real> din = du, dq(n * d, 0.0), dk(n * d, 0.0), dv(n * d, 0.0);  // the residual passes du to the input
+        Vec<Real> ds(n * n, 0.0);  // d loss / d s_ij
         for (std::size_t i = 0; i < n; ++i) {
-            double weighted = 0;
+            Real weighted = 0;
             for (std::size_t j = 0; j <= i; ++j) {
                 ds[i * n + j] = dot(&du[i * d], &cache.v[j * d], d);
                 axpy(a[i * n + j], &du[i * d], &dv[j * d], d);
@@ -715,11 +748,11 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
             }
             for (std::size_t j = 0; j <= i; ++j) ds[i * n + j] = a[i * n + j] * (ds[i * n + j] - weighted);  // the softmax's Jacobian
         }
-        Vec dcontent = ds;  // d loss / d (scale q_i . k_j)
+        Vec<Real> dcontent = ds;  // d loss / d (scale q_i . k_j)
         if (biased) bias_backward(model, sh, layer, cache.q, cache.k, n, cache.bias, ds, g, dq, dk, dcontent);
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) {
-                const double s = dcontent[i * n + j] * sh.content_scale;
+                const Real s = dcontent[i * n + j] * sh.content_scale;
                 axpy(s, &cache.k[j * d], &dq[i * d], d);
                 axpy(s, &cache.q[i * d], &dk[j * d], d);
             }
@@ -732,7 +765,7 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
         matmul_backward(cache.in.data(), layer.Wv.data(), dv.data(), din.data(), g.Wv.data(), n, d, d);
         du = std::move(din);
     }
-    const Vec& dx = du;
+    const Vec<Real>& dx = du;
     for (std::size_t t = 0; t < n; ++t)
         for (std::size_t c = 0; c < d; ++c) {
             grad->E[std::size_t(example.tokens[t]) * d + c] += dx[t * d + c];
@@ -741,32 +774,36 @@ Evaluation loss_and_grad(const Model& model, const Example& example, Params* gra
     return result;
 }
 
-void constrain(Model& model) {
+template <class Real>
+void constrain(Model<Real>& model) {
     if (model.kind != Kind::kerple) return;
     const bool power = kerple::parse(model.encoding).variant == kerple::Variant::power;
-    for (Layer& layer : model.params.layers) {
-        layer.pos[0] = std::max(layer.pos[0], 1e-3);
-        layer.pos[1] = std::clamp(layer.pos[1], 1e-3, power ? 2.0 : 1e300);
+    for (Layer<Real>& layer : model.params.layers) {
+        layer.pos[0] = std::max(layer.pos[0], Real(1e-3));
+        layer.pos[1] = std::clamp(layer.pos[1], Real(1e-3), power ? Real(2) : std::numeric_limits<Real>::max());
     }
 }
 
-void Adam::update(Params& params, const Params& grad) {
+template <class Real>
+void Adam<Real>::update(Params<Real>& params, const Params<Real>& grad) {
     if (m.E.size() != params.E.size() || m.layers.size() != params.layers.size()) {
         zero_like(m, params);
         zero_like(v, params);
     }
     ++step;
-    const double correction1 = 1.0 - std::pow(beta1, double(step)), correction2 = 1.0 - std::pow(beta2, double(step));
+    // In Real throughout: Adam's constants rounded once, as a float32 optimiser holds them.
+    const Real b1 = Real(beta1), b2 = Real(beta2), rate = Real(lr), epsilon = Real(eps);
+    const Real correction1 = Real(1) - std::pow(b1, Real(step)), correction2 = Real(1) - std::pow(b2, Real(step));
     auto xs = groups(params), ms = groups(m), vs = groups(v);
-    auto gs = groups(const_cast<Params&>(grad));
+    auto gs = groups(const_cast<Params<Real>&>(grad));
     for (std::size_t k = 0; k < xs.size(); ++k) {
-        Vec *x = xs[k].second, *mo = ms[k].second, *ve = vs[k].second;
-        const Vec* g = gs[k].second;
+        Vec<Real> *x = xs[k].second, *mo = ms[k].second, *ve = vs[k].second;
+        const Vec<Real>* g = gs[k].second;
         for (std::size_t i = 0; i < x->size(); ++i) {
-            const double gi = (*g)[i];
-            (*mo)[i] = beta1 * (*mo)[i] + (1 - beta1) * gi;
-            (*ve)[i] = beta2 * (*ve)[i] + (1 - beta2) * gi * gi;
-            (*x)[i] -= lr * ((*mo)[i] / correction1) / (std::sqrt((*ve)[i] / correction2) + eps);
+            const Real gi = (*g)[i];
+            (*mo)[i] = b1 * (*mo)[i] + (Real(1) - b1) * gi;
+            (*ve)[i] = b2 * (*ve)[i] + (Real(1) - b2) * gi * gi;
+            (*x)[i] -= rate * ((*mo)[i] / correction1) / (std::sqrt((*ve)[i] / correction2) + epsilon);
         }
     }
 }
@@ -821,29 +858,32 @@ std::int64_t longest(const Request& r) {
     return std::max(r.train_length, *std::max_element(r.eval_lengths.begin(), r.eval_lengths.end()));
 }
 
-Model model_of(const Request& r) {
+template <class Real>
+Model<Real> model_of(const Request& r) {
     const std::int64_t classes = r.task == Task::first_marker ? longest(r) : r.vocab;
-    return make_model(r.encoding, r.vocab, r.d_model, classes, longest(r), std::uint64_t(r.seed), r.layers);
+    return make_model<Real>(r.encoding, r.vocab, r.d_model, classes, longest(r), std::uint64_t(r.seed), r.layers);
 }
 
 }  // namespace
 
-Trainer::Trainer(Request request) : request_(std::move(request)), model_(model_of(request_)), rng_(std::uint64_t(request_.seed)) {
+template <class Real>
+Trainer<Real>::Trainer(Request request) : request_(std::move(request)), model_(model_of<Real>(request_)), rng_(std::uint64_t(request_.seed)) {
     adam_.lr = request_.lr;
     loss_.reserve(std::size_t(total()));
 }
 
-std::int64_t Trainer::step(std::int64_t count) {
+template <class Real>
+std::int64_t Trainer<Real>::step(std::int64_t count) {
     for (std::int64_t k = 0; k < count && done_ < total(); ++k, ++done_) {
         if (done_ == request_.steps) {  // DroPE: the encoding is dropped, the rest recalibrates without it
             model_.encoding = sized(Config{{"type", std::string("none")}}, request_.d_model);
             model_.kind = Kind::none;
             model_.params.P.clear();
-            for (Layer& layer : model_.params.layers) layer.pos.clear();
-            adam_ = Adam{};  // fresh moments for the parameters that remain
+            for (Layer<Real>& layer : model_.params.layers) layer.pos.clear();
+            adam_ = Adam<Real>{};  // fresh moments for the parameters that remain
             adam_.lr = request_.lr;
         }
-        Params grad;
+        Params<Real> grad;
         const Evaluation e = loss_and_grad(model_, make_example(request_.task, request_.vocab, request_.train_length, rng_), &grad);
         loss_.push_back(e.loss);
         if (e.targets > 0) {
@@ -854,12 +894,13 @@ std::int64_t Trainer::step(std::int64_t count) {
     return done_;
 }
 
-Result Trainer::finish() {
+template <class Real>
+Result<Real> Trainer<Real>::finish() {
     step(total() - done_);
-    Result result;
+    Result<Real> result;
     result.loss = loss_;
     result.model = model_;
-    Model& evaluated = result.model;
+    Model<Real>& evaluated = result.model;
     if (!request_.eval_encoding.entries().empty()) {
         const Config eval = sized(request_.eval_encoding, request_.d_model);
         if (family_of(eval).type != family_of(evaluated.encoding).type)
@@ -873,7 +914,7 @@ Result Trainer::finish() {
         point.length = n;
         std::int64_t correct = 0, targets = 0;
         for (std::int64_t k = 0; k < request_.eval_examples; ++k) {
-            const Evaluation e = loss_and_grad(evaluated, make_example(request_.task, request_.vocab, n, eval_rng), nullptr);
+            const Evaluation e = loss_and_grad<Real>(evaluated, make_example(request_.task, request_.vocab, n, eval_rng), nullptr);
             correct += e.correct;
             targets += e.targets;
             point.loss += e.loss / double(request_.eval_examples);
@@ -883,15 +924,30 @@ Result Trainer::finish() {
     }
     for (const std::int64_t n : {request_.train_length, std::min(4 * request_.train_length, evaluated.max_length)}) {
         Random map_rng(std::uint64_t(request_.seed) + 2 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
-        AttentionMap map;
+        AttentionMap<Real> map;
         map.length = n;
         map.example = make_example(request_.task, request_.vocab, n, map_rng);
-        loss_and_grad(evaluated, map.example, nullptr, &map.weights);
+        loss_and_grad<Real>(evaluated, map.example, nullptr, &map.weights);
         result.maps.push_back(std::move(map));
     }
     return result;
 }
 
-Result run(const Request& request) { return Trainer(request).finish(); }
+template <class Real>
+Result<Real> run(const Request& request) { return Trainer<Real>(request).finish(); }
+
+#define POSENC_TRAIN_INSTANTIATE(Real)                                                                                     \
+    template std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>&);                              \
+    template Model<Real> make_model(const Config&, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::uint64_t, \
+                                    std::int64_t);                                                                        \
+    template Config trained_spec(const Model<Real>&, std::size_t);                                                        \
+    template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*, std::vector<std::vector<Real>>*); \
+    template void constrain(Model<Real>&);                                                                                \
+    template struct Adam<Real>;                                                                                           \
+    template class Trainer<Real>;                                                                                         \
+    template Result<Real> run(const Request&);
+POSENC_TRAIN_INSTANTIATE(float)
+POSENC_TRAIN_INSTANTIATE(double)
+#undef POSENC_TRAIN_INSTANTIATE
 
 }  // namespace posenc::train

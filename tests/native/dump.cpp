@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (mode == "train" && argc == 3) {
-            const auto result = posenc::train::run(posenc::train::parse_request(posenc::parse_json_object(argv[2], "request")));
+            const auto result = posenc::train::run<float>(posenc::train::parse_request(posenc::parse_json_object(argv[2], "request")));
             std::fwrite(result.loss.data(), sizeof(double), result.loss.size(), stdout);
             for (const auto& point : result.eval) {
                 std::fwrite(&point.accuracy, sizeof(double), 1, stdout);

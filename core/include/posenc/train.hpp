@@ -9,8 +9,9 @@
 //                                               (deberta: q . k / sqrt(3 d), its scale_factor)
 //   o_i = sum_j softmax_j(s_ij) v_j,  h_i = x_i + o_i,  z_i = h_i W_out + c
 //   loss = mean over the positions with a target of cross-entropy(z_i, y_i)
-// computed in float64 (deterministic, the same on every platform: plain loops,
-// no SIMD), so gradients can be checked against finite differences exactly. With two
+// computed in Real: float for the JS API (float32, as the issue asks, deterministic: plain
+// loops, no SIMD, no FMA contraction), double for the native tests, whose finite
+// differences need it to check the gradients tightly. With two
 // layers the second takes the first's h as its x (each layer its own W_q, W_k, W_v and,
 // for T5, its own table; the encoding's rotation or bias in both, an absolute table once).
 #pragma once
@@ -50,9 +51,11 @@ Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random&
 /// How the encoding enters the model (the family's type, as train() reads it).
 enum class Kind { none, sinusoidal, learned, rope, xpos, alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope };
 
-/// One attention layer's parameters, row-major, float64.
+/// One attention layer's parameters, row-major. Real: float (the JS API's and the page's
+/// training) or double (the native tests' finite differences).
+template <class Real>
 struct Layer {
-    std::vector<double> Wq, Wk, Wv;  ///< [d, d]
+    std::vector<Real> Wq, Wk, Wv;  ///< [d, d]
     /// The layer's learned position parameters, named as the family's spec names them
     /// (position_key(kind)); empty for the families without any:
     ///   t5: relative_attention_bias [num_buckets] (one head);  shaw: relative_key [2K + 1, d];
@@ -60,26 +63,29 @@ struct Layer {
     ///   fire: [linear1_weight (W), linear1_bias (W), linear2_weight (W), linear2_bias (1)], W = mlp_width;
     ///   deberta: rel_embeddings [2 att_span, d] (norm_rel_ebd "none": trained as the attention reads it);
     ///   cope: pos_emb [npos_max, d].
-    std::vector<double> pos;
+    std::vector<Real> pos;
 };
 
-/// The model's parameters, each row-major, float64.
+/// The model's parameters, each row-major.
+template <class Real>
 struct Params {
-    std::vector<double> E;           ///< [vocab, d]
-    std::vector<Layer> layers;       ///< one or two
-    std::vector<double> Wout;        ///< [d, classes]
-    std::vector<double> c;           ///< [classes]
-    std::vector<double> P;           ///< learned: [max_length, d]
+    std::vector<Real> E;             ///< [vocab, d]
+    std::vector<Layer<Real>> layers; ///< one or two
+    std::vector<Real> Wout;          ///< [d, classes]
+    std::vector<Real> c;             ///< [classes]
+    std::vector<Real> P;             ///< learned: [max_length, d]
 };
 
 /// Every parameter group with its name ("E", "layer0.Wq", ..., "layer0.pos", "Wout", "c", "P"), in one order.
-std::vector<std::pair<std::string, std::vector<double>*>> groups(Params& params);
+template <class Real>
+std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>& params);
 
 /// The spec key of Layer::pos for a kind ("relative_attention_bias", "relative_key", "r_r_bias",
 /// "r1, r2", "linear*", "rel_embeddings", "pos_emb"), empty when it has none.
 std::string position_key(Kind kind);
 
 /// A model: its sizes, its encoding, and its parameters.
+template <class Real>
 struct Model {
     std::int64_t vocab = 16, d = 32, classes = 16, max_length = 512;
     /// The family's spec with its width key set to d, one head (n_heads 1, head 0 where the
@@ -87,7 +93,7 @@ struct Model {
     /// norm_rel_ebd "none"; fire: n_heads 1.
     Config encoding;
     Kind kind = Kind::none;
-    Params params;
+    Params<Real> params;
 };
 
 /// A model with parameters drawn from seed: E, W_q, W_k, W_v, W_out ~ N(0, 1/d), c = 0;
@@ -96,13 +102,15 @@ struct Model {
 /// rel_embeddings and fire's MLP as the family draws them (its seed key set to seed + layer);
 /// kerple's r1, r2 from the spec (1, 1). classes = vocab (first_marker: max_length).
 /// Every family of the registry is trained; throws BadParam ("layers") outside 1 or 2.
-Model make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
+template <class Real>
+Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
                  std::int64_t max_length, std::uint64_t seed, std::int64_t layers = 1);
 
 /// The spec of layer `layer`'s encoding with its trained parameters in the family's explicit
 /// form (model.encoding plus position_key's keys; learned: weight [max_length, d] with
 /// max_position_embeddings = max_length), so attention() computes the trained head's bias.
-Config trained_spec(const Model& model, std::size_t layer);
+template <class Real>
+Config trained_spec(const Model<Real>& model, std::size_t layer);
 
 /// The loss on one example and, when grad is not null, its gradient (grad has the
 /// shape of model.params and is added to). Returns {loss, right answers, targets}.
@@ -111,20 +119,23 @@ struct Evaluation {
     double loss = 0;
     std::int64_t correct = 0, targets = 0;
 };
-Evaluation loss_and_grad(const Model& model, const Example& example, Params* grad,
-                         std::vector<std::vector<double>>* weights = nullptr);
+template <class Real>
+Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Params<Real>* grad,
+                         std::vector<std::vector<Real>>* weights = nullptr);
 
 /// Keeps the parameters a family constrains in their range after a step: kerple's
 /// r1, r2 >= 1e-3 (r2 <= 2 for the power variant), as the KERPLE code clamps them.
-void constrain(Model& model);
+template <class Real>
+void constrain(Model<Real>& model);
 
 /// Adam (Kingma and Ba 2015, Algorithm 1): its moments, one per parameter.
+template <class Real>
 struct Adam {
     double lr = 3e-3, beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
     std::int64_t step = 0;
-    Params m, v;
+    Params<Real> m, v;
     /// Moves params against grad (one step); the moments are sized on the first call.
-    void update(Params& params, const Params& grad);
+    void update(Params<Real>& params, const Params<Real>& grad);
 };
 
 /// An experiment (JS train(request)): train at train_length, evaluate at each of eval_lengths.
@@ -155,24 +166,27 @@ struct EvalPoint {
 };
 
 /// The trained model's attention on one fresh example: tokens, targets and each layer's weights.
+template <class Real>
 struct AttentionMap {
     std::int64_t length = 0;
     Example example;
-    std::vector<std::vector<double>> weights;  ///< per layer, [length, length] row-major
+    std::vector<std::vector<Real>> weights;  ///< per layer, [length, length] row-major
 };
 
+template <class Real>
 struct Result {
     std::vector<double> loss;      ///< [steps + recalibration_steps]: the training loss of each step's example
     std::vector<EvalPoint> eval;   ///< one per eval_lengths
     /// At train_length and at 4 x train_length (or the longest length the model was sized for,
     /// if shorter), with the evaluated encoding.
-    std::vector<AttentionMap> maps;
-    Model model;                   ///< the trained model (as evaluated: DroPE's without its encoding)
+    std::vector<AttentionMap<Real>> maps;
+    Model<Real> model;                  ///< the trained model (as evaluated: DroPE's without its encoding)
 };
 
 /// An experiment a few steps at a time, so a caller can report progress and stop between
 /// chunks (the page's worker). Deterministic for a request, however the steps are chunked:
 /// training examples from Random(seed), evaluation examples from Random(seed + 1) per length.
+template <class Real>
 class Trainer {
 public:
     /// Throws as make_model for a bad request.
@@ -183,18 +197,35 @@ public:
     /// Runs up to `count` more steps; returns done().
     std::int64_t step(std::int64_t count);
     /// Runs the steps left, then evaluates. Call once.
-    Result finish();
+    Result<Real> finish();
 
 private:
     Request request_;
-    Model model_;
-    Adam adam_;
+    Model<Real> model_;
+    Adam<Real> adam_;
     Random rng_;
     std::vector<double> loss_;
     std::int64_t done_ = 0;
 };
 
 /// Trainer(request).finish(): trains (one example per step, Adam) and evaluates.
-Result run(const Request& request);
+template <class Real>
+Result<Real> run(const Request& request);
+
+// Defined in train.cpp for float and double.
+#define POSENC_TRAIN_EXTERN(Real)                                                                                         \
+    extern template std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>&);                       \
+    extern template Model<Real> make_model(const Config&, std::int64_t, std::int64_t, std::int64_t, std::int64_t,        \
+                                           std::uint64_t, std::int64_t);                                                  \
+    extern template Config trained_spec(const Model<Real>&, std::size_t);                                                 \
+    extern template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*,                           \
+                                             std::vector<std::vector<Real>>*);                                            \
+    extern template void constrain(Model<Real>&);                                                                         \
+    extern template struct Adam<Real>;                                                                                    \
+    extern template class Trainer<Real>;                                                                                  \
+    extern template Result<Real> run(const Request&);
+POSENC_TRAIN_EXTERN(float)
+POSENC_TRAIN_EXTERN(double)
+#undef POSENC_TRAIN_EXTERN
 
 }  // namespace posenc::train
