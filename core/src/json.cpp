@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -386,7 +387,19 @@ std::string json_quote(std::string_view text) {
 
 namespace {
 
-void append_number(std::string& out, double x) { out += std::isfinite(x) ? format_number(x) : "null"; }
+void append_number(std::string& out, double x) {
+    if (!std::isfinite(x)) {
+        out += "null";
+        return;
+    }
+    if (double(float(x)) == x && x != std::floor(x)) {  // a float32 value: 9 digits name it (one snprintf, not a search)
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.9g", x);
+        out += buf;
+        return;
+    }
+    out += format_number(x);
+}
 
 void append_config(std::string& out, const Config& config) {
     out += '{';

@@ -837,17 +837,29 @@ Request parse_request(const Config& config) {
         }
     }
     // The work: each step's (and each evaluated example's) forward and backward passes, about
-    // 8 n d^2 (projections, read-out) + 6 n^2 d (scores, weights . v, their gradients) multiply-adds,
-    // 4 to a budget operation (plain float64 loops: about 1 ns per multiply-add in wasm, measured).
-    const auto pass = [&](double n) {
-        return (8 * n * double(r.d_model) * double(std::max(r.d_model, r.vocab)) + 6 * n * n * double(r.d_model)) / 4;
-    };
-    double evaluation = 0;
-    for (const std::int64_t n : r.eval_lengths) evaluation += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;
-    const double steps = double(r.steps + r.recalibration_steps);
-    budget::check_work("train", "steps", {{{steps, "steps"}, {double(r.layers), "layers"}, {pass(double(r.train_length)), "operations per step"}},
-                                           {{1, "evaluation"}, {evaluation, "operations"}}},
-                       8.0 * steps);
+    // 8 n d^2 multiply-adds (projections, read-out) and, per (query, key) pair, 6 d (scores,
+    // weights . v, their gradients) + 120 (the exp, the softmax's bookkeeping) + the encoding's own
+    // (deberta 8 d for c2p, p2c and their gradients; cope 10 d + 100 for its gates and
+    // interpolation; fire 8 mlp_width; shaw 4 d; transformer_xl 6 d), 4 to a budget operation
+    // (plain float32 loops: about 1.3 ns per multiply-add in wasm, measured on this machine).
+    const double d = double(r.d_model);
+    const Config encoding = sized(r.encoding, r.d_model);
+    const Kind kind = kind_of(encoding);
+    const double own = kind == Kind::deberta ? 8 * d
+                       : kind == Kind::cope  ? 10 * d + 100
+                       : kind == Kind::fire  ? 8 * double(fire::parse(encoding).mlp_width)
+                       : kind == Kind::shaw  ? 4 * d
+                       : kind == Kind::transformer_xl ? 6 * d
+                                             : 0.0;
+    const auto pass = [&](double n) { return (8 * n * d * double(std::max(r.d_model, r.vocab)) + n * n * (6 * d + 120 + own)) / 4; };
+    r.step_work = double(r.layers) * pass(double(r.train_length));
+    for (const std::int64_t n : r.eval_lengths)
+        r.evaluation_work += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;  // forward only
+    // A request is refused when one step, or the evaluation, is above the budget of one call;
+    // its steps are counted by run() (one call) or by each Trainer::step (a chunk).
+    budget::check_work("train", "train_length",
+                       budget::Factors{{1, "step"}, {double(r.layers), "layers"}, {pass(double(r.train_length)), "operations per layer"}}, 0);
+    budget::check_work("train", "eval_lengths", budget::Factors{{1, "evaluation"}, {r.evaluation_work, "operations"}}, 0);
     return r;
 }
 
@@ -874,6 +886,8 @@ Trainer<Real>::Trainer(Request request) : request_(std::move(request)), model_(m
 
 template <class Real>
 std::int64_t Trainer<Real>::step(std::int64_t count) {
+    count = std::min(count, total() - done_);
+    budget::check_work("trainerStep", "count", budget::Factors{{double(count), "steps"}, {request_.step_work, "operations per step"}}, 0);
     for (std::int64_t k = 0; k < count && done_ < total(); ++k, ++done_) {
         if (done_ == request_.steps) {  // DroPE: the encoding is dropped, the rest recalibrates without it
             model_.encoding = sized(Config{{"type", std::string("none")}}, request_.d_model);
@@ -896,7 +910,7 @@ std::int64_t Trainer<Real>::step(std::int64_t count) {
 
 template <class Real>
 Result<Real> Trainer<Real>::finish() {
-    step(total() - done_);
+    while (done_ < total()) step(std::max<std::int64_t>(1, std::int64_t(budget::kMaxOperations / std::max(1.0, request_.step_work))));
     Result<Real> result;
     result.loss = loss_;
     result.model = model_;
@@ -934,7 +948,13 @@ Result<Real> Trainer<Real>::finish() {
 }
 
 template <class Real>
-Result<Real> run(const Request& request) { return Trainer<Real>(request).finish(); }
+Result<Real> run(const Request& request) {
+    const double steps = double(request.steps + request.recalibration_steps);
+    budget::check_work("train", "steps", {{{steps, "steps"}, {request.step_work, "operations per step"}},
+                                           {{1, "evaluation"}, {request.evaluation_work, "operations"}}},
+                       8.0 * steps);
+    return Trainer<Real>(request).finish();
+}
 
 #define POSENC_TRAIN_INSTANTIATE(Real)                                                                                     \
     template std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>&);                              \

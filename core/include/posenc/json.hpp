@@ -57,7 +57,9 @@ void append_json_quoted(std::string& out, std::string_view text);
 
 /// `config` as a JSON object text that parse_json_object reads back to the same Config:
 /// keys in order, numbers in their shortest round-trip form (format_number), nested
-/// objects and lists as they are. Non-finite numbers are written as null.
+/// objects and lists as they are. Non-finite numbers are written as null. A number that is a
+/// float32 value (a trained parameter) is written with 9 significant digits, which read back as
+/// the same float32 (a double within 5e-10 of it), without format_number's search.
 std::string to_json(const Config& config);
 
 }  // namespace posenc

@@ -152,11 +152,15 @@ struct Request {
     std::int64_t recalibration_steps = 0;
     double lr = 1e-2;
     std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
+    /// The budget's operations of one training step and of the evaluation (parse_request).
+    double step_work = 0, evaluation_work = 0;
 };
 
 /// Reads {task, encoding, eval_encoding?, layers (1 or 2), d_model, vocab, train_length, steps, seed,
-/// eval_lengths, eval_examples, lr, recalibration_steps}. Throws
-/// BadParam naming the key for values out of range and for an experiment above the work budget.
+/// eval_lengths, eval_examples, lr, recalibration_steps}. Throws BadParam naming the key for
+/// values out of range, and ("train_length", "eval_lengths") when one step or the evaluation is
+/// above the work budget of one call (budget.hpp). run() refuses ("steps") an experiment whose
+/// steps and evaluation are together above it (one call); a Trainer counts each chunk instead.
 Request parse_request(const Config& config);
 
 /// Accuracy and mean loss over eval_examples fresh examples of one length.
@@ -194,9 +198,10 @@ public:
     /// steps + recalibration_steps.
     std::int64_t total() const { return request_.steps + request_.recalibration_steps; }
     std::int64_t done() const { return done_; }
-    /// Runs up to `count` more steps; returns done().
+    /// Runs up to `count` more steps; returns done(). Throws BadParam ("count") when those steps
+    /// are above the work budget of one call.
     std::int64_t step(std::int64_t count);
-    /// Runs the steps left, then evaluates. Call once.
+    /// Runs the steps left (in chunks within the budget: finish() itself may be long), then evaluates. Call once.
     Result<Real> finish();
 
 private:
