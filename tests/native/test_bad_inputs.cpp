@@ -90,6 +90,13 @@ std::vector<Case> catalogue() {
          "<= 1e6"},
         {"fire list of the wrong length", [] { attention_bias(S(R"({"type":"fire","mlp_width":4,"linear1_bias":[1,2,3]})"), 4); },
          I, "linear1_bias", "linear1_bias = a list of 3 numbers", "a list of mlp_width = 4 numbers"},
+        // The explicit-parameter lists: a wrong length names the key and the count.
+        {"learned weight of the wrong length",
+         [] { table(S(R"({"type":"learned","d_model":2,"max_position_embeddings":2,"weight":[1,2,3]})"), 1); }, I, "weight",
+         "weight = a list of 3 numbers", "max_position_embeddings x d_model = 2 x 2 = 4 numbers"},
+        {"learned weight item 1e5",
+         [] { table(S(R"({"type":"learned","d_model":1,"max_position_embeddings":2,"weight":[1,1e5]})"), 1); }, I, "weight",
+         "weight[1] = 100000", "a number in [-1e4, 1e4]"},
         {"learned std Infinity", [] { table(Config{{"type", std::string("learned")}, {"std", kInf}}); }, I, "std",
          "std = Infinity", "[0, 1e6]"},
         // Function arguments.
