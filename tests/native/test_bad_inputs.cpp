@@ -97,6 +97,10 @@ std::vector<Case> catalogue() {
         {"learned weight item 1e5",
          [] { table(S(R"({"type":"learned","d_model":1,"max_position_embeddings":2,"weight":[1,1e5]})"), 1); }, I, "weight",
          "weight[1] = 100000", "a number in [-1e4, 1e4]"},
+        {"t5 relative_attention_bias of the wrong length",
+         [] { attention_bias(S(R"({"type":"t5","n_heads":2,"num_buckets":4,"max_distance":8,"relative_attention_bias":[1,2]})"), 4); },
+         I, "relative_attention_bias", "relative_attention_bias = a list of 2 numbers",
+         "num_buckets x n_heads = 4 x 2 = 8 numbers"},
         {"learned std Infinity", [] { table(Config{{"type", std::string("learned")}, {"std", kInf}}); }, I, "std",
          "std = Infinity", "[0, 1e6]"},
         // Function arguments.

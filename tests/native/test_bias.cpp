@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "posenc/alibi.hpp"
 #include "posenc/kerple.hpp"
@@ -99,6 +101,39 @@ TEST_CASE("T5 bias matrix reads the head's table at bucket(j - i)", "[t5]") {
     CHECK(b(5, 5) == float(table[0]));
     // Another head draws another table.
     CHECK(t5::bucket_bias(spec_of(t5::parse, {{"n_heads", 4.0}, {"head", 2.0}, {"seed", 5.0}})) != table);
+}
+
+TEST_CASE("T5: an explicit relative_attention_bias [num_buckets, n_heads] gives head h's column", "[t5]") {
+    // 8 buckets x 2 heads, row-major: entry (bucket, head) = 10 bucket + head + 0.25.
+    std::vector<double> table;
+    for (int bucket = 0; bucket < 8; ++bucket)
+        for (int head = 0; head < 2; ++head) table.push_back(10.0 * bucket + head + 0.25);
+    Config spec{{"type", std::string("t5")}, {"n_heads", 2.0}, {"head", 1.0}, {"num_buckets", 8.0},
+                {"max_distance", 16.0}, {"seed", 9.0}, {"relative_attention_bias", table}};
+    // Bidirectional, 8 buckets: 4 a direction, 2 exact. j - i = 1 is bucket 4 + 1, j - i = -1 bucket 1.
+    REQUIRE(t5::relative_position_bucket(1, true, 8, 16) == 5);
+    REQUIRE(t5::relative_position_bucket(-1, true, 8, 16) == 1);
+    const auto b = attention_bias(spec, 4);
+    CHECK(b(0, 1) == 51.25f);  // relative_attention_bias[5][1]
+    CHECK(b(2, 1) == 11.25f);  // [1][1]
+    CHECK(b(3, 3) == 1.25f);   // [0][1]
+    CHECK(decay(spec, 1, 0).front().second == std::vector<double>{1.25, 11.25});  // f(0), f(-1)
+    spec.set("head", 0.0);
+    CHECK(attention_bias(spec, 4)(0, 1) == 50.25f);  // [5][0]
+    // The head's bias in the fused kernel reads the same column.
+    HeadInputs in;
+    in.n = 4;
+    float row[4] = {0, 0, 0, 0};
+    head_bias(spec, in).tile->add(2, 1, 0, 4, row, 4);
+    CHECK(row[1] == 10.25f);
+    CHECK(row[3] == 50.25f);
+}
+
+TEST_CASE("T5: a relative_attention_bias of the wrong length is refused naming the key and the count", "[t5][errors]") {
+    const Config spec{{"type", std::string("t5")}, {"n_heads", 2.0}, {"num_buckets", 8.0}, {"max_distance", 16.0},
+                      {"relative_attention_bias", std::vector<double>(8, 1.0)}};
+    CHECK_THROWS_WITH(attention_bias(spec, 2), "relative_attention_bias = a list of 8 numbers is invalid: expected "
+                                               "num_buckets x n_heads = 8 x 2 = 16 numbers");
 }
 
 TEST_CASE("Shaw: q_i . a_clip(j - i), constant past max_relative_position", "[shaw]") {
