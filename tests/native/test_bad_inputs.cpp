@@ -101,6 +101,9 @@ std::vector<Case> catalogue() {
          [] { attention_bias(S(R"({"type":"t5","n_heads":2,"num_buckets":4,"max_distance":8,"relative_attention_bias":[1,2]})"), 4); },
          I, "relative_attention_bias", "relative_attention_bias = a list of 2 numbers",
          "num_buckets x n_heads = 4 x 2 = 8 numbers"},
+        {"shaw relative_key of the wrong length",
+         [] { attention_bias(S(R"({"type":"shaw","head_dim":2,"max_relative_position":2,"relative_key":[1,2,3]})"), 4); }, I,
+         "relative_key", "relative_key = a list of 3 numbers", "(2 max_relative_position + 1) x head_dim = 5 x 2 = 10 numbers"},
         {"learned std Infinity", [] { table(Config{{"type", std::string("learned")}, {"std", kInf}}); }, I, "std",
          "std = Infinity", "[0, 1e6]"},
         // Function arguments.

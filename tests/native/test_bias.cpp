@@ -153,6 +153,38 @@ TEST_CASE("Shaw: q_i . a_clip(j - i), constant past max_relative_position", "[sh
     CHECK(ones(0, 1) != ones(0, 2));
 }
 
+TEST_CASE("Shaw: an explicit relative_key [2K + 1, head_dim], row k + K a_k, is what every output reads", "[shaw]") {
+    // K = 1, head_dim 2: a_(-1) = (1, 2), a_0 = (3, 4), a_1 = (5, 6).
+    const Config spec{{"type", std::string("shaw")}, {"head_dim", 2.0}, {"max_relative_position", 1.0}, {"seed", 4.0},
+                      {"relative_key", std::vector<double>{1, 2, 3, 4, 5, 6}}};
+    const bool given = shaw::embeddings(shaw::parse(spec)) == xt::xtensor<float, 2>{{1, 2}, {3, 4}, {5, 6}};
+    CHECK(given);
+    // Queries of ones: b(i, j) is the sum of row clip(j - i, -1, 1) + 1.
+    const auto b = attention_bias(spec, 4);
+    CHECK(b(0, 1) == 11.0f);
+    CHECK(b(0, 3) == 11.0f);  // clipped
+    CHECK(b(2, 2) == 7.0f);
+    CHECK(b(3, 0) == 3.0f);
+    CHECK(decay(spec, 2, 0).front().second == std::vector<double>{7, 3, 3});  // a key m back: row clip(-m) + 1
+    // The head's bias: q_0 = (1, 0), q_1 = (0, 1).
+    const std::vector<float> q = {1, 0, 0, 1};
+    HeadInputs in;
+    in.q = q.data();
+    in.n = 2;
+    in.width = 2;
+    float s[4] = {0, 0, 0, 0};
+    head_bias(spec, in).tile->add(0, 2, 0, 2, s, 2);
+    CHECK(s[1] == 5.0f);  // q_0 . a_1
+    CHECK(s[2] == 2.0f);  // q_1 . a_(-1)
+}
+
+TEST_CASE("Shaw: a relative_key of the wrong length is refused naming the key and the count", "[shaw][errors]") {
+    const Config spec{{"type", std::string("shaw")}, {"head_dim", 2.0}, {"max_relative_position", 1.0},
+                      {"relative_key", std::vector<double>{1, 2, 3, 4}}};
+    CHECK_THROWS_WITH(attention_bias(spec, 2), "relative_key = a list of 4 numbers is invalid: expected "
+                                               "(2 max_relative_position + 1) x head_dim = 3 x 2 = 6 numbers");
+}
+
 TEST_CASE("Transformer-XL: (q_i + v) . R_(i-j) with R = [sin | cos] of the distance", "[transformer_xl]") {
     const auto spec = spec_of(transformer_xl::parse, {{"d_head", 8.0}, {"causal", false}});
     const auto v = transformer_xl::v(spec);
