@@ -104,6 +104,11 @@ std::vector<Case> catalogue() {
         {"shaw relative_key of the wrong length",
          [] { attention_bias(S(R"({"type":"shaw","head_dim":2,"max_relative_position":2,"relative_key":[1,2,3]})"), 4); }, I,
          "relative_key", "relative_key = a list of 3 numbers", "(2 max_relative_position + 1) x head_dim = 5 x 2 = 10 numbers"},
+        {"transformer_xl r_w_bias of the wrong length",
+         [] { attention_bias(S(R"({"type":"transformer_xl","d_head":2,"r_w_bias":[1]})"), 4); }, I, "r_w_bias",
+         "r_w_bias = a list of 1 numbers", "d_head = 2 numbers"},
+        {"transformer_xl r_r_bias not a list", [] { attention_bias(S(R"({"type":"transformer_xl","r_r_bias":1})"), 4); }, I,
+         "r_r_bias", "r_r_bias = 1", "expected a list of numbers in [-1e4, 1e4], d_head of them"},
         {"learned std Infinity", [] { table(Config{{"type", std::string("learned")}, {"std", kInf}}); }, I, "std",
          "std = Infinity", "[0, 1e6]"},
         // Function arguments.

@@ -204,6 +204,38 @@ TEST_CASE("Transformer-XL: (q_i + v) . R_(i-j) with R = [sin | cos] of the dista
     CHECK(transformer_xl::bias(spec_of(transformer_xl::parse, {{"d_head", 8.0}}), 4)(0, 1) == kMinusInf);  // causal by default
 }
 
+TEST_CASE("Transformer-XL: explicit r_w_bias (u) and r_r_bias (v) [d_head] replace the draws", "[transformer_xl]") {
+    const Config spec{{"type", std::string("transformer_xl")}, {"d_head", 2.0}, {"causal", false},
+                      {"r_w_bias", std::vector<double>{7, 8}}, {"r_r_bias", std::vector<double>{0.5, -2}}};
+    const auto parsed = transformer_xl::parse(spec);
+    CHECK(transformer_xl::u(parsed) == std::vector<double>{7, 8});
+    CHECK(transformer_xl::v(parsed) == std::vector<double>{0.5, -2});
+    // d_head 2: R_r = [sin r, cos r] (w_0 = 1). Queries of ones, (i, j) = (3, 1):
+    // (q_3 + v) . R_2 = 1.5 sin 2 - cos 2.
+    const double by_hand = 1.5 * std::sin(2.0) - std::cos(2.0);
+    CHECK(attention_bias(spec, 4)(3, 1) == Approx(by_hand).epsilon(1e-6));
+    CHECK(decay(spec, 2, 0).front().second[2] == Approx(by_hand).epsilon(1e-12));
+    // The head's factored bias: q_3 = (1, 1), so Q'_3 . K'_1 is the same number.
+    const std::vector<float> q(8, 1.0f);
+    HeadInputs in;
+    in.q = q.data();
+    in.n = 4;
+    in.width = 2;
+    const HeadBias head = head_bias(spec, in);
+    REQUIRE(head.extra_width == 2);
+    const double factored = double(head.q_extra[6]) * head.k_extra[2] + double(head.q_extra[7]) * head.k_extra[3];
+    CHECK(factored == Approx(by_hand).epsilon(1e-6));
+}
+
+TEST_CASE("Transformer-XL: r_w_bias or r_r_bias of the wrong length is refused naming the key and the count",
+          "[transformer_xl][errors]") {
+    Config spec{{"type", std::string("transformer_xl")}, {"d_head", 4.0}, {"r_r_bias", std::vector<double>{1, 2}}};
+    CHECK_THROWS_WITH(attention_bias(spec, 2), "r_r_bias = a list of 2 numbers is invalid: expected d_head = 4 numbers");
+    spec.set("r_r_bias", std::monostate{});
+    spec.set("r_w_bias", std::vector<double>{1, 2, 3});
+    CHECK_THROWS_WITH(attention_bias(spec, 2), "r_w_bias = a list of 3 numbers is invalid: expected d_head = 4 numbers");
+}
+
 TEST_CASE("KERPLE: -r1 ln(1 + r2 d) and -r1 d^r2, decreasing with distance", "[kerple]") {
     const auto log = spec_of(kerple::parse, {{"r1", 2.0}, {"r2", 0.5}});
     CHECK(kerple::at_distance(log, 2) == Approx(-2 * std::log(2.0)).epsilon(1e-15));
