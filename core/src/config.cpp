@@ -267,6 +267,27 @@ std::optional<std::vector<double>> SpecReader::number_list(std::string_view key,
     return *list;
 }
 
+std::vector<float> SpecReader::tensor(std::string_view key, std::string_view item, std::initializer_list<Dim> shape) const {
+    const Key& k = declared(key);
+    const Value* value = find(key);
+    if (value && !std::holds_alternative<std::vector<double>>(*value))
+        throw_bad_param(std::string(key), describe(*value), "a list of " + k.allowed);  // "a list of numbers in ..., d_head of them"
+    const std::optional<std::vector<double>> values = number_list(key, k.min, k.max, item);
+    if (!values) return {};
+    double expected = 1;
+    for (const Dim& dim : shape) expected *= double(dim.size);
+    if (double(values->size()) != expected) {
+        std::string names, sizes;
+        for (const Dim& dim : shape) {
+            names += (names.empty() ? "" : " x ") + std::string(dim.name);
+            sizes += (sizes.empty() ? "" : " x ") + std::to_string(dim.size);
+        }
+        throw_bad_param(std::string(key), "a list of " + std::to_string(values->size()) + " numbers",
+                        names + " = " + (shape.size() > 1 ? sizes + " = " : "") + format_number(expected) + " numbers");
+    }
+    return std::vector<float>(values->begin(), values->end());
+}
+
 std::optional<std::vector<std::string>> SpecReader::string_list(std::string_view key) const {
     const Value* value = find(key);
     if (!value) return std::nullopt;

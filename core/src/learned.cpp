@@ -1,5 +1,6 @@
 #include "posenc/learned.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "posenc/random.hpp"
@@ -8,6 +9,8 @@ namespace posenc::learned {
 
 namespace {
 
+constexpr double kMaxWeight = 1e4;  // |P| entries: within std's range, far inside float32 in the head's logits
+
 Family make_family() {
     Family f("learned", Acts::absolute, "d_model",
              "Learned: a trained table with one row per position (shown at its initialisation), added to the token "
@@ -15,7 +18,9 @@ Family make_family() {
              "Radford et al. 2019, GPT-2 (wpe, initialised N(0, 0.02^2))",
              {Key::integer("d_model", 768, 1, kMaxTableElements),
               Key::integer("max_position_embeddings", 1024, 1, kMaxTableElements), Key::integer("seed", 0, 0, kMaxSeed),
-              Key::number("std", 0.02, 0.0, 1e6, "a number in [0, 1e6] (larger overflows float32 in the head's logits)")});
+              Key::number("std", 0.02, 0.0, 1e6, "a number in [0, 1e6] (larger overflows float32 in the head's logits)"),
+              Key::list("weight", Value{}, -kMaxWeight, kMaxWeight,
+                        "numbers in [-1e4, 1e4], max_position_embeddings x d_model of them")});
     f.table = table_slot(parse, check_table, table);
     return f;
 }
@@ -34,6 +39,8 @@ Spec parse(const Config& config) {
                         "max_position_embeddings * d_model <= " + std::to_string(kMaxTableElements));
     spec.seed = std::uint64_t(read.integer("seed"));
     spec.std = read.number("std");
+    spec.weight = read.tensor("weight", "a number in [-1e4, 1e4]",
+                              {{"max_position_embeddings", spec.max_position_embeddings}, {"d_model", spec.d_model}});
     return spec;
 }
 
@@ -56,6 +63,11 @@ xt::xtensor<float, 2> table(const Spec& spec, std::int64_t n, std::int64_t offse
 
 void table(const Spec& spec, std::int64_t n, std::int64_t offset, float* out) {
     check_table(spec, n, offset);
+    if (!spec.weight.empty()) {  // rows offset .. offset + n - 1 of the given [max_position_embeddings, d_model]
+        const float* from = spec.weight.data() + std::size_t(offset * spec.d_model);
+        std::copy(from, from + std::size_t(n * spec.d_model), out);
+        return;
+    }
     float* row = out;  // [n, d_model]
     for (std::int64_t r = 0; r < n; ++r, row += spec.d_model) {
         Random rng = Random::at(spec.seed, std::uint64_t((offset + r) * spec.d_model));

@@ -11,6 +11,8 @@ namespace posenc::shaw {
 
 namespace {
 
+constexpr double kMaxEmbedding = 1e4;  // |a| entries: q . a stays far inside float32
+
 /// Drawing the [2K + 1, head_dim] embeddings.
 budget::Factors embeddings_work(const Spec& spec) {
     return {{double(2 * spec.max_relative_position + 1), "relative positions"}, {double(spec.head_dim), "dimensions"},
@@ -22,7 +24,9 @@ Family make_family() {
              "Shaw: a learned vector per clipped relative distance, so the logit gains q_i . a_(j-i)",
              "Shaw et al. 2018, \"Self-Attention with Relative Position Representations\", eq. 4-5",
              {Key::integer("head_dim", 64, 1, 4096), Key::integer("max_relative_position", 16, 0, 4096),
-              Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false)});
+              Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false),
+              Key::list("relative_key", Value{}, -kMaxEmbedding, kMaxEmbedding,
+                        "numbers in [-1e4, 1e4], (2 max_relative_position + 1) x head_dim of them")});
     f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
     f.head_bias = [](const Config& c, const HeadInputs& in) {
         const float* q = in.q;
@@ -70,12 +74,19 @@ Spec parse(const Config& config) {
     spec.max_relative_position = read.integer("max_relative_position");
     spec.seed = std::uint64_t(read.integer("seed"));
     spec.causal = read.boolean("causal");
+    spec.relative_key = read.tensor("relative_key", "a number in [-1e4, 1e4]",
+                                    {{"(2 max_relative_position + 1)", 2 * spec.max_relative_position + 1},
+                                     {"head_dim", spec.head_dim}});
     return spec;
 }
 
 xt::xtensor<float, 2> embeddings(const Spec& spec) {
     const std::int64_t rows = 2 * spec.max_relative_position + 1;
     xt::xtensor<float, 2> a = xt::empty<float>({std::size_t(rows), std::size_t(spec.head_dim)});
+    if (!spec.relative_key.empty()) {
+        std::copy(spec.relative_key.begin(), spec.relative_key.end(), a.data());
+        return a;
+    }
     Random rng(spec.seed);
     const double scale = 1.0 / std::sqrt(double(spec.head_dim));
     for (float& v : a) v = float(scale * rng.normal());

@@ -64,6 +64,8 @@ std::vector<std::int32_t> buckets(const double* relative_positions, std::size_t 
 
 namespace {
 
+constexpr double kMaxBias = 1e4;  // |bias| entries: added to the logits, far inside float32
+
 Family make_family() {
     const Family& alibi = alibi::family();  // the same heads
     Family f("t5", Acts::bias, "",
@@ -75,7 +77,9 @@ Family make_family() {
                            "an integer in [2, " + std::to_string(kMaxBuckets) + "], even when bidirectional"),
               Key::integer("max_distance", 128, 1, kMaxPosition,
                            "an integer >= num_buckets / 2 and > the exact region, up to 2^40"),
-              Key::boolean("bidirectional", true), Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false)});
+              Key::boolean("bidirectional", true), Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false),
+              Key::list("relative_attention_bias", Value{}, -kMaxBias, kMaxBias,
+                        "numbers in [-1e4, 1e4], num_buckets x n_heads of them")});
     set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
     return f;
 }
@@ -96,11 +100,18 @@ Spec parse(const Config& config) {
     spec.seed = std::uint64_t(read.integer("seed"));
     spec.causal = read.boolean("causal");
     check_buckets(spec.bidirectional, spec.num_buckets, spec.max_distance);
+    spec.relative_attention_bias = read.tensor("relative_attention_bias", "a number in [-1e4, 1e4]",
+                                               {{"num_buckets", spec.num_buckets}, {"n_heads", spec.n_heads}});
     return spec;
 }
 
 std::vector<double> bucket_bias(const Spec& spec) {
     std::vector<double> table(static_cast<std::size_t>(spec.num_buckets));
+    if (!spec.relative_attention_bias.empty()) {  // column `head` of [num_buckets, n_heads]
+        for (std::size_t b = 0; b < table.size(); ++b)
+            table[b] = spec.relative_attention_bias[b * std::size_t(spec.n_heads) + std::size_t(spec.head)];
+        return table;
+    }
     Random rng = Random::at(spec.seed, std::uint64_t(spec.head * spec.num_buckets));
     for (double& b : table) b = rng.normal();
     return table;

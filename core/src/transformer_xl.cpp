@@ -10,12 +10,16 @@ namespace posenc::transformer_xl {
 
 namespace {
 
+constexpr double kMaxBias = 1e4;  // |u|, |v| entries: (q + v) . R stays far inside float32
+
 Family make_family() {
     Family f("transformer_xl", Acts::bias, "d_head",
              "Transformer-XL: (q_i + v) . R_(i-j), a sinusoid of the distance, added to the logits",
              "Dai et al. 2019, \"Transformer-XL\", section 3.3",
              {Key::integer("d_head", 64, 2, 4096, "an even integer in [2, 4096]"), Key::integer("seed", 0, 0, kMaxSeed),
-              Key::boolean("causal", true)});
+              Key::boolean("causal", true),
+              Key::list("r_w_bias", Value{}, -kMaxBias, kMaxBias, "numbers in [-1e4, 1e4], d_head of them"),
+              Key::list("r_r_bias", Value{}, -kMaxBias, kMaxBias, "numbers in [-1e4, 1e4], d_head of them")});
     f.bias = [](const Config& c, std::int64_t n) { return bias(parse(c), n); };
     f.head_bias = [](const Config& c, const HeadInputs& in) {
         const float* q = in.q;
@@ -64,6 +68,8 @@ Spec parse(const Config& config) {
     if (spec.d_head % 2 != 0) throw_bad_param("d_head", std::to_string(spec.d_head), family().key("d_head")->allowed);
     spec.seed = std::uint64_t(read.integer("seed"));
     spec.causal = read.boolean("causal");
+    spec.r_w_bias = read.tensor("r_w_bias", "a number in [-1e4, 1e4]", {{"d_head", spec.d_head}});
+    spec.r_r_bias = read.tensor("r_r_bias", "a number in [-1e4, 1e4]", {{"d_head", spec.d_head}});
     return spec;
 }
 
@@ -86,7 +92,9 @@ std::vector<double> relative_sinusoid(const Spec& spec, std::int64_t r) {
     return out;
 }
 
-static std::vector<double> draw(const Spec& spec, std::uint64_t which) {
+/// `given` when the spec gives it, else the which-th [d_head] block of draws.
+static std::vector<double> given_or_drawn(const Spec& spec, const std::vector<float>& given, std::uint64_t which) {
+    if (!given.empty()) return std::vector<double>(given.begin(), given.end());
     std::vector<double> out(static_cast<std::size_t>(spec.d_head));
     Random rng = Random::at(spec.seed, which * std::uint64_t(spec.d_head));
     const double scale = 1.0 / std::sqrt(double(spec.d_head));
@@ -94,8 +102,8 @@ static std::vector<double> draw(const Spec& spec, std::uint64_t which) {
     return out;
 }
 
-std::vector<double> u(const Spec& spec) { return draw(spec, 0); }
-std::vector<double> v(const Spec& spec) { return draw(spec, 1); }
+std::vector<double> u(const Spec& spec) { return given_or_drawn(spec, spec.r_w_bias, 0); }
+std::vector<double> v(const Spec& spec) { return given_or_drawn(spec, spec.r_r_bias, 1); }
 
 xt::xtensor<float, 2> bias(const Spec& spec, const xt::xtensor<float, 2>& q) {
     bias::check_queries(q, spec.d_head, "d_head");

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "posenc/alibi.hpp"
 #include "posenc/kerple.hpp"
@@ -101,6 +103,39 @@ TEST_CASE("T5 bias matrix reads the head's table at bucket(j - i)", "[t5]") {
     CHECK(t5::bucket_bias(spec_of(t5::parse, {{"n_heads", 4.0}, {"head", 2.0}, {"seed", 5.0}})) != table);
 }
 
+TEST_CASE("T5: an explicit relative_attention_bias [num_buckets, n_heads] gives head h's column", "[t5]") {
+    // 8 buckets x 2 heads, row-major: entry (bucket, head) = 10 bucket + head + 0.25.
+    std::vector<double> table;
+    for (int bucket = 0; bucket < 8; ++bucket)
+        for (int head = 0; head < 2; ++head) table.push_back(10.0 * bucket + head + 0.25);
+    Config spec{{"type", std::string("t5")}, {"n_heads", 2.0}, {"head", 1.0}, {"num_buckets", 8.0},
+                {"max_distance", 16.0}, {"seed", 9.0}, {"relative_attention_bias", table}};
+    // Bidirectional, 8 buckets: 4 a direction, 2 exact. j - i = 1 is bucket 4 + 1, j - i = -1 bucket 1.
+    REQUIRE(t5::relative_position_bucket(1, true, 8, 16) == 5);
+    REQUIRE(t5::relative_position_bucket(-1, true, 8, 16) == 1);
+    const auto b = attention_bias(spec, 4);
+    CHECK(b(0, 1) == 51.25f);  // relative_attention_bias[5][1]
+    CHECK(b(2, 1) == 11.25f);  // [1][1]
+    CHECK(b(3, 3) == 1.25f);   // [0][1]
+    CHECK(decay(spec, 1, 0).front().second == std::vector<double>{1.25, 11.25});  // f(0), f(-1)
+    spec.set("head", 0.0);
+    CHECK(attention_bias(spec, 4)(0, 1) == 50.25f);  // [5][0]
+    // The head's bias in the fused kernel reads the same column.
+    HeadInputs in;
+    in.n = 4;
+    float row[4] = {0, 0, 0, 0};
+    head_bias(spec, in).tile->add(2, 1, 0, 4, row, 4);
+    CHECK(row[1] == 10.25f);
+    CHECK(row[3] == 50.25f);
+}
+
+TEST_CASE("T5: a relative_attention_bias of the wrong length is refused naming the key and the count", "[t5][errors]") {
+    const Config spec{{"type", std::string("t5")}, {"n_heads", 2.0}, {"num_buckets", 8.0}, {"max_distance", 16.0},
+                      {"relative_attention_bias", std::vector<double>(8, 1.0)}};
+    CHECK_THROWS_WITH(attention_bias(spec, 2), "relative_attention_bias = a list of 8 numbers is invalid: expected "
+                                               "num_buckets x n_heads = 8 x 2 = 16 numbers");
+}
+
 TEST_CASE("Shaw: q_i . a_clip(j - i), constant past max_relative_position", "[shaw]") {
     const auto spec = spec_of(shaw::parse, {{"head_dim", 4.0}, {"max_relative_position", 2.0}, {"seed", 3.0}});
     const auto a = shaw::embeddings(spec);
@@ -116,6 +151,38 @@ TEST_CASE("Shaw: q_i . a_clip(j - i), constant past max_relative_position", "[sh
     CHECK(ones(0, 7) == ones(0, 2));
     CHECK(ones(7, 0) == ones(5, 0));
     CHECK(ones(0, 1) != ones(0, 2));
+}
+
+TEST_CASE("Shaw: an explicit relative_key [2K + 1, head_dim], row k + K a_k, is what every output reads", "[shaw]") {
+    // K = 1, head_dim 2: a_(-1) = (1, 2), a_0 = (3, 4), a_1 = (5, 6).
+    const Config spec{{"type", std::string("shaw")}, {"head_dim", 2.0}, {"max_relative_position", 1.0}, {"seed", 4.0},
+                      {"relative_key", std::vector<double>{1, 2, 3, 4, 5, 6}}};
+    const bool given = shaw::embeddings(shaw::parse(spec)) == xt::xtensor<float, 2>{{1, 2}, {3, 4}, {5, 6}};
+    CHECK(given);
+    // Queries of ones: b(i, j) is the sum of row clip(j - i, -1, 1) + 1.
+    const auto b = attention_bias(spec, 4);
+    CHECK(b(0, 1) == 11.0f);
+    CHECK(b(0, 3) == 11.0f);  // clipped
+    CHECK(b(2, 2) == 7.0f);
+    CHECK(b(3, 0) == 3.0f);
+    CHECK(decay(spec, 2, 0).front().second == std::vector<double>{7, 3, 3});  // a key m back: row clip(-m) + 1
+    // The head's bias: q_0 = (1, 0), q_1 = (0, 1).
+    const std::vector<float> q = {1, 0, 0, 1};
+    HeadInputs in;
+    in.q = q.data();
+    in.n = 2;
+    in.width = 2;
+    float s[4] = {0, 0, 0, 0};
+    head_bias(spec, in).tile->add(0, 2, 0, 2, s, 2);
+    CHECK(s[1] == 5.0f);  // q_0 . a_1
+    CHECK(s[2] == 2.0f);  // q_1 . a_(-1)
+}
+
+TEST_CASE("Shaw: a relative_key of the wrong length is refused naming the key and the count", "[shaw][errors]") {
+    const Config spec{{"type", std::string("shaw")}, {"head_dim", 2.0}, {"max_relative_position", 1.0},
+                      {"relative_key", std::vector<double>{1, 2, 3, 4}}};
+    CHECK_THROWS_WITH(attention_bias(spec, 2), "relative_key = a list of 4 numbers is invalid: expected "
+                                               "(2 max_relative_position + 1) x head_dim = 3 x 2 = 6 numbers");
 }
 
 TEST_CASE("Transformer-XL: (q_i + v) . R_(i-j) with R = [sin | cos] of the distance", "[transformer_xl]") {
@@ -135,6 +202,38 @@ TEST_CASE("Transformer-XL: (q_i + v) . R_(i-j) with R = [sin | cos] of the dista
     CHECK(b(7, 4) == Approx(three).epsilon(1e-6));
     CHECK(b(9, 6) == b(7, 4));  // depends on i - j only
     CHECK(transformer_xl::bias(spec_of(transformer_xl::parse, {{"d_head", 8.0}}), 4)(0, 1) == kMinusInf);  // causal by default
+}
+
+TEST_CASE("Transformer-XL: explicit r_w_bias (u) and r_r_bias (v) [d_head] replace the draws", "[transformer_xl]") {
+    const Config spec{{"type", std::string("transformer_xl")}, {"d_head", 2.0}, {"causal", false},
+                      {"r_w_bias", std::vector<double>{7, 8}}, {"r_r_bias", std::vector<double>{0.5, -2}}};
+    const auto parsed = transformer_xl::parse(spec);
+    CHECK(transformer_xl::u(parsed) == std::vector<double>{7, 8});
+    CHECK(transformer_xl::v(parsed) == std::vector<double>{0.5, -2});
+    // d_head 2: R_r = [sin r, cos r] (w_0 = 1). Queries of ones, (i, j) = (3, 1):
+    // (q_3 + v) . R_2 = 1.5 sin 2 - cos 2.
+    const double by_hand = 1.5 * std::sin(2.0) - std::cos(2.0);
+    CHECK(attention_bias(spec, 4)(3, 1) == Approx(by_hand).epsilon(1e-6));
+    CHECK(decay(spec, 2, 0).front().second[2] == Approx(by_hand).epsilon(1e-12));
+    // The head's factored bias: q_3 = (1, 1), so Q'_3 . K'_1 is the same number.
+    const std::vector<float> q(8, 1.0f);
+    HeadInputs in;
+    in.q = q.data();
+    in.n = 4;
+    in.width = 2;
+    const HeadBias head = head_bias(spec, in);
+    REQUIRE(head.extra_width == 2);
+    const double factored = double(head.q_extra[6]) * head.k_extra[2] + double(head.q_extra[7]) * head.k_extra[3];
+    CHECK(factored == Approx(by_hand).epsilon(1e-6));
+}
+
+TEST_CASE("Transformer-XL: r_w_bias or r_r_bias of the wrong length is refused naming the key and the count",
+          "[transformer_xl][errors]") {
+    Config spec{{"type", std::string("transformer_xl")}, {"d_head", 4.0}, {"r_r_bias", std::vector<double>{1, 2}}};
+    CHECK_THROWS_WITH(attention_bias(spec, 2), "r_r_bias = a list of 2 numbers is invalid: expected d_head = 4 numbers");
+    spec.set("r_r_bias", std::monostate{});
+    spec.set("r_w_bias", std::vector<double>{1, 2, 3});
+    CHECK_THROWS_WITH(attention_bias(spec, 2), "r_w_bias = a list of 3 numbers is invalid: expected d_head = 4 numbers");
 }
 
 TEST_CASE("KERPLE: -r1 ln(1 + r2 d) and -r1 d^r2, decreasing with distance", "[kerple]") {

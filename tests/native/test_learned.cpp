@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "posenc/learned.hpp"
 #include "posenc/nope.hpp"
@@ -50,6 +52,37 @@ TEST_CASE("past max_position_embeddings no embedding exists", "[learned][errors]
     CHECK_THROWS_WITH(learned::parse(Config{{"std", -1.0}}), Contains("std = -1"));
     CHECK_THROWS_WITH(learned::parse(Config{{"d_model", 4096.0}, {"max_position_embeddings", 8192.0}}),
                       Contains("max_position_embeddings = 8192"));
+}
+
+TEST_CASE("learned: an explicit weight [max_position_embeddings, d_model] is the table, row p position p's", "[learned]") {
+    // GPT-2's wpe.weight for 3 positions of width 2, row-major; seed and std no longer matter.
+    const std::vector<double> weight = {0.5, -1, 2, 0.25, -3, 4};
+    const Config spec{{"type", std::string("learned")}, {"d_model", 2.0}, {"max_position_embeddings", 3.0},
+                      {"seed", 7.0}, {"std", 5.0}, {"weight", weight}};
+    const auto t = position_table(spec, 3);
+    REQUIRE(t.shape()[0] == 3);
+    REQUIRE(t.shape()[1] == 2);
+    for (std::size_t p = 0; p < 3; ++p)
+        for (std::size_t c = 0; c < 2; ++c) CHECK(t(p, c) == float(weight[p * 2 + c]));
+    const auto tail = position_table(spec, 1, 2);  // the row at position 2 alone
+    CHECK(tail(0, 0) == -3.0f);
+    CHECK(tail(0, 1) == 4.0f);
+    // Past the given rows no embedding exists, as for a drawn table.
+    CHECK_THROWS_WITH(position_table(spec, 4), Contains("no embedding exists for position 3"));
+    // Without weight the same sizes draw from the seed.
+    Config drawn = spec;
+    drawn.set("weight", std::monostate{});
+    CHECK(position_table(drawn, 1)(0, 0) != 0.5f);
+}
+
+TEST_CASE("learned: a weight of the wrong length is refused naming the key and the count", "[learned][errors]") {
+    const Config spec{{"type", std::string("learned")}, {"d_model", 2.0}, {"max_position_embeddings", 3.0},
+                      {"weight", std::vector<double>{1, 2, 3, 4, 5}}};
+    CHECK_THROWS_WITH(position_table(spec, 1),
+                      "weight = a list of 5 numbers is invalid: expected max_position_embeddings x d_model = 3 x 2 = 6 numbers");
+    Config big = spec;
+    big.set("weight", std::vector<double>{1, 2, 3, 4, 5, 2e4});
+    CHECK_THROWS_WITH(position_table(big, 1), "weight[5] = 20000 is invalid: expected a number in [-1e4, 1e4]");
 }
 
 TEST_CASE("NoPE is a table of zeros", "[none]") {

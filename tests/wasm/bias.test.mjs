@@ -92,6 +92,25 @@ test('NoPE is zeros; a learned table has no row past max_position_embeddings', (
     /^RangeError: n = 1025 is invalid: expected positions up to max_position_embeddings - 1 = 1023: no embedding exists for position 1024 or later/);
 });
 
+test('explicit parameters (arrays or Float32Array) replace the seeded draws; a wrong length names the key', () => {
+  const table = pe.positionTable({ type: 'learned', d_model: 2, max_position_embeddings: 2, weight: new Float32Array([1, 2, 3, 4]) }, 2);
+  assert.deepEqual(Array.from(table.data), [1, 2, 3, 4]);
+  // t5, 8 buckets x 2 heads, head 1: j - i = 1 is bucket 5, entry [5][1] = 11.
+  const t5 = pe.attentionBias({ type: 't5', n_heads: 2, head: 1, num_buckets: 8, max_distance: 16,
+    relative_attention_bias: Array.from({ length: 16 }, (_, k) => k) }, 2);
+  assert.equal(t5[1], 11);
+  // shaw, queries of ones, head_dim 1: b(i, j) = a_clip(j - i) = [1, 2, 3][clip(j - i) + 1].
+  assert.deepEqual(Array.from(pe.attentionBias({ type: 'shaw', head_dim: 1, max_relative_position: 1, relative_key: [1, 2, 3] }, 3)),
+    [2, 3, 3, 1, 2, 3, 1, 1, 2]);
+  // transformer_xl, d_head 2, queries of ones: b(1, 0) = (1 + v) . [sin 1, cos 1].
+  const xl = pe.attentionBias({ type: 'transformer_xl', d_head: 2, causal: false, r_w_bias: [0, 0], r_r_bias: [0.5, -2] }, 2);
+  close(xl[2], 1.5 * Math.sin(1) - Math.cos(1));
+  for (const [spec, key] of [[{ type: 't5', relative_attention_bias: [1] }, 'relative_attention_bias'],
+    [{ type: 'shaw', relative_key: [1] }, 'relative_key'], [{ type: 'transformer_xl', r_r_bias: [1] }, 'r_r_bias']])
+    assert.throws(() => pe.attentionBias(spec, 2), (e) => e.param === key && /expected .* numbers/.test(e.message));
+  assert.throws(() => pe.positionTable({ type: 'learned', weight: [1] }, 1), { param: 'weight' });
+});
+
 test('bad bias input throws a JS Error naming the parameter', () => {
   const cases = [
     [() => pe.alibiSlopes(0), /^nHeads = 0 is invalid: expected an integer in \[1, 4096\]$/],

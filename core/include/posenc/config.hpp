@@ -197,6 +197,20 @@ public:
     /// A list of finite numbers in [lo, hi], or nothing when absent or null.
     std::optional<std::vector<double>> number_list(std::string_view key, double lo, double hi,
                                                    std::string_view allowed) const;
+    /// One factor of a learned tensor's shape: what it is called in messages (a key,
+    /// or an expression of keys: "2 max_relative_position + 1") and its size.
+    struct Dim {
+        std::string_view name;
+        std::int64_t size;
+    };
+    /// A list key that holds a learned tensor row-major (an explicit-parameter key,
+    /// as CoPE's pos_emb: a trained model's parameters given back to the spec): its
+    /// numbers rounded to float32, each finite and in the key's declared range (`item`
+    /// says so in messages: "a number in [-1e4, 1e4]"); empty when absent or null
+    /// (the family then draws the tensor from its seed). A list whose length is not the
+    /// product of `shape` is refused naming the key, its length and the count:
+    /// "pos_emb = a list of 3 numbers is invalid: expected npos_max x head_dim = 2 x 2 = 4 numbers".
+    std::vector<float> tensor(std::string_view key, std::string_view item, std::initializer_list<Dim> shape) const;
     /// A list of strings, or nothing when absent or null.
     std::optional<std::vector<std::string>> string_list(std::string_view key) const;
     /// A nested object, or nullptr when absent or null.

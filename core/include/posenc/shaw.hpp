@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include <xtensor/xtensor.hpp>
 
@@ -17,22 +18,34 @@
 namespace posenc::shaw {
 
 /// The family's descriptor: type "shaw", acts bias, width key head_dim; keys
-/// head_dim (64), max_relative_position (16), seed (0), causal (false); computes
+/// head_dim (64), max_relative_position (16), seed (0), causal (false),
+/// relative_key (none); computes
 /// the bias with queries of ones, its decay and the head's bias (q_i . a_(j-i)).
 const Family& family();
 
-/// `{type: 'shaw', head_dim, max_relative_position, seed, causal}` (K = 16 in the paper's best base model).
+/// `{type: 'shaw', head_dim, max_relative_position, seed, causal, relative_key?}`
+/// (K = 16 in the paper's best base model).
 struct Spec {
     std::int64_t head_dim = 64;
     std::int64_t max_relative_position = 16;  ///< K
     std::uint64_t seed = 0;
     bool causal = false;
+    /// Explicit relative key embeddings [2K + 1, head_dim] row-major, row k + K is
+    /// a_k = the paper's w^K_k (the layout embeddings returns; tensor2tensor's
+    /// relative key embeddings_table [2K + 1, depth], indexed by clip(j - i) + K).
+    /// transformers' BERT distance_embedding ("relative_key") is indexed by i - j:
+    /// its rows in reverse order. Empty: drawn from seed.
+    std::vector<float> relative_key;
 };
 
+/// Reads a spec; throws BadParam for keys out of range and a relative_key whose
+/// length is not (2 max_relative_position + 1) * head_dim.
 Spec parse(const Config& config);
 
-/// The untrained relative embeddings a_(-K) .. a_K, [2K + 1, head_dim]: row
-/// k + K is a_k, entries N(0, 1/head_dim) from Random(seed).
+/// The relative embeddings a_(-K) .. a_K, [2K + 1, head_dim]: row k + K is a_k;
+/// relative_key when the spec gives it, else untrained, entries N(0, 1/head_dim)
+/// from Random(seed). Every output of the family (bias, bias_tile, the decay and
+/// the head's bias) reads a from here.
 xt::xtensor<float, 2> embeddings(const Spec& spec);
 
 /// b(i, j) = q_i . a_(clip(j - i, -K, K)) for queries q [n, head_dim]: [n, n],

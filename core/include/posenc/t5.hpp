@@ -51,12 +51,13 @@ std::vector<std::int32_t> buckets(const double* relative_positions, std::size_t 
 
 /// The family's descriptor: type "t5", acts bias, no width key; keys n_heads
 /// (8), head (0), num_buckets (32), max_distance (128), bidirectional (true),
-/// seed (0), causal (false); computes the bias, its decay (a step function) and
+/// seed (0), causal (false), relative_attention_bias (none); computes the bias, its decay (a step function) and
 /// the head's bias.
 const Family& family();
 
-/// `{type: 't5', n_heads, head, num_buckets, max_distance, bidirectional, seed, causal}`
-/// (T5's defaults: 32 buckets, max_distance 128, bidirectional in the encoder).
+/// `{type: 't5', n_heads, head, num_buckets, max_distance, bidirectional, seed, causal,
+/// relative_attention_bias?}` (T5's defaults: 32 buckets, max_distance 128, bidirectional
+/// in the encoder).
 struct Spec {
     std::int64_t n_heads = 8;
     std::int64_t head = 0;
@@ -65,12 +66,20 @@ struct Spec {
     bool bidirectional = true;
     std::uint64_t seed = 0;
     bool causal = false;
+    /// Explicit table [num_buckets, n_heads] row-major (transformers' T5Attention
+    /// relative_attention_bias.weight, nn.Embedding(num_buckets, n_heads)): entry
+    /// (b, h) is head h's bias for bucket b. Empty: drawn from seed.
+    std::vector<float> relative_attention_bias;
 };
 
+/// Reads a spec; throws BadParam for keys out of range (check_buckets' errors
+/// for num_buckets and max_distance, head outside [0, n_heads - 1]) and a
+/// relative_attention_bias whose length is not num_buckets * n_heads.
 Spec parse(const Config& config);
 
-/// The head's bias per bucket [num_buckets]: an untrained table, entry
-/// (head, b) the (head * num_buckets + b)-th N(0, 1) draw of Random(seed).
+/// The head's bias per bucket [num_buckets]: column `head` of relative_attention_bias
+/// when the spec gives it; else an untrained table, entry (head, b) the
+/// (head * num_buckets + b)-th N(0, 1) draw of Random(seed).
 std::vector<double> bucket_bias(const Spec& spec);
 
 /// The head's bias as a function of r = j - i: bucket_bias[bucket(r)], and the spec's causal key.

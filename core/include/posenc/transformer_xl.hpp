@@ -5,7 +5,9 @@
 // 10000^(-2c/d) as in the reference pos_emb), and u, v learned vectors that
 // replace the query in the position-only terms. The position-dependent part is
 // (b) + (d) = (q_i + v) . W_R R_(i-j). Here W_R is the identity (an untrained
-// projection has no preferred direction), and u, v are seeded draws.
+// projection has no preferred direction), and u, v are seeded draws or given
+// (r_w_bias, r_r_bias). Term (c) u.k_j does not depend on position and is not
+// computed: u is read and returned (u()) but enters no output.
 #pragma once
 
 #include <cstdint>
@@ -19,23 +21,33 @@
 namespace posenc::transformer_xl {
 
 /// The family's descriptor: type "transformer_xl", acts bias, width key d_head;
-/// keys d_head (64, even), seed (0), causal (true); computes the bias with
+/// keys d_head (64, even), seed (0), causal (true), r_w_bias and r_r_bias (none); computes the bias with
 /// queries of ones, its decay and the head's bias (factored: relative_factors).
 const Family& family();
 
-/// `{type: 'transformer_xl', d_head, seed, causal}` (d_head 64 as in the paper's models).
+/// `{type: 'transformer_xl', d_head, seed, causal, r_w_bias?, r_r_bias?}` (d_head 64 as
+/// in the paper's models).
 struct Spec {
     std::int64_t d_head = 64;  ///< even
     std::uint64_t seed = 0;
     bool causal = true;        ///< Transformer-XL is a causal language model
+    /// Explicit u and v, [d_head] each: one head's row of transformers' TransfoXL
+    /// r_w_bias and r_r_bias ([n_head, d_head] each; the reference code's names).
+    /// Empty: drawn from seed.
+    std::vector<float> r_w_bias;  ///< u
+    std::vector<float> r_r_bias;  ///< v
 };
 
+/// Reads a spec; throws BadParam for keys out of range (d_head odd) and an
+/// r_w_bias or r_r_bias whose length is not d_head.
 Spec parse(const Config& config);
 
 /// R_r for relative distance r = i - j (any sign), [d_head]: [sin(r w_c) | cos(r w_c)].
 std::vector<double> relative_sinusoid(const Spec& spec, std::int64_t r);
 
-/// The learned vectors u and v, [d_head] each, N(0, 1/d_head) from Random(seed).
+/// The learned vectors u and v, [d_head] each: r_w_bias and r_r_bias when the
+/// spec gives them, else N(0, 1/d_head) from Random(seed). bias, relative_factors,
+/// the decay and the head's bias read v from here.
 std::vector<double> u(const Spec& spec);
 std::vector<double> v(const Spec& spec);
 
