@@ -209,7 +209,8 @@ TEST_CASE("train: the trained head, given back to attention() as its spec and W,
     // Layer 0 of a one-layer model: attention() over x = E[tokens] with the trained W_q, W_k,
     // W_v and trained_spec must give train's own weights (float32 against float64).
     for (const std::string& encoding :
-         {R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"rope"})", R"({"type":"xpos","scale_base":16})",
+         {R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"learned"})", R"({"type":"rope"})", R"({"type":"xpos","scale_base":16})",
+          R"({"type":"t5","num_buckets":8,"max_distance":16})", R"({"type":"shaw","max_relative_position":4})", R"({"type":"transformer_xl"})",
           R"({"type":"alibi"})", R"({"type":"kerple","variant":"power"})", R"({"type":"deberta","position_buckets":8,"max_relative_positions":16})",
           R"({"type":"fire","mlp_width":8,"init_L":6})", R"({"type":"cope","npos_max":6})"}) {
         INFO(encoding);
