@@ -838,20 +838,21 @@ Request parse_request(const Config& config) {
     }
     // The work: each step's (and each evaluated example's) forward and backward passes, about
     // 8 n d^2 multiply-adds (projections, read-out) and, per (query, key) pair, 6 d (scores,
-    // weights . v, their gradients) + 120 (the exp, the softmax's bookkeeping) + the encoding's own
-    // (deberta 8 d for c2p, p2c and their gradients; cope 10 d + 100 for its gates and
-    // interpolation; fire 8 mlp_width; shaw 4 d; transformer_xl 6 d), 4 to a budget operation
-    // (plain float32 loops: about 1.3 ns per multiply-add in wasm, measured on this machine).
+    // weights . v, their gradients) + 80 (the exp, the softmax's bookkeeping) + the encoding's own
+    // (deberta 9 d for c2p, p2c and their gradients; cope 2 d + 50 for its gates and interpolation;
+    // fire 8 mlp_width; shaw 4 d; transformer_xl 6 d), 8 to a budget operation. Measured in wasm
+    // on this machine (README "Limits"): about 0.5 ns per multiply-add and 40 ns of the 80 per
+    // pair, so the budget's 3e8 operations are about 1.2 s.
     const double d = double(r.d_model);
     const Config encoding = sized(r.encoding, r.d_model);
     const Kind kind = kind_of(encoding);
-    const double own = kind == Kind::deberta ? 8 * d
-                       : kind == Kind::cope  ? 10 * d + 100
+    const double own = kind == Kind::deberta ? 9 * d
+                       : kind == Kind::cope  ? 2 * d + 50
                        : kind == Kind::fire  ? 8 * double(fire::parse(encoding).mlp_width)
                        : kind == Kind::shaw  ? 4 * d
                        : kind == Kind::transformer_xl ? 6 * d
                                              : 0.0;
-    const auto pass = [&](double n) { return (8 * n * d * double(std::max(r.d_model, r.vocab)) + n * n * (6 * d + 120 + own)) / 4; };
+    const auto pass = [&](double n) { return (8 * n * d * double(std::max(r.d_model, r.vocab)) + n * n * (6 * d + 80 + own)) / 8; };
     r.step_work = double(r.layers) * pass(double(r.train_length));
     for (const std::int64_t n : r.eval_lengths)
         r.evaluation_work += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;  // forward only

@@ -53,7 +53,16 @@ test('train() returns the trained parameters and names bad requests', () => {
   assert.equal(r.maps[0].weights[1].length, 64);
   assert.equal(r.maps[0].tokens.length, 8);
   assert.throws(() => pe.train({ task: 'sort' }), (e) => e.param === 'task');
-  assert.throws(() => pe.train({ steps: 1e5, train_length: 1024, d_model: 256 }), (e) => e.param === 'steps' && /exceeds the limit/.test(e.message));
+  // The budget of one call: train() counts every step; a trainer each chunk; one step and the
+  // evaluation must each fit.
+  const long = { steps: 1e5, train_length: 64, d_model: 32, eval_lengths: [64] };
+  assert.throws(() => pe.train(long), (e) => e.param === 'steps' && /exceeds the limit/.test(e.message));
+  const t = pe.trainer(long);
+  assert.throws(() => t.step(1e5), (e) => e.param === 'count' && /trainerStep/.test(e.message));
+  assert.equal(t.step(10), 10);
+  t.free();
+  assert.throws(() => pe.train({ train_length: 1024, d_model: 256, layers: 2, steps: 1 }), (e) => e.param === 'train_length');
+  assert.throws(() => pe.train({ d_model: 256, steps: 1, eval_lengths: [4096] }), (e) => e.param === 'eval_lengths');
 });
 
 test('trainer() steps an experiment in chunks to train()\'s exact result, and frees it', () => {
