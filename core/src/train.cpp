@@ -840,15 +840,17 @@ Request parse_request(const Config& config) {
     // 8 n d^2 multiply-adds (projections, read-out) and, per (query, key) pair, 6 d (scores,
     // weights . v, their gradients) + 80 (the exp, the softmax's bookkeeping) + the encoding's own
     // (deberta 9 d for c2p, p2c and their gradients; cope 2 d + 50 for its gates and interpolation;
-    // fire 8 mlp_width; shaw 4 d; transformer_xl 6 d), 8 to a budget operation. Measured in wasm
+    // fire 8 mlp_width; shaw 4 d; transformer_xl 6 d; 80 for a log per pair: t5's and deberta's
+    // buckets, fire's psi), 8 to a budget operation. Measured in wasm
     // on this machine (README "Limits"): about 0.5 ns per multiply-add and 40 ns of the 80 per
     // pair, so the budget's 3e8 operations are about 1.2 s.
     const double d = double(r.d_model);
     const Config encoding = sized(r.encoding, r.d_model);
     const Kind kind = kind_of(encoding);
-    const double own = kind == Kind::deberta ? 9 * d
+    const double own = kind == Kind::deberta ? 9 * d + 80  // + its log bucket per pair
                        : kind == Kind::cope  ? 2 * d + 50
-                       : kind == Kind::fire  ? 8 * double(fire::parse(encoding).mlp_width)
+                       : kind == Kind::fire  ? 8 * double(fire::parse(encoding).mlp_width) + 80  // + two log1p per pair
+                       : kind == Kind::t5    ? 80  // its log bucket per pair
                        : kind == Kind::shaw  ? 4 * d
                        : kind == Kind::transformer_xl ? 6 * d
                                              : 0.0;

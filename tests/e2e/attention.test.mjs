@@ -140,3 +140,28 @@ test('2048 tokens work; 2049 show the limit beside the sentence box and keep the
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('the trained head switch: the copy head trained with RoPE looks one token back, in the page', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight');
+  const untrained = (await download(page, '#attention [data-export=json]')).data.attention;
+  await page.check('#control-trained_head');
+  await page.waitForSelector('#attention .trained-note');
+  assert.match(await page.textContent('#attention .trained-note'), /trained on copy at 32 tokens \(400 steps; accuracy 1\.00 there\)/);
+  // The controls of the untrained head hide; the task shows.
+  assert.equal(await page.isVisible('#control-attn_seed'), false);
+  assert.equal(await page.isVisible('#control-trained_task'), true);
+  await page.waitForFunction(() => /trained_head=true/.test(location.search));
+  const trained = (await download(page, '#attention [data-export=json]')).data.attention;
+  assert.equal(trained.n, 8);
+  // Every query after the first puts its largest weight on the token just before it, and most of its weight.
+  for (let i = 1; i < 8; i++) {
+    const row = trained.weights.slice(i * 8, i * 8 + 8);
+    assert.equal(row.indexOf(Math.max(...row)), i - 1, `row ${i}: ${row.map((w) => w.toFixed(2))}`);
+    assert.ok(row[i - 1] > 0.5, `row ${i} gives ${row[i - 1]} to the previous token`);
+    for (let j = i + 1; j < 8; j++) assert.equal(row[j], 0);  // causal
+  }
+  assert.notDeepEqual(trained.weights, untrained.weights);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -7,7 +7,7 @@ import { themeOf } from '../lib/theme.js';
 export const id = 'attention';
 export const title = 'Attention map';
 export const caption = 'How much each query token (row) attends to each key token (column): softmax(q·kᵀ/√d) with this ' +
-  'encoding, for a single head with untrained weights (or, with “the head: trained”, a head trained on a task); word embeddings scaled by s·√d_model (sharpness s). ' +
+  'encoding, for a single head with untrained weights (or, with “trained head” on, a head trained on a task); word embeddings scaled by s·√d_model (sharpness s). ' +
   'Colours: the weight against the uniform 1/n by default (the “weight colours” control). Hover for the weight and the terms of its logit.';
 export const needs = ['attention'];
 
