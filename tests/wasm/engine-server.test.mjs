@@ -1,14 +1,16 @@
 // The engine's request loop (web/src/engine-calls.js createServer) on the real
 // module: a request that grows the wasm memory past the server's limit makes it
 // load a fresh instance, which answers the next request correctly; small
-// requests never do.
+// requests never do. A job (the experiment's training) posts progress in order,
+// stops when cancelled or superseded (freeing its trainer) and answers what
+// train() computes.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { createServer } from '../../web/src/engine-calls.js';
 import { loadPosenc } from './load.mjs';
 
 /** A server over fresh instances of the module, the messages it posts, and its instances. */
-function startServer(memoryLimit) {
+function startServer(memoryLimit, options = {}) {
   const instances = [];
   const messages = [];
   const waiting = [];
@@ -16,11 +18,11 @@ function startServer(memoryLimit) {
     messages.push(message);
     for (const w of waiting.splice(0)) w();
   };
-  const serve = createServer(() => loadPosenc().then((pe) => { instances.push(pe); return pe; }), post, { memoryLimit });
+  const serve = createServer(() => loadPosenc().then((pe) => { instances.push(pe); return pe; }), post, { memoryLimit, ...options });
   /** The reply to request `id` (its final message). */
   async function reply(id) {
     for (;;) {
-      const found = messages.find((m) => m.id === id && !m.started);
+      const found = messages.find((m) => m.id === id && !m.started && !m.progress);
       if (found) return found;
       await new Promise((resolve) => waiting.push(resolve));
     }
@@ -33,7 +35,11 @@ function startServer(memoryLimit) {
       await new Promise((resolve) => waiting.push(resolve));
     }
   }
-  return { serve, reply, event, instances, messages };
+  /** Once request `id` has posted `count` progress messages. */
+  async function progress(id, count) {
+    while (messages.filter((m) => m.id === id && m.progress).length < count) await new Promise((resolve) => waiting.push(resolve));
+  }
+  return { serve, reply, event, progress, instances, messages };
 }
 
 test('a request that grows memory past the limit is answered, then the server starts a fresh instance', async () => {
@@ -64,4 +70,82 @@ test('requests that stay under the limit keep one instance (and its caches)', as
   assert.equal(last.value.data[1], -0.5);  // head 0 of 8: slope 2^-1, b(0, 1) = -slope * 1
   assert.equal(server.instances.length, 1);
   assert.equal(server.messages.filter((m) => m.op === 'restarted').length, 0);
+});
+
+// Jobs: the experiment trains a chunk of steps at a time, posting progress between chunks.
+const EXPERIMENT = { task: 'copy', layers: 1, train_length: 8, steps: 60, d_model: 8, vocab: 6, seed: 3, rope_scalings: false, drope: true,
+  map_arm: 'rope' };
+const view = (id, key, params = EXPERIMENT, needs = ['experiment']) => ({ id, op: 'view', key, family: 'experiment', params, needs });
+
+test('a job posts its progress in order, and its result is train()\'s, arm by arm; the same params come from the cache', async () => {
+  const server = startServer(256 * 2 ** 20, { sliceMs: 0 });
+  server.serve(view(1, 'a'));
+  const answer = await server.reply(1);
+  const progress = server.messages.filter((m) => m.id === 1 && m.progress).map((m) => m.progress);
+  const { armsOf } = await import('../../web/src/families/experiment.js');
+  const arms = armsOf(EXPERIMENT);
+  const total = 13 * 60 + 60 + 15;  // every family, and DroPE's steps / 4 more
+  assert.equal(arms.length, 14);
+  assert.ok(progress.length >= total / 25, `${progress.length} progress messages`);
+  for (let k = 0; k < progress.length; k++) {
+    const p = progress[k];
+    assert.equal(p.total, total);
+    assert.equal(p.arm.count, arms.length);
+    assert.equal(p.arm.name, arms[p.arm.index].name);
+    assert.ok(p.arm.done > 0 && p.arm.done <= p.arm.total);
+    if (k > 0) assert.ok(p.done > progress[k - 1].done && p.arm.index >= progress[k - 1].arm.index, `message ${k} out of order`);
+  }
+  assert.equal(progress.at(-1).done, total);
+  // The messages of request 1: started, progress ..., the answer last.
+  const mine = server.messages.filter((m) => m.id === 1);
+  assert.ok(mine[0].started && mine.at(-1) === answer && mine.slice(1, -1).every((m) => m.progress));
+
+  const pe = await loadPosenc();
+  const { runs } = answer.data.experiment;
+  assert.deepEqual(runs.map((r) => r.name), arms.map((a) => a.name));
+  for (const [k, arm] of arms.entries()) {
+    const whole = pe.train({ task: 'copy', layers: 1, train_length: 8, steps: 60, d_model: 8, vocab: 6, seed: 3, encoding: arm.encoding,
+      recalibration_steps: arm.recalibration_steps ?? 0, eval_lengths: [8, 16, 32, 64] });
+    assert.deepEqual(Array.from(runs[k].loss), Array.from(whole.loss), arm.name);
+    assert.deepEqual(runs[k].eval, whole.eval, arm.name);
+  }
+  assert.equal(runs.at(-1).loss.length, 75);  // DroPE: 60 steps, then 15 without RoPE
+
+  // Another view of the same experiment: from the cache, no progress, the maps of map_arm.
+  server.serve(view(2, 'b', EXPERIMENT, ['trainedMaps']));
+  const maps = await server.reply(2);
+  assert.equal(server.messages.filter((m) => m.id === 2 && m.progress).length, 0);
+  assert.equal(maps.data.trainedMaps.arm, 'rope');
+  assert.deepEqual(maps.data.trainedMaps.maps.map((m) => m.length), [8, 32]);
+  assert.ok(maps.reads.includes('map_arm'));
+  assert.ok(!answer.reads.includes('map_arm'));
+});
+
+test('cancel stops a job between chunks and frees its trainer; a newer request of the key supersedes it', async () => {
+  const server = startServer(256 * 2 ** 20, { sliceMs: 0 });
+  await server.event('ready');
+  const pe = server.instances[0];
+  const long = { ...EXPERIMENT, steps: 4000, train_length: 32, d_model: 16 };
+  pe.train({ steps: 1, eval_lengths: [8] });  // the core's first training allocates what it keeps (35 kB, once)
+  const heap = pe.heapBytesInUse();
+  server.serve(view(1, 'a', long));
+  await server.progress(1, 3);
+  server.serve({ op: 'cancel', key: 'a' });
+  assert.deepEqual(await server.reply(1), { id: 1, cancelled: true });
+  assert.ok(pe.heapBytesInUse() <= heap + 4096, `heap ${heap} -> ${pe.heapBytesInUse()} bytes`);
+
+  server.serve(view(2, 'a', long));
+  await server.progress(2, 2);
+  server.serve(view(3, 'a'));  // the same view, newer params
+  assert.deepEqual(await server.reply(2), { id: 2, superseded: true });
+  assert.ok(pe.heapBytesInUse() <= heap + 4096, `heap ${heap} -> ${pe.heapBytesInUse()} bytes`);  // before request 3 starts
+  const newer = await server.reply(3);
+  assert.equal(newer.data.experiment.runs[0].loss.length, 60);
+  // A cancelled job left nothing in the cache: asked again, it trains again (progress again).
+  const settled = pe.heapBytesInUse();  // (the core keeps a bounded cache of what it trained: ~0.8 kB per request, at most ~200 kB)
+  server.serve(view(4, 'c', long));
+  await server.progress(4, 1);
+  server.serve({ op: 'cancel', key: 'c' });
+  assert.deepEqual(await server.reply(4), { id: 4, cancelled: true });
+  assert.ok(pe.heapBytesInUse() <= settled + 4096, `heap ${settled} -> ${pe.heapBytesInUse()} bytes`);
 });

@@ -11,22 +11,53 @@ import { seededRandom } from './lib/random.js';
 import { attachPreviews } from './lib/box-average.js';
 import { tracking } from './lib/reads.js';
 
-function memoize(fn, size = 4) {
+/** The last `size` values by key, the least recently used dropped first. */
+function lru(size) {
   const cache = new Map();  // key -> value, oldest first
-  return (...args) => {
-    const key = JSON.stringify(args);
-    if (cache.has(key)) {
+  return {
+    has: (key) => cache.has(key),
+    get(key) {
       const value = cache.get(key);
       cache.delete(key);
       cache.set(key, value);
       return value;
-    }
+    },
+    set(key, value) {
+      cache.set(key, value);
+      if (cache.size > size) cache.delete(cache.keys().next().value);
+    },
+  };
+}
+
+function memoize(fn, size = 4) {
+  const cache = lru(size);
+  return (...args) => {
+    const key = JSON.stringify(args);
+    if (cache.has(key)) return cache.get(key);
     const value = fn(...args);  // a throw caches nothing
     cache.set(key, value);
-    if (cache.size > size) cache.delete(cache.keys().next().value);
     return value;
   };
 }
+
+/**
+ * memoize for a job: a generator function that yields progress and returns its value (createServer
+ * runs it a slice at a time). A remembered value returns at once, without yielding; a job stopped
+ * before its end (the server calls return()) or failing remembers nothing.
+ */
+function memoizeJob(job, size = 4) {
+  const cache = lru(size);
+  return function* memoized(...args) {
+    const key = JSON.stringify(args);
+    if (cache.has(key)) return cache.get(key);
+    const value = yield* job(...args);
+    cache.set(key, value);
+    return value;
+  };
+}
+
+/** Steps of train() between two progress reports (and chances to stop): ~10 ms at the default sizes. */
+const TRAIN_CHUNK = 25;
 
 /** Columns of pair i's two components, as the core pairs them. */
 function pairColumns(layout, rotaryDim, pair) {
@@ -149,20 +180,44 @@ export function createCalls(pe) {
     }),
 
     /**
-     * Train short, test long (train()): for each arm, a model trained on `task` at trainLength with
-     * arm.encoding and evaluated at 1, 2, 4 and 8 times it, with arm.eval_encoding when it has one
-     * (a RoPE scaling applied at test time: the same seed trains the same model again). The trained
-     * parameters stay here.
-     * @param {{name: string, encoding: object, eval_encoding?: object}[]} arms
-     * @returns {{name: string, loss: Float32Array, eval: {length, accuracy, loss}[], retrained: boolean}[]}
-     *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's
+     * Train short, test long (trainer()): for each arm, a model trained on `task` at trainLength with
+     * arm.encoding (then arm.recalibration_steps more steps without it: DroPE) and evaluated at 1, 2, 4
+     * and 8 times trainLength, with arm.eval_encoding when it has one (a RoPE scaling applied at test time:
+     * the same seed trains the same model again). A job (memoizeJob): it trains TRAIN_CHUNK steps at a time
+     * and yields its progress between chunks; stopped, it frees the trainer it holds.
+     * @param {{name: string, encoding: object, eval_encoding?: object, recalibration_steps?: number}[]} arms
+     * @yields {{done: number, total: number, arm: {name: string, index: number, count: number, done: number, total: number}}}
+     *   steps done of all arms' total, and of the arm in training (index from 0)
+     * @returns {{name: string, loss: Float32Array(steps + recalibration_steps), eval: {length, accuracy, loss}[],
+     *   retrained: boolean, recalibrationSteps: number, maps: object[]}[]}
+     *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's; maps: train()'s
+     *   trained attention weights at trainLength and 4 x trainLength (the parameters are not kept)
      */
-    experiment: memoize((task, layers, trainLength, steps, dModel, vocab, seed, arms) => arms.map((arm) => {
-      const { loss, eval: points } = pe.train({ task, layers, train_length: trainLength, steps, d_model: dModel, vocab, seed,
+    experiment: memoizeJob(function* experiment(task, layers, trainLength, steps, dModel, vocab, seed, arms) {
+      const requests = arms.map((arm) => ({ task, layers, train_length: trainLength, steps, d_model: dModel, vocab, seed,
         encoding: arm.encoding, ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}),
-        eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) });
-      return { name: arm.name, loss, eval: points, retrained: Boolean(arm.eval_encoding) };
-    }), 2),
+        recalibration_steps: arm.recalibration_steps ?? 0, eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) }));
+      const total = requests.reduce((sum, r) => sum + r.steps + r.recalibration_steps, 0);
+      const runs = [];
+      let before = 0;  // steps of the arms already trained
+      for (const [index, arm] of arms.entries()) {
+        const trainer = pe.trainer(requests[index]);
+        let result;
+        try {
+          while (trainer.done < trainer.total) {
+            trainer.step(TRAIN_CHUNK);
+            yield { done: before + trainer.done, total, arm: { name: arm.name, index, count: arms.length, done: trainer.done, total: trainer.total } };
+          }
+          result = trainer.finish();
+        } finally {
+          trainer.free();  // after finish(): nothing; stopped between chunks: the model's memory
+        }
+        before += trainer.total;
+        runs.push({ name: arm.name, loss: result.loss, eval: result.eval, maps: result.maps, retrained: Boolean(arm.eval_encoding),
+          recalibrationSteps: requests[index].recalibration_steps });
+      }
+      return runs;
+    }, 2),
 
     /**
      * A trained head for the attention lab: a one-layer model with the family's spec (its width
@@ -286,6 +341,11 @@ function errorMessage(error) {
     value: error?.value, allowed: error?.allowed, reads: error?.reads ?? [] };
 }
 
+/** Whether value is a job: a generator that yields progress and returns a field's value (memoizeJob). */
+function isJob(value) {
+  return typeof value?.next === 'function' && typeof value?.return === 'function' && typeof value?.[Symbol.iterator] === 'function';
+}
+
 /**
  * The request loop. Requests (from engine.js):
  *   {id, op: 'view', key, family, params, needs, previews?}  -> {id, started: true} when it starts, then
@@ -293,9 +353,17 @@ function errorMessage(error) {
  *     (previews: {rows, cols}: every larger matrix in data gets a block-averaged preview, lib/box-average.js)
  *   {id, op: 'call', method, args}                -> {id, value} or {id, error}
  *   {op: 'cancel', key}                           drops the queued requests of that key ({id, superseded: true})
+ *                                                 and stops its running job ({id, cancelled: true})
  *   {op: 'priority', key, priority}               changes the priority of the queued requests of that key
  * A 'view' request replaces any queued request with the same key, in its place. Requests are
  * answered in order, the lower `priority` first (the page gives 0 to views in sight).
+ *
+ * Jobs: a field (or a call) whose value is a job (a generator: it yields progress and returns the
+ * value, see memoizeJob) runs a slice of about `sliceMs` at a time. After each slice the server posts
+ * {id, progress} (what the job yielded last) and yields to the event loop (setTimeout 0), so
+ * messages arrive: a 'cancel' of the request's key, or a newer 'view' request with its key, stops
+ * the job there (its generator's return(): a `finally` frees what it holds) and answers
+ * {id, cancelled: true} or {id, superseded: true}.
  *
  * Memory: WebAssembly memory only grows, so after a large request (applyRope on 2^24 floats
  * takes 160 MiB) the instance would hold that memory for the life of the tab. When the module's
@@ -305,15 +373,17 @@ function errorMessage(error) {
  * keeps the page's usual large views (attention on 2048 tokens: 123 MiB) on one instance.
  * @param {() => Promise<object>} load  instantiates the wasm module (createPosenc)
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
- * @param {{memoryLimit?: number}} [options]  bytes of wasm memory kept between requests (default 128 MiB)
+ * @param {{memoryLimit?: number, sliceMs?: number}} [options]  bytes of wasm memory kept between requests (default
+ *   128 MiB); ms of a job between two progress messages (default 30; 0: after every yield)
  * @returns {(message: object) => void} the function to hand each request to
  */
-export function createServer(load, post, { memoryLimit = 128 * 2 ** 20 } = {}) {
+export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30 } = {}) {
   const queue = [];
   let pe = null;
   let calls = null;
   let failure = null;
   let running = false;
+  let current = null;  // the request being answered; between a job's slices, a message can stop it (current.stop)
   let ready = load().then((module) => {
     pe = module;
     calls = createCalls(pe);
@@ -338,11 +408,37 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20 } = {}) {
     });
   }
 
-  function answer(request) {
+  /** A job's value, run a slice at a time with progress posted between slices; {stopped} if a message stopped it. */
+  async function drive(request, job) {
+    let slice = performance.now();
+    for (;;) {
+      const { value, done } = job.next();
+      if (done) return { value };
+      if (performance.now() - slice < sliceMs) continue;
+      post({ id: request.id, progress: value });
+      await new Promise((resolve) => { setTimeout(resolve, 0); });
+      slice = performance.now();
+      if (request.stop) {
+        job.return();
+        return { stopped: request.stop };
+      }
+    }
+  }
+
+  async function answer(request) {
     if (failure) return { id: request.id, error: { ...errorMessage(failure), message: `the WebAssembly engine failed to load: ${failure.message}` } };
+    let reads = [];
     try {
       if (request.op === 'view') {
-        const { data, reads } = computeFields(calls, request.family, request.params, request.needs);
+        const computed = computeFields(calls, request.family, request.params, request.needs);
+        reads = computed.reads;
+        const data = computed.data;
+        for (const [field, value] of Object.entries(data)) {
+          if (!isJob(value)) continue;
+          const outcome = await drive(request, value);
+          if (outcome.stopped) return { id: request.id, [outcome.stopped]: true };
+          data[field] = outcome.value;
+        }
         const { value, transfer } = detach(data);
         if (request.previews) {  // for views that paint matrices
           attachPreviews(value, request.previews);
@@ -350,10 +446,16 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20 } = {}) {
         }
         return [{ id: request.id, data: value, reads }, transfer];
       }
-      const value = calls[request.method](...request.args);
+      let value = calls[request.method](...request.args);
+      if (isJob(value)) {
+        const outcome = await drive(request, value);
+        if (outcome.stopped) return { id: request.id, [outcome.stopped]: true };
+        value = outcome.value;
+      }
       const { value: out, transfer } = detach(value);
       return [{ id: request.id, value: out }, transfer];
     } catch (error) {
+      if (error && typeof error === 'object') error.reads ??= reads;
       return { id: request.id, error: errorMessage(error) };
     }
   }
@@ -369,7 +471,9 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20 } = {}) {
       const request = queue.splice(next, 1)[0];
       if (request.op === 'view') post({ id: request.id, started: true });
       const start = performance.now();
-      const reply = answer(request);
+      current = request;
+      const reply = await answer(request);
+      current = null;
       const label = request.op === 'view' ? `${request.family} ${request.needs.join(',')}` : request.method;
       performance.measure(`posenc: compute ${label}`, { start, end: performance.now() });  // for the performance panel,
       performance.clearMeasures(`posenc: compute ${label}`);  // not kept in the timeline
@@ -390,6 +494,8 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20 } = {}) {
       return;
     }
     if (request.op === 'cancel' || (request.op === 'view' && request.key)) {
+      // A running job of the key stops at its next slice.
+      if (current && current.key === request.key) current.stop ??= request.op === 'cancel' ? 'cancelled' : 'superseded';
       // A newer request takes the place of the one it replaces.
       const at = queue.findIndex((queued) => queued.key === request.key);
       for (let k = queue.length - 1; k >= 0; k--) {

@@ -3,7 +3,8 @@
 // answers with promises; typed arrays arrive transferred, not copied. A newer
 // request with the same key replaces an older one still queued; one already
 // running finishes, and the caller decides whether its answer is stale (see
-// session.js). Where no worker can start (a host page's Content-Security-
+// session.js), unless it is a job (a training that reports progress): a newer
+// request, or cancel(key), stops that at its next slice. Where no worker can start (a host page's Content-Security-
 // Policy forbids it), the same server runs on the page itself.
 import workerUrl from './engine-worker.js?worker&url';
 import { previewLimits } from './lib/box-average.js';
@@ -13,8 +14,9 @@ import { previewLimits } from './lib/box-average.js';
  * @returns {{
  *   ready: Promise<string>,
  *   view(key: string, family: string, params: object, needs: string[],
- *        options?: {previews?: boolean, priority?: number, onStart?: () => void}):
- *     Promise<{data: object, reads: string[]} | {error: Error, reads: string[]} | {superseded: true}>,
+ *        options?: {previews?: boolean, priority?: number, onStart?: () => void,
+ *          onProgress?: (progress: {done: number, total: number, arm?: object}) => void}):
+ *     Promise<{data: object, reads: string[]} | {error: Error, reads: string[]} | {superseded: true} | {cancelled: true}>,
  *   prioritise(key: string, priority: number): void,
  *   call(method: string, ...args): Promise<any>,
  *   cancel(key: string): void,
@@ -26,10 +28,11 @@ import { previewLimits } from './lib/box-average.js';
  *     names of the params they read; an error is the core's, as a JS Error; with previews, every
  *     matrix larger than a screen shows carries a block-averaged preview (lib/box-average.js);
  *     priority 0 is answered before 1 (views in sight first); onStart is called when the
- *     worker starts on it (from then on it can no longer be replaced);
+ *     worker starts on it (from then on it can no longer be replaced, unless it is a job); onProgress is
+ *     called between the slices of a job (engine-calls.js createServer: e.g. steps done of total);
  *   prioritise: changes the priority of a key's queued requests;
  *   call: one memoised call of engine-calls.js (e.g. call('rotary', spec, 1));
- *   cancel: drops the queued requests of a key;
+ *   cancel: drops the queued requests of a key ({superseded: true}) and stops its running job ({cancelled: true});
  *   restarts: how many times the engine replaced its wasm instance after a request grew its
  *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer).
  */
@@ -54,8 +57,10 @@ export function createEngine() {
     const request = pending.get(message.id);
     if (!request) return;
     if (message.started) { request.onStart?.(); return; }
+    if (message.progress) { request.onProgress?.(message.progress); return; }
     pending.delete(message.id);
     if (message.superseded) request.resolve({ superseded: true });
+    else if (message.cancelled) request.resolve({ cancelled: true });
     else if (request.kind === 'view') request.resolve(message.error ? { error: toError(message.error), reads: message.error.reads } : message);
     else if (message.error) request.reject(toError(message.error));
     else request.resolve(message.value);
@@ -65,9 +70,9 @@ export function createEngine() {
     ready,
     mode: 'worker',
     restarts: 0,  // fresh instances the engine loaded after a request grew its memory past 128 MiB
-    view(key, family, params, needs, { previews = false, priority = 0, onStart = null } = {}) {
+    view(key, family, params, needs, { previews = false, priority = 0, onStart = null, onProgress = null } = {}) {
       return ask({ op: 'view', key, family, params, needs, priority,
-        ...(previews ? { previews: previewLimits(globalThis.devicePixelRatio) } : {}) }, 'view', onStart);
+        ...(previews ? { previews: previewLimits(globalThis.devicePixelRatio) } : {}) }, 'view', { onStart, onProgress });
     },
     prioritise(key, priority) {
       send({ op: 'priority', key, priority });
@@ -80,10 +85,10 @@ export function createEngine() {
     },
   };
 
-  function ask(message, kind, onStart = null) {
+  function ask(message, kind, { onStart = null, onProgress = null } = {}) {
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject, kind, onStart });
+      pending.set(id, { resolve, reject, kind, onStart, onProgress });
       send({ ...message, id });
     });
   }

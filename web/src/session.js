@@ -10,6 +10,11 @@
 // never drawn. A view that has shown nothing new for 200 ms shows progress
 // over its last figure, which stays until the new one replaces it; a view
 // whose computation fails keeps it too.
+//
+// A job (a training, engine-calls.js) reports progress while it runs: every
+// view waiting shows it, with a Cancel button (cancel() below), and newer
+// params are sent at once, so the server stops the job at its next slice
+// rather than finishing a result nobody will see.
 import { tracking } from './lib/reads.js';
 
 let sessions = 0;
@@ -39,14 +44,15 @@ export function createSession({ engine, family, views, frames, place = () => fal
   // running: a request the worker has started; queued: one sent but not started; held: params waiting for `running`.
   const states = new Map(views.map((view) => [view.id, {
     view, frame: frames.get(view.id), latest: null, running: null, queued: null, held: null,
-    settledVersion: 0, settled: null, error: null, busyTimer: null, visible: true,
+    settledVersion: 0, settled: null, error: null, busyTimer: null, visible: true, cancelled: false,
   }]));
   const keyOf = (st) => `${id}:${st.view.id}`;
 
   function check() {
     if (![...states.values()].every((st) => st.settledVersion === version)) return;
     const errors = [...states.values()].filter((st) => st.error).map((st) => ({ viewId: st.view.id, error: st.error }));
-    for (const w of waiters) w.resolve({ errors });
+    const cancelled = [...states.values()].filter((st) => st.cancelled).map((st) => st.view.id);
+    for (const w of waiters) w.resolve({ errors, cancelled });
     waiters = [];
   }
 
@@ -64,6 +70,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
       : { params, deps, data, drawnParams: params };
     st.error = error;
     st.settledVersion = version;
+    uncancel(st);
     busy(st, false);
     if (error) {
       // Beside its control if the shell has one; in the view too while it has no figure to keep.
@@ -100,7 +107,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
     if (st.running === request) st.running = null;
     if (st.queued === request) st.queued = null;
     if (destroyed) return;
-    if (result.superseded || st.settledVersion === version) { next(st); check(); return; }
+    if (result.superseded || result.cancelled || st.settledVersion === version) { next(st); check(); return; }
     const deps = new Set(result.reads);
     const current = sameOn(deps, request.params, st.latest);
     if (!current && st.queued) { check(); return; }  // stale: a newer request is on its way
@@ -138,13 +145,71 @@ export function createSession({ engine, family, views, frames, place = () => fal
     engine.view(keyOf(st), family, params, st.view.needs, {
       previews: Boolean(st.view.previews), priority: st.visible ? 0 : 1,
       onStart: () => { if (st.queued === request) st.queued = null; st.running = request; },
+      onProgress: (progress) => progressed(st, request, progress),
     }).then((result) => receive(st, request, result), (error) => receive(st, request, { error, reads: [] }));
   }
 
   function request(st, params) {
+    uncancel(st);
     if (!st.busyTimer) busy(st, true);
-    if (st.running) st.held = params;  // sent when the running one answers
-    else send(st, params);  // replaces a queued one, if any
+    if (st.running && !st.running.job) st.held = params;  // sent when the running one answers
+    else send(st, params);  // replaces a queued one, if any (and stops a running job)
+  }
+
+  /** A job's progress: shown by every view waiting; newer params held back for it stop it now. */
+  function progressed(st, request, progress) {
+    if (destroyed || st.running !== request) return;
+    request.job = true;
+    if (st.settledVersion === version) return;  // cancelled: its answer is on its way
+    if (st.held) {
+      const params = st.held;
+      st.held = null;
+      send(st, params);
+      return;
+    }
+    for (const other of states.values()) if (outstanding(other) && other.settledVersion !== version) other.frame.setProgress(progress, cancel);
+  }
+
+  /**
+   * Stops what every view waits for (a job stops at its next slice, engine.cancel). Each keeps its last
+   * figure, dimmed, or says it has none; the same params are not asked again until retry() or a change.
+   */
+  function cancel() {
+    for (const st of states.values()) {
+      if (!outstanding(st) || destroyed) continue;
+      st.held = null;
+      engine.cancel(keyOf(st));
+      const known = st.settled;
+      st.settled = { params: st.latest, deps: known?.deps ?? new Set(Object.keys(st.latest)), data: known?.data ?? null,
+        drawnParams: known?.drawnParams ?? null };
+      st.error = null;
+      st.cancelled = true;
+      st.settledVersion = version;
+      busy(st, false);
+      st.frame.setError(null);
+      st.frame.setStale(Boolean(known?.data));
+      st.frame.setNote(known?.data ? 'Cancelled: the figure (dimmed) is the last one that finished.' : 'Cancelled: nothing to show yet.',
+        { label: 'run again', run: retry });
+      onSettle(st.view.id, null);
+    }
+    check();
+  }
+
+  /** Asks again what cancel() stopped. */
+  function retry() {
+    const again = [...states.values()].filter((st) => st.cancelled && !destroyed);
+    if (!again.length) return;
+    version++;
+    for (const st of states.values()) {
+      if (st.cancelled) request(st, st.latest);
+      else st.settledVersion = version;
+    }
+  }
+
+  function uncancel(st) {
+    if (!st.cancelled) return;
+    st.cancelled = false;
+    st.frame.setNote(null);
   }
 
   // Views in sight are computed first.
@@ -167,7 +232,8 @@ export function createSession({ engine, family, views, frames, place = () => fal
      * @param {object} params   parsed values (state.js)
      * @param {Set<string>} [invalid]  names whose control holds a bad value: a view that reads one keeps its
      *   figure, dimmed, and is not recomputed
-     * @returns {Promise<{errors: {viewId: string, error: Error}[]} | {superseded: true}>} once every view has settled
+     * @returns {Promise<{errors: {viewId: string, error: Error}[], cancelled: string[]} | {superseded: true}>} once every view
+     *   has settled; cancelled: the views whose computation the reader cancelled (cancel())
      */
     update(params, invalid = new Set()) {
       version++;
@@ -182,7 +248,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
         } else if (!outstanding(st) && known && sameOn(known.deps, known.params, params)) {
           st.settledVersion = version;
           st.settled = { ...known, params };
-          st.frame.setStale(Boolean(st.error));
+          st.frame.setStale(Boolean(st.error) || (st.cancelled && Boolean(known.data)));
         } else {
           request(st, params);
         }
@@ -213,6 +279,9 @@ export function createSession({ engine, family, views, frames, place = () => fal
     dependencies(viewId) {
       return new Set(states.get(viewId)?.settled?.deps ?? []);
     },
+
+    /** Stops what every view waits for (a job at its next slice); each keeps its last figure, dimmed, and offers to run again. */
+    cancel,
 
     /** The current errors, one per failing view. */
     errors() {

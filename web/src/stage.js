@@ -192,7 +192,7 @@ export async function createStage(o) {
       }
       return set(next, null);
     }
-    const ok = outcome.errors.length === 0 && Object.keys(parsed.errors).length === 0;
+    const ok = outcome.errors.length === 0 && !outcome.cancelled.length && Object.keys(parsed.errors).length === 0;
     if (ok) o.onSettled?.(raw, params, changed);
     return { ok };
   }

@@ -2,8 +2,8 @@
 // the web component: its title, caption, a toolbar (CSV, JSON, SVG, PNG,
 // share), its formula (formulas.js, typeset by KaTeX), the figure, a progress
 // note that covers a figure being recomputed (the old figure stays beneath it
-// until the new one is drawn), and a line for an error that belongs to the
-// view itself.
+// until the new one is drawn; a job's progress bar and Cancel button), a line
+// for an error that belongs to the view itself, and a note (e.g. "cancelled").
 
 function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
@@ -20,7 +20,9 @@ function element(tag, attributes = {}, children = []) {
  * @param {() => {link: string, iframe: string, component: string}} [o.share]  the snippets (no share control without it)
  * @param {HTMLElement[]} [o.extra]  more toolbar items (e.g. "open in posenc")
  * @returns {{section: HTMLElement, figure: HTMLElement, setBusy(on: boolean): void, setError(message: string|null): void,
- *   setStale(on: boolean): void, setFormula(params: object): Promise<void>}}
+ *   setStale(on: boolean): void, setFormula(params: object): Promise<void>,
+ *   setProgress(progress: {done: number, total: number, arm?: {name, index, count, done, total}}, onCancel: () => void): void,
+ *   setNote(message: string|null, action?: {label: string, run: () => void}): void}}
  */
 export function createViewFrame(view, { heading = 'h2', onExport, share, extra = [] }) {
   const title = element(heading, { id: `${view.id}-title`, class: 'view-title' }, [view.title]);
@@ -37,13 +39,26 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
   tools.append(...extra);
 
   const figure = element('div', { class: 'figure' });
-  const elapsed = element('span', { class: 'busy-text', 'aria-hidden': 'true' }, ['computing…']);
-  const busy = element('div', { class: 'busy', hidden: '' }, [element('progress', { 'aria-label': 'computing' }), elapsed]);
-  const box = element('div', { class: 'figure-box' }, [figure, busy]);
+  const elapsed = element('span', { id: `${view.id}-busy-text`, class: 'busy-text', 'aria-hidden': 'true' }, ['computing…']);
+  const bar = element('progress', { 'aria-label': 'computing' });
+  const cancel = element('button', { type: 'button', class: 'tool cancel', hidden: '' }, ['Cancel']);
+  const busy = element('div', { class: 'busy', hidden: '' }, [bar, elapsed, cancel]);
+  const box = element('div', { class: 'figure-box' }, [busy, figure]);  // over the figure; Cancel first in the tab order
   const error = element('output', { class: 'error view-error', 'aria-live': 'polite' });
+  const noteText = element('span');
+  const noteAction = element('button', { type: 'button', class: 'tool', hidden: '' });
+  const note = element('p', { class: 'view-note', 'aria-live': 'polite', hidden: '' }, [noteText, ' ', noteAction]);
+  let onCancel = null;
+  let noteRun = null;
+  cancel.addEventListener('click', () => {
+    const focused = cancel.getRootNode().activeElement === cancel;
+    onCancel?.();
+    if (focused && !noteAction.hidden) noteAction.focus();  // the keyboard lands on "run again", not on the page's start
+  });
+  noteAction.addEventListener('click', () => noteRun?.());
   const formula = element('div', { class: 'formula', hidden: '' });
   const section = element('section', { id: view.id, class: 'view', 'aria-labelledby': title.id },
-    [element('div', { class: 'view-head' }, [title, tools]), element('p', { class: 'caption' }, [view.caption]), formula, box, error]);
+    [element('div', { class: 'view-head' }, [title, tools]), element('p', { class: 'caption' }, [view.caption]), formula, box, error, note]);
   let shownTex = null;
   let formulaRequest = 0;
 
@@ -52,14 +67,52 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
     section,
     figure,
     setBusy(on) {
+      if (on && onCancel) return;  // a job's progress shows already
       clearInterval(timer);
       busy.hidden = !on;
       section.classList.toggle('busy-view', on);
       section.setAttribute('aria-busy', String(on));  // assistive technology waits for the new figure
+      // Back to a plain "computing…": no bar value, no Cancel.
+      onCancel = null;
+      cancel.hidden = true;
+      bar.removeAttribute('value');
+      bar.removeAttribute('max');
+      bar.removeAttribute('aria-labelledby');
+      bar.setAttribute('aria-label', 'computing');
+      elapsed.setAttribute('aria-hidden', 'true');
+      box.classList.remove('job');
       if (!on) return;
       const start = performance.now();
       elapsed.textContent = 'computing…';
       timer = setInterval(() => { elapsed.textContent = `computing… ${((performance.now() - start) / 1000 + 0.2).toFixed(1)} s`; }, 250);
+    },
+    /** A job's progress (steps done of total, the arm in training) over the figure, with a Cancel button that calls onCancel. */
+    setProgress(progress, cancelJob) {
+      clearInterval(timer);
+      if (busy.hidden) {
+        busy.hidden = false;
+        section.classList.add('busy-view');
+        section.setAttribute('aria-busy', 'true');
+      }
+      onCancel = cancelJob;
+      cancel.hidden = false;
+      box.classList.add('job');
+      bar.max = progress.total;
+      bar.value = progress.done;
+      bar.removeAttribute('aria-label');
+      bar.setAttribute('aria-labelledby', elapsed.id);
+      elapsed.removeAttribute('aria-hidden');
+      const arm = progress.arm;
+      elapsed.textContent = arm
+        ? `training ${arm.name}: ${arm.done} / ${arm.total} steps (arm ${arm.index + 1} of ${arm.count})`
+        : `${progress.done} / ${progress.total}`;
+    },
+    setNote(message, action = null) {
+      note.hidden = !message;
+      noteText.textContent = message ?? '';
+      noteRun = action?.run ?? null;
+      noteAction.hidden = !action;
+      noteAction.textContent = action?.label ?? '';
     },
     setError(message) {
       error.textContent = message ?? '';

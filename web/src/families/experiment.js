@@ -1,12 +1,25 @@
-// The experiment: train short, test long. For each trained encoding, one small
-// attention model (train() in the core: one or two layers, Adam, float64) learns a
-// task at train_length and is evaluated at 1, 2, 4 and 8 times that length.
+// The experiment: train short, test long. For each encoding, one small attention
+// model (train() in the core: one or two layers, Adam, float64) learns a task at
+// train_length and is evaluated at 1, 2, 4 and 8 times that length; the RoPE model
+// also with a context-extension scaling it was not trained with, and with DroPE
+// (its encoding dropped after training, then recalibrated without it). The training
+// runs in the engine's worker a chunk of steps at a time (a job: progress, Cancel).
+import { FAMILY_TYPES } from '../describe.js';
+import { badParam } from '../state.js';
+
 export const label = 'train short, test long (experiment)';
 export const formula = 'Each encoding trains its own small attention model on the task at L_train, then is tested on ' +
   'longer sequences without retraining: the question every positional encoding is asked (ALiBi’s “train short, test long”).';
 
-// The families train() can train so far, in the core's order.
-export const TRAINED = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+// The families train() trains: every one, in the core's order.
+export const TRAINED = FAMILY_TYPES;
+
+/** The arm names of the RoPE scalings applied at test time, and of DroPE (armsOf). */
+export const SCALING_ARMS = ['rope + PI', 'rope + NTK', 'rope + YaRN', 'rope + llama3'];
+export const DROPE_ARM = 'rope → DroPE';
+
+/** DroPE's recalibration: steps / 4 more steps without the encoding (at least 1). */
+export const dropeSteps = (steps) => Math.max(1, Math.round(steps / 4));
 
 export const parameters = [
   { name: 'task', view: true, kind: 'choice', default: 'copy', choices: ['copy', 'induction', 'first_marker'], label: 'task',
@@ -21,11 +34,18 @@ export const parameters = [
   { name: 'seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (data and initialisation)' },
   { name: 'rope_scalings', view: true, kind: 'bool', default: true, label: 'RoPE scalings at test time',
     help: 'The RoPE model again, tested with PI, NTK, YaRN and llama3 scaling by 8 = the longest test length / L_train, without retraining.' },
+  { name: 'drope', view: true, kind: 'bool', default: true, label: 'DroPE: RoPE dropped, then recalibrated',
+    help: 'The RoPE model again, then its encoding dropped and steps / 4 more steps of training without any (Gelberg et al. 2025, ' +
+      '“Extending the Context of Pretrained LLMs by Dropping Their Positional Embeddings”); tested without an encoding.' },
+  { name: 'map_arm', view: true, kind: 'choice', default: 'rope', choices: [...TRAINED, DROPE_ARM, ...SCALING_ARMS],
+    label: 'trained attention of', help: 'The model whose attention weights the trained-attention view draws.' },
 ];
 
 /**
- * The arms of the experiment: each trained family, and (rope_scalings) RoPE evaluated with a
+ * The arms of the experiment: each trained family, (drope) the RoPE model recalibrated without its
+ * encoding for dropeSteps(steps) more steps, and (rope_scalings) RoPE evaluated with a
  * context-extension scaling by 8 that it was not trained with.
+ * @returns {{name: string, encoding: object, eval_encoding?: object, recalibration_steps?: number}[]}
  */
 export function armsOf(params) {
   const L = params.train_length;
@@ -37,22 +57,46 @@ export function armsOf(params) {
   };
   return [
     ...TRAINED.map((type) => ({ name: type, encoding: { type } })),
+    ...(params.drope ? [{ name: DROPE_ARM, encoding: { type: 'rope' }, recalibration_steps: dropeSteps(params.steps) }] : []),
     ...(params.rope_scalings ? Object.entries(scalings).map(([name, scaling]) => ({
       name, encoding: { type: 'rope' }, eval_encoding: { type: 'rope', rope_scaling: scaling } })) : []),
   ];
 }
 
+/** A job whose value is fn of job's value (the same progress on the way). */
+function* mapJob(job, fn) {
+  return fn(yield* job);
+}
+
 /**
- * The experiment's result fields (lazy getters).
- * experiment: {trainLength, runs: [{name, loss: Float32Array(steps), eval: [{length, accuracy, loss}]}]}, one per arm.
+ * The experiment's result fields (lazy getters), each a job of the engine's (engine-calls.js experiment):
+ * one training of every arm, shared by the views through the engine's cache.
+ * experiment: {trainLength, steps, runs: [{name, loss: Float32Array(steps + recalibrationSteps), eval: [{length, accuracy,
+ *   loss}], retrained: boolean, recalibrationSteps: number}]}, one per arm;
+ * trainedMaps: {arm, trainLength, maps: [{length, tokens: Int32Array, targets: Int32Array, weights: Float32Array(length²)[]}]}:
+ *   map_arm's trained attention weights, one per layer, at L_train and 4 x L_train (row-major [query i, key j]).
  */
 export function fields(engine, params) {
+  // Every parameter is read here, not in the jobs: the engine records what a field reads while its getter runs.
+  const train = () => engine.experiment(params.task, params.layers, params.train_length, params.steps, params.d_model, params.vocab,
+    params.seed, armsOf(params));
   return {
     get experiment() {
-      return { trainLength: params.train_length, runs: engine.experiment(params.task, params.layers, params.train_length, params.steps,
-        params.d_model, params.vocab, params.seed, armsOf(params)) };
+      const trainLength = params.train_length;
+      const steps = params.steps;
+      return mapJob(train(), (runs) => ({ trainLength, steps, runs: runs.map(({ maps, ...run }) => run) }));
+    },
+    get trainedMaps() {
+      const arm = params.map_arm;
+      const names = armsOf(params).map((a) => a.name);
+      if (!names.includes(arm)) {
+        const why = arm === DROPE_ARM ? ' (turn DroPE on)' : SCALING_ARMS.includes(arm) ? ' (turn the RoPE scalings on)' : '';
+        throw badParam('map_arm', JSON.stringify(arm), `an arm of this experiment${why}: one of ${names.join(', ')}`);
+      }
+      const trainLength = params.train_length;
+      return mapJob(train(), (runs) => ({ arm, trainLength, maps: runs.find((r) => r.name === arm).maps }));
     },
   };
 }
 
-export const views = ['train-extrapolation', 'train-loss'];
+export const views = ['train-extrapolation', 'train-loss', 'train-attention'];

@@ -42,6 +42,28 @@ export function coincident(series, tolerance = 0.01) {
 }
 
 /**
+ * The coincident pairs joined into groups (a coincides with b, b with c: one group a, b, c), each with the
+ * largest gap between two of its members.
+ * @returns {{names: string[], gap: number}[]}
+ */
+export function coincidentGroups(series, tolerance = 0.01) {
+  const group = new Map();  // name -> its group (a Set shared by the members)
+  for (const { a, b } of coincident(series, tolerance)) {
+    const ga = group.get(a) ?? new Set([a]);
+    const gb = group.get(b) ?? new Set([b]);
+    for (const name of gb) ga.add(name);
+    for (const name of ga) group.set(name, ga);
+  }
+  const points = new Map(series.map((s) => [s.name, s.points]));
+  return [...new Set(group.values())].map((members) => {
+    const names = series.map((s) => s.name).filter((name) => members.has(name));
+    let gap = 0;
+    for (const x of names) for (const y of names) if (x < y) gap = Math.max(gap, largestGap(points.get(x), points.get(y)));
+    return { names, gap };
+  });
+}
+
+/**
  * The names written at the curves' right ends; ends closer than 4% of the y range share one label.
  * @returns {{x, y, text, colour}[]}
  */
@@ -105,10 +127,12 @@ export function curveChart(o) {
 
   const note = document.createElement('p');
   note.className = 'note coincide-note';
-  const same = coincident(o.series);
+  const same = coincidentGroups(o.series);
   const called = (name) => { const short = o.series.find((s) => s.name === name).short; return short ? `${short} (${name})` : name; };
-  note.innerHTML = same.map(({ a, b, gap }) => `<b>${escapeHtml(called(a))}</b> and <b>${escapeHtml(called(b))}</b> coincide here ` +
-    `(largest gap ${gap.toPrecision(2)}): one is drawn over the other. ${o.explain?.(a, b, gap) ?? ''}`).join(' ');
+  const listed = (names) => names.map((name) => `<b>${escapeHtml(called(name))}</b>`).join(', ').replace(/, ([^,]*)$/, ' and $1');
+  note.innerHTML = same.map(({ names, gap }) => (names.length === 2
+    ? `${listed(names)} coincide here (largest gap ${gap.toPrecision(2)}): one is drawn over the other. ${o.explain?.(names[0], names[1], gap) ?? ''}`
+    : `${listed(names)} coincide here (largest gap between two of them ${gap.toPrecision(2)}): drawn over one another.`)).join(' ');
 
   const holder = document.createElement('div');
   function draw() {

@@ -28,6 +28,8 @@ const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
  * @param {{data, rows, cols, ky, kx}} [o.preview]  block averages of data made by the engine (box-average.js)
  * @param {object} o.theme           the theme drawn in (lib/theme.js themeOf)
  * @param {{rows: number[], label: string}[]} [o.outlines]  groups of rows to outline (e.g. identical rows), one dash per group
+ * @param {{axis: 'x'|'y', at: number, label?: string}[]} [o.rules]  dashed lines across the map at a column (x) or row (y)
+ *   boundary, in entries (e.g. at = a training length: between entry at - 1 and entry at), labelled at their end
  * @returns {HTMLElement}
  */
 export function matrixFigure(o) {
@@ -99,6 +101,7 @@ export function matrixFigure(o) {
   plotArea.style.height = `${height}px`;
   plotArea.append(axes, canvas);
   if (o.outlines?.length) plotArea.append(rowOutlines(o.outlines, { width, height, margin: MARGIN, rows }));
+  if (o.rules?.length) plotArea.append(ruleLines(o.rules, { width, height, margin: MARGIN, rows, cols, colour: o.theme.accent }));
   plotArea.append(tooltip);
   const figure = document.createElement('div');
   figure.className = 'matrix-figure';
@@ -146,6 +149,32 @@ function rowOutlines(groups, { width, height, margin, rows }) {
         .append('title').text(group.label);
     }
   });
+  return svg.node();
+}
+
+/**
+ * Dashed lines across the map at column (x) or row (y) boundaries, drawn over the canvas, each labelled
+ * at its end. Pointer events pass through to the canvas.
+ * @returns {SVGSVGElement}
+ */
+function ruleLines(rules, { width, height, margin, rows, cols, colour }) {
+  const x = scaleLinear().domain([0, cols]).range([margin.left, width - margin.right]);
+  const y = scaleLinear().domain([0, rows]).range([margin.top, height - margin.bottom]);
+  const svg = create('svg').attr('class', 'outlines rules').attr('width', width).attr('height', height)
+    .attr('viewBox', `0 0 ${width} ${height}`).attr('aria-hidden', 'true')
+    .attr('font-family', 'system-ui, sans-serif').attr('font-size', 10).attr('fill', colour);
+  for (const rule of rules) {
+    const across = rule.axis === 'x'
+      ? { x1: x(rule.at), x2: x(rule.at), y1: margin.top, y2: height - margin.bottom }
+      : { x1: margin.left, x2: width - margin.right, y1: y(rule.at), y2: y(rule.at) };
+    const line = svg.append('line').attr('class', 'rule').attr('data-axis', rule.axis).attr('data-at', rule.at)
+      .attr('stroke', colour).attr('stroke-width', 1.5).attr('stroke-dasharray', '5,4');
+    for (const [key, value] of Object.entries(across)) line.attr(key, value);
+    if (!rule.label) continue;
+    // x: beside the line's bottom end; y: above the line's right end.
+    if (rule.axis === 'x') svg.append('text').attr('x', across.x1 + 4).attr('y', across.y2 - 5).text(rule.label);
+    else svg.append('text').attr('x', across.x2 - 4).attr('y', across.y1 - 4).attr('text-anchor', 'end').text(rule.label);
+  }
   return svg.node();
 }
 

@@ -23,6 +23,7 @@ const LOADERS = {
   'cope-count': () => import('./cope-count.js'),
   'train-extrapolation': () => import('./train-extrapolation.js'),
   'train-loss': () => import('./train-loss.js'),
+  'train-attention': () => import('./train-attention.js'),
   compare: () => import('./decay-compare.js'),
   worked: () => import('./worked-example.js'),
   attention: () => import('./attention-map.js'),
