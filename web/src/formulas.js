@@ -218,7 +218,7 @@ function projections(p) {
 }
 
 /** Whether the lab's head is causal: its switch, or the trained head (always causal). */
-const masked = (p) => Boolean(p.attn_causal || p.trained_head);
+const labCausal = (p) => Boolean(p.attn_causal || p.trained_head);
 
 const softmax = (inner, causal) => `\\alpha_{ij} = \\operatorname{softmax}_{j${causal ? '\\le i' : ''}}\\Big(${inner}\\Big)`;
 
@@ -294,12 +294,12 @@ const FORMULAS = {
       softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\theta_i = ${num(p.rope_theta)}^{-2i/8}`)
     : join(`x_t = ${num(p.sharpness)}\\cdot\\sqrt{8}\\,w_t + p_t`, 'q_t, k_t, v_t = x_tW_q, x_tW_k, x_tW_v',
       softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\omega_i = ${num(p.base)}^{-2i/8}`)),
-  attention: (p) => lines(softmax(logit(p), masked(p)), projections(p)),
-  ablation: (p) => lines(softmax(logit(p), masked(p)),
-    `\\alpha^{\\varnothing}_{ij} = \\operatorname{softmax}_{j${masked(p) ? '\\le i' : ''}}\\Big(\\frac{x_iW_q\\cdot x_jW_k}{\\sqrt{${headWidths(p).d}}}\\Big)`,
-    `x_i = x_{i'} \\Rightarrow \\alpha^{\\varnothing}_{i\\cdot} = \\alpha^{\\varnothing}_{i'\\cdot}${masked(p) ? '\\ \\text{(up to the mask)}' : ''}`),
+  attention: (p) => lines(softmax(logit(p), labCausal(p)), projections(p)),
+  ablation: (p) => lines(softmax(logit(p), labCausal(p)),
+    `\\alpha^{\\varnothing}_{ij} = \\operatorname{softmax}_{j${labCausal(p) ? '\\le i' : ''}}\\Big(\\frac{x_iW_q\\cdot x_jW_k}{\\sqrt{${headWidths(p).d}}}\\Big)`,
+    `x_i = x_{i'} \\Rightarrow \\alpha^{\\varnothing}_{i\\cdot} = \\alpha^{\\varnothing}_{i'\\cdot}${labCausal(p) ? '\\ \\text{(up to the mask)}' : ''}`),
   'word-order': (p) => lines(`D_{ij} = \\alpha^{B}_{\\pi(i)\\pi(j)} - \\alpha^{A}_{ij}`, `\\pi\\!:\\ ${text('where each token of A stands in B')}`,
-    `${softmax(logit(p), masked(p))}`),
+    `${softmax(logit(p), labCausal(p))}`),
   terms: (p) => {
     const { d } = headWidths(p);
     const W = p.projections === 'identity' ? '' : 'W_qW_k^{\\top}';
