@@ -324,9 +324,8 @@ const FORMULAS = {
     `z_t = \\big(x_t + \\textstyle\\sum_j \\alpha_{tj} v_j\\big) W_{\\mathrm{out}} + c\\ ${text(`(${p.layers} layer${p.layers > 1 ? 's' : ''}, each with the encoding in its place)`)}`),
   'train-loss': (p) => lines(`\\mathcal{L} = -\\frac{1}{T}\\sum_{t} \\ln \\operatorname{softmax}(z_t)_{y_t},\\ ${text(`Adam, lr 0.01, ${p.steps} steps of one sequence of ${p.train_length} tokens`)}`,
     p.drope && `${text(`DroPE: then ${dropeSteps(p.steps)} more steps (steps / 4) with the encoding dropped:`)}\\ q_i \\cdot k_j\\ ${text('in place of')}\\ R_i q_i \\cdot R_j k_j`),
-  'train-attention': (p) => `\\alpha^{(\\ell)}_{ij} = \\operatorname{softmax}_{j \\le i}\\big(s^{(\\ell)}_{ij}\\big),\\ ${text('the trained scores of layer')}\\ \\ell\\ ${text('of the')}\\ ` +
-    `${p.map_arm.split(' → ').map(text).join('\\to ')}\\ ${text('model,')}\\ ` +
-    `i, j < L \\in \\{${p.train_length}, ${4 * p.train_length}\\}`,
+  'train-attention': (p) => lines(`\\alpha^{(\\ell)}_{ij} = \\operatorname{softmax}_{j \\le i}\\big(s^{(\\ell)}_{ij}\\big),\\ i, j < L \\in \\{${p.train_length}, ${4 * p.train_length}\\}`,
+    `s^{(\\ell)}_{ij}:\\ ${text('the trained scores of layer')}\\ \\ell\\ ${text('of the')}\\ ${p.map_arm.split(' → ').map(text).join('\\to ')}\\ ${text('model')}`),
   'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +
     `q_i\\cdot k_j = \\pm 8`, `p_{ij} = \\sum_{t=j}^{i} g_{it}\\ ${text('(clamped at')}\\ ${p.npos_max - 1})`,
     `e_m = 4\\,[m = ${p.target}] \\Rightarrow b(i,j) = 4\\,\\max(0,\\ 1 - |p_{ij} - ${p.target}|)`),
