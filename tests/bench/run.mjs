@@ -24,6 +24,7 @@ import { measureBundles } from './bundle.mjs';
 import { evaluateTargets } from './targets.mjs';
 import * as posencPeer from './peers/posenc.mjs';
 import { simdCounts } from './simd-counts.mjs';
+import { measureTrain } from './train.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -228,6 +229,10 @@ if (selected('startup')) {
   results.startup = measureStartup(opts.startupRuns);
 }
 if (selected('bundle')) results.bundle = measureBundles();
+if (selected('train')) {
+  log('train: the default experiment, arm by arm ...');
+  results.train = await measureTrain();
+}
 if (selected('simd')) {
   log('simd: counting v128 instructions per kernel (a second build with function names) ...');
   try { results.simdCounts = simdCounts(); } catch (e) { results.simdCounts = { error: String(e.message).split('\n')[0] }; }
@@ -262,6 +267,12 @@ if (results.bundle) {
   for (const [name, b] of Object.entries(results.bundle)) {
     console.log(`  ${pad(name, 20)} ${pad(`${(b.gzipBytes / 1024).toFixed(1)} KB`, 11)} (raw ${(b.rawBytes / 1024).toFixed(0)} KB: ${b.files.map((f) => path.basename(f.file)).join(' + ')})`);
   }
+}
+
+if (results.train) {
+  console.log('\ntrain: the page\'s default experiment (copy, 400 steps at L_train 32), pe.train() per arm; accuracy at 1, 2, 4, 8 x L_train');
+  for (const a of results.train.arms) console.log(`  ${pad(a.name, 20)} ${pad(fmtMs(a.ms), 10)} ${a.accuracy.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`  ${pad('total', 20)} ${fmtMs(results.train.totalMs)}`);
 }
 
 if (results.simdCounts) {

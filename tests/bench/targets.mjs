@@ -93,6 +93,11 @@ export const TARGETS = [
     },
   },
   {
+    id: 'train-default',
+    description: 'the default experiment (every family, copy) trains and tests in under 30 s (wasm, one core)',
+    measure: (r) => (r.train ? { value: r.train.totalMs / 1000, unit: 's', met: r.train.totalMs < 30000, detail: `${r.train.arms.length} arms` } : null),
+  },
+  {
     id: 'bundle',
     description: 'posenc .wasm + glue <= 85 KB gzip',
     measure(r) {

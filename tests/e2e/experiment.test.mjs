@@ -154,8 +154,7 @@ test(`the default experiment (copy, 400 steps at L_train 32: ${ARMS.length} arms
   await page.waitForSelector('#train-extrapolation .curve-toggles', { timeout: 60000 });
   const seconds = (Date.now() - start) / 1000;
   await page.waitForSelector('#train-attention canvas.matrix');
-  console.log(`# the default experiment drew in ${seconds.toFixed(1)} s in headless Chromium`);
-  assert.ok(seconds < 30, `${seconds} s`);
+  console.log(`# the default experiment drew in ${seconds.toFixed(1)} s in headless Chromium`);  // a time, not a test: npm run bench
   assert.deepEqual(page.problems, []);
   await page.close();
 });
