@@ -146,9 +146,11 @@ test('the URL reproduces the state after a reload', async () => {
 test('the heatmap tooltip gives the exact value of the cell under the pointer', async () => {
   const page = await playground.newPage();
   await openPlayground(playground, page, '?n=16&d_model=8&base=10000');
-  const box = await page.locator('#heatmap canvas.matrix').boundingBox();
-  // Cell (position 5, dimension 3): centre of row 5 of 16, column 3 of 8.
-  await page.mouse.move(box.x + (3.5 / 8) * box.width, box.y + (5.5 / 16) * box.height);
+  const canvas = page.locator('#heatmap canvas.matrix');
+  const box = await canvas.boundingBox();
+  // Cell (position 5, dimension 3): centre of row 5 of 16, column 3 of 8, relative to the canvas where it is
+  // when the pointer moves (hover measures it then: a note drawn meanwhile above it once moved it two rows down).
+  await canvas.hover({ position: { x: (3.5 / 8) * box.width, y: (5.5 / 16) * box.height } });
   const tip = await page.innerText('#heatmap .tooltip');
   assert.match(tip, /position 5/);
   assert.match(tip, /dimension 3 \(cos\)/);
