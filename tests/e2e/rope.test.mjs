@@ -61,6 +61,8 @@ test('pasting a config.json shows its encoding; bad JSON and unknown keys get a 
   await page.click('#config-apply');
   await page.waitForFunction(() => document.querySelector('#spectrum .figure').innerText.includes('scaled (yarn)'));
   assert.equal(await page.textContent('#error-config'), '');
+  // The notes follow once every view has its new figure (main.js awaits stage.change), not with the first.
+  await page.waitForFunction(() => document.querySelector('#config-notes').textContent !== '');
   const note = await page.textContent('#config-notes');
   assert.match(note, /head_dim = 2048 \/ 32 = 64/);
   assert.match(note, /read: model_type, hidden_size, num_attention_heads, rope_theta, max_position_embeddings, rope_scaling/);
