@@ -158,3 +158,17 @@ test(`the default experiment (copy, 400 steps at L_train 32: ${ARMS.length} arms
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('an experiment too large for one call is named beside L_train, and the last figure stays', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=experiment&steps=20&d_model=64');
+  await page.waitForSelector('#train-extrapolation .curve-toggles', { timeout: 60000 });
+  const before = await page.innerHTML('#train-extrapolation .figure');
+  await page.fill('#control-train_length', '128');  // tested at up to 1024 tokens with d_model 64: above the budget
+  await page.waitForFunction(() => document.getElementById('error-train_length').textContent !== '', null, { timeout: 60000 });
+  assert.match(await page.textContent('#error-train_length'),
+    /^train_length = 128 is invalid: expected a training length whose work fits one call: with d_model 64 and 1 layer, testing at up to 8 × L_train = 1024 tokens is too much .*lower L_train or d_model$/);
+  assert.equal(await page.innerHTML('#train-extrapolation .figure'), before);  // the last good plot
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -70,6 +70,23 @@ function pairColumns(layout, rotaryDim, pair) {
  */
 export function createCalls(pe) {
   const rotary = memoize((spec, seqLen) => pe.ropeInvFreq(spec, seqLen));
+
+  /**
+   * pe.trainer(request), its work limits said as the experiment's controls: one step
+   * (train_length) or the test at 1 to 8 x L_train (eval_lengths, no control of its own) above
+   * the work of one call is named on the L_train control, with what to lower.
+   */
+  const trainerFor = (request) => {
+    try {
+      return pe.trainer(request);
+    } catch (error) {
+      if (error.param !== 'eval_lengths' && error.param !== 'train_length') throw error;
+      const what = error.param === 'eval_lengths' ? `testing at up to 8 × L_train = ${8 * request.train_length} tokens` : 'one training step';
+      throw badParam('train_length', request.train_length, `a training length whose work fits one call: with d_model ${request.d_model} ` +
+        `and ${request.layers} layer${request.layers > 1 ? 's' : ''}, ${what} is too much (${error.message.replace(/^train \([a-z_]+\): /, '')}); ` +
+        'lower L_train or d_model');
+    }
+  };
   return {
     /** The build's version string, e.g. "posenc 0.1.0 (wasm, SIMD on)". */
     version: () => pe.version(),
@@ -201,7 +218,7 @@ export function createCalls(pe) {
       const runs = [];
       let before = 0;  // steps of the arms already trained
       for (const [index, arm] of arms.entries()) {
-        const trainer = pe.trainer(requests[index]);
+        const trainer = trainerFor(requests[index]);
         let result;
         try {
           while (trainer.done < trainer.total) {
