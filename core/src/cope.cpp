@@ -176,14 +176,7 @@ Spec parse(const Config& config) {
     spec.npos_max = read.integer("npos_max");
     spec.seed = std::uint64_t(read.integer("seed"));
     spec.causal = read.boolean("causal");
-    if (const auto table = read.number_list("pos_emb", -kMaxEmbedding, kMaxEmbedding, "a number in [-1e4, 1e4]")) {
-        const double expected = double(spec.npos_max) * double(spec.head_dim);
-        if (double(table->size()) != expected)
-            throw_bad_param("pos_emb", "a list of " + std::to_string(table->size()) + " numbers",
-                            "npos_max x head_dim = " + std::to_string(spec.npos_max) + " x " +
-                                std::to_string(spec.head_dim) + " = " + format_number(expected) + " numbers");
-        spec.pos_emb.assign(table->begin(), table->end());
-    }
+    spec.pos_emb = read.tensor("pos_emb", "a number in [-1e4, 1e4]", {{"npos_max", spec.npos_max}, {"head_dim", spec.head_dim}});
     return spec;
 }
 
