@@ -282,9 +282,11 @@ bool has_bias(Kind kind) {
            kind == Kind::kerple || kind == Kind::deberta || kind == Kind::fire || kind == Kind::cope;
 }
 
-/// b(i, j) of one layer for queries q and keys k [n, d] as they enter q . k.
+/// b(i, j) of one layer for queries q and keys k [n, d] as they enter q . k, and content [n, n]
+/// their scaled products content_scale q_i . k_j (CoPE's gate logits).
 template <class Real>
-LayerBias<Real> bias_forward(const Model<Real>& m, const Shared<Real>& sh, const Layer<Real>& layer, const Vec<Real>& q, const Vec<Real>& k, std::size_t n) {
+LayerBias<Real> bias_forward(const Model<Real>& m, const Shared<Real>& sh, const Layer<Real>& layer, const Vec<Real>& q,
+                             const Vec<Real>& k, const Vec<Real>& content, std::size_t n) {
     const std::size_t d = std::size_t(m.d);
     const Vec<Real>& pos = layer.pos;
     LayerBias<Real> out;
@@ -346,7 +348,7 @@ LayerBias<Real> bias_forward(const Model<Real>& m, const Shared<Real>& sh, const
             for (std::size_t e = 0; e < P; ++e) out.qe[i * P + e] = dot(&q[i * d], &pos[e * d], d);
             Real sum = 0;
             for (std::size_t j = i + 1; j-- > 0;) {
-                const Real g = Real(1) / (Real(1) + std::exp(-sh.content_scale * dot(&q[i * d], &k[j * d], d)));
+                const Real g = Real(1) / (Real(1) + std::exp(-content[i * n + j]));
                 out.gates[i * n + j] = g;
                 sum += g;
                 out.positions[i * n + j] = sum;
@@ -683,15 +685,16 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
             sh.rq.apply(cache.q.data(), n, d, false);
             sh.rk.apply(cache.k.data(), n, d, false);
         }
-        if (biased) cache.bias = bias_forward(model, sh, layer, cache.q, cache.k, n);
-        Vec<Real>& a = cache.a;  // the weights, 0 above the diagonal
+        Vec<Real>& a = cache.a;  // the content scores, then the scores, then the weights; 0 above the diagonal
         a.assign(n * n, 0.0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) a[i * n + j] = sh.content_scale * dot(&cache.q[i * d], &cache.k[j * d], d);
+        if (biased) cache.bias = bias_forward(model, sh, layer, cache.q, cache.k, a, n);
         for (std::size_t i = 0; i < n; ++i) {
             Real top = -HUGE_VAL;
             for (std::size_t j = 0; j <= i; ++j) {
-                const Real s = sh.content_scale * dot(&cache.q[i * d], &cache.k[j * d], d) + (biased ? cache.bias.b[i * n + j] : Real(0));
-                a[i * n + j] = s;
-                top = std::max(top, s);
+                if (biased) a[i * n + j] += cache.bias.b[i * n + j];
+                top = std::max(top, a[i * n + j]);
             }
             Real sum = 0;
             for (std::size_t j = 0; j <= i; ++j) sum += (a[i * n + j] = std::exp(a[i * n + j] - top));

@@ -100,11 +100,12 @@ function trainedRun(engine, params, text, encoding, specOf) {
   const head = engine.trainedHead(specOf(), params.trained_task);
   const tokens = engine.tokens(text);
   const d = head.d_model;
+  const ids = tokens.map((word) => wordId(word, head.vocab));
   const x = new Float32Array(tokens.length * d);
-  tokens.forEach((word, t) => x.set(head.E.subarray(wordId(word, head.vocab) * d, (wordId(word, head.vocab) + 1) * d), t * d));
+  ids.forEach((id, t) => x.set(head.E.subarray(id * d, (id + 1) * d), t * d));
   const result = engine.attention({ x, encoding: encoding.type === 'none' ? { type: 'none', d_model: d } : head.layer.encoding,
     d_model: d, d_head: d, causal: true, wq: head.layer.Wq, wk: head.layer.Wk, wv: head.layer.Wv });
-  return { ...result, tokens, ids: tokens.map((word) => wordId(word, head.vocab)), trainedAccuracy: head.accuracy };
+  return { ...result, tokens, ids, trainedAccuracy: head.accuracy };
 }
 
 export const WORKED_TEXT = 'the sky is not';
