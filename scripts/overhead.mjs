@@ -5,9 +5,9 @@
 //   node scripts/overhead.mjs                 the module in web/generated/
 //   node scripts/overhead.mjs --dir DIR       DIR/posenc.mjs + DIR/posenc.wasm (e.g. another build)
 //   node scripts/overhead.mjs --json          the numbers as JSON
-//   node scripts/overhead.mjs --split         also the time inside wasm (the raw
-//     export of wasm/bindings.cpp, called directly with a parsed spec: the core's
-//     work, reading the spec included, and the reply), and so the JS layer's part
+//   node scripts/overhead.mjs --split         also the time of the embind function
+//     itself (Module.Core's, wasm/bindings.cpp, called directly with a parsed Spec:
+//     the core's work and the result's conversion), and so the JS layer's part
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,42 +30,32 @@ const sinusoidal = { type: 'sinusoidal', d_model: 16 };
 const ropeSmall = { type: 'rope', head_dim: 16 };
 const x = Float32Array.from({ length: 4 * 16 }, (_, k) => Math.sin(k));
 
-// --split: the raw exports (wasm/bindings.cpp's convention), with spec ids parsed here.
-const raw = typeof pe._posenc_spec_parse === 'function' && args.includes('--split');
-function specId(spec) {
-  const bytes = new TextEncoder().encode(JSON.stringify(spec));
-  const address = pe._malloc(bytes.length);
-  pe.HEAPU8.set(bytes, address);
-  const id = pe._posenc_spec_parse(address, bytes.length, 0);
-  pe._free(address);
-  return id;
-}
-const rawCall = (call) => () => {
-  call();
-  pe._posenc_release();
-};
+// --split: the embind functions themselves (Module.Core, wasm/bindings.cpp), with Specs parsed here.
+const core = args.includes('--split') ? pe.Core : undefined;
+const raw = core !== undefined;
+const specOf = (spec) => core.parseSpec(JSON.stringify(spec), 0);
 
-// [name, the call, the same work as a raw export (or undefined)]
+// [name, the call, the same work through Module.Core (or undefined)]
 const cases = [
-  ['version()', () => pe.version(), raw && rawCall(() => pe._posenc_version())],
-  ['alibiSlopes(8)', () => pe.alibiSlopes(8), raw && rawCall(() => pe._posenc_alibi_slopes(0, 8))],
+  ['version()', () => pe.version(), raw && (() => core.version())],
+  ['alibiSlopes(8)', () => pe.alibiSlopes(8), raw && (() => core.alibiSlopes(8))],
   ['ropeInvFreq(llama3 spec, 16)', () => pe.ropeInvFreq(llama3, 16),
-    raw && ((id) => rawCall(() => pe._posenc_rope_inv_freq(0, id, 16)))(specId(llama3))],
+    raw && ((spec) => () => core.ropeInvFreq(spec, 16))(specOf(llama3))],
   ['ropeInvFreq(plain rope spec, 16)', () => pe.ropeInvFreq(plainRope, 16),
-    raw && ((id) => rawCall(() => pe._posenc_rope_inv_freq(0, id, 16)))(specId(plainRope))],
+    raw && ((spec) => () => core.ropeInvFreq(spec, 16))(specOf(plainRope))],
   ['attentionBias(alibi, 4)', () => pe.attentionBias(alibi, 4),
-    raw && ((id) => rawCall(() => pe._posenc_attention_bias(0, id, 4)))(specId(alibi))],
+    raw && ((spec) => () => core.attentionBias(spec, 4))(specOf(alibi))],
   ['positionTable(sinusoidal d_model 16, 4)', () => pe.positionTable(sinusoidal, 4),
-    raw && ((id) => rawCall(() => pe._posenc_position_table(0, id, 4, 0, 0)))(specId(sinusoidal))],
+    raw && ((spec) => () => core.positionTable(spec, 4, undefined))(specOf(sinusoidal))],
 ];
 if (typeof pe.allocFloat32 === 'function') {
   const input = pe.allocFloat32(x.length);
   input.array.set(x);
   const output = pe.allocFloat32(x.length);
-  const id = raw && specId(ropeSmall);
+  const spec = raw && specOf(ropeSmall);
   cases.push(['applyRope([4, 16] Float32Array)', () => pe.applyRope(x, 4, 16, ropeSmall, 0)]);
   cases.push(['applyRope([4, 16] handles, out)', () => pe.applyRope(input, 4, 16, ropeSmall, 0, output),
-    raw && rawCall(() => pe._posenc_apply_rope(0, input.ptr, 64, 4, 16, id, 0, output.ptr, 64))]);
+    raw && (() => core.applyRope({ address: input.ptr, length: 64 }, 4, 16, spec, 0, { address: output.ptr, length: 64, buffer: output }))]);
 } else {
   cases.push(['applyRope([4, 16] Float32Array)', () => pe.applyRope(x, 4, 16, ropeSmall, 0)]);
 }

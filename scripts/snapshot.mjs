@@ -4,7 +4,7 @@
 // run it on the old build, keep the file, run it on the new one and compare.
 //
 //   node scripts/snapshot.mjs --out before.json [--dir DIR] [--seed S] [--count N]
-//   node scripts/snapshot.mjs --compare before.json [--dir DIR]
+//   node scripts/snapshot.mjs --compare before.json [--dir DIR] [--show K]   (K: print fuzz call K and its answer)
 //
 // The calls are those of the JS fuzz (tests/wasm/fuzz.mjs makeCall: every
 // function of the API, valid and invalid values) for seed S, indices [0, N),
@@ -22,8 +22,11 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.resolve(option('--dir', path.join(root, 'web', 'generated')));
-const seed = Number(option('--seed', 20261125));
-const count = Number(option('--count', 6000));
+const compareWith = option('--compare', null);
+const before = compareWith ? JSON.parse(fs.readFileSync(compareWith, 'utf8')) : null;
+const seed = before ? before.seed : Number(option('--seed', 20261125));
+const count = before ? before.count : Number(option('--count', 40000));
+const show = option('--show', null);  // a fuzz index: print its call and answer
 const { default: createPosenc } = await import(pathToFileURL(path.join(dir, 'posenc.mjs')).href);
 const pe = await createPosenc({ wasmBinary: fs.readFileSync(path.join(dir, 'posenc.wasm')) });
 
@@ -64,8 +67,8 @@ function answer(call) {
 }
 
 function freeTrainer(handle) {
-  if (typeof pe._posenc_trainer_free === 'function') pe._posenc_trainer_free(handle);
-  else if (typeof pe.trainerFree === 'function') pe.trainerFree(handle);
+  if (typeof pe.trainerFree === 'function') pe.trainerFree(handle);
+  else pe._posenc_trainer_free(handle);  // a build from before embind
 }
 
 const digest = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 24);
@@ -82,15 +85,14 @@ for (const family of d.families) {
   for (const [name, callArgs] of Object.entries(calls)) entries[`${family.type}:${name}`] = digest(answer({ name, args: callArgs, made: [] }));
 }
 entries['describe'] = digest(answer({ name: 'describe', args: [], made: [] }));
-const fuzzSeed = seed;
 for (let index = 0; index < count; index++) {
-  const call = makeCall(pe, d, fuzzSeed, index, false);
-  entries[`fuzz:${index}:${call.name}`] = digest(answer(call));
+  const call = makeCall(pe, d, seed, index, false);
+  const text = answer(call);
+  if (show !== null && index === Number(show)) console.log(call.name, call.args, '->', text.slice(0, 400));
+  entries[`fuzz:${index}:${call.name}`] = digest(text);
 }
 
-const compareWith = option('--compare', null);
-if (compareWith) {
-  const before = JSON.parse(fs.readFileSync(compareWith, 'utf8'));
+if (before) {
   const keys = Object.keys(before.entries);
   const differing = keys.filter((k) => before.entries[k] !== entries[k]);
   console.log(`${keys.length - differing.length} of ${keys.length} answers equal (seed ${before.seed}, ${before.count} fuzz calls)`);

@@ -1,42 +1,27 @@
 // wasm/post.js (emcc --post-js; runs inside the module factory): the JS API of
-// DESIGN.md over the raw exports of wasm/bindings.cpp, whose top comment gives
-// the calling convention.
+// wasm/posenc.d.ts over the embind functions of wasm/bindings.cpp (Module.Core),
+// whose top comment says what crosses.
 //
-// A call checks and converts its arguments here, in JS, before any wasm frame
+// A call reads and checks its arguments here, in JS, before any wasm frame
 // exists (so whatever JS throws, a getter, a Proxy, a cycle, leaves no wasm
-// stack or heap behind): a spec object becomes the id of a C++ copy parsed
-// once from its JSON text and cached by that text; an array becomes a heap
-// copy, freed however the call ends, or, for an allocFloat32 buffer, its own
-// address (read in place). One export then runs and returns its reply, JSON
-// whose arrays point into the heap; each is copied into a fresh typed array.
-// Or it returns 0, and the error it stored is thrown as a RangeError or Error
-// whose .param names the parameter, .value the value as the message writes it
-// and .allowed what was expected.
+// stack or heap behind): a spec object becomes a Spec parsed once from its JSON
+// text and cached by that text; an array becomes a typed array of its items, or
+// an allocFloat32 buffer's {address, length}; a scalar of the wrong type becomes
+// {shown: how a message quotes it}. Then one embind function runs and returns
+// the result, or undefined: the error it kept (lastError()) is thrown as a
+// RangeError or Error with .code, .param, .value and .allowed.
 
 // In a function of its own, so that no name here meets one of the runtime's.
 // (Emscripten 3.1.6's JS optimizer, which minifies this file, fails on object
 // spread and on destructured arrow parameters: neither is used here.)
 (function posencApi() {
-  /** Parsed specs kept in C++, least recently used evicted (and freed) first. */
+  /** Parsed specs kept in C++, least recently used deleted first. */
   const SPEC_CACHE_SIZE = 256;
   /** The largest allocFloat32 buffer: 2^28 floats (1 GiB of the 2 GiB heap). */
   const MAX_BUFFER_LENGTH = 268435456;
   const OUT_OF_MEMORY = 'out of memory: the request is too large for this browser tab';
-  /** The JS type of a value as the exports' `kinds` argument codes it (3 bits; see Kind in bindings.cpp). */
-  function typeCode(value) {
-    switch (typeof value) {
-      case 'number': return 0;
-      case 'undefined': return 1;
-      case 'string': return 2;
-      case 'boolean': return 3;
-      case 'object': return 4;
-      case 'function': return 5;
-      case 'symbol': return 6;
-      default: return 7;  // bigint
-    }
-  }
-  const textDecoder = new TextDecoder();
-  const textEncoder = new TextEncoder();
+  /** The embind functions (registered when the module starts, after this file has run). */
+  const core = () => Module['Core'];
 
   /**
    * A RangeError with .param, .value and .allowed; its message "<name> = <value> is
@@ -50,44 +35,13 @@
     return error;
   }
 
-  // ---------------------------------------------------------------------------
-  // Replies
-
-  /** The ASCII JSON text of the reply at `address` (a uint32 byte count, then the bytes). */
-  function replyText(address) {
-    const length = HEAPU32[address >>> 2];
-    return textDecoder.decode(HEAPU8.subarray(address + 4, address + 4 + length));
-  }
-
-  /** The error the last failing export stored, as a JS error with .param, .value and .allowed. */
+  /** The error the last failing embind function kept, as a JS error with .code, .param, .value and .allowed. */
   function lastError() {
-    const reply = JSON.parse(replyText(Module['_posenc_error']()));
-    const error = new (reply.name === 'RangeError' ? RangeError : Error)(reply.message);
-    for (const part of ['param', 'value', 'allowed']) if (reply[part] !== undefined) error[part] = reply[part];
+    const data = core().lastError();
+    if (data === undefined) return new Error('posenc: a call failed and its error could not be kept');
+    const error = new (data.name === 'RangeError' ? RangeError : Error)(data.message);
+    for (const part of ['code', 'param', 'value', 'allowed']) if (data[part] !== undefined) error[part] = data[part];
     return error;
-  }
-
-  /** Replaces the tagged values of a parsed reply: arrays in the heap by fresh copies. */
-  function materialise(value, out) {
-    if (typeof value !== 'object' || value === null) return value;
-    if (Array.isArray(value)) {  // lists of objects or arrays (train's layers and maps); numbers stay as they are
-      for (let i = 0; i < value.length; i++) if (typeof value[i] === 'object' && value[i] !== null) value[i] = materialise(value[i], out);
-      return value;
-    }
-    for (const key in value) {
-      if (key.charCodeAt(0) === 36) {  // '$': the object is a tag
-        const tagged = value[key];
-        switch (key) {
-          case '$f32': return HEAPF32.slice(tagged[0] >>> 2, (tagged[0] >>> 2) + tagged[1]);
-          case '$i32': return HEAP32.slice(tagged[0] >>> 2, (tagged[0] >>> 2) + tagged[1]);
-          case '$out': return out.array;
-          case '$num': return Number(tagged);  // NaN, Infinity, -Infinity
-        }
-      }
-      const item = value[key];
-      if (typeof item === 'object' && item !== null) value[key] = materialise(item, out);
-    }
-    return value;
   }
 
   /** A JS value as a message quotes it: a string in quotes (its first 40 characters), a number, boolean or BigInt as written, else its kind. */
@@ -101,51 +55,15 @@
     }
   }
 
-  /** An error of the core whose value is a JS argument it did not receive ("<argument 1: string>"), with that argument's value. */
-  function withValues(error, values) {
-    const tag = /<argument (\d+): \w+>/;
-    if (!error || typeof error.message !== 'string' || !tag.test(error.message)) return error;
-    const shown = quoted(values[Number(tag.exec(error.message)[1])]);
-    error.message = error.message.replace(tag, shown);
-    if (typeof error.value === 'string') error.value = error.value.replace(tag, shown);
-    return error;
-  }
-
-  /** The result of an export that returned `address` (0: it failed). */
-  function takeReply(address, out) {
-    if (address === 0) throw lastError();
-    const value = materialise(JSON.parse(replyText(address)), out);
-    Module['_posenc_release']();
-    return value;
-  }
-
   // ---------------------------------------------------------------------------
   // Arguments. A call converts its arguments in two phases. read(value) runs
   // first, for every argument, in JS: it reads each value once (a getter, Proxy
   // trap or toJSON of the caller's runs here, and may throw or even call the
   // module again) and checks types, lengths against the core's limits and the
-  // items of arrays, into a staged form (a number, a JSON text, a Float32Array
-  // copy of a plain array), allocating nothing in the heap. Then write(call,
-  // staged) puts it in the heap and appends the export's arguments to
-  // call.args (heap it allocates goes to call.temps); from there on no code
-  // of the caller's runs until the reply is copied out.
-
-  function allocate(call, bytes, name, length) {
-    const address = _malloc(bytes);
-    if (!address)
-      throw badParam(name, `an array of length ${length}`, `one that fits in this tab's memory (${OUT_OF_MEMORY})`);
-    if (call.temps === null) call.temps = [address];
-    else call.temps.push(address);
-    return address;
-  }
-
-  /** Writes `text` as UTF-8 into the heap; returns [address, byte length]. */
-  function heapText(call, text, name) {
-    const capacity = text.length * 3 + 1;
-    const address = allocate(call, capacity, name, text.length);
-    const { written } = textEncoder.encodeInto(text, HEAPU8.subarray(address, address + capacity));
-    return [address, written];
-  }
+  // items of arrays, into a staged form. Then args(list, staged) appends the
+  // embind function's arguments (a spec's Spec, parsed or cached; an allocFloat32
+  // buffer's address, refused if it was freed meanwhile); from there on no code
+  // of the caller's runs until the result is returned.
 
   /**
    * True when JSON.stringify wrote `object` as it is: no non-finite number (JSON
@@ -206,7 +124,7 @@
   let coreLimits = null;
   /** describe().limits, read from the core once, when first needed. */
   function limits() {
-    if (coreLimits === null) coreLimits = takeReply(Module['_posenc_describe'](), undefined).limits;
+    if (coreLimits === null) coreLimits = core().describe().limits;
     return coreLimits;
   }
 
@@ -264,42 +182,35 @@
     return text;
   }
 
-  // JSON text -> {id, used}: the spec id of the C++ copy and when it was last
-  // used (a counter: a hit only writes it; the scan for the least recently used
+  // JSON text -> {spec, used}: the Spec parsed from it and when it was last used
+  // (a counter: a hit only writes it; the scan for the least recently used
   // happens on a miss, when the map is full).
-  const specIds = new Map();
+  const specs = new Map();
   let specClock = 0;
 
-  /** The id of the parsed copy of the spec whose JSON text is `text`. */
-  function specId(text, what) {
-    const cached = specIds.get(text);
+  /** The Spec parsed from the JSON text `text` (`what`: 0 "spec", 1 "request", as messages name it). */
+  function specOf(text, what) {
+    const cached = specs.get(text);
     if (cached !== undefined) {
       cached.used = ++specClock;
-      return cached.id;
+      return cached.spec;
     }
-    if (specIds.size >= SPEC_CACHE_SIZE) {
+    if (specs.size >= SPEC_CACHE_SIZE) {
       let oldest;
       let oldestUse = Infinity;
-      for (const [key, entry] of specIds) {
+      for (const [key, entry] of specs) {
         if (entry.used < oldestUse) {
           oldest = key;
           oldestUse = entry.used;
         }
       }
-      Module['_posenc_spec_free'](specIds.get(oldest).id);
-      specIds.delete(oldest);
+      specs.get(oldest).spec.delete();
+      specs.delete(oldest);
     }
-    const call = { temps: null };
-    let id;
-    try {
-      const [address, length] = heapText(call, text, what === 1 ? 'request' : 'spec');
-      id = Module['_posenc_spec_parse'](address, length, what);
-    } finally {
-      if (call.temps !== null) _free(call.temps[0]);
-    }
-    if (id === 0) throw lastError();
-    specIds.set(text, { id, used: ++specClock });
-    return id;
+    const spec = core().parseSpec(text, what);
+    if (spec === undefined) throw lastError();
+    specs.set(text, { spec, used: ++specClock });
+    return spec;
   }
 
   // A typed array's own length and type, read through the built-in getters
@@ -339,64 +250,69 @@
   // allocFloat32 buffers -> their state {address (0 once freed), length}.
   const handles = new WeakMap();
 
-  /** The address of a staged allocFloat32 buffer, or a RangeError naming `name` if it was freed since. */
-  function handleAddress(state, name) {
-    if (state.address === 0)
-      throw badParam(name, 'a freed buffer', 'a buffer from allocFloat32(length) that has not been freed');
-    return state.address;
+  /** A number, boolean or undefined as it is; another value as {shown: how a message quotes it} (bindings.cpp reads either). */
+  function scalar(value) {
+    const type = typeof value;
+    return type === 'number' || type === 'boolean' || type === 'undefined' ? value : { shown: quoted(value) };
   }
 
-  /** A number or boolean: its value (the kinds tell C++ which it was); nothing else is read. */
+  /** An argument the core reads as a number or boolean. */
   const number = {
-    read: (value) => (typeof value === 'number' ? value : value === true ? 1 : 0),
-    write(call, staged) {
-      call.args.push(staged);
+    read: scalar,
+    args(list, staged) {
+      list.push(staged);
     },
   };
 
-  /** A string argument: (address, byte length) of its UTF-8 copy; (0, 0) for another type. */
+  /** A string argument (anything else staged as number's). */
   function string(name) {
     return {
       read(value) {
-        if (typeof value !== 'string') return null;
+        if (typeof value !== 'string') return scalar(value);
         checkLength(name, value.length, limits().max_table_elements, 'characters');
         return value;
       },
-      write(call, staged) {
-        if (staged === null) call.args.push(0, 0);
-        else call.args.push(...heapText(call, staged, name));
-      },
+      args: number.args,
     };
   }
 
   const spec = {
     read: (value) => specText(value, 0),
-    write(call, staged) {
-      call.args.push(specId(staged, 0));
+    args(list, staged) {
+      list.push(specOf(staged, 0));
     },
   };
+
+  /** An allocFloat32 buffer as bindings.cpp reads it: {address, length}, refused if freed since it was read. */
+  function buffer(state, name) {
+    if (state.address === 0)
+      throw badParam(name, 'a freed buffer', 'a buffer from allocFloat32(length) that has not been freed');
+    return { address: state.address, length: state.length };
+  }
 
   /** The optional last argument `out`: an allocFloat32 buffer the result is written into. */
   const out = {
     read(value) {
-      if (value === undefined || value === null) return null;
+      if (value === undefined || value === null) return undefined;
       const state = handles.get(value);
       if (state === undefined) throw badParam('out', typeof value, 'a buffer from allocFloat32(length)');
       return { value, state };
     },
-    write(call, staged) {
-      if (staged === null) {
-        call.args.push(0, 0);
+    args(list, staged) {
+      if (staged === undefined) {
+        list.push(undefined);
         return;
       }
-      call.args.push(handleAddress(staged.state, 'out'), staged.state.length);
-      call.out = staged.value;
+      const target = buffer(staged.state, 'out');
+      target.buffer = staged.value;
+      list.push(target);
     },
   };
 
   /**
    * An input array of float32 named `name`, at most `maxLength()` numbers:
-   * (address, length) of a heap copy, or of an allocFloat32 buffer, read in place.
+   * {typed, length} (a Float32Array, the caller's or a copy of a plain array) or
+   * an allocFloat32 buffer's {address, length}, read in place.
    */
   function floats(name, allowed, maxLength) {
     return {
@@ -412,17 +328,8 @@
         const typed = stagedNumbers(value, Float32Array, name, 'a finite number', maxLength());
         return { typed, length: typed.length };
       },
-      write(call, staged) {
-        if (staged.state !== undefined) {
-          call.args.push(handleAddress(staged.state, name), staged.state.length);
-          return;
-        }
-        const address = allocate(call, staged.length * 4, name, staged.length);
-        // A view on the heap is detached when the heap grows (here, or in a getter's call).
-        if (typedLength(staged.typed) !== staged.length)
-          throw badParam(name, 'a detached Float32Array', 'a live array (a view on the heap is detached when the heap grows: pass the allocFloat32 buffer itself)');
-        HEAPF32.set(staged.typed, address >>> 2);
-        call.args.push(address, staged.length);
+      args(list, staged) {
+        list.push(staged.state !== undefined ? buffer(staged.state, name) : staged);
       },
     };
   }
@@ -430,8 +337,8 @@
   const tableElements = () => limits().max_table_elements;
 
   /**
-   * t5Bucket's positions, at most max_table_elements: (address, length, 1) of a
-   * float64 copy, or (address, length, 0) of an allocFloat32 buffer, read in place.
+   * t5Bucket's positions, at most max_table_elements: {typed, length} (the
+   * caller's Int32Array or a float64 copy), or an allocFloat32 buffer's {address, length}.
    */
   const relativePositions = {
     read(value) {
@@ -448,16 +355,8 @@
       const typed = stagedNumbers(value, Float64Array, 'relativePositions', `an integer in [-${max}, ${max}]`, tableElements());
       return { typed, length: typed.length };
     },
-    write(call, staged) {
-      if (staged.state !== undefined) {
-        call.args.push(handleAddress(staged.state, 'relativePositions'), staged.state.length, 0);
-        return;
-      }
-      const address = allocate(call, staged.length * 8, 'relativePositions', staged.length);
-      if (typedLength(staged.typed) !== staged.length)
-        throw badParam('relativePositions', 'a detached Int32Array', 'a live array');
-      HEAPF64.set(staged.typed, address >>> 3);
-      call.args.push(address, staged.length, 1);
+    args(list, staged) {
+      list.push(staged.state !== undefined ? buffer(staged.state, 'relativePositions') : staged);
     },
   };
 
@@ -470,7 +369,7 @@
 
   const attentionX = floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d_model numbers',
     () => limits().max_tokens * limits().max_model_dim);
-  /** attention's request: its spec id, then its optional x (sent apart from the JSON), length -1 when absent. */
+  /** attention's request: its Spec, then its optional x (sent apart from the JSON). */
   const request = {
     read(value) {
       let x;
@@ -483,12 +382,12 @@
         for (const key of ['wq', 'wk', 'wv']) if (ArrayBuffer.isView(value[key])) value[key] = Array.from(value[key]);
       }
       const text = specText(value, 1);
-      return { text, x: x === undefined || x === null ? null : attentionX.read(x) };
+      return { text, x: x === undefined || x === null ? undefined : attentionX.read(x) };
     },
-    write(call, staged) {
-      call.args.push(specId(staged.text, 1));
-      if (staged.x === null) call.args.push(0, -1);
-      else attentionX.write(call, staged.x);
+    args(list, staged) {
+      list.push(specOf(staged.text, 1));
+      if (staged.x === undefined) list.push(undefined);
+      else attentionX.args(list, staged.x);
     },
   };
 
@@ -504,7 +403,7 @@
   };
 
   /**
-   * A request whose arrays travel apart from its JSON: the spec id of its other keys, then
+   * A request whose arrays travel apart from its JSON: the Spec of its other keys, then
    * each array of `arrays` in order, then (withOut) the optional out buffer.
    */
   function arraysRequest(arrays, withOut) {
@@ -519,14 +418,14 @@
           target = value.out;
           value = without(value, apart);
         }
-        const staged = { text: specText(value, 1), arrays: {}, out: withOut ? out.read(target) : null };
+        const staged = { text: specText(value, 1), arrays: {}, out: withOut ? out.read(target) : undefined };
         for (const name of names) staged.arrays[name] = arrays[name].read(given[name]);
         return staged;
       },
-      write(call, staged) {
-        call.args.push(specId(staged.text, 1));
-        for (const name of names) arrays[name].write(call, staged.arrays[name]);
-        if (withOut) out.write(call, staged.out);
+      args(list, staged) {
+        list.push(specOf(staged.text, 1));
+        for (const name of names) arrays[name].args(list, staged.arrays[name]);
+        if (withOut) out.args(list, staged.out);
       },
     };
   }
@@ -549,8 +448,8 @@
   /** The name of the function whose call is inside the module (phase two), or null. */
   let running = null;
 
-  /** Module[name] = the JS function over export `exportName`, one converter per argument. */
-  function define(name, exportName, converters) {
+  /** Module[name] = the JS function over the embind function Core[name], one converter per argument. */
+  function define(name, converters) {
     const arity = converters.length;
     Module[name] = {
       [name](...values) {
@@ -558,48 +457,43 @@
         // Nothing of the caller's runs once a call is inside the module, so this
         // is only reached if a built-in the API uses was replaced: refused, named.
         if (running !== null) throw new Error(`posenc: ${name} was called while ${running} was running; call it after ${running} returns`);
-        let kinds = 0;
         const staged = new Array(arity);
-        for (let i = 0; i < arity; i++) {
-          const value = values[i];
-          kinds |= typeCode(value) << (3 * i);
-          staged[i] = converters[i].read(value);
-        }
-        const call = { args: [kinds], temps: null, out: undefined };
+        for (let i = 0; i < arity; i++) staged[i] = converters[i].read(values[i]);
         running = name;
+        let result;
         try {
-          for (let i = 0; i < arity; i++) converters[i].write(call, staged[i]);
-          return takeReply(Module[exportName](...call.args), call.out);
-        } catch (error) {
-          throw withValues(error, values);
+          const list = [];
+          for (let i = 0; i < arity; i++) converters[i].args(list, staged[i]);
+          result = core()[name](...list);
         } finally {
-          if (call.temps !== null) for (const address of call.temps) _free(address);
           running = null;
         }
+        if (result === undefined) throw lastError();
+        return result;
       },
     }[name];
   }
 
-  define('positionTable', '_posenc_position_table', [spec, number, out]);
-  define('positionFrequencies', '_posenc_position_frequencies', [spec]);
-  define('ropeInvFreq', '_posenc_rope_inv_freq', [spec, number]);
-  define('applyRope', '_posenc_apply_rope',
+  define('positionTable', [spec, number, out]);
+  define('positionFrequencies', [spec]);
+  define('ropeInvFreq', [spec, number]);
+  define('applyRope',
     [floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d numbers', tableElements), number, number, spec, number, out]);
-  define('decay', '_posenc_decay', [spec, number, number]);
-  define('alibiSlopes', '_posenc_alibi_slopes', [number]);
-  define('alibiBias', '_posenc_alibi_bias', [number, number, number, number]);
-  define('t5Bucket', '_posenc_t5_bucket', [relativePositions, number, number, number]);
-  define('attentionBias', '_posenc_attention_bias', [spec, number]);
-  define('debertaRelativePosition', '_posenc_deberta_relative_position', [number, number, number, number]);
-  define('positionSimilarity', '_posenc_position_similarity', [spec, number, string('metric')]);
-  define('attention', '_posenc_attention', [request]);
-  define('attentionForward', '_posenc_attention_forward', [forwardRequest]);
-  define('cope', '_posenc_cope', [copeRequest]);
-  define('embedTokens', '_posenc_embed_tokens', [string('text'), number, number]);
-  define('train', '_posenc_train', [spec]);
-  define('trainerStart', '_posenc_trainer_start', [spec]);
-  define('trainerStep', '_posenc_trainer_step', [number, number]);
-  define('trainerFinish', '_posenc_trainer_finish', [number]);
+  define('decay', [spec, number, number]);
+  define('alibiSlopes', [number]);
+  define('alibiBias', [number, number, number, number]);
+  define('t5Bucket', [relativePositions, number, number, number]);
+  define('attentionBias', [spec, number]);
+  define('debertaRelativePosition', [number, number, number, number]);
+  define('positionSimilarity', [spec, number, string('metric')]);
+  define('attention', [request]);
+  define('attentionForward', [forwardRequest]);
+  define('cope', [copeRequest]);
+  define('embedTokens', [string('text'), number, number]);
+  define('train', [spec]);
+  define('trainerStart', [spec]);
+  define('trainerStep', [number, number]);
+  define('trainerFinish', [number]);
 
   /**
    * An experiment of train(request) run a chunk of steps at a time, so a worker can report
@@ -631,18 +525,23 @@
         return result;
       },
       free() {
-        if (handle !== 0) Module['_posenc_trainer_free'](handle);
+        if (handle !== 0) core().trainerFree(handle);
         handle = 0;
       },
     };
     return state;
   };
-  define('describe', '_posenc_describe', []);
-  define('version', '_posenc_version', []);
+  define('describe', []);
+  define('version', []);
+
+  /** Drops an experiment under way by its trainerStart handle (nothing for one finished or freed). */
+  Module['trainerFree'] = (handle) => {
+    if (typeof handle === 'number') core().trainerFree(handle);
+  };
 
   /** Bytes of wasm heap allocated by malloc: a diagnostic for the leak tests. */
   Module['heapBytesInUse'] = function heapBytesInUse() {
-    return Module['_posenc_heap_bytes_in_use']();
+    return core().heapBytesInUse();
   };
 
   /**

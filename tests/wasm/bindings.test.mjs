@@ -1,4 +1,4 @@
-// The JS layer over the raw exports (wasm/post.js, wasm/bindings.cpp): errors
+// The JS layer over the embind functions (wasm/post.js, wasm/bindings.cpp): errors
 // with .param, specs that throw in JS, the spec cache, and the zero-copy
 // buffers of allocFloat32.
 import test from 'node:test';

@@ -343,7 +343,7 @@ export function makeCall(pe, d, seed, index, aggressive) {
         try {
           handle = pe.trainerStart(trainRequest(g, true)).handle;
           const live = handle;
-          made.push({ free: () => pe._posenc_trainer_free(live) });
+          made.push({ free: () => pe.trainerFree(live) });
         } catch { /* a request the draw made invalid: the handle stays drawn */ }
       }
       args = name === 'trainerStep' ? [handle, g.integer(1, 8, 100000)] : [handle];
@@ -425,7 +425,7 @@ export function classify(pe, call, limitMs) {
   for (const buffer of call.made) buffer.free();
   if (call.name === 'allocFloat32' && !threw) result.free();
   if (call.name === 'trainer' && !threw) result.free();  // the model it holds in the heap
-  if (call.name === 'trainerStart' && !threw) pe._posenc_trainer_free(result.handle);
+  if (call.name === 'trainerStart' && !threw) pe.trainerFree(result.handle);
   let verdict;
   if (ms > limitMs) verdict = { category: 'hang', detail: `${ms.toFixed(0)} ms` };
   else if (!threw) {
