@@ -297,3 +297,15 @@ test('a spec too deep or too large for the core is refused by its shape at once,
   assert.equal(pe.ropeInvFreq({ type: 'rope', head_dim: 8, rope_parameters: { rope_type: 'default', rope_theta: 100 } }, 1).inv_freq.length, 4);
   assert.deepEqual([...pe.alibiSlopes(4)], [0.25, 0.0625, 0.015625, 0.00390625]);
 });
+
+test('wasm/posenc.d.ts declares every function of the API, and the API has every function it declares', async () => {
+  const fs = await import('node:fs');
+  const dts = fs.readFileSync(new URL('../../wasm/posenc.d.ts', import.meta.url), 'utf8');
+  const body = dts.slice(dts.indexOf('export interface Posenc {'), dts.indexOf('\n}\n', dts.indexOf('export interface Posenc {')));
+  const declared = [...body.matchAll(/^ {2}(\w+)\(/gm)].map((m) => m[1]).sort();
+  // The API: what wasm/post.js defines (define('name', ...) and Module['name'] = ...), each a function of the module.
+  const post = fs.readFileSync(new URL('../../wasm/post.js', import.meta.url), 'utf8');
+  const api = [...post.matchAll(/define\('(\w+)'|Module\['(\w+)'\] = /g)].map((m) => m[1] ?? m[2]).sort();
+  for (const name of api) assert.equal(typeof pe[name], 'function', name);
+  assert.deepEqual(declared, api);
+});

@@ -1,0 +1,183 @@
+// wasm/posenc.d.ts: the JS API of the posenc module (web/generated/posenc.mjs +
+// posenc.wasm, built by `npm run build:wasm`), the contract that the page, the
+// tests and a user's own code read. wasm/post.js implements it over the embind
+// functions of wasm/bindings.cpp.
+//
+// Conventions, for every function:
+//  - Matrices are flat and row-major: `[n, d]` is a Float32Array of n * d items,
+//    item (i, j) at i * d + j. Positions and distances are in tokens; angles,
+//    inv_freq and frequencies in radians (per token); wavelengths in tokens.
+//  - Every array result is a fresh typed array that stays valid after later calls,
+//    except `out` results, which are the allocFloat32 buffer's own `array`.
+//  - Spec objects (`Spec`) select a family with `type`; their other keys are the
+//    Hugging Face config keys (describe() lists each family's keys, defaults and ranges).
+//  - Arguments are read once, in JS, before the module is entered (a getter,
+//    Proxy trap or toJSON of the caller's runs then, never during the call).
+//  - Errors: a `PosencError` (RangeError for a bad value, Error otherwise) whose
+//    message names the parameter, the value and the allowed range; a TypeError
+//    for a call with more arguments than the function takes.
+
+/** A thrown error of the API. Callers read these fields; they never parse the message. */
+export interface PosencError extends Error {
+  /** 'bad_param' (a bad value, with .param), 'bad_request' (a combination refused without one
+   *  parameter to blame), 'out_of_memory', 'internal' (a bug). Absent on errors thrown in JS
+   *  before the module is entered, which always have .param. */
+  code?: 'bad_param' | 'bad_request' | 'out_of_memory' | 'internal';
+  /** The parameter: a spec key ('d_model', 'factor') or an argument ('n', 'seqLen', 'x', 'out'), without index. */
+  param?: string;
+  /** The value as the message writes it: '7', '"concat"', 'string', 'undefined' for a missing key. */
+  value?: string;
+  /** What was expected: 'an even integer in [2, 16777216]'. */
+  allowed?: string;
+}
+
+/** An encoding: `type` names the family; the rest are its keys (describe().families[k].keys). */
+export interface Spec {
+  type: 'sinusoidal' | 'learned' | 'none' | 'rope' | 'xpos' | 'alibi' | 't5' | 'shaw' | 'transformer_xl' | 'kerple'
+    | 'deberta' | 'fire' | 'cope';
+  [key: string]: unknown;
+}
+
+/** A float32 buffer in the wasm heap (allocFloat32): read in place where an array goes, written in place as `out`. */
+export interface Float32Buffer {
+  /** Its address in the heap (bytes); throws after free(). */
+  readonly ptr: number;
+  readonly length: number;
+  /** A view on it: take it again after any call (a growing heap detaches old views); throws after free(). */
+  readonly array: Float32Array;
+  /** Frees it; a second call does nothing. */
+  free(): void;
+}
+
+/** An input array of float32: a Float32Array (taken as it is), a plain array of finite numbers (checked, copied), or a buffer. */
+export type Floats = Float32Array | number[] | Float32Buffer;
+
+export interface TrainRequest {
+  /** 'copy' | 'induction' | 'first_marker' (train.hpp documents each with an example). */
+  task: string;
+  /** The family trained (a Spec); eval_encoding, if given, replaces it at test time (e.g. a RoPE scaling). */
+  encoding: Spec;
+  eval_encoding?: Spec;
+  layers?: number; d_model?: number; vocab?: number; train_length?: number; steps?: number; seed?: number;
+  eval_lengths?: number[]; eval_examples?: number; lr?: number; recalibration_steps?: number;
+}
+
+export interface TrainResult {
+  /** Float32Array(steps + recalibration_steps): the cross-entropy of each step, in nats. */
+  loss: Float32Array;
+  eval: { length: number; accuracy: number; loss: number }[];
+  /** E [vocab, d_model]; per layer Wq, Wk, Wv [d_model, d_model] and the encoding with its trained parameters
+   *  under the family's own explicit keys; Wout [d_model, classes], c [classes]. */
+  params: { E: Float32Array; layers: { Wq: Float32Array; Wk: Float32Array; Wv: Float32Array; encoding: Spec }[];
+            Wout: Float32Array; c: Float32Array };
+  /** Per evaluated length: one example's tokens, targets (Int32Array(length)) and each layer's weights [length, length]. */
+  maps: { length: number; tokens: Int32Array; targets: Int32Array; weights: Float32Array[] }[];
+}
+
+export interface Trainer {
+  /** steps + recalibration_steps. */
+  readonly total: number;
+  /** Steps done so far. */
+  readonly done: number;
+  /** Runs up to `count` more steps (1..100000); returns the steps done. Throws Error after finish() or free(). */
+  step(count: number): number;
+  /** The rest of the steps, then the evaluation: train()'s result, bit for bit; frees the model. */
+  finish(): TrainResult;
+  /** Frees the model (the heap it holds) without finishing. */
+  free(): void;
+}
+
+export interface Posenc {
+  /** The table P [n, d_model] of an absolute family (sinusoidal: Vaswani et al. 2017 §3.5; learned: the table;
+   *  none: zeros): {data: Float32Array(n * d_model) or out.array, rows: n, cols: d_model}. n in [1, 16777216],
+   *  n * d_model <= describe().limits.max_table_elements. Throws for a non-absolute family or a bad key. */
+  positionTable(spec: Spec, n: number, out?: Float32Buffer): { data: Float32Array; rows: number; cols: number };
+
+  /** The pairs of an absolute sinusoidal table: inv_freq (radians per token) and wavelength (tokens), Float32Array(d_model / 2)
+   *  each; sin_column and cos_column (Int32Array(d_model / 2)): the columns of pair i in the layout. */
+  positionFrequencies(spec: Spec): { inv_freq: Float32Array; wavelength: Float32Array; sin_column: Int32Array; cos_column: Int32Array };
+
+  /** RoPE's or xPos's frequencies at sequence length seqLen (tokens; dynamic scaling reads it) as transformers'
+   *  ROPE_INIT_FUNCTIONS compute them: inv_freq Float32Array(rotary_dim / 2) in radians per token, attention_factor
+   *  (YaRN/LongRoPE's cos/sin scale), logit_scale, head_dim, rotary_dim. seqLen in [1, 2^40]. */
+  ropeInvFreq(spec: Spec, seqLen: number): { inv_freq: Float32Array; attention_factor: number; logit_scale: number; head_dim: number; rotary_dim: number };
+
+  /** x [n, d] with each row i rotated at position positionOffset + i (RoFormer eq. 34; layout 'half' is GPT-NeoX's
+   *  rotate_half, 'interleaved' GPT-J's pairs): a fresh Float32Array(n * d), or written into out (which may be x). */
+  applyRope(x: Floats, n: number, d: number, spec: Spec, positionOffset: number, out?: Float32Buffer): Float32Array;
+
+  /** Curves against relative distance 0..maxDistance (tokens): {distance, <curve>...}, Float32Array(maxDistance + 1)
+   *  each; the curves depend on the family (rope: ones, random, upper_bound; bias families: bias; ...). seed draws
+   *  the random vectors (default 0). */
+  decay(spec: Spec, maxDistance: number, seed?: number): { distance: Float32Array; [curve: string]: Float32Array };
+
+  /** ALiBi's slope m_h of each head (Press et al. 2021, §3; the non-power-of-two rule of their code): Float32Array(nHeads). */
+  alibiSlopes(nHeads: number): Float32Array;
+
+  /** ALiBi's bias -m_head |i - j| [n, n] (-Infinity above the diagonal when causal). */
+  alibiBias(n: number, nHeads: number, head: number, causal: boolean): Float32Array;
+
+  /** T5's bucket of each relative position (key - query; Raffel et al. 2020, transformers' _relative_position_bucket):
+   *  Int32Array of the same length. numBuckets even when bidirectional. */
+  t5Bucket(relativePositions: Int32Array | number[] | Float32Buffer, bidirectional: boolean, numBuckets: number, maxDistance: number): Int32Array;
+
+  /** DeBERTa's relative position of each (query, key) pair [queryLength, keyLength] (transformers'
+   *  build_relative_position: query minus key, log-bucketed when position_buckets > 0). */
+  debertaRelativePosition(queryLength: number, keyLength: number, position_buckets: number, max_relative_positions: number): Int32Array;
+
+  /** The bias b(i, j) [n, n] of a bias family (alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope). */
+  attentionBias(spec: Spec, n: number): Float32Array;
+
+  /** p_i . p_j, or their cosine, of an absolute family's table [n, n]. metric: 'dot' | 'cosine'. */
+  positionSimilarity(spec: Spec, n: number, metric: 'dot' | 'cosine'): Float32Array;
+
+  /** The page's attention head on a sentence (text or tokens) or given inputs x [n, d_model]: logits, weights [n, n],
+   *  output [n, d_head], x, q, k, v, the terms of the logit, and with wq, wk, wv a trained head. README documents the keys. */
+  attention(request: { text?: string; tokens?: string[]; x?: Floats; encoding?: Spec; d_model?: number; d_head?: number;
+    causal?: boolean; seed?: number; projections?: 'random' | 'identity'; position_offset?: number; embedding_scale?: number;
+    wq?: Floats; wk?: Floats; wv?: Floats }): {
+    tokens: string[]; n: number; d_head: number; logits: Float32Array; weights: Float32Array; output: Float32Array;
+    x: Float32Array; q: Float32Array; k: Float32Array; v: Float32Array; positions?: Float32Array;
+    q_unrotated?: Float32Array; k_unrotated?: Float32Array; terms: { carrier: string; scale: number; [term: string]: Float32Array | string | number };
+  };
+
+  /** One head with the caller's weights: softmax(Q K^T / sqrt(d_head) (+ b(i, j), causal mask)) V, Q = X Wq;
+   *  x [n, d_model], wq, wk, wv [d_model, d_head]: Float32Array(n * d_head) or out.array. Blockwise (online softmax). */
+  attentionForward(request: { x: Floats; wq: Floats; wk: Floats; wv: Floats; n: number; d_model: number; d_head: number;
+    causal?: boolean; encoding?: Spec; position_offset?: number; out?: Float32Buffer }): Float32Array;
+
+  /** CoPE (Golovneva et al. 2024, eq. 3-5) on given q, k [n, d_head] and pos_emb [npos_max, d_head]: the gates
+   *  sigmoid(q_i . k_j / sqrt(d_head)), the contextual positions, and the bias [n, n] each. */
+  cope(request: { q: Floats; k: Floats; n: number; d_head: number; npos_max: number; pos_emb: Floats; causal?: boolean }):
+    { gates: Float32Array; positions: Float32Array; bias: Float32Array };
+
+  /** Trains a tiny attention-only model (float32, Adam, seeded) on a task, then evaluates it at eval_lengths. */
+  train(request: TrainRequest): TrainResult;
+  /** train(request) a chunk of steps at a time (for progress and cancel); the same result bit for bit. */
+  trainer(request: TrainRequest): Trainer;
+  /** The raw steps of trainer(): {handle, total}; trainerStep(handle, count) -> steps done; trainerFinish(handle) ->
+   *  TrainResult (frees it); trainerFree(handle) drops it. Prefer trainer(). */
+  trainerStart(request: TrainRequest): { handle: number; total: number };
+  trainerStep(handle: number, count: number): number;
+  trainerFinish(handle: number): TrainResult;
+  trainerFree(handle: number): void;
+
+  /** The head's tokenizer and token embeddings: {tokens, data: Float32Array(tokens.length * dModel)}. */
+  embedTokens(text: string, dModel: number, seed: number): { tokens: string[]; data: Float32Array };
+
+  /** The core's one list: every family with its keys (default, min, max, allowed text), where it acts, its label and
+   *  source, the functions that accept it; every rope_type with its required and optional keys; the limits. */
+  describe(): { version: string; limits: Record<string, number>; families: object[]; rope_types: object[] };
+
+  /** "posenc <version> (wasm, SIMD on)" (or off). */
+  version(): string;
+
+  /** A zero-filled float32 buffer of `length` (1..2^28) items in the wasm heap. */
+  allocFloat32(length: number): Float32Buffer;
+
+  /** Bytes of wasm heap allocated by malloc: a diagnostic for leak tests. */
+  heapBytesInUse(): number;
+}
+
+/** The module factory: `const pe = await createPosenc()` (in Node, pass {wasmBinary: the .wasm's bytes}). */
+export default function createPosenc(options?: { wasmBinary?: ArrayBuffer | Uint8Array; locateFile?: (path: string) => string }): Promise<Posenc>;
