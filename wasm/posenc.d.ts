@@ -20,9 +20,8 @@
 /** A thrown error of the API. Callers read these fields; they never parse the message. */
 export interface PosencError extends Error {
   /** 'bad_param' (a bad value, with .param), 'bad_request' (a combination refused without one
-   *  parameter to blame), 'out_of_memory', 'internal' (a bug). Absent on errors thrown in JS
-   *  before the module is entered, which always have .param. */
-  code?: 'bad_param' | 'bad_request' | 'out_of_memory' | 'internal';
+   *  parameter to blame), 'out_of_memory', 'internal' (a bug). */
+  code: 'bad_param' | 'bad_request' | 'out_of_memory' | 'internal';
   /** The parameter: a spec key ('d_model', 'factor') or an argument ('n', 'seqLen', 'x', 'out'), without index. */
   param?: string;
   /** The value as the message writes it: '7', '"concat"', 'string', 'undefined' for a missing key. */

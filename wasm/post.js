@@ -24,11 +24,12 @@
   const core = () => Module['Core'];
 
   /**
-   * A RangeError with .param, .value and .allowed; its message "<name> = <value> is
+   * A RangeError with .code 'bad_param', .param, .value and .allowed; its message "<name> = <value> is
    * invalid: expected <allowed>" (`name` may hold an index: x[3]), or `message` when given.
    */
   function badParam(param, value, allowed, name, message) {
     const error = new RangeError(message || `${name || param} = ${value} is invalid: expected ${allowed}`);
+    error.code = 'bad_param';
     error.param = param;
     error.value = value;
     error.allowed = allowed;

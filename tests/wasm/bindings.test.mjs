@@ -309,3 +309,12 @@ test('wasm/posenc.d.ts declares every function of the API, and the API has every
   for (const name of api) assert.equal(typeof pe[name], 'function', name);
   assert.deepEqual(declared, api);
 });
+
+test('errors carry .code: bad_param from C++ and from the JS layer alike', () => {
+  assert.equal(errorOf(() => pe.positionTable({ type: 'sinusoidal', d_model: 7 }, 4)).code, 'bad_param');  // the core's reader
+  assert.equal(errorOf(() => pe.applyRope([1, NaN], 1, 2, { type: 'rope', head_dim: 2 }, 0)).code, 'bad_param');  // the JS layer
+  const both = errorOf(() => pe.ropeInvFreq({ type: 'rope', rope_scaling: { rope_type: 'linear', factor: 2 },
+    rope_parameters: { rope_type: 'linear', factor: 2 } }, 1));
+  assert.ok(both instanceof RangeError);
+  assert.equal(both.code, 'bad_param');
+});
