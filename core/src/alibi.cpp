@@ -5,6 +5,8 @@
 
 #include "posenc/args.hpp"
 #include "posenc/bias.hpp"
+#include "posenc/registry.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::alibi {
 namespace {
@@ -40,12 +42,35 @@ RelativeBias relative(const Spec& spec) {
 
 namespace {
 
+/// Training: nothing to learn; b(i, j) is the head's fixed bias.
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const auto b = posenc::attention_bias(c, std::int64_t(pass.n));
+            pass.fixed.assign(b.data(), b.data() + pass.n * pass.n);
+        };
+        s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
+            const std::size_t n = in.pass.n;
+            train::LayerBias<Real> out;
+            out.b.assign(n * n, Real(0));
+            train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) { return in.pass.fixed[i * n + j]; });
+            return out;
+        };
+        return s;
+    }
+};
+
 Family make_family() {
     Family f("alibi", Acts::bias, "", "ALiBi: a linear penalty on distance, one fixed slope per head, added to the logits",
              "Press et al. 2022, \"Train Short, Test Long\", section 3; slopes as ofirpress/attention_with_linear_biases",
              {Key::integer("n_heads", 8, 1, kMaxHeads),
               Key::integer("head", 0, 0, kMaxHeads - 1, "an integer in [0, n_heads - 1]"), Key::boolean("causal", false)});
     set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
+    train::Training t;
+    t.pair_work = [](const Config&, double) { return 0.0; };
+    f.training = train::training<Train>(std::move(t));
     return f;
 }
 

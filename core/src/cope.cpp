@@ -7,6 +7,7 @@
 
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::cope {
 
@@ -126,6 +127,73 @@ std::vector<float> stand_in(const Spec& spec) {
     return u;
 }
 
+/// Training: pos_emb [npos_max, d], from zeros as both references start it; the gates read the
+/// layer's content scores, so the bias's backward pass also reaches q . k.
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.init = [](const Config& own, std::int64_t d) {
+            const std::int64_t rows = parse(own).npos_max;
+            train::check_table("encoding.npos_max", std::to_string(rows), double(rows), d);
+            return train::Vec<Real>(std::size_t(rows * d), Real(0));
+        };
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) { pass.width = std::size_t(parse(c).npos_max); };
+        s.bias = [](const Config&, const train::BiasInputs<Real>& in) {  // gates, their suffix sums, and q . e interpolated there
+            const std::size_t n = in.pass.n, d = in.pass.d, P = in.pass.width;
+            const Real top = Real(P - 1);
+            const train::Vec<Real>& pos = in.layer.pos;
+            train::LayerBias<Real> out;
+            out.b.assign(n * n, Real(0));
+            out.saved = {train::Vec<Real>(n * n, Real(0)), train::Vec<Real>(n * n, Real(0)), train::Vec<Real>(n * P, Real(0))};
+            train::Vec<Real>&gates = out.saved[0], &positions = out.saved[1], &qe = out.saved[2];
+            for (std::size_t i = 0; i < n; ++i) {
+                for (std::size_t e = 0; e < P; ++e) qe[i * P + e] = train::dot(&in.q[i * d], &pos[e * d], d);
+                Real sum = 0;
+                for (std::size_t j = i + 1; j-- > 0;) {
+                    const Real g = Real(1) / (Real(1) + std::exp(-in.content[i * n + j]));
+                    gates[i * n + j] = g;
+                    sum += g;
+                    positions[i * n + j] = sum;
+                    const Real p = std::min(sum, top), low = std::floor(p), w = p - low;
+                    out.b[i * n + j] = qe[i * P + std::size_t(std::ceil(p))] * w + qe[i * P + std::size_t(low)] * (Real(1) - w);
+                }
+            }
+            return out;
+        };
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>& fw, const train::Vec<Real>& ds,
+                        const train::BiasGradients<Real>& g) {
+            const std::size_t n = in.pass.n, d = in.pass.d, P = in.pass.width;
+            const Real top = Real(P - 1);
+            const train::Vec<Real>& pos = in.layer.pos;
+            const train::Vec<Real>&gates = fw.saved[0], &positions = fw.saved[1], &qe = fw.saved[2];
+            train::Vec<Real> dqe(P), dp(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::fill(dqe.begin(), dqe.end(), Real(0));
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const Real raw = positions[i * n + j], p = std::min(raw, top);
+                    const Real low = std::floor(p), high = std::ceil(p), w = p - low, s_ = ds[i * n + j];
+                    dqe[std::size_t(low)] += s_ * (Real(1) - w);
+                    dqe[std::size_t(high)] += s_ * w;
+                    dp[j] = raw < top ? s_ * (qe[i * P + std::size_t(high)] - qe[i * P + std::size_t(low)]) : Real(0);
+                }
+                // p_ij = sum over t = j .. i of g_it, so d loss / d g_it = sum over j <= t of dp_ij.
+                Real prefix = 0;
+                for (std::size_t t = 0; t <= i; ++t) {
+                    prefix += dp[t];
+                    const Real gate = gates[i * n + t];
+                    g.dcontent[i * n + t] += prefix * gate * (Real(1) - gate);
+                }
+                for (std::size_t e = 0; e < P; ++e) {
+                    train::axpy(dqe[e], &pos[e * d], &g.dq[i * d], d);
+                    train::axpy(dqe[e], &in.q[i * d], &g.layer.pos[e * d], d);
+                }
+            }
+        };
+        return s;
+    }
+};
+
 Family make_family() {
     Family f("cope", Acts::bias, "head_dim",
              "CoPE: positions counted by gates on the content, so a query can attend to the i-th sentence or noun",
@@ -162,6 +230,11 @@ Family make_family() {
                                             {{double(max_distance + 1), "distances"}, {4, "operations per distance"}}};
     };
     f.bias_work = [](const Config& c, std::int64_t n) { return maps_work(parse(c), n); };
+    train::Training t;
+    t.position_key = "pos_emb";
+    t.write = train::write_pos(t.position_key);
+    t.pair_work = [](const Config&, double d) { return 2 * d + 50; };
+    f.training = train::training<Train>(std::move(t));
     return f;
 }
 

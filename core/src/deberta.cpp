@@ -8,6 +8,7 @@
 #include "posenc/args.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::deberta {
 
@@ -134,6 +135,78 @@ std::vector<double> stand_in_rows(const Spec& spec, std::int64_t first, std::int
     return out;
 }
 
+/// Training: the relative embeddings E [2 att_span, d] as the attention reads them (norm_rel_ebd "none"),
+/// projected by the layer's W_k and W_q: b(i, j) = (q_i . K_r[idx] + k_j . Q_r[idx]) / sqrt(3 d).
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.init = [](const Config& own, std::int64_t d) {
+            const Spec spec = parse(own);
+            train::check_table(spec.position_buckets > 0 ? "encoding.position_buckets" : "encoding.max_relative_positions",
+                               std::to_string(spec.position_buckets > 0 ? spec.position_buckets : spec.max_relative()),
+                               double(2 * spec.span()), d);
+            const auto E = relative_embeddings(spec, 0, 2 * spec.span());
+            return train::Vec<Real>(E.begin(), E.end());
+        };
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const Spec spec = parse(c);
+            const std::size_t n = pass.n;
+            pass.content_scale = Real(1.0 / std::sqrt(double(pass.d) * double(spec.scale_factor())));
+            const auto delta = relative_position(std::int64_t(n), std::int64_t(n), spec.position_buckets, spec.max_relative());
+            const std::int64_t span = spec.span();
+            pass.index.assign(n * n, 0);
+            std::int64_t lo = 2 * span, hi = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const std::int64_t idx = std::clamp<std::int64_t>(delta[i * n + j] + span, 0, 2 * span - 1);
+                    pass.index[i * n + j] = std::int32_t(idx);
+                    lo = std::min(lo, idx);
+                    hi = std::max(hi, idx);
+                }
+            pass.first = std::size_t(lo);
+            pass.count = std::size_t(hi - lo + 1);
+        };
+        s.bias = [](const Config&, const train::BiasInputs<Real>& in) {  // saved: K_r = E W_k, Q_r = E W_q of the rows reached
+            const train::Pass<Real>& pass = in.pass;
+            const std::size_t n = pass.n, d = pass.d;
+            const Real* E = &in.layer.pos[pass.first * d];
+            train::LayerBias<Real> out;
+            out.b.assign(n * n, Real(0));
+            out.saved.assign(2, train::Vec<Real>(pass.count * d));
+            train::Vec<Real>&Kr = out.saved[0], &Qr = out.saved[1];
+            train::matmul(E, in.layer.Wk.data(), Kr.data(), pass.count, d, d);
+            train::matmul(E, in.layer.Wq.data(), Qr.data(), pass.count, d, d);
+            train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {
+                const std::size_t r = std::size_t(pass.index[i * n + j]) - pass.first;
+                return pass.content_scale * (train::dot(&in.q[i * d], &Kr[r * d], d) + train::dot(&in.k[j * d], &Qr[r * d], d));
+            });
+            return out;
+        };
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>& fw, const train::Vec<Real>& ds,
+                        const train::BiasGradients<Real>& g) {
+            const train::Pass<Real>& pass = in.pass;
+            const std::size_t n = pass.n, d = pass.d;
+            const train::Vec<Real>&Kr = fw.saved[0], &Qr = fw.saved[1];
+            train::Vec<Real> dKr(pass.count * d, Real(0)), dQr(pass.count * d, Real(0));
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const std::size_t r = std::size_t(pass.index[i * n + j]) - pass.first;
+                    const Real s_ = ds[i * n + j] * pass.content_scale;
+                    train::axpy(s_, &in.q[i * d], &dKr[r * d], d);
+                    train::axpy(s_, &Kr[r * d], &g.dq[i * d], d);
+                    train::axpy(s_, &in.k[j * d], &dQr[r * d], d);
+                    train::axpy(s_, &Qr[r * d], &g.dk[j * d], d);
+                }
+            const Real* E = &in.layer.pos[pass.first * d];
+            Real* dE = &g.layer.pos[pass.first * d];
+            train::matmul_backward(E, in.layer.Wk.data(), dKr.data(), dE, g.layer.Wk.data(), pass.count, d, d);
+            train::matmul_backward(E, in.layer.Wq.data(), dQr.data(), dE, g.layer.Wq.data(), pass.count, d, d);
+        };
+        return s;
+    }
+};
+
 Family make_family() {
     Family f("deberta", Acts::bias, "head_dim",
              "DeBERTa: disentangled attention, content-to-position and position-to-content scores over log-bucketed "
@@ -190,6 +263,15 @@ Family make_family() {
             {{double(max_distance + 1), "distances"}, {budget::kTrig, "operations per bucket (a log)"}}};
     };
     f.bias_work = [](const Config& c, std::int64_t n) { return head_work(parse(c), n); };
+    train::Training t;
+    t.size = [](Config& spec, std::int64_t d) {
+        spec.set("hidden_size", double(d));
+        spec.set("norm_rel_ebd", std::string("none"));
+    };
+    t.position_key = "rel_embeddings";
+    t.write = train::write_pos(t.position_key);
+    t.pair_work = [](const Config&, double d) { return 9 * d + 80; };  // + its log bucket per pair
+    f.training = train::training<Train>(std::move(t));
     return f;
 }
 

@@ -7,6 +7,7 @@
 #include "posenc/alibi.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::fire {
 
@@ -18,6 +19,62 @@ namespace {
 // L = 0, eps >= 1e-12). Then each hidden unit is below 1e6 * 2.3e13 + 1e6 < 2.4e19
 // (|weights| <= 1e6) and the output below 1024 units * 1e6 * 2.4e19 + 1e6 < 2.5e28.
 // The threshold's psi stays small: |L_multiplier * init_L| <= 1e6 * 2^40, psi < 56.
+/// Training: the whole MLP [linear1_weight (W), linear1_bias (W), linear2_weight (W), linear2_bias (1)]
+/// of one head, at each pair's normalised distance x(i, j) (c and L fixed).
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.init = [](const Config& own, std::int64_t) {
+            const HeadMlp mlp = head_mlp(parse(own));
+            train::Vec<Real> pos(mlp.w1.begin(), mlp.w1.end());
+            pos.insert(pos.end(), mlp.b1.begin(), mlp.b1.end());
+            pos.insert(pos.end(), mlp.w2.begin(), mlp.w2.end());
+            pos.push_back(Real(mlp.b2));
+            return pos;
+        };
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const Spec spec = parse(c);
+            const std::size_t n = pass.n;
+            pass.width = std::size_t(spec.mlp_width);
+            pass.fixed.assign(n * n, Real(0));
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) pass.fixed[i * n + j] = normalized_distance(spec, std::int64_t(i), std::int64_t(j));
+        };
+        s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
+            const std::size_t n = in.pass.n, W = in.pass.width;
+            const train::Vec<Real>& pos = in.layer.pos;
+            train::LayerBias<Real> out;
+            out.b.assign(n * n, Real(0));
+            train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {
+                const Real x = in.pass.fixed[i * n + j];
+                Real f = pos[3 * W];
+                for (std::size_t u = 0; u < W; ++u) f += pos[2 * W + u] * std::max(Real(0), pos[u] * x + pos[W + u]);
+                return f;
+            });
+            return out;
+        };
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+                        const train::BiasGradients<Real>& g) {
+            const std::size_t n = in.pass.n, W = in.pass.width;
+            const train::Vec<Real>& pos = in.layer.pos;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const Real x = in.pass.fixed[i * n + j], s_ = ds[i * n + j];
+                    g.layer.pos[3 * W] += s_;
+                    for (std::size_t u = 0; u < W; ++u) {
+                        const Real pre = pos[u] * x + pos[W + u];
+                        if (pre <= 0) continue;
+                        g.layer.pos[2 * W + u] += s_ * pre;
+                        g.layer.pos[u] += s_ * pos[2 * W + u] * x;
+                        g.layer.pos[W + u] += s_ * pos[2 * W + u];
+                    }
+                }
+        };
+        return s;
+    }
+};
+
 Family make_family() {
     const std::string weights = "finite numbers in [-1e6, 1e6]";
     Family f("fire", Acts::bias, "",
@@ -71,6 +128,25 @@ Family make_family() {
                                             {{near, "rows at or below L"}, {double(n), "columns"}},
                                             {{far, "rows past L"}, {double(n), "columns"}, {4, "operations per cell"}}};
     };
+    train::Training t;
+    t.size = [](Config& spec, std::int64_t) {  // one head
+        spec.set("n_heads", 1.0);
+        spec.set("head", 0.0);
+    };
+    t.position_key = "linear1_weight, linear1_bias, linear2_weight, linear2_bias";
+    t.write = [](Config& spec, const train::Trained& trained) {
+        const std::vector<double>& pos = trained.pos;
+        const std::size_t W = (pos.size() - 1) / 3;
+        const auto part = [&](std::size_t from, std::size_t to) {
+            return std::vector<double>(pos.begin() + std::ptrdiff_t(from), pos.begin() + std::ptrdiff_t(to));
+        };
+        spec.set("linear1_weight", part(0, W));
+        spec.set("linear1_bias", part(W, 2 * W));
+        spec.set("linear2_weight", part(2 * W, 3 * W));
+        spec.set("linear2_bias", part(3 * W, 3 * W + 1));
+    };
+    t.pair_work = [](const Config& c, double) { return 8 * double(parse(c).mlp_width) + 80; };  // + two log1p per pair
+    f.training = train::training<Train>(std::move(t));
     return f;
 }
 

@@ -4,12 +4,25 @@
 #include <string>
 
 #include "posenc/random.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::learned {
 
 namespace {
 
 constexpr double kMaxWeight = 1e4;  // |P| entries: within std's range, far inside float32 in the head's logits
+
+/// Training: the table P [max_length, d] ~ N(0, 0.02^2), added to the token embeddings and trained.
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.table = [](Random& rng, std::int64_t max_length, std::int64_t d) {
+            return train::normals(rng, std::size_t(max_length * d), Real(0.02));
+        };
+        return s;
+    }
+};
 
 Family make_family() {
     Family f("learned", Acts::absolute, "d_model",
@@ -22,6 +35,12 @@ Family make_family() {
               Key::list("weight", Value{}, -kMaxWeight, kMaxWeight,
                         "numbers in [-1e4, 1e4], max_position_embeddings x d_model of them")});
     f.table = table_slot(parse, check_table, table);
+    train::Training t;
+    t.write = [](Config& spec, const train::Trained& trained) {
+        spec.set("max_position_embeddings", double(trained.max_length));
+        spec.set("weight", trained.table);
+    };
+    f.training = train::training<Train>(std::move(t));
     return f;
 }
 

@@ -1,6 +1,7 @@
 #include "posenc/nope.hpp"
 
 #include <algorithm>
+#include "posenc/train.hpp"
 
 namespace posenc::nope {
 
@@ -21,6 +22,7 @@ Family make_family() {
         parse(c);
         return curve("dot", max_distance, [](std::int64_t) { return 0.0; });
     };
+    f.training = train::training<train::Nothing>(train::Training{});
     return f;
 }
 

@@ -10,6 +10,8 @@
 #include "posenc/kernels.hpp"
 #include "posenc/random.hpp"
 #include "posenc/rope_scaling.hpp"
+#include "posenc/registry.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::rope {
 
@@ -151,6 +153,24 @@ Decay rotary_decay(const std::vector<double>& inv_freq, double amplitude, const 
 
 namespace {
 
+/// Training: nothing to learn; q and k rotated at the pass's positions (attention_factor on both,
+/// logit_scale on q . k).
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const RotaryFrequencies f = posenc::rotary_frequencies(c, std::int64_t(pass.n));
+            const bool interleaved = parse(c).layout == Layout::interleaved;
+            pass.rq = train::rotation<Real>(f.inv_freq, interleaved, pass.n, [&](std::size_t, std::size_t) { return f.attention_factor; });
+            pass.rk = pass.rq;
+            pass.content_scale *= f.logit_scale;
+            pass.rotary = true;
+        };
+        return s;
+    }
+};
+
 Family make_family() {
     const std::string positions = "an integer in [1, " + std::to_string(posenc::kMaxPosition) + "]";
     Family f("rope", Acts::rotary, "head_dim",
@@ -174,6 +194,7 @@ Family make_family() {
         return RotaryFrequencies{fr.inv_freq, fr.attention_factor, fr.logit_scale, spec.head_dim, spec.rotary_dim};
     };
     set_rotary_slots(f, parse, apply, decay);
+    f.training = train::training<Train>(train::Training{});
     return f;
 }
 

@@ -6,6 +6,7 @@
 
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::shaw {
 
@@ -18,6 +19,48 @@ budget::Factors embeddings_work(const Spec& spec) {
     return {{double(2 * spec.max_relative_position + 1), "relative positions"}, {double(spec.head_dim), "dimensions"},
             {budget::kDraw, "operations per draw"}};
 }
+
+/// Training: the relative keys a_k [2K + 1, d], read by each query at its pair's row (q_i . a_row).
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.init = [](const Config& own, std::int64_t d) {
+            const Spec spec = parse(own);
+            train::check_table("encoding.max_relative_position", std::to_string(spec.max_relative_position),
+                               double(2 * spec.max_relative_position + 1), d);
+            const auto a = embeddings(spec);
+            return train::Vec<Real>(a.begin(), a.end());
+        };
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const std::int64_t K = parse(c).max_relative_position;
+            const std::size_t n = pass.n;
+            pass.index.assign(n * n, 0);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) pass.index[i * n + j] = std::int32_t(K - std::min<std::int64_t>(std::int64_t(i - j), K));
+        };
+        s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
+            const std::size_t n = in.pass.n, d = in.pass.d;
+            train::LayerBias<Real> out;
+            out.b.assign(n * n, Real(0));
+            train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {
+                return train::dot(&in.q[i * d], &in.layer.pos[std::size_t(in.pass.index[i * n + j]) * d], d);
+            });
+            return out;
+        };
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+                        const train::BiasGradients<Real>& g) {
+            const std::size_t n = in.pass.n, d = in.pass.d;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const std::size_t row = std::size_t(in.pass.index[i * n + j]) * d;
+                    train::axpy(ds[i * n + j], &in.layer.pos[row], &g.dq[i * d], d);
+                    train::axpy(ds[i * n + j], &in.q[i * d], &g.layer.pos[row], d);
+                }
+        };
+        return s;
+    }
+};
 
 Family make_family() {
     Family f("shaw", Acts::bias, "head_dim",
@@ -60,6 +103,11 @@ Family make_family() {
              {double(spec.head_dim), "dimensions"}},
             {{double(n), "rows"}, {double(n), "columns"}}};
     };
+    train::Training t;
+    t.position_key = "relative_key";
+    t.write = train::write_pos(t.position_key);
+    t.pair_work = [](const Config&, double d) { return 4 * d; };
+    f.training = train::training<Train>(std::move(t));
     return f;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "posenc/kernels.hpp"
+#include "posenc/registry.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::sinusoidal {
 namespace {
@@ -22,6 +24,19 @@ PairFrequencies pairs_of(const Spec& spec) {
     }
     return pairs;
 }
+
+/// Training: nothing to learn; the table P [n, d] is added to the token embeddings.
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const auto table = posenc::position_table(c, std::int64_t(pass.n));
+            pass.table.assign(table.data(), table.data() + pass.n * pass.d);
+        };
+        return s;
+    }
+};
 
 Family make_family() {
     Family f("sinusoidal", Acts::absolute, "d_model",
@@ -46,6 +61,7 @@ Family make_family() {
                                              {double(parse(c).d_model / 2), "pairs"},
                                              {budget::kTrig, "operations per cosine"}}};
     };
+    f.training = train::training<Train>(train::Training{});
     return f;
 }
 

@@ -7,6 +7,7 @@
 #include "posenc/args.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::t5 {
 
@@ -64,6 +65,38 @@ std::vector<std::int32_t> buckets(const double* relative_positions, std::size_t 
 
 namespace {
 
+/// Training: one learned scalar per bucket, read at each pair's bucket.
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.init = [](const Config& own, std::int64_t) { return train::Vec<Real>(std::size_t(parse(own).num_buckets), Real(0)); };
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const Spec spec = parse(c);
+            const std::size_t n = pass.n;
+            pass.index.assign(n * n, 0);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j)
+                    pass.index[i * n + j] = relative_position_bucket(std::int64_t(j) - std::int64_t(i), spec.bidirectional,
+                                                                     spec.num_buckets, spec.max_distance);
+        };
+        s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
+            const std::size_t n = in.pass.n;
+            train::LayerBias<Real> out;
+            out.b.assign(n * n, Real(0));
+            train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) { return in.layer.pos[std::size_t(in.pass.index[i * n + j])]; });
+            return out;
+        };
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+                        const train::BiasGradients<Real>& g) {
+            const std::size_t n = in.pass.n;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) g.layer.pos[std::size_t(in.pass.index[i * n + j])] += ds[i * n + j];
+        };
+        return s;
+    }
+};
+
 constexpr double kMaxBias = 1e4;  // |bias| entries: added to the logits, far inside float32
 
 Family make_family() {
@@ -81,6 +114,15 @@ Family make_family() {
               Key::list("relative_attention_bias", Value{}, -kMaxBias, kMaxBias,
                         "numbers in [-1e4, 1e4], num_buckets x n_heads of them")});
     set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
+    train::Training t;
+    t.size = [](Config& spec, std::int64_t) {  // one head
+        spec.set("n_heads", 1.0);
+        spec.set("head", 0.0);
+    };
+    t.position_key = "relative_attention_bias";
+    t.write = train::write_pos(t.position_key);
+    t.pair_work = [](const Config&, double) { return 80.0; };  // its log bucket per pair
+    f.training = train::training<Train>(std::move(t));
     return f;
 }
 

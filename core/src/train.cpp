@@ -5,57 +5,18 @@
 #include <limits>
 
 #include "posenc/budget.hpp"
-#include "posenc/cope.hpp"
-#include "posenc/deberta.hpp"
-#include "posenc/fire.hpp"
-#include "posenc/kerple.hpp"
 #include "posenc/registry.hpp"
-#include "posenc/rope.hpp"
-#include "posenc/shaw.hpp"
-#include "posenc/t5.hpp"
-#include "posenc/transformer_xl.hpp"
-#include "posenc/xpos.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::train {
 
-namespace {
-
-template <class Real>
-using Vec = std::vector<Real>;
-
-template <class Real>
-Vec<Real> normals(Random& rng, std::size_t count, Real std) {
-    Vec<Real> out(count);
-    for (Real& x : out) x = std * rng.normal();
-    return out;
-}
-
-const std::vector<std::pair<std::string, Kind>>& kinds() {
-    static const std::vector<std::pair<std::string, Kind>> table = {
-        {"none", Kind::none},   {"sinusoidal", Kind::sinusoidal}, {"learned", Kind::learned}, {"rope", Kind::rope},
-        {"xpos", Kind::xpos},   {"alibi", Kind::alibi},           {"t5", Kind::t5},           {"shaw", Kind::shaw},
-        {"transformer_xl", Kind::transformer_xl}, {"kerple", Kind::kerple}, {"deberta", Kind::deberta},
-        {"fire", Kind::fire},   {"cope", Kind::cope}};
-    return table;
-}
-
-/// The most numbers a layer's learned position table may hold: 2^20 (8 MiB of float64, and
-/// the same again for each of Adam's moments and the gradient).
-constexpr double kMaxTable = double(1 << 20);
-
-/// Refuses a table of `rows` x d numbers above kMaxTable, naming the key that set its rows.
 void check_table(const std::string& key, const std::string& value, double rows, std::int64_t d) {
-    if (rows * double(d) > kMaxTable)
+    if (rows * double(d) > double(1 << 20))
         throw_bad_param(key, value, "a table of at most 2^20 numbers to train: here " + format_number(rows) + " rows x d_model " +
                                         std::to_string(d));
 }
 
-Kind kind_of(const Config& encoding) {
-    const std::string type = family_of(encoding).type;
-    for (const auto& [name, kind] : kinds())
-        if (name == type) return kind;
-    throw_bad_param("encoding.type", '"' + type + '"', "a family train() knows");
-}
+namespace {
 
 /// The spec as the model uses it: its width key d, one head, causal (see Model::encoding).
 Config sized(const Config& encoding, std::int64_t d) {
@@ -63,14 +24,7 @@ Config sized(const Config& encoding, std::int64_t d) {
     Config out = encoding;
     if (!family.width_key.empty()) out.set(family.width_key, double(d));
     if (family.key("causal")) out.set("causal", true);
-    if (family.type == "t5" || family.type == "fire") {
-        out.set("n_heads", 1.0);
-        out.set("head", 0.0);
-    }
-    if (family.type == "deberta") {
-        out.set("hidden_size", double(d));
-        out.set("norm_rel_ebd", std::string("none"));
-    }
+    if (family.training.size) family.training.size(out, d);
     return out;
 }
 
@@ -81,394 +35,16 @@ Config seeded(const Config& encoding, std::uint64_t seed) {
     return out;
 }
 
-/// a [rows, inner] . b [inner, cols] into out [rows, cols].
+/// What a pass over n tokens precomputes: the content scale 1 / sqrt(d), then the family's prepare slot.
 template <class Real>
-void matmul(const Real* a, const Real* b, Real* out, std::size_t rows, std::size_t inner, std::size_t cols) {
-    std::fill(out, out + rows * cols, 0.0);
-    for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t p = 0; p < inner; ++p) {
-            const Real x = a[r * inner + p];
-            for (std::size_t c = 0; c < cols; ++c) out[r * cols + c] += x * b[p * cols + c];
-        }
-}
-
-/// grad_b [inner, cols] += a^T [inner, rows] . g [rows, cols]; grad_a [rows, inner] += g . b^T.
-template <class Real>
-void matmul_backward(const Real* a, const Real* b, const Real* g, Real* grad_a, Real* grad_b, std::size_t rows,
-                     std::size_t inner, std::size_t cols) {
-    for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t p = 0; p < inner; ++p) {
-            Real s = 0;
-            for (std::size_t c = 0; c < cols; ++c) {
-                grad_b[p * cols + c] += a[r * inner + p] * g[r * cols + c];
-                s += g[r * cols + c] * b[p * cols + c];
-            }
-            if (grad_a) grad_a[r * inner + p] += s;
-        }
-}
-
-template <class Real>
-Real dot(const Real* a, const Real* b, std::size_t d) {
-    Real s = 0;
-    for (std::size_t c = 0; c < d; ++c) s += a[c] * b[c];
-    return s;
-}
-
-/// out[c] += w * x[c].
-template <class Real>
-void axpy(Real w, const Real* x, Real* out, std::size_t d) {
-    for (std::size_t c = 0; c < d; ++c) out[c] += w * x[c];
-}
-
-/// A rotary encoding at n positions: per pair its two columns, and per position and pair the
-/// cosine and sine of position * inv_freq, times the pair's gain there (RoPE: attention_factor;
-/// xPos: zeta^(+t / scale_base) for queries, zeta^(-t / scale_base) for keys).
-template <class Real>
-struct Rotation {
-    std::vector<std::size_t> a, b;  // [pairs]
-    Vec<Real> cos, sin;                   // [n, pairs]
-    /// x [n, d] rotated; transpose: by the transpose, for the backward pass.
-    void apply(Real* x, std::size_t n, std::size_t d, bool transpose) const {
-        const std::size_t pairs = a.size();
-        for (std::size_t t = 0; t < n; ++t)
-            for (std::size_t p = 0; p < pairs; ++p) {
-                const Real c = cos[t * pairs + p], s = transpose ? -sin[t * pairs + p] : sin[t * pairs + p];
-                Real& u = x[t * d + a[p]];
-                Real& w = x[t * d + b[p]];
-                const Real u0 = u, w0 = w;
-                u = u0 * c - w0 * s;
-                w = u0 * s + w0 * c;
-            }
-    }
-};
-
-/// gain(t, p): the factor of pair p at position t.
-template <class Real, class Gain>
-Rotation<Real> rotation(const std::vector<double>& inv_freq, bool interleaved, std::size_t n, Gain gain) {
-    const std::size_t pairs = inv_freq.size();
-    Rotation<Real> r;
-    for (std::size_t p = 0; p < pairs; ++p) {
-        r.a.push_back(interleaved ? 2 * p : p);
-        r.b.push_back(interleaved ? 2 * p + 1 : p + pairs);
-    }
-    r.cos.resize(n * pairs);
-    r.sin.resize(n * pairs);
-    for (std::size_t t = 0; t < n; ++t)
-        for (std::size_t p = 0; p < pairs; ++p) {
-            const double angle = double(t) * inv_freq[p], g = gain(t, p);
-            r.cos[t * pairs + p] = Real(g * std::cos(angle));
-            r.sin[t * pairs + p] = Real(g * std::sin(angle));
-        }
-    return r;
-}
-
-/// What one pass shares between its layers: the rotations, and each (i, j)'s index or value
-/// of the encoding (j <= i).
-template <class Real>
-struct Shared {
-    Real content_scale = 1.0;      // of q . k
-    bool rotary = false;
-    Rotation<Real> rq, rk;                 // rotary: of the queries and of the keys
-    Vec<Real> fixed;                       // alibi: b(i, j); fire: the MLP's input x(i, j); [n, n]
-    std::vector<std::int32_t> index; // t5: the bucket; shaw: the row of a; deberta: idx(i, j); [n, n]
-    Vec<Real> sinusoid;                    // transformer_xl: R_(i-j) for i - j = 0 .. n - 1, [n, d]
-    std::size_t first = 0, rows = 0; // deberta: the rows of E the pass reaches
-    std::size_t width = 0;           // fire: mlp_width; cope: npos_max
-};
-
-template <class Real>
-Shared<Real> shared_of(const Model<Real>& m, std::size_t n) {
-    const std::size_t d = std::size_t(m.d);
-    Shared<Real> sh;
-    sh.content_scale = Real(1.0 / std::sqrt(double(d)));
-    switch (m.kind) {
-    case Kind::rope: {
-        const RotaryFrequencies f = rotary_frequencies(m.encoding, std::int64_t(n));
-        const bool interleaved = rope::parse(m.encoding).layout == rope::Layout::interleaved;
-        sh.rq = rotation<Real>(f.inv_freq, interleaved, n, [&](std::size_t, std::size_t) { return f.attention_factor; });
-        sh.rk = sh.rq;
-        sh.content_scale *= f.logit_scale;
-        sh.rotary = true;
-        break;
-    }
-    case Kind::xpos: {
-        const xpos::Spec spec = xpos::parse(m.encoding);
-        const std::vector<double> zeta = xpos::zeta(spec), w = xpos::inv_freq(spec);
-        const bool interleaved = spec.layout == rope::Layout::interleaved;
-        sh.rq = rotation<Real>(w, interleaved, n, [&](std::size_t t, std::size_t p) { return std::pow(zeta[p], double(t) / spec.scale_base); });
-        sh.rk = rotation<Real>(w, interleaved, n, [&](std::size_t t, std::size_t p) { return std::pow(zeta[p], -double(t) / spec.scale_base); });
-        sh.rotary = true;
-        break;
-    }
-    case Kind::alibi: {
-        const auto b = attention_bias(m.encoding, std::int64_t(n));
-        sh.fixed.assign(b.data(), b.data() + n * n);
-        break;
-    }
-    case Kind::t5: {
-        const t5::Spec spec = t5::parse(m.encoding);
-        sh.index.assign(n * n, 0);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j)
-                sh.index[i * n + j] = t5::relative_position_bucket(std::int64_t(j) - std::int64_t(i), spec.bidirectional,
-                                                                   spec.num_buckets, spec.max_distance);
-        break;
-    }
-    case Kind::shaw: {
-        const std::int64_t K = shaw::parse(m.encoding).max_relative_position;
-        sh.index.assign(n * n, 0);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) sh.index[i * n + j] = std::int32_t(K - std::min<std::int64_t>(std::int64_t(i - j), K));
-        break;
-    }
-    case Kind::transformer_xl: {
-        const transformer_xl::Spec spec = transformer_xl::parse(m.encoding);
-        for (std::size_t r = 0; r < n; ++r) {
-            const std::vector<double> R = transformer_xl::relative_sinusoid(spec, std::int64_t(r));
-            sh.sinusoid.insert(sh.sinusoid.end(), R.begin(), R.end());
-        }
-        break;
-    }
-    case Kind::deberta: {
-        const deberta::Spec spec = deberta::parse(m.encoding);
-        sh.content_scale = Real(1.0 / std::sqrt(double(d) * double(spec.scale_factor())));
-        const auto delta = deberta::relative_position(std::int64_t(n), std::int64_t(n), spec.position_buckets, spec.max_relative());
-        const std::int64_t span = spec.span();
-        sh.index.assign(n * n, 0);
-        std::int64_t lo = 2 * span, hi = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) {
-                const std::int64_t idx = std::clamp<std::int64_t>(delta[i * n + j] + span, 0, 2 * span - 1);
-                sh.index[i * n + j] = std::int32_t(idx);
-                lo = std::min(lo, idx);
-                hi = std::max(hi, idx);
-            }
-        sh.first = std::size_t(lo);
-        sh.rows = std::size_t(hi - lo + 1);
-        break;
-    }
-    case Kind::fire: {
-        const fire::Spec spec = fire::parse(m.encoding);
-        sh.width = std::size_t(spec.mlp_width);
-        sh.fixed.assign(n * n, 0.0);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) sh.fixed[i * n + j] = fire::normalized_distance(spec, std::int64_t(i), std::int64_t(j));
-        break;
-    }
-    case Kind::cope: sh.width = std::size_t(cope::parse(m.encoding).npos_max); break;
-    default: break;
-    }
-    return sh;
-}
-
-/// KERPLE's kernel without its -r1: ln(1 + r2 r) or r^r2, evaluated in double and rounded once,
-/// so float32 training is the same bit for bit with any C library (log1pf differs between them).
-template <class Real>
-Real kernel(Real r, Real r2, bool power) {
-    return Real(power ? std::pow(double(r), double(r2)) : std::log1p(double(r2) * double(r)));
-}
-
-/// One layer's encoding term b(i, j) and what its backward pass needs.
-template <class Real>
-struct LayerBias {
-    Vec<Real> b;                 // [n, n], j <= i
-    Vec<Real> Kr, Qr;            // deberta: E W_k, E W_q of the rows the pass reaches, [rows, d]
-    Vec<Real> gates, positions;  // cope: g_ij and p_ij before the clamp, [n, n]
-    Vec<Real> qe;                // cope: q_i . e[m], [n, npos_max]
-};
-
-bool has_bias(Kind kind) {
-    return kind == Kind::alibi || kind == Kind::t5 || kind == Kind::shaw || kind == Kind::transformer_xl ||
-           kind == Kind::kerple || kind == Kind::deberta || kind == Kind::fire || kind == Kind::cope;
-}
-
-/// b(i, j) of one layer for queries q and keys k [n, d] as they enter q . k, and content [n, n]
-/// their scaled products content_scale q_i . k_j (CoPE's gate logits).
-template <class Real>
-LayerBias<Real> bias_forward(const Model<Real>& m, const Shared<Real>& sh, const Layer<Real>& layer, const Vec<Real>& q,
-                             const Vec<Real>& k, const Vec<Real>& content, std::size_t n) {
-    const std::size_t d = std::size_t(m.d);
-    const Vec<Real>& pos = layer.pos;
-    LayerBias<Real> out;
-    out.b.assign(n * n, 0.0);
-    Vec<Real>& b = out.b;
-    const auto each = [&](auto f) {
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) b[i * n + j] = f(i, j);
-    };
-    switch (m.kind) {
-    case Kind::alibi: each([&](std::size_t i, std::size_t j) { return sh.fixed[i * n + j]; }); break;
-    case Kind::t5: each([&](std::size_t i, std::size_t j) { return pos[std::size_t(sh.index[i * n + j])]; }); break;
-    case Kind::shaw:
-        each([&](std::size_t i, std::size_t j) { return dot(&q[i * d], &pos[std::size_t(sh.index[i * n + j]) * d], d); });
-        break;
-    case Kind::transformer_xl:  // (q_i + v) . R_(i-j)
-        each([&](std::size_t i, std::size_t j) {
-            const Real* R = &sh.sinusoid[(i - j) * d];
-            return dot(&q[i * d], R, d) + dot(pos.data(), R, d);
-        });
-        break;
-    case Kind::kerple: {
-        const bool power = kerple::parse(m.encoding).variant == kerple::Variant::power;
-        each([&](std::size_t i, std::size_t j) {
-            const Real r = Real(i - j);
-            return -pos[0] * kernel(r, pos[1], power);
-        });
-        break;
-    }
-    case Kind::fire: {
-        const std::size_t W = sh.width;
-        each([&](std::size_t i, std::size_t j) {
-            const Real x = sh.fixed[i * n + j];
-            Real f = pos[3 * W];
-            for (std::size_t u = 0; u < W; ++u) f += pos[2 * W + u] * std::max(Real(0), pos[u] * x + pos[W + u]);
-            return f;
-        });
-        break;
-    }
-    case Kind::deberta: {  // (q_i . K_r[idx] + k_j . Q_r[idx]) / sqrt(3 d)
-        const Real* E = &pos[sh.first * d];
-        out.Kr.resize(sh.rows * d);
-        out.Qr.resize(sh.rows * d);
-        matmul(E, layer.Wk.data(), out.Kr.data(), sh.rows, d, d);
-        matmul(E, layer.Wq.data(), out.Qr.data(), sh.rows, d, d);
-        each([&](std::size_t i, std::size_t j) {
-            const std::size_t r = std::size_t(sh.index[i * n + j]) - sh.first;
-            return sh.content_scale * (dot(&q[i * d], &out.Kr[r * d], d) + dot(&k[j * d], &out.Qr[r * d], d));
-        });
-        break;
-    }
-    case Kind::cope: {  // gates, their suffix sums, and q . e interpolated there
-        const std::size_t P = sh.width;
-        const Real top = Real(P - 1);
-        out.gates.assign(n * n, 0.0);
-        out.positions.assign(n * n, 0.0);
-        out.qe.assign(n * P, 0.0);
-        for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t e = 0; e < P; ++e) out.qe[i * P + e] = dot(&q[i * d], &pos[e * d], d);
-            Real sum = 0;
-            for (std::size_t j = i + 1; j-- > 0;) {
-                const Real g = Real(1) / (Real(1) + std::exp(-content[i * n + j]));
-                out.gates[i * n + j] = g;
-                sum += g;
-                out.positions[i * n + j] = sum;
-                const Real p = std::min(sum, top), low = std::floor(p), w = p - low;
-                b[i * n + j] = out.qe[i * P + std::size_t(std::ceil(p))] * w + out.qe[i * P + std::size_t(low)] * (Real(1) - w);
-            }
-        }
-        break;
-    }
-    default: break;
-    }
-    return out;
-}
-
-/// The backward pass of bias_forward: given ds = d loss / d s_ij, adds to the layer's
-/// gradients, to dq and dk, and (cope: its gates' logits) to dcontent, d loss / d (q_i . k_j).
-template <class Real>
-void bias_backward(const Model<Real>& m, const Shared<Real>& sh, const Layer<Real>& layer, const Vec<Real>& q, const Vec<Real>& k, std::size_t n,
-                   const LayerBias<Real>& fw, const Vec<Real>& ds, Layer<Real>& g, Vec<Real>& dq, Vec<Real>& dk, Vec<Real>& dcontent) {
-    const std::size_t d = std::size_t(m.d);
-    const Vec<Real>& pos = layer.pos;
-    switch (m.kind) {
-    case Kind::t5:
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) g.pos[std::size_t(sh.index[i * n + j])] += ds[i * n + j];
-        break;
-    case Kind::shaw:
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) {
-                const std::size_t row = std::size_t(sh.index[i * n + j]) * d;
-                axpy(ds[i * n + j], &pos[row], &dq[i * d], d);
-                axpy(ds[i * n + j], &q[i * d], &g.pos[row], d);
-            }
-        break;
-    case Kind::transformer_xl:
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) {
-                const Real* R = &sh.sinusoid[(i - j) * d];
-                axpy(ds[i * n + j], R, &dq[i * d], d);
-                axpy(ds[i * n + j], R, g.pos.data(), d);
-            }
-        break;
-    case Kind::kerple: {
-        const bool power = kerple::parse(m.encoding).variant == kerple::Variant::power;
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < i; ++j) {  // the diagonal is 0 whatever r1, r2
-                const Real r = Real(i - j), s = ds[i * n + j];
-                if (power) {
-                    const Real rp = kernel(r, pos[1], true);
-                    g.pos[0] -= s * rp;
-                    g.pos[1] -= s * pos[0] * rp * Real(std::log(double(r)));
-                } else {
-                    g.pos[0] -= s * kernel(r, pos[1], false);
-                    g.pos[1] -= s * pos[0] * r / (Real(1) + pos[1] * r);
-                }
-            }
-        break;
-    }
-    case Kind::fire: {
-        const std::size_t W = sh.width;
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) {
-                const Real x = sh.fixed[i * n + j], s = ds[i * n + j];
-                g.pos[3 * W] += s;
-                for (std::size_t u = 0; u < W; ++u) {
-                    const Real pre = pos[u] * x + pos[W + u];
-                    if (pre <= 0) continue;
-                    g.pos[2 * W + u] += s * pre;
-                    g.pos[u] += s * pos[2 * W + u] * x;
-                    g.pos[W + u] += s * pos[2 * W + u];
-                }
-            }
-        break;
-    }
-    case Kind::deberta: {
-        Vec<Real> dKr(sh.rows * d, 0.0), dQr(sh.rows * d, 0.0);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) {
-                const std::size_t r = std::size_t(sh.index[i * n + j]) - sh.first;
-                const Real s = ds[i * n + j] * sh.content_scale;
-                axpy(s, &q[i * d], &dKr[r * d], d);
-                axpy(s, &fw.Kr[r * d], &dq[i * d], d);
-                axpy(s, &k[j * d], &dQr[r * d], d);
-                axpy(s, &fw.Qr[r * d], &dk[j * d], d);
-            }
-        const Real* E = &pos[sh.first * d];
-        Real* dE = &g.pos[sh.first * d];
-        matmul_backward(E, layer.Wk.data(), dKr.data(), dE, g.Wk.data(), sh.rows, d, d);
-        matmul_backward(E, layer.Wq.data(), dQr.data(), dE, g.Wq.data(), sh.rows, d, d);
-        break;
-    }
-    case Kind::cope: {
-        const std::size_t P = sh.width;
-        const Real top = Real(P - 1);
-        Vec<Real> dqe(P), dp(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            std::fill(dqe.begin(), dqe.end(), 0.0);
-            for (std::size_t j = 0; j <= i; ++j) {
-                const Real raw = fw.positions[i * n + j], p = std::min(raw, top);
-                const Real low = std::floor(p), high = std::ceil(p), w = p - low, s = ds[i * n + j];
-                dqe[std::size_t(low)] += s * (Real(1) - w);
-                dqe[std::size_t(high)] += s * w;
-                dp[j] = raw < top ? s * (fw.qe[i * P + std::size_t(high)] - fw.qe[i * P + std::size_t(low)]) : Real(0);
-            }
-            // p_ij = sum over t = j .. i of g_it, so d loss / d g_it = sum over j <= t of dp_ij.
-            Real prefix = 0;
-            for (std::size_t t = 0; t <= i; ++t) {
-                prefix += dp[t];
-                const Real gate = fw.gates[i * n + t];
-                dcontent[i * n + t] += prefix * gate * (Real(1) - gate);
-            }
-            for (std::size_t e = 0; e < P; ++e) {
-                axpy(dqe[e], &pos[e * d], &dq[i * d], d);
-                axpy(dqe[e], &q[i * d], &g.pos[e * d], d);
-            }
-        }
-        break;
-    }
-    default: break;
-    }
+Pass<Real> pass_of(const Model<Real>& m, std::size_t n) {
+    Pass<Real> pass;
+    pass.n = n;
+    pass.d = std::size_t(m.d);
+    pass.content_scale = Real(1.0 / std::sqrt(double(m.d)));
+    const Slots<Real>& slot = slots<Real>(m.family->training);
+    if (slot.prepare) slot.prepare(m.encoding, pass);
+    return pass;
 }
 
 template <class Real>
@@ -498,19 +74,6 @@ std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>& par
     }
     out.insert(out.end(), {{"Wout", &params.Wout}, {"c", &params.c}, {"P", &params.P}});
     return out;
-}
-
-std::string position_key(Kind kind) {
-    switch (kind) {
-    case Kind::t5: return "relative_attention_bias";
-    case Kind::shaw: return "relative_key";
-    case Kind::transformer_xl: return "r_r_bias";
-    case Kind::kerple: return "r1, r2";
-    case Kind::fire: return "linear1_weight, linear1_bias, linear2_weight, linear2_bias";
-    case Kind::deberta: return "rel_embeddings";
-    case Kind::cope: return "pos_emb";
-    default: return "";
-    }
 }
 
 Task task_of(const std::string& name) {
@@ -557,7 +120,8 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
     m.classes = classes;
     m.max_length = max_length;
     m.encoding = sized(encoding, d);
-    m.kind = kind_of(m.encoding);
+    m.family = &family_of(m.encoding);
+    const Slots<Real>& slot = slots<Real>(m.family->training);
     Random rng(seed);
     const Real std = Real(1.0 / std::sqrt(double(d)));
     Params<Real>& p = m.params;
@@ -569,53 +133,11 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
         layer.Wk = normals(rng, std::size_t(d * d), std);
         layer.Wv = normals(rng, std::size_t(d * d), std);
         const Config own = family_of(m.encoding).key("seed") ? seeded(m.encoding, seed + l) : m.encoding;
-        switch (m.kind) {
-        case Kind::t5: layer.pos.assign(std::size_t(t5::parse(own).num_buckets), 0.0); break;
-        case Kind::shaw: {
-            const shaw::Spec spec = shaw::parse(own);
-            check_table("encoding.max_relative_position", std::to_string(spec.max_relative_position), double(2 * spec.max_relative_position + 1), d);
-            const auto a = shaw::embeddings(spec);
-            layer.pos.assign(a.begin(), a.end());
-            break;
-        }
-        case Kind::transformer_xl: {
-            const std::vector<double> v = transformer_xl::v(transformer_xl::parse(own));
-            layer.pos.assign(v.begin(), v.end());
-            break;
-        }
-        case Kind::kerple: {
-            const kerple::Spec spec = kerple::parse(own);
-            layer.pos = {Real(spec.r1), Real(spec.r2)};
-            break;
-        }
-        case Kind::fire: {
-            const fire::HeadMlp mlp = fire::head_mlp(fire::parse(own));
-            layer.pos.assign(mlp.w1.begin(), mlp.w1.end());
-            layer.pos.insert(layer.pos.end(), mlp.b1.begin(), mlp.b1.end());
-            layer.pos.insert(layer.pos.end(), mlp.w2.begin(), mlp.w2.end());
-            layer.pos.push_back(Real(mlp.b2));
-            break;
-        }
-        case Kind::deberta: {
-            const deberta::Spec spec = deberta::parse(own);
-            check_table(spec.position_buckets > 0 ? "encoding.position_buckets" : "encoding.max_relative_positions",
-                        std::to_string(spec.position_buckets > 0 ? spec.position_buckets : spec.max_relative()), double(2 * spec.span()), d);
-            const auto E = deberta::relative_embeddings(spec, 0, 2 * spec.span());
-            layer.pos.assign(E.begin(), E.end());
-            break;
-        }
-        case Kind::cope: {
-            const std::int64_t rows = cope::parse(own).npos_max;
-            check_table("encoding.npos_max", std::to_string(rows), double(rows), d);
-            layer.pos.assign(std::size_t(rows * d), 0.0);
-            break;
-        }
-        default: break;
-        }
+        if (slot.init) layer.pos = slot.init(own, d);
     }
     p.Wout = normals(rng, std::size_t(d * classes), std);
     p.c.assign(std::size_t(classes), 0.0);
-    if (m.kind == Kind::learned) p.P = normals(rng, std::size_t(max_length * d), Real(0.02));
+    if (slot.table) p.P = slot.table(rng, max_length, d);
     return m;
 }
 
@@ -623,31 +145,10 @@ template <class Real>
 Config trained_spec(const Model<Real>& model, std::size_t layer) {
     Config out = model.encoding;
     const Vec<Real>& pos = model.params.layers.at(layer).pos;
-    switch (model.kind) {
-    case Kind::learned:
-        out.set("max_position_embeddings", double(model.max_length));
-        out.set("weight", std::vector<double>(model.params.P.begin(), model.params.P.end()));
-        break;
-    case Kind::kerple:
-        out.set("r1", double(pos[0]));
-        out.set("r2", double(pos[1]));
-        break;
-    case Kind::fire: {
-        const std::size_t W = (pos.size() - 1) / 3;
-        const auto part = [&](std::size_t from, std::size_t to) {
-            return std::vector<double>(pos.begin() + std::ptrdiff_t(from), pos.begin() + std::ptrdiff_t(to));
-        };
-        out.set("linear1_weight", part(0, W));
-        out.set("linear1_bias", part(W, 2 * W));
-        out.set("linear2_weight", part(2 * W, 3 * W));
-        out.set("linear2_bias", part(3 * W, 3 * W + 1));
-        break;
-    }
-    case Kind::t5: case Kind::shaw: case Kind::transformer_xl: case Kind::deberta: case Kind::cope:
-        out.set(position_key(model.kind), std::vector<double>(pos.begin(), pos.end()));
-        break;
-    default: break;
-    }
+    const Training& training = model.family->training;
+    if (training.write)
+        training.write(out, Trained{std::vector<double>(pos.begin(), pos.end()),
+                                    std::vector<double>(model.params.P.begin(), model.params.P.end()), model.max_length});
     return out;
 }
 
@@ -661,14 +162,13 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
     Vec<Real> x(n * d);
     for (std::size_t t = 0; t < n; ++t)
         std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t(example.tokens[t]) * d), d, x.begin() + std::ptrdiff_t(t * d));
-    if (model.kind == Kind::sinusoidal) {
-        const auto table = position_table(model.encoding, std::int64_t(n));
-        for (std::size_t k = 0; k < n * d; ++k) x[k] += Real(table.data()[k]);
-    } else if (model.kind == Kind::learned) {
+    const Pass<Real> sh = pass_of(model, n);
+    const Slots<Real>& slot = slots<Real>(model.family->training);
+    if (!sh.table.empty())  // an absolute family's fixed table
+        for (std::size_t k = 0; k < n * d; ++k) x[k] += sh.table[k];
+    else if (!p.P.empty())  // its learned table
         for (std::size_t k = 0; k < n * d; ++k) x[k] += p.P[k];
-    }
-    const Shared<Real> sh = shared_of(model, n);
-    const bool biased = has_bias(model.kind);
+    const bool biased = bool(slot.bias);
     std::vector<Cache<Real>> caches(p.layers.size());
     Vec<Real> h = x;
     for (std::size_t l = 0; l < p.layers.size(); ++l) {
@@ -689,7 +189,7 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
         a.assign(n * n, 0.0);
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) a[i * n + j] = sh.content_scale * dot(&cache.q[i * d], &cache.k[j * d], d);
-        if (biased) cache.bias = bias_forward(model, sh, layer, cache.q, cache.k, a, n);
+        if (biased) cache.bias = slot.bias(model.encoding, BiasInputs<Real>{sh, layer, cache.q, cache.k, a});
         for (std::size_t i = 0; i < n; ++i) {
             Real top = -HUGE_VAL;
             for (std::size_t j = 0; j <= i; ++j) {
@@ -752,7 +252,9 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
             for (std::size_t j = 0; j <= i; ++j) ds[i * n + j] = a[i * n + j] * (ds[i * n + j] - weighted);  // the softmax's Jacobian
         }
         Vec<Real> dcontent = ds;  // d loss / d (scale q_i . k_j)
-        if (biased) bias_backward(model, sh, layer, cache.q, cache.k, n, cache.bias, ds, g, dq, dk, dcontent);
+        if (biased && slot.backward)
+            slot.backward(model.encoding, BiasInputs<Real>{sh, layer, cache.q, cache.k, a}, cache.bias, ds,
+                          BiasGradients<Real>{g, dq, dk, dcontent});
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) {
                 const Real s = dcontent[i * n + j] * sh.content_scale;
@@ -772,19 +274,16 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
     for (std::size_t t = 0; t < n; ++t)
         for (std::size_t c = 0; c < d; ++c) {
             grad->E[std::size_t(example.tokens[t]) * d + c] += dx[t * d + c];
-            if (model.kind == Kind::learned) grad->P[t * d + c] += dx[t * d + c];
+            if (!p.P.empty()) grad->P[t * d + c] += dx[t * d + c];
         }
     return result;
 }
 
 template <class Real>
 void constrain(Model<Real>& model) {
-    if (model.kind != Kind::kerple) return;
-    const bool power = kerple::parse(model.encoding).variant == kerple::Variant::power;
-    for (Layer<Real>& layer : model.params.layers) {
-        layer.pos[0] = std::max(layer.pos[0], Real(1e-3));
-        layer.pos[1] = std::clamp(layer.pos[1], Real(1e-3), power ? Real(2) : std::numeric_limits<Real>::max());
-    }
+    const Slots<Real>& slot = slots<Real>(model.family->training);
+    if (!slot.constrain) return;
+    for (Layer<Real>& layer : model.params.layers) slot.constrain(model.encoding, layer.pos);
 }
 
 template <class Real>
@@ -849,21 +348,15 @@ Request parse_request(const Config& config) {
     // pair, so the budget's 3e8 operations are about 1.2 s.
     const double d = double(r.d_model);
     const Config encoding = sized(r.encoding, r.d_model);
-    const Kind kind = kind_of(encoding);
-    const double own = kind == Kind::deberta ? 9 * d + 80  // + its log bucket per pair
-                       : kind == Kind::cope  ? 2 * d + 50
-                       : kind == Kind::fire  ? 8 * double(fire::parse(encoding).mlp_width) + 80  // + two log1p per pair
-                       : kind == Kind::t5    ? 80  // its log bucket per pair
-                       : kind == Kind::shaw  ? 4 * d
-                       : kind == Kind::transformer_xl ? 6 * d
-                                             : 0.0;
+    const Training& training = family_of(encoding).training;
+    const double own = training.pair_work ? training.pair_work(encoding, d) : 0.0;
     const auto pass = [&](double n) { return (8 * n * d * double(std::max(r.d_model, r.vocab)) + n * n * (6 * d + 80 + own)) / 8; };
     // Per step besides the passes: drawing the example, the gradient's buffers, and Adam over every
     // parameter (a sqrt and a division each: about 3 operations), measured: about 4000 operations
     // of overhead at toy sizes (d_model 4: 78432 steps took 2 s when only the passes were counted).
     const double longest_length = double(std::max(r.train_length, *std::max_element(r.eval_lengths.begin(), r.eval_lengths.end())));
     const double classes = r.task == Task::first_marker ? longest_length : double(r.vocab);
-    const double parameters = d * (double(r.vocab) + 3 * double(r.layers) * d + classes + (kind == Kind::learned ? longest_length : 0.0));
+    const double parameters = d * (double(r.vocab) + 3 * double(r.layers) * d + classes + (training.f.table ? longest_length : 0.0));
     r.step_work = double(r.layers) * pass(double(r.train_length)) + 4000 + 3 * parameters;
     for (const std::int64_t n : r.eval_lengths)
         r.evaluation_work += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;  // forward only
@@ -903,7 +396,7 @@ std::int64_t Trainer<Real>::step(std::int64_t count) {
     for (std::int64_t k = 0; k < count && done_ < total(); ++k, ++done_) {
         if (done_ == request_.steps) {  // DroPE: the encoding is dropped, the rest recalibrates without it
             model_.encoding = sized(Config{{"type", std::string("none")}}, request_.d_model);
-            model_.kind = Kind::none;
+            model_.family = &family_of(model_.encoding);
             model_.params.P.clear();
             for (Layer<Real>& layer : model_.params.layers) layer.pos.clear();
             adam_ = Adam<Real>{};  // fresh moments for the parameters that remain

@@ -5,12 +5,53 @@
 
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
+#include "posenc/train.hpp"
 
 namespace posenc::transformer_xl {
 
 namespace {
 
 constexpr double kMaxBias = 1e4;  // |u|, |v| entries: (q + v) . R stays far inside float32
+
+/// Training: v (r_r_bias) [d], in (q_i + v) . R_(i-j); u meets only content and is not trained.
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.init = [](const Config& own, std::int64_t) {
+            const std::vector<double> v_ = v(parse(own));
+            return train::Vec<Real>(v_.begin(), v_.end());
+        };
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const Spec spec = parse(c);
+            for (std::size_t r = 0; r < pass.n; ++r) {
+                const std::vector<double> R = relative_sinusoid(spec, std::int64_t(r));
+                pass.rows.insert(pass.rows.end(), R.begin(), R.end());
+            }
+        };
+        s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
+            const std::size_t n = in.pass.n, d = in.pass.d;
+            train::LayerBias<Real> out;
+            out.b.assign(n * n, Real(0));
+            train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {  // (q_i + v) . R_(i-j)
+                const Real* R = &in.pass.rows[(i - j) * d];
+                return train::dot(&in.q[i * d], R, d) + train::dot(in.layer.pos.data(), R, d);
+            });
+            return out;
+        };
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+                        const train::BiasGradients<Real>& g) {
+            const std::size_t n = in.pass.n, d = in.pass.d;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const Real* R = &in.pass.rows[(i - j) * d];
+                    train::axpy(ds[i * n + j], R, &g.dq[i * d], d);
+                    train::axpy(ds[i * n + j], R, g.layer.pos.data(), d);
+                }
+        };
+        return s;
+    }
+};
 
 Family make_family() {
     Family f("transformer_xl", Acts::bias, "d_head",
@@ -54,6 +95,11 @@ Family make_family() {
             {{double(2 * n - 1), "relative positions"}, {d / 2, "pairs"}, {3 * budget::kTrig, "operations per pair"}},
             {{double(n), "rows"}, {double(n), "columns"}, {d, "dimensions"}}};
     };
+    train::Training t;
+    t.position_key = "r_r_bias";
+    t.write = train::write_pos(t.position_key);
+    t.pair_work = [](const Config&, double d) { return 6 * d; };
+    f.training = train::training<Train>(std::move(t));
     return f;
 }
 

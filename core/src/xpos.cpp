@@ -3,10 +3,28 @@
 #include <algorithm>
 
 #include <cmath>
+#include "posenc/train.hpp"
 
 namespace posenc::xpos {
 
 namespace {
+
+/// Training: nothing to learn; q and k rotated and scaled by zeta^(+-t / scale_base).
+template <class Real>
+struct Train {
+    static train::Slots<Real> slots() {
+        train::Slots<Real> s;
+        s.prepare = [](const Config& c, train::Pass<Real>& pass) {
+            const Spec spec = parse(c);
+            const std::vector<double> z = zeta(spec), w = inv_freq(spec);
+            const bool interleaved = spec.layout == rope::Layout::interleaved;
+            pass.rq = train::rotation<Real>(w, interleaved, pass.n, [&](std::size_t t, std::size_t p) { return std::pow(z[p], double(t) / spec.scale_base); });
+            pass.rk = train::rotation<Real>(w, interleaved, pass.n, [&](std::size_t t, std::size_t p) { return std::pow(z[p], -double(t) / spec.scale_base); });
+            pass.rotary = true;
+        };
+        return s;
+    }
+};
 
 Family make_family() {
     Family f("xpos", Acts::rotary, "head_dim",
@@ -21,6 +39,7 @@ Family make_family() {
         return RotaryFrequencies{inv_freq(spec), 1.0, 1.0, spec.head_dim, spec.head_dim};
     };
     set_rotary_slots(f, parse, apply, decay);
+    f.training = train::training<Train>(train::Training{});
     return f;
 }
 

@@ -179,7 +179,7 @@ TEST_CASE("train: DroPE drops the encoding after training and recalibrates witho
     const Result<float> a = run<float>(parse_request(base)), b = run<float>(parse_request(dropped));
     REQUIRE(b.loss.size() == 40);
     CHECK(std::equal(a.loss.begin(), a.loss.end(), b.loss.begin()));  // the same training first
-    CHECK(b.model.kind == Kind::none);
+    CHECK(b.model.family->type == "none");
     CHECK(b.model.encoding.at("type") == Value(std::string("none")));
     // The first recalibration step is the trained model without its rotation: the loss changes.
     CHECK(b.loss[30] != a.loss[29]);

@@ -19,6 +19,7 @@
 #include "posenc/budget.hpp"
 #include "posenc/config.hpp"
 #include "posenc/kernels.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc {
 
@@ -128,6 +129,10 @@ struct Family {
     /// operation per distance (decay), per cell of the [n, n] matrix (bias).
     std::function<std::vector<budget::Factors>(const Config&, std::int64_t max_distance)> decay_work;
     std::function<std::vector<budget::Factors>(const Config&, std::int64_t n)> bias_work;
+
+    /// What the family does in train() (posenc/train_slots.hpp): its learned parameters, their
+    /// spec keys, its bias with its backward pass; empty slots for what it does not do.
+    train::Training training;
 
     /// The key named `name`, or nullptr.
     const Key* key(std::string_view name) const;

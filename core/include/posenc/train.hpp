@@ -48,16 +48,13 @@ struct Example {
 /// marker 0 placed once uniformly in the first half). copy uses k = 1.
 Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random& rng);
 
-/// How the encoding enters the model (the family's type, as train() reads it).
-enum class Kind { none, sinusoidal, learned, rope, xpos, alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope };
-
 /// One attention layer's parameters, row-major. Real: float (the JS API's and the page's
 /// training) or double (the native tests' finite differences).
 template <class Real>
 struct Layer {
     std::vector<Real> Wq, Wk, Wv;  ///< [d, d]
     /// The layer's learned position parameters, named as the family's spec names them
-    /// (position_key(kind)); empty for the families without any:
+    /// (its Training::position_key, posenc/train_slots.hpp); empty for the families without any:
     ///   t5: relative_attention_bias [num_buckets] (one head);  shaw: relative_key [2K + 1, d];
     ///   transformer_xl: r_r_bias (v) [d];  kerple: [r1, r2];
     ///   fire: [linear1_weight (W), linear1_bias (W), linear2_weight (W), linear2_bias (1)], W = mlp_width;
@@ -80,10 +77,6 @@ struct Params {
 template <class Real>
 std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>& params);
 
-/// The spec key of Layer::pos for a kind ("relative_attention_bias", "relative_key", "r_r_bias",
-/// "r1, r2", "linear*", "rel_embeddings", "pos_emb"), empty when it has none.
-std::string position_key(Kind kind);
-
 /// A model: its sizes, its encoding, and its parameters.
 template <class Real>
 struct Model {
@@ -92,7 +85,8 @@ struct Model {
     /// family has heads), causal true where it has the key; deberta: hidden_size d and
     /// norm_rel_ebd "none"; fire: n_heads 1.
     Config encoding;
-    Kind kind = Kind::none;
+    /// The encoding's family (registry.hpp), whose training slots the model runs.
+    const Family* family = nullptr;
     Params<Real> params;
 };
 
@@ -107,7 +101,7 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
                  std::int64_t max_length, std::uint64_t seed, std::int64_t layers = 1);
 
 /// The spec of layer `layer`'s encoding with its trained parameters in the family's explicit
-/// form (model.encoding plus position_key's keys; learned: weight [max_length, d] with
+/// form (model.encoding plus the keys of the family's Training::write; learned: weight [max_length, d] with
 /// max_position_embeddings = max_length), so attention() computes the trained head's bias.
 template <class Real>
 Config trained_spec(const Model<Real>& model, std::size_t layer);

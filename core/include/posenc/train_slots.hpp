@@ -1,0 +1,247 @@
+// posenc/train_slots.hpp: what a family does in training, beside its forward
+// maths in its own source file. A family's descriptor (family.hpp) holds one
+// `train::Training`: how its spec is sized for the model, its learned
+// parameters (their first values, their spec keys, their constraint), what a
+// pass precomputes (rotations, tables, bucket indices), its bias b(i, j) with
+// the backward pass beside it, and its cost for the work budget. train.cpp
+// keeps only what every family shares (the layers, the softmax, the read-out,
+// Adam) and reads the family's slots; it names no family.
+//
+// Shapes are row-major: q, k [n, d]; scores and biases [n, n], entry (i, j)
+// for j <= i (a causal model: the entries above the diagonal are unused).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "posenc/config.hpp"
+#include "posenc/random.hpp"
+
+namespace posenc::train {
+
+template <class Real>
+struct Layer;
+
+template <class Real>
+using Vec = std::vector<Real>;
+
+template <class Real>
+Real dot(const Real* a, const Real* b, std::size_t d) {
+    Real s = 0;
+    for (std::size_t c = 0; c < d; ++c) s += a[c] * b[c];
+    return s;
+}
+
+/// out[c] += w * x[c].
+template <class Real>
+void axpy(Real w, const Real* x, Real* out, std::size_t d) {
+    for (std::size_t c = 0; c < d; ++c) out[c] += w * x[c];
+}
+
+/// a [rows, inner] . b [inner, cols] into out [rows, cols].
+template <class Real>
+void matmul(const Real* a, const Real* b, Real* out, std::size_t rows, std::size_t inner, std::size_t cols) {
+    std::fill(out, out + rows * cols, Real(0));
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t p = 0; p < inner; ++p) {
+            const Real x = a[r * inner + p];
+            for (std::size_t c = 0; c < cols; ++c) out[r * cols + c] += x * b[p * cols + c];
+        }
+}
+
+/// The backward pass of matmul: grad_b [inner, cols] += a^T . g [rows, cols]; grad_a [rows, inner] += g . b^T (when not null).
+template <class Real>
+void matmul_backward(const Real* a, const Real* b, const Real* g, Real* grad_a, Real* grad_b, std::size_t rows,
+                     std::size_t inner, std::size_t cols) {
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t p = 0; p < inner; ++p) {
+            Real s = 0;
+            for (std::size_t c = 0; c < cols; ++c) {
+                grad_b[p * cols + c] += a[r * inner + p] * g[r * cols + c];
+                s += g[r * cols + c] * b[p * cols + c];
+            }
+            if (grad_a) grad_a[r * inner + p] += s;
+        }
+}
+
+/// A rotary encoding at n positions: per pair its two columns, and per position and pair the
+/// cosine and sine of position * inv_freq, times the pair's gain there (RoPE: attention_factor;
+/// xPos: zeta^(+t / scale_base) for queries, zeta^(-t / scale_base) for keys).
+template <class Real>
+struct Rotation {
+    std::vector<std::size_t> a, b;  // [pairs]
+    Vec<Real> cos, sin;             // [n, pairs]
+    /// x [n, d] rotated; transpose: by the transpose, for the backward pass.
+    void apply(Real* x, std::size_t n, std::size_t d, bool transpose) const {
+        const std::size_t pairs = a.size();
+        for (std::size_t t = 0; t < n; ++t)
+            for (std::size_t p = 0; p < pairs; ++p) {
+                const Real c = cos[t * pairs + p], s = transpose ? -sin[t * pairs + p] : sin[t * pairs + p];
+                Real& u = x[t * d + a[p]];
+                Real& w = x[t * d + b[p]];
+                const Real u0 = u, w0 = w;
+                u = u0 * c - w0 * s;
+                w = u0 * s + w0 * c;
+            }
+    }
+};
+
+/// The rotation of pairs with inv_freq [pairs] (radians per token) at positions 0 .. n - 1, in the
+/// interleaved (2p, 2p + 1) or half (p, p + pairs) layout; gain(t, p): the factor of pair p at position t.
+template <class Real, class Gain>
+Rotation<Real> rotation(const std::vector<double>& inv_freq, bool interleaved, std::size_t n, Gain gain) {
+    const std::size_t pairs = inv_freq.size();
+    Rotation<Real> r;
+    for (std::size_t p = 0; p < pairs; ++p) {
+        r.a.push_back(interleaved ? 2 * p : p);
+        r.b.push_back(interleaved ? 2 * p + 1 : p + pairs);
+    }
+    r.cos.resize(n * pairs);
+    r.sin.resize(n * pairs);
+    for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t p = 0; p < pairs; ++p) {
+            const double angle = double(t) * inv_freq[p], g = gain(t, p);
+            r.cos[t * pairs + p] = Real(g * std::cos(angle));
+            r.sin[t * pairs + p] = Real(g * std::sin(angle));
+        }
+    return r;
+}
+
+/// What one pass over n tokens precomputes from the encoding, shared by the layers. The
+/// family's prepare slot fills what it uses; the rest stays empty.
+template <class Real>
+struct Pass {
+    std::size_t n = 0, d = 0;
+    Real content_scale = 1;        ///< of q . k: 1 / sqrt(d) unless the family changes it
+    bool rotary = false;           ///< q and k rotated by rq and rk after their projections
+    Rotation<Real> rq, rk;
+    Vec<Real> table;               ///< an absolute family's fixed P [n, d], added to the token embeddings
+    Vec<Real> fixed;               ///< a per-pair input [n, n] (alibi: b(i, j); fire: the MLP's input)
+    std::vector<std::int32_t> index;  ///< a per-pair row of the learned parameters [n, n] (t5, shaw, deberta)
+    Vec<Real> rows;                ///< per-distance rows [n, d] (transformer_xl: R_(i-j) for i - j = 0 .. n - 1)
+    std::size_t first = 0, count = 0;  ///< deberta: the rows of its table the pass reaches
+    std::size_t width = 0;         ///< fire: mlp_width; cope: npos_max
+};
+
+/// One layer's bias b(i, j) [n, n] and what its backward pass keeps of the forward pass.
+template <class Real>
+struct LayerBias {
+    Vec<Real> b;
+    std::vector<Vec<Real>> saved;
+};
+
+/// What a bias slot reads: the pass, the layer, its queries and keys [n, d] as they enter
+/// q . k, and (in the forward pass only) content [n, n], their scaled products content_scale q_i . k_j.
+template <class Real>
+struct BiasInputs {
+    const Pass<Real>& pass;
+    const Layer<Real>& layer;
+    const Vec<Real>& q;
+    const Vec<Real>& k;
+    const Vec<Real>& content;
+};
+
+/// Where a bias slot's backward pass adds: the layer's gradient, dq and dk [n, d], and
+/// dcontent [n, n] (d loss / d (content_scale q_i . k_j), for a bias that reads the content).
+template <class Real>
+struct BiasGradients {
+    Layer<Real>& layer;
+    Vec<Real>& dq;
+    Vec<Real>& dk;
+    Vec<Real>& dcontent;
+};
+
+/// A family's training slots in one precision (Real: float for the JS API, double for the
+/// native finite-difference checks). An empty slot does nothing.
+template <class Real>
+struct Slots {
+    /// A layer's learned position parameters (Layer::pos) at the start, from `own` (the spec
+    /// with its seed key set to seed + layer); d: the model's width. Throws BadParam for a table too large to train.
+    std::function<Vec<Real>(const Config& own, std::int64_t d)> init;
+    /// An absolute family's learned table P [max_length, d] at the start, drawn from rng after the
+    /// other parameters; it is added to the token embeddings and trained.
+    std::function<Vec<Real>(Random& rng, std::int64_t max_length, std::int64_t d)> table;
+    /// Fills what a pass over pass.n tokens of width pass.d precomputes.
+    std::function<void(const Config&, Pass<Real>&)> prepare;
+    /// b(i, j) of one layer; set for the families that act as a bias.
+    std::function<LayerBias<Real>(const Config&, const BiasInputs<Real>&)> bias;
+    /// The backward pass of bias: given ds [n, n] = d loss / d b(i, j), adds to the gradients.
+    std::function<void(const Config&, const BiasInputs<Real>&, const LayerBias<Real>&, const Vec<Real>& ds,
+                       const BiasGradients<Real>&)> backward;
+    /// Keeps a layer's parameters in range after each optimiser step.
+    std::function<void(const Config&, Vec<Real>& pos)> constrain;
+};
+
+/// What a trained layer hands back: its learned parameters, and the learned table (absolute families).
+struct Trained {
+    const std::vector<double>& pos;
+    const std::vector<double>& table;
+    std::int64_t max_length;
+};
+
+/// A family's training: its slots in both precisions and what does not depend on one.
+struct Training {
+    /// Sets the spec as the model uses it at width d (beyond the width key and causal, which every family gets).
+    std::function<void(Config& spec, std::int64_t d)> size;
+    /// The spec keys of Layer::pos, as messages and the trained spec name them ("relative_attention_bias").
+    std::string position_key;
+    /// Writes the trained parameters into the spec under the family's own explicit keys.
+    std::function<void(Config& spec, const Trained&)> write;
+    /// The encoding's own work per (query, key) pair of one pass, forward and backward, in multiply-adds.
+    std::function<double(const Config&, double d)> pair_work;
+    Slots<float> f;
+    Slots<double> d;
+};
+
+/// The slots of both precisions of a family, from its template `make<Real>()`.
+template <template <class> class Make>
+Training training(Training shared) {
+    shared.f = Make<float>::slots();
+    shared.d = Make<double>::slots();
+    return shared;
+}
+
+/// The slots of `training` for Real.
+template <class Real>
+const Slots<Real>& slots(const Training& training);
+template <>
+inline const Slots<float>& slots<float>(const Training& training) { return training.f; }
+template <>
+inline const Slots<double>& slots<double>(const Training& training) { return training.d; }
+
+/// The slots of a family with nothing of its own in training (NoPE).
+template <class Real>
+struct Nothing {
+    static Slots<Real> slots() { return {}; }
+};
+
+/// `count` draws of N(0, std^2) from rng.
+template <class Real>
+Vec<Real> normals(Random& rng, std::size_t count, Real std) {
+    Vec<Real> out(count);
+    for (Real& x : out) x = std * rng.normal();
+    return out;
+}
+
+/// A write slot that puts a layer's parameters, as they are, under the spec key `key`.
+inline std::function<void(Config&, const Trained&)> write_pos(std::string key) {
+    return [key](Config& spec, const Trained& trained) { spec.set(key, trained.pos); };
+}
+
+/// Refuses a table of `rows` x d numbers above 2^20 (8 MiB of float64, and the same again for each of
+/// Adam's moments and the gradient), naming the key that set its rows.
+void check_table(const std::string& key, const std::string& value, double rows, std::int64_t d);
+
+/// Each (i, j) with j <= i of an [n, n] matrix set to f(i, j).
+template <class Real, class F>
+void each_pair(Vec<Real>& b, std::size_t n, F f) {
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j) b[i * n + j] = f(i, j);
+}
+
+}  // namespace posenc::train
