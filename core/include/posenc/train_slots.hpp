@@ -14,12 +14,15 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <functional>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "posenc/config.hpp"
+#include "posenc/kernels.hpp"
 #include "posenc/random.hpp"
 
 namespace posenc::train {
@@ -43,9 +46,14 @@ void axpy(Real w, const Real* x, Real* out, std::size_t d) {
     for (std::size_t c = 0; c < d; ++c) out[c] += w * x[c];
 }
 
-/// a [rows, inner] . b [inner, cols] into out [rows, cols].
+/// a [rows, inner] . b [inner, cols] into out [rows, cols]: float32 by the head's kernel
+/// (kernels::matmul, which sums in this loop's order, so the two agree bit for bit), float64 by the loop.
 template <class Real>
 void matmul(const Real* a, const Real* b, Real* out, std::size_t rows, std::size_t inner, std::size_t cols) {
+    if constexpr (std::is_same_v<Real, float>) {
+        kernels::matmul(a, b, out, rows, inner, cols);
+        return;
+    }
     std::fill(out, out + rows * cols, Real(0));
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t p = 0; p < inner; ++p) {
