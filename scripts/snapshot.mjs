@@ -4,7 +4,8 @@
 // run it on the old build, keep the file, run it on the new one and compare.
 //
 //   node scripts/snapshot.mjs --out before.json [--dir DIR] [--seed S] [--count N]
-//   node scripts/snapshot.mjs --compare before.json [--dir DIR] [--show K]   (K: print fuzz call K and its answer)
+//   node scripts/snapshot.mjs --compare before.json [--dir DIR] [--show K] [--ignore-keys a,b]
+//     (K: print fuzz call K and its answer; a,b: result keys added since, left out of the answers)
 //
 // The calls are those of the JS fuzz (tests/wasm/fuzz.mjs makeCall: every
 // function of the API, valid and invalid values) for seed S, indices [0, N),
@@ -27,6 +28,8 @@ const before = compareWith ? JSON.parse(fs.readFileSync(compareWith, 'utf8')) : 
 const seed = before ? before.seed : Number(option('--seed', 20261125));
 const count = before ? before.count : Number(option('--count', 40000));
 const show = option('--show', null);  // a fuzz index: print its call and answer
+// Result keys added since the file compared with was made, left out of the answers (named in the report).
+const ignored = new Set((option('--ignore-keys', '') || '').split(',').filter(Boolean));
 const { default: createPosenc } = await import(pathToFileURL(path.join(dir, 'posenc.mjs')).href);
 const pe = await createPosenc({ wasmBinary: fs.readFileSync(path.join(dir, 'posenc.wasm')) });
 
@@ -40,7 +43,7 @@ function canonical(value, seen = new Set()) {
   seen.add(value);
   if (Array.isArray(value)) return `[${value.map((v) => canonical(v, seen)).join(',')}]`;
   if (typeof value.free === 'function') return `<handle ${value.length ?? ''}>`;  // allocFloat32, trainer
-  return `{${Object.keys(value).sort().map((k) => `${k}:${canonical(value[k], seen)}`).join(',')}}`;
+  return `{${Object.keys(value).filter((k) => !ignored.has(k)).sort().map((k) => `${k}:${canonical(value[k], seen)}`).join(',')}}`;
 }
 
 function answer(call) {
@@ -95,7 +98,8 @@ for (let index = 0; index < count; index++) {
 if (before) {
   const keys = Object.keys(before.entries);
   const differing = keys.filter((k) => before.entries[k] !== entries[k]);
-  console.log(`${keys.length - differing.length} of ${keys.length} answers equal (seed ${before.seed}, ${before.count} fuzz calls)`);
+  console.log(`${keys.length - differing.length} of ${keys.length} answers equal (seed ${before.seed}, ${before.count} fuzz calls)` +
+    (ignored.size ? `, result keys left out: ${[...ignored].join(', ')}` : ''));
   for (const k of differing.slice(0, 40)) console.log(`  differs: ${k}${k in entries ? '' : ' (not made now)'}`);
   process.exit(differing.length ? 1 : 0);
 } else {

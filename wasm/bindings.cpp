@@ -257,7 +257,8 @@ val position_frequencies(const Spec& spec) {
     });
 }
 
-/// ropeInvFreq(spec, seqLen): {inv_freq: Float32Array(rotary_dim / 2), attention_factor, logit_scale, head_dim, rotary_dim}.
+/// ropeInvFreq(spec, seqLen): {inv_freq: Float32Array(rotary_dim / 2), attention_factor, logit_scale, head_dim, rotary_dim,
+/// first_column, second_column: Int32Array(rotary_dim / 2), and yarn's ramp_low, ramp_high}.
 val rope_inv_freq(const Spec& spec, val seq_len) {
     return guarded([&] {
         const auto f = posenc::rotary_frequencies(spec.config, integer(seq_len, posenc::args::seq_len));
@@ -267,6 +268,12 @@ val rope_inv_freq(const Spec& spec, val seq_len) {
         result.set("logit_scale", f.logit_scale);
         result.set("head_dim", double(f.head_dim));
         result.set("rotary_dim", double(f.rotary_dim));
+        result.set("first_column", i32(f.first_column));
+        result.set("second_column", i32(f.second_column));
+        if (!std::isnan(f.ramp_low)) {
+            result.set("ramp_low", f.ramp_low);
+            result.set("ramp_high", f.ramp_high);
+        }
         return result;
     });
 }

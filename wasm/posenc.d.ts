@@ -98,8 +98,12 @@ export interface Posenc {
 
   /** RoPE's or xPos's frequencies at sequence length seqLen (tokens; dynamic scaling reads it) as transformers'
    *  ROPE_INIT_FUNCTIONS compute them: inv_freq Float32Array(rotary_dim / 2) in radians per token, attention_factor
-   *  (YaRN/LongRoPE's cos/sin scale), logit_scale, head_dim, rotary_dim. seqLen in [1, 2^40]. */
-  ropeInvFreq(spec: Spec, seqLen: number): { inv_freq: Float32Array; attention_factor: number; logit_scale: number; head_dim: number; rotary_dim: number };
+   *  (YaRN/LongRoPE's cos/sin scale), logit_scale, head_dim, rotary_dim; first_column and second_column
+   *  (Int32Array(rotary_dim / 2)): the columns of q that pair i rotates in the spec's layout ((2i, 2i + 1) interleaved,
+   *  (i, i + rotary_dim / 2) half); for yarn, ramp_low and ramp_high: the pair indices where its ramp from keeping a
+   *  frequency to dividing it by factor starts and ends (transformers' find_correction_range). seqLen in [1, 2^40]. */
+  ropeInvFreq(spec: Spec, seqLen: number): { inv_freq: Float32Array; attention_factor: number; logit_scale: number; head_dim: number;
+    rotary_dim: number; first_column: Int32Array; second_column: Int32Array; ramp_low?: number; ramp_high?: number };
 
   /** x [n, d] with each row i rotated at position positionOffset + i (RoFormer eq. 34; layout 'half' is GPT-NeoX's
    *  rotate_half, 'interleaved' GPT-J's pairs): a fresh Float32Array(n * d), or written into out (which may be x). */

@@ -22,6 +22,16 @@ const Key* Family::key(std::string_view name) const {
     return nullptr;
 }
 
+void set_pair_columns(RotaryFrequencies& f, bool interleaved) {
+    const std::int64_t pairs = f.rotary_dim / 2;
+    f.first_column.resize(std::size_t(pairs));
+    f.second_column.resize(std::size_t(pairs));
+    for (std::int64_t i = 0; i < pairs; ++i) {
+        f.first_column[std::size_t(i)] = interleaved ? 2 * i : i;
+        f.second_column[std::size_t(i)] = interleaved ? 2 * i + 1 : i + pairs;
+    }
+}
+
 Curves curve(const std::string& name, std::int64_t max_distance, const std::function<double(std::int64_t)>& f) {
     std::vector<double> values(std::size_t(max_distance + 1));
     for (std::size_t m = 0; m < values.size(); ++m) values[m] = f(std::int64_t(m));

@@ -191,7 +191,11 @@ Family make_family() {
     f.rotary = [](const Config& c, std::int64_t seq_len) {
         const Spec spec = parse(c);
         const Frequencies fr = frequencies(spec, seq_len);
-        return RotaryFrequencies{fr.inv_freq, fr.attention_factor, fr.logit_scale, spec.head_dim, spec.rotary_dim};
+        RotaryFrequencies out{fr.inv_freq, fr.attention_factor, fr.logit_scale, spec.head_dim, spec.rotary_dim};
+        set_pair_columns(out, spec.layout == Layout::interleaved);
+        out.ramp_low = fr.ramp_low;
+        out.ramp_high = fr.ramp_high;
+        return out;
     };
     set_rotary_slots(f, parse, apply, decay);
     f.training = train::training<Train>(train::Training{});

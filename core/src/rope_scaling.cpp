@@ -106,6 +106,8 @@ Frequencies compute_yarn(const Spec& s, std::int64_t) {
     if (low == high) high += 0.001;  // the reference's guard against a zero-width ramp
 
     Frequencies f = compute_default(s, 0);
+    f.ramp_low = low;
+    f.ramp_high = high;
     for (std::size_t i = 0; i < f.inv_freq.size(); ++i) {
         const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
         const double extrapolate = 1.0 - ramp;  // 1: keep the frequency, 0: divide by s

@@ -141,3 +141,25 @@ test('rotary calls leak neither heap nor stack', () => {
   };
   assert.deepEqual(leakAfter(pe, round, 2000), { heap: 0, stack: 0, memory: 0 });
 });
+
+test('ropeInvFreq gives the pair columns of the layout and YaRN\'s ramp ends, so the page computes neither', () => {
+  const half = pe.ropeInvFreq({ type: 'rope', head_dim: 8 }, 16);
+  assert.deepEqual(Array.from(half.first_column), [0, 1, 2, 3]);
+  assert.deepEqual(Array.from(half.second_column), [4, 5, 6, 7]);
+  assert.equal(half.ramp_low, undefined);
+  const interleaved = pe.ropeInvFreq({ type: 'rope', head_dim: 8, layout: 'interleaved', partial_rotary_factor: 0.5 }, 16);
+  assert.deepEqual(Array.from(interleaved.first_column), [0, 2]);
+  assert.deepEqual(Array.from(interleaved.second_column), [1, 3]);
+  // YaRN, d = 128, L = 4096, theta = 1e4: the pair turning r times over L is 128 ln(4096 / (2 pi r)) / (2 ln 1e4):
+  // beta_fast 32 -> 20.95, floored to 20; beta_slow 1 -> 45.03, ceiled to 46.
+  const yarn = { type: 'rope', head_dim: 128, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 } };
+  const at = (r) => (128 * Math.log(4096 / (2 * Math.PI * r))) / (2 * Math.log(1e4));
+  const f = pe.ropeInvFreq(yarn, 4096);
+  assert.equal(f.ramp_low, Math.floor(at(32)));
+  assert.equal(f.ramp_high, Math.ceil(at(1)));
+  assert.deepEqual([f.ramp_low, f.ramp_high], [20, 46]);
+  // Without truncation and beta_fast = beta_slow the ramp has no width: the reference widens it by 0.001.
+  const flat = pe.ropeInvFreq({ ...yarn, rope_scaling: { ...yarn.rope_scaling, truncate: false, beta_fast: 8, beta_slow: 8 } }, 4096);
+  assert.ok(Math.abs(flat.ramp_low - at(8)) < 1e-12);
+  assert.ok(Math.abs(flat.ramp_high - (at(8) + 0.001)) < 1e-12);
+});

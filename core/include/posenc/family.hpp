@@ -6,6 +6,7 @@
 // them; attention.cpp dispatches on `acts`; describe() hands the list to the page.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -57,7 +58,15 @@ struct RotaryFrequencies {
     double attention_factor = 1.0;  ///< multiplies the rotated q and k
     double logit_scale = 1.0;       ///< multiplies the softmax scale (DeepSeek's mscale_all_dim)
     std::int64_t head_dim = 0, rotary_dim = 0;
+    /// [rotary_dim / 2]: the columns of q (and k) that pair i rotates, (first, second) as in
+    /// [[cos, -sin], [sin, cos]]: (2i, 2i + 1) in the interleaved layout, (i, i + rotary_dim / 2) in half.
+    std::vector<std::int64_t> first_column, second_column;
+    /// yarn: where its ramp starts and ends, in pairs (rope::Frequencies); NaN otherwise.
+    double ramp_low = NAN, ramp_high = NAN;
 };
+
+/// first_column and second_column of `pairs` rotary pairs in a layout (interleaved or half).
+void set_pair_columns(RotaryFrequencies& f, bool interleaved);
 
 /// Named curves over distance 0 .. max_distance, each [max_distance + 1].
 using Curves = std::vector<std::pair<std::string, std::vector<double>>>;

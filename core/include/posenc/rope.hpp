@@ -19,6 +19,7 @@
 // rope_scaling.cpp.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -104,6 +105,10 @@ struct Frequencies {
     /// (0.1 * mscale_all_dim * ln s + 1)^2 in the model authors' attention code
     /// (and transformers' DeepseekV3Attention), on top of attention_factor. 1 otherwise.
     double logit_scale = 1.0;
+    /// yarn: the pair indices where the ramp from keeping a pair's frequency to dividing it by
+    /// factor starts (ramp_low, from beta_fast) and ends (ramp_high, from beta_slow), after
+    /// truncation, clamping and the reference's zero-width guard; NaN for the other types.
+    double ramp_low = NAN, ramp_high = NAN;
 };
 
 /// inv_freq and attention_factor for a sequence of `seq_len` tokens (only
