@@ -6,7 +6,7 @@
 // same view can replace a queued older one; it runs in the worker
 // (engine-worker.js), or on the page itself where no worker can start.
 import { FAMILIES } from './families/index.js';
-import { badParam } from './state.js';
+import { badParam } from './errors.js';
 import { seededRandom } from './lib/random.js';
 import { attachPreviews } from './lib/box-average.js';
 import { tracking } from './lib/reads.js';

@@ -4,7 +4,7 @@
 // place, keyed by view id; a view shown by several families (decay, compare,
 // the attention lab) reads params.encoding. Each formula is the one the core
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
-import { dropeSteps } from './families/experiment.js';
+import { dropeSteps } from './families/drope.js';
 
 /** A number as TeX: integers in full, others to 4 significant digits (a × 10^k when tiny or huge). */
 export function num(x) {

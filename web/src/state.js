@@ -13,9 +13,7 @@
 //   int, number, optional-int, optional-number (blank = absent), choice, bool,
 //   list (of numbers), dims, text.
 
-function invalid(name, value, expected) {
-  return `${name} = ${value} is invalid: expected ${expected}`;
-}
+import { invalid } from './errors.js';
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
@@ -189,13 +187,4 @@ const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance', nHeads: 'n_hea
 export function parameterOf(parameters, error) {
   const name = error?.param && (ALIASES[error.param] ?? error.param);
   return name && parameters.some((p) => p.name === name) ? name : null;
-}
-
-/**
- * A bad value the page itself refuses, in the core's format and with the
- * core's fields: a RangeError "<param> = <value> is invalid: expected <allowed>"
- * with .param, .value and .allowed.
- */
-export function badParam(param, value, allowed) {
-  return Object.assign(new RangeError(invalid(param, value, allowed)), { param, value: String(value), allowed });
 }
