@@ -4,7 +4,7 @@ import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from './attention-lab.js';
 import { PRESETS } from '../presets.js';
 import { format, parse, visibleNames } from '../state.js';
-import { specFromConfig } from '../hf-config.js';
+import { specFromConfig } from '../model-config.js';
 import { ROPE_TYPES, coreChoices, ropeTypeKeys } from '../describe.js';
 import { adjustPair, rotaryFields } from './rotary.js';
 

@@ -7,7 +7,7 @@ import { COMPARE_DISTANCE, curveOf } from './compare.js';
 import { ATTENTION_PARAMETERS } from './attention-lab.js';
 import { FAMILIES, parametersOf, rawFromSpec } from './index.js';  // a cycle: read only inside functions
 import { defaultsOf, parse } from '../state.js';
-import { specFromConfig } from '../hf-config.js';
+import { specFromConfig } from '../model-config.js';
 import { familyDescription } from '../describe.js';
 
 export const label = 'compare 2–4 configurations';
