@@ -169,7 +169,9 @@ export function toQuery(parameters, params, base = defaultsOf(parameters)) {
   const visible = visibleNames(parameters, params);
   for (const p of parameters) {
     const value = format(params[p.name]);
-    if (visible.has(p.name) && value !== base[p.name]) query.set(p.name, value.replaceAll(', ', ','));
+    // A list is written compactly (1,2 for "1, 2"); a text, as the reader typed it.
+    const compact = p.kind === 'list' || p.kind === 'dims';
+    if (visible.has(p.name) && value !== base[p.name]) query.set(p.name, compact ? value.replaceAll(', ', ',') : value);
   }
   const text = query.toString().replaceAll('%2C', ',');
   return text ? `?${text}` : '';
