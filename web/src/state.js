@@ -14,6 +14,7 @@
 //   list (of numbers), dims, text.
 
 import { invalid } from './errors.js';
+import { format } from './lib/format.js';
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
@@ -65,11 +66,7 @@ function parseOne(p, raw) {
   }
 }
 
-/** The text a control shows for a typed value. */
-export function format(value) {
-  if (value === null || value === undefined) return '';
-  return Array.isArray(value) ? value.join(', ') : String(value);
-}
+export { format };
 
 /** The defaults of a parameter list, as raw strings. */
 export function defaultsOf(parameters) {
