@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { DIST, SUB_PATH, launchBrowser, openPlayground, serveStatic, root } from '../e2e/browser.mjs';
+import { DIST, SUB_PATH, dragSlider, launchBrowser, openPlayground, serveStatic, root, typeLongSentence } from '../e2e/browser.mjs';
 
 /** Starts recording the page's long tasks in window.longTasks (their durations, ms). */
 function recordLongTasks(page) {
@@ -25,7 +25,7 @@ async function longTasksOf(page) {
   return { longestMs: Math.max(0, ...tasks), longTasks: tasks.length };
 }
 
-/** Drags base from the middle of its slider to its right end in 20 steps, at n = 4096, d_model = 1024. */
+/** Drags base from the middle of its slider to 90% of it in 20 steps (dragSlider), at n = 4096, d_model = 1024. */
 async function dragBase(site, browser) {
   const page = await browser.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -36,17 +36,7 @@ async function dragBase(site, browser) {
     new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'posenc: draw heatmap') window.heatmapDraws++; })
       .observe({ type: 'measure' });
   });
-  const slider = await page.locator('input[name="base-slider"]').boundingBox();
-  const y = slider.y + slider.height / 2;
-  await page.mouse.move(slider.x + slider.width * 0.5, y);
-  await page.mouse.down();
-  for (let k = 1; k <= 20; k++) {
-    await page.mouse.move(slider.x + slider.width * (0.5 + k * 0.02), y);
-    await page.waitForTimeout(50);
-  }
-  await page.mouse.up();
-  await page.waitForFunction(() => location.search.includes('base='), null, { timeout: 60000 });
-  await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+  await dragSlider(page, 'base');
   const result = { ...(await longTasksOf(page)), heatmapDraws: await page.evaluate(() => window.heatmapDraws) };
   await page.close();
   return result;
@@ -57,12 +47,7 @@ async function typeSentence(site, browser) {
   const page = await browser.newPage();
   await openPlayground(site, page, '?encoding=rope');
   await recordLongTasks(page);
-  const words = Array.from({ length: 499 }, (_, k) => ['the', 'cat', 'sat', 'on', 'a', 'mat', 'and', 'dog'][k % 8]).join(' ');
-  await page.fill('#control-text', words);
-  await page.type('#control-text', ' end', { delay: 40 });
-  await page.waitForFunction(() => document.querySelector('#attention .figure [aria-label^="weight of every query and key of a 500-token"]'),
-    null, { timeout: 60000 });
-  await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+  await typeLongSentence(page);
   const result = await longTasksOf(page);
   await page.close();
   return result;

@@ -5,7 +5,7 @@
 // printed by `npm run bench` (tests/bench/page.mjs), not tested.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { drawn, launchBrowser, openPlayground, serveStatic, DIST, SUB_PATH } from './browser.mjs';
+import { dragSlider, drawn, launchBrowser, openPlayground, serveStatic, typeLongSentence, DIST, SUB_PATH } from './browser.mjs';
 
 let site;
 let browser;
@@ -110,17 +110,7 @@ test('n = 4096, d_model = 1024: dragging base redraws the heatmap during the dra
     new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'posenc: draw heatmap') window.heatmapDraws++; })
       .observe({ type: 'measure' });
   });
-  const slider = await page.locator('input[name="base-slider"]').boundingBox();
-  const y = slider.y + slider.height / 2;
-  await page.mouse.move(slider.x + slider.width * 0.5, y);
-  await page.mouse.down();
-  for (let k = 1; k <= 20; k++) {
-    await page.mouse.move(slider.x + slider.width * (0.5 + k * 0.02), y);
-    await page.waitForTimeout(50);
-  }
-  await page.mouse.up();
-  await page.waitForFunction(() => location.search.includes('base='), null, { timeout: 60000 });
-  await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+  await dragSlider(page, 'base');
   const base = Number(new URL(page.url()).searchParams.get('base'));
   assert.ok(base > 10000, `dragged right of the middle: base ${base}`);
   assert.equal(Number(await page.inputValue('#control-base')), base, 'the control shows the value the link holds');
@@ -147,12 +137,7 @@ test('a computation over 200 ms shows progress over the last figure, which stays
 test('a 500-token sentence: typing draws the attention map of all 500 tokens', async () => {
   const page = await browser.newPage();
   await openPlayground(playground(), page, '?encoding=rope');
-  const words = Array.from({ length: 499 }, (_, k) => ['the', 'cat', 'sat', 'on', 'a', 'mat', 'and', 'dog'][k % 8]).join(' ');
-  await page.fill('#control-text', words);
-  await page.type('#control-text', ' end', { delay: 40 });
-  await page.waitForFunction(() => document.querySelector('#attention .figure [aria-label^="weight of every query and key of a 500-token"]'),
-    null, { timeout: 60000 });
-  await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+  await typeLongSentence(page);
   assert.ok(await page.$eval('#attention', drawn), 'the map has marks');
   assert.deepEqual(page.problems, []);
   await page.close();
