@@ -7,7 +7,7 @@
 //   npm run bench                         everything (~3-4 minutes on 2 cores)
 //   npm run bench -- --only rope,startup  workloads whose id or group contains a word
 //                                         (groups: attention rope sinusoid matmul overhead,
-//                                          and the sections peak native startup bundle simd)
+//                                          and the sections peak native startup bundle train page simd)
 //   npm run bench -- --budget 2           seconds of timed rounds per workload (default 5)
 //   npm run bench -- --json out.json      where the results go (default bench-results.json)
 //   node tests/bench/markdown.mjs         the last results as Markdown tables (for the README)
@@ -25,6 +25,7 @@ import { evaluateTargets } from './targets.mjs';
 import * as posencPeer from './peers/posenc.mjs';
 import { simdCounts } from './simd-counts.mjs';
 import { measureTrain } from './train.mjs';
+import { measurePage } from './page.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -233,6 +234,10 @@ if (selected('train')) {
   log('train: the default experiment, arm by arm ...');
   results.train = await measureTrain();
 }
+if (selected('page')) {
+  log('page: the built playground in headless Chromium (dragging base, typing 500 tokens) ...');
+  try { results.page = await measurePage(); } catch (e) { results.page = { error: String(e.message).split('\n')[0] }; }
+}
 if (selected('simd')) {
   log('simd: counting v128 instructions per kernel (a second build with function names) ...');
   try { results.simdCounts = simdCounts(); } catch (e) { results.simdCounts = { error: String(e.message).split('\n')[0] }; }
@@ -273,6 +278,16 @@ if (results.train) {
   console.log('\ntrain: the page\'s default experiment (copy, 400 steps at L_train 32), pe.train() per arm; accuracy at 1, 2, 4, 8 x L_train');
   for (const a of results.train.arms) console.log(`  ${pad(a.name, 20)} ${pad(fmtMs(a.ms), 10)} ${a.accuracy.map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`  ${pad('total', 20)} ${fmtMs(results.train.totalMs)}`);
+}
+
+if (results.page) {
+  console.log('\npage: the longest main-thread task (reported, not enforced; the engine works in a Web Worker)');
+  if (results.page.error) console.log(`  failed: ${results.page.error}`);
+  else {
+    const { dragBase, typing } = results.page;
+    console.log(`  ${pad('drag base, n 4096, d_model 1024', 36)} ${pad(fmtMs(dragBase.longestMs), 10)} (${dragBase.longTasks} tasks over 50 ms; heatmap drawn ${dragBase.heatmapDraws} times)`);
+    console.log(`  ${pad('type into 500 tokens (rope)', 36)} ${pad(fmtMs(typing.longestMs), 10)} (${typing.longTasks} tasks over 50 ms)`);
+  }
 }
 
 if (results.simdCounts) {

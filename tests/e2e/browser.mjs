@@ -134,3 +134,34 @@ export function drawn(root) {
   }
   return root.querySelectorAll('.figure svg path, .figure svg rect, .figure svg circle').length > 4;
 }
+
+/**
+ * Drags the slider of control `name` from the middle of its track to 90% in 20 steps 50 ms apart, as a reader
+ * does, then waits until the link holds the value and no view is busy.
+ */
+export async function dragSlider(page, name) {
+  const slider = await page.locator(`input[name="${name}-slider"]`).boundingBox();
+  const y = slider.y + slider.height / 2;
+  await page.mouse.move(slider.x + slider.width * 0.5, y);
+  await page.mouse.down();
+  for (let k = 1; k <= 20; k++) {
+    await page.mouse.move(slider.x + slider.width * (0.5 + k * 0.02), y);
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+  await page.waitForFunction((key) => new URLSearchParams(location.search).has(key), name, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+}
+
+/**
+ * Fills the attention lab's sentence with 499 words and types " end" a key every 40 ms (500 tokens), then waits
+ * for the 500-token attention map and until no view is busy.
+ */
+export async function typeLongSentence(page) {
+  const words = Array.from({ length: 499 }, (_, k) => ['the', 'cat', 'sat', 'on', 'a', 'mat', 'and', 'dog'][k % 8]).join(' ');
+  await page.fill('#control-text', words);
+  await page.type('#control-text', ' end', { delay: 40 });
+  await page.waitForFunction(() => document.querySelector('#attention .figure [aria-label^="weight of every query and key of a 500-token"]'),
+    null, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+}

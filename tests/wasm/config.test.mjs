@@ -9,7 +9,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from './load.mjs';
 import { checkConfig } from '../reference/check-config.mjs';
-import { specFromConfig } from '../../web/src/hf-config.js';
+import { specFromConfig } from '../../web/src/model-config.js';
 import { FAMILY_TYPES, ROPE_TYPES } from '../../web/src/describe.js';
 
 const pe = await loadPosenc();

@@ -9,8 +9,10 @@ import { fuzzInWorker } from './fuzz-run.mjs';
 const seed = Number(process.env.FUZZ_SEED ?? 20261123);
 const calls = 20000;
 
+// No per-call time limit here (a loaded machine is slow, not wrong: npm run fuzz keeps its 2 s limit); a call that never
+// answers is still caught: the watchdog stops the worker after a minute without progress and names the call.
 test(`fuzz: ${calls} seeded calls (seed ${seed}) of every JS API function: no hang, NaN, vague message, non-Error throw or broken instance`, async () => {
-  const report = await fuzzInWorker({ seed, to: calls, limitMs: 2000 });
+  const report = await fuzzInWorker({ seed, to: calls, limitMs: Infinity }, 60000);
   const summary = Object.entries(report.counts).map(([k, v]) => `${k} ${v}`).join(', ');
   console.log(`# fuzz: ${calls} calls in ${(report.ms / 1000).toFixed(1)} s: ${summary}`);
   for (const f of report.findings) console.log(`# fuzz finding #${f.index} ${f.category}: ${f.detail}\n#   ${f.call}`);

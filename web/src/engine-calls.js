@@ -5,8 +5,9 @@
 // in order, one at a time, yielding between them so a newer request for the
 // same view can replace a queued older one; it runs in the worker
 // (engine-worker.js), or on the page itself where no worker can start.
-import { FAMILIES } from './families/index.js';
-import { badParam } from './state.js';
+import { CORE_FAMILIES, COMPUTE } from './families/compute.js';
+import { createComparison } from './families/comparison.js';
+import { badParam } from './errors.js';
 import { seededRandom } from './lib/random.js';
 import { attachPreviews } from './lib/box-average.js';
 import { tracking } from './lib/reads.js';
@@ -64,6 +65,9 @@ function pairColumns(layout, rotaryDim, pair) {
   return layout === 'interleaved' ? [2 * pair, 2 * pair + 1] : [pair, pair + rotaryDim / 2];
 }
 
+// The decay comparison's reference curves, one per family (families/comparison.js).
+const COMPARISON = createComparison(CORE_FAMILIES);
+
 /**
  * The wasm module's calls as the families use them, memoised.
  * @param {object} pe  the instantiated module (createPosenc())
@@ -87,9 +91,18 @@ export function createCalls(pe) {
         'lower L_train or d_model');
     }
   };
-  return {
+  const calls = {
     /** The build's version string, e.g. "posenc 0.1.0 (wasm, SIMD on)". */
     version: () => pe.version(),
+
+    /**
+     * The decay comparison with spec's curve in place of its family's reference (null: none of its own).
+     * @returns {{comparison: {label, values: Float32Array, scale: number}[], currentLabel: string|null}}
+     */
+    comparison: (spec, maxDistance) => COMPARISON.comparison(calls, spec, maxDistance),
+
+    /** Spec's decay curve as the comparison draws it, or null for a family without one. */
+    curveOf: (spec, maxDistance) => COMPARISON.curveOf(calls, spec, maxDistance),
 
     /**
      * An absolute encoding's table and frequencies.
@@ -299,6 +312,7 @@ export function createCalls(pe) {
       return { data: pe.applyRope(x, n, d, spec, 0), rows: n, cols: d, rotary: f };
     }),
   };
+  return calls;
 }
 
 /**
@@ -307,8 +321,8 @@ export function createCalls(pe) {
  * @throws {Error} the core's or the family's message, with .reads
  */
 export function computeFields(calls, name, params, needs) {
-  const family = FAMILIES[name];
-  if (!family) throw badParam('encoding', JSON.stringify(name), `one of ${Object.keys(FAMILIES).join(', ')}`);
+  const family = Object.hasOwn(COMPUTE, name) ? COMPUTE[name] : null;
+  if (!family) throw badParam('encoding', JSON.stringify(name), `one of ${Object.keys(COMPUTE).join(', ')}`);
   const { proxy, reads } = tracking(params);
   try {
     const result = family.fields(calls, proxy);

@@ -4,7 +4,7 @@
 // place, keyed by view id; a view shown by several families (decay, compare,
 // the attention lab) reads params.encoding. Each formula is the one the core
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
-import { dropeSteps } from './families/experiment.js';
+import { dropeSteps } from './families/drope.js';
 
 /** A number as TeX: integers in full, others to 4 significant digits (a × 10^k when tiny or huge). */
 export function num(x) {
@@ -222,7 +222,7 @@ const labCausal = (p) => Boolean(p.attn_causal || p.trained_head);
 
 const softmax = (inner, causal) => `\\alpha_{ij} = \\operatorname{softmax}_{j${causal ? '\\le i' : ''}}\\Big(${inner}\\Big)`;
 
-/** f(Δ) of the decay comparison for the current family (registry.hpp decay; compare.js: q·k scaled by 1/√d). */
+/** f(Δ) of the decay comparison for the current family (registry.hpp decay; families/comparison.js: q·k scaled by 1/√d). */
 function compared(p) {
   switch (p.encoding) {
     case 'sinusoidal': return `f(\\Delta) = \\frac{1}{\\sqrt{${p.d_model}}}\\sum_{i=0}^{${p.d_model / 2 - 1}}\\cos(\\Delta\\,\\omega_i),\\ ${omega(p)}`;

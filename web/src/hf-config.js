@@ -2,8 +2,9 @@
 // a posenc spec of the family the model uses (DESIGN.md spec format). Each key is
 // mapped as the transformers configuration and modeling classes use it; the core
 // then validates the spec. The family and rope-type names come from the core's
-// describe() (web/generated/describe.json), the one list of them.
-import { FAMILY_TYPES, ROPE_TYPES } from './describe.js';
+// describe() (web/generated/describe.json), the one list of them: model-config.js
+// hands them in (specFromConfig), so this module imports nothing and runs
+// anywhere, before any build (tests/unit/hf-config.test.mjs).
 
 // Model types whose attention rotates interleaved pairs (rotate_every_two):
 // GPT-J and CodeGen, and DeepSeek-V2/V3 (rope_interleave in transformers).
@@ -357,6 +358,8 @@ function familyOf(c, modelType) {
  * Multimodal configs are read from text_config / language_config / llm_config.
  * A spec object ({type: 'alibi', ...}) and a bare scaling block ({rope_type: 'yarn', ...}) are accepted too.
  * @param {object} config  parsed JSON
+ * @param {{familyTypes: string[], ropeTypes: string[]}} names  the core's family types and rope_type names
+ *   (describe(); model-config.js specFromConfig passes them)
  * @returns {{spec: object, sliding: ?{rope_theta?: number, window?: number}, notes: string[], used: string[],
  *   unmodelled: {key: string, why: string}[], ignored: string[]}} sliding: a rope model's sliding-window
  *   layers (their own base, Gemma-3's rope_local_base_freq; their window); used: the keys read
@@ -367,15 +370,15 @@ function familyOf(c, modelType) {
  *   is not positional, a model posenc cannot show (custom-code models), or a head_dim that
  *   cannot be derived
  */
-export function specFromConfig(config) {
+export function readConfig(config, { familyTypes, ropeTypes }) {
   if (!isObject(config)) throw configError('expected a JSON object such as {"rope_theta": 10000, "head_dim": 64}');
-  if (FAMILY_TYPES.includes(config.type)) {
+  if (familyTypes.includes(config.type)) {
     return { spec: { ...config }, sliding: null, notes: [], used: Object.keys(config), unmodelled: [], ignored: [] };
   }
   const bareType = config.rope_type ?? config.type;
-  if ((ROPE_TYPES.includes(bareType) || bareType === 'su' || bareType === 'mrope') &&
+  if ((ropeTypes.includes(bareType) || bareType === 'su' || bareType === 'mrope') &&
       !('rope_scaling' in config) && !('rope_parameters' in config)) {
-    return specFromConfig({ rope_scaling: config });
+    return readConfig({ rope_scaling: config }, { familyTypes, ropeTypes });
   }
   const notes = [];
   const used = [];

@@ -4,7 +4,8 @@ import { sharedEngine } from './engine.js';
 import { carryOver } from './state.js';
 import { createStage, queryOf, readLink } from './stage.js';
 import { FAMILIES, parametersOf, rawFromSpec } from './families/index.js';
-import { parseConfigText, specFromConfig } from './hf-config.js';
+import { parseConfigText } from './hf-config.js';
+import { specFromConfig } from './model-config.js';
 import { familyDescription } from './describe.js';
 import { createWarnings } from './warnings.js';
 

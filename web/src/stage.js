@@ -173,7 +173,9 @@ export async function createStage(o) {
     showErrors();
     // The formulas follow the values, not a bad one the views keep their last figure through.
     if (!Object.keys(parseErrors).length) for (const frame of frames.values()) frame.setFormula(params).catch((e) => console.error(e));
-    const outcome = await session.update(params, new Set(Object.keys(parsed.errors)));
+    // What the engine computes from: the params, or what the family's page reads from them (compare: its lines).
+    const sent = family.request ? family.request(params) : params;
+    const outcome = await session.update(sent, new Set(Object.keys(parsed.errors)));
     if (outcome.superseded || destroyed) return { superseded: true };
     // A value from the link that the core refuses: warn, use the default, draw again.
     const refused = [];

@@ -13,9 +13,8 @@
 //   int, number, optional-int, optional-number (blank = absent), choice, bool,
 //   list (of numbers), dims, text.
 
-function invalid(name, value, expected) {
-  return `${name} = ${value} is invalid: expected ${expected}`;
-}
+import { invalid } from './errors.js';
+import { format } from './lib/format.js';
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
@@ -67,11 +66,7 @@ function parseOne(p, raw) {
   }
 }
 
-/** The text a control shows for a typed value. */
-export function format(value) {
-  if (value === null || value === undefined) return '';
-  return Array.isArray(value) ? value.join(', ') : String(value);
-}
+export { format };
 
 /** The defaults of a parameter list, as raw strings. */
 export function defaultsOf(parameters) {
@@ -171,7 +166,9 @@ export function toQuery(parameters, params, base = defaultsOf(parameters)) {
   const visible = visibleNames(parameters, params);
   for (const p of parameters) {
     const value = format(params[p.name]);
-    if (visible.has(p.name) && value !== base[p.name]) query.set(p.name, value.replaceAll(', ', ','));
+    // A list is written compactly (1,2 for "1, 2"); a text, as the reader typed it.
+    const compact = p.kind === 'list' || p.kind === 'dims';
+    if (visible.has(p.name) && value !== base[p.name]) query.set(p.name, compact ? value.replaceAll(', ', ',') : value);
   }
   const text = query.toString().replaceAll('%2C', ',');
   return text ? `?${text}` : '';
@@ -189,13 +186,4 @@ const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance', nHeads: 'n_hea
 export function parameterOf(parameters, error) {
   const name = error?.param && (ALIASES[error.param] ?? error.param);
   return name && parameters.some((p) => p.name === name) ? name : null;
-}
-
-/**
- * A bad value the page itself refuses, in the core's format and with the
- * core's fields: a RangeError "<param> = <value> is invalid: expected <allowed>"
- * with .param, .value and .allowed.
- */
-export function badParam(param, value, allowed) {
-  return Object.assign(new RangeError(invalid(param, value, allowed)), { param, value: String(value), allowed });
 }

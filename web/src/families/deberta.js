@@ -3,7 +3,7 @@
 // content, c2p and p2c scores of the typed sentence.
 import { biasFamily } from './bias.js';
 import { coreChoices } from '../describe.js';
-import { format } from '../state.js';
+import { format } from '../lib/format.js';
 
 // pos_att_type as one control: the core's list, written as transformers' string form.
 const POS_ATT = { 'p2c|c2p': ['p2c', 'c2p'], c2p: ['c2p'], p2c: ['p2c'], none: [] };

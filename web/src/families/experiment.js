@@ -5,7 +5,8 @@
 // (its encoding dropped after training, then recalibrated without it). The training
 // runs in the engine's worker a chunk of steps at a time (a job: progress, Cancel).
 import { FAMILY_TYPES } from '../describe.js';
-import { badParam } from '../state.js';
+import { badParam } from '../errors.js';
+import { dropeSteps } from './drope.js';
 
 export const label = 'train short, test long (experiment)';
 export const formula = 'Each encoding trains its own small attention model on the task at L_train, then is tested on ' +
@@ -18,8 +19,6 @@ export const TRAINED = FAMILY_TYPES;
 export const SCALING_ARMS = ['rope + PI', 'rope + NTK', 'rope + YaRN', 'rope + llama3'];
 export const DROPE_ARM = 'rope → DroPE';
 
-/** DroPE's recalibration: steps / 4 more steps without the encoding (at least 1). */
-export const dropeSteps = (steps) => Math.max(1, Math.round(steps / 4));
 
 export const parameters = [
   { name: 'task', view: true, kind: 'choice', default: 'copy', choices: ['copy', 'induction', 'first_marker'], label: 'task',

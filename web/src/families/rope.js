@@ -1,21 +1,19 @@
-// The rotary family on the page: RoPE with its scalings, model presets, and
-// pasted config.json files.
+// The rotary family on the page: RoPE with its scalings, and pasted config.json
+// files. Its model presets (a control and what picking one does) are the page's
+// alone: rope-presets.js adds them (families/pages.js), so the engine's worker,
+// which loads this file for spec() and fields(), loads no preset.
 import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from './attention-lab.js';
-import { PRESETS } from '../presets.js';
-import { format, parse, visibleNames } from '../state.js';
-import { specFromConfig } from '../hf-config.js';
+import { format } from '../lib/format.js';
 import { ROPE_TYPES, coreChoices, ropeTypeKeys } from '../describe.js';
-import { adjustPair, rotaryFields } from './rotary.js';
+import { rotaryFields } from './rotary.js';
 
 export const label = 'RoPE and its scalings';
 
 const is = (...types) => (p) => types.includes(p.rope_type);
 
+/** The family's parameters after the preset control (rope-presets.js puts that first). */
 export const parameters = [
-  { name: 'preset', kind: 'choice', default: 'custom', choices: ['custom', ...PRESETS.map((p) => p.id)], label: 'model preset',
-    choiceLabels: Object.fromEntries([['custom', 'custom (your values)'], ...PRESETS.map((p) => [p.id, p.label])]),
-    help: 'Fills the values below from a published config.json.' },
   { name: 'head_dim', kind: 'int', default: 128, sliderMin: 2, sliderMax: 1024, step: 2, label: 'head_dim' },
   { name: 'rope_theta', kind: 'number', default: 10000, sliderMin: 10, sliderMax: 1e7, label: 'rope_theta' },
   { name: 'partial_rotary_factor', kind: 'number', default: 1, sliderMin: 0.05, sliderMax: 1, step: 0.05, label: 'partial_rotary_factor',
@@ -161,50 +159,4 @@ export function rawFromSpec(s, sliding = null) {
     pair: Math.min(8, Math.floor((headDim * partial) / 4)),
   };
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, format(v)]));
-}
-
-/**
- * The raw values a link's query is read against: the defaults, with a model
- * preset's values over them when the query names one (so its link stays short).
- */
-export function baseRaw(defaults, raw) {
-  const id = raw.preset;
-  if (!PRESETS.some((p) => p.id === id)) return defaults;
-  const { preset: _, ...values } = rawFromPreset(id);
-  return { ...defaults, ...values };
-}
-
-/** Raw control values of a preset by id. */
-export function rawFromPreset(id) {
-  const preset = PRESETS.find((p) => p.id === id);
-  const { spec: s, sliding } = specFromConfig(preset.config);
-  return { ...rawFromSpec(s, sliding), preset: id };
-}
-
-/** Whether raw holds preset `id`'s model values (those that apply; view settings aside). */
-function matchesPreset(raw, id) {
-  const mine = parse(parameters, raw).params;
-  const its = parse(parameters, { ...raw, ...rawFromPreset(id) }).params;
-  const model = parameters.filter((p) => !p.view && p.name !== 'preset');
-  const applies = new Set([...visibleNames(model, mine), ...visibleNames(model, its)]);
-  return model.every((p) => !applies.has(p.name) || format(mine[p.name]) === format(its[p.name]));
-}
-
-/**
- * Raw values made consistent after a change: picking a preset fills in its
- * values; a model value (not a view setting) that differs from the preset's,
- * changed in a control or given by a link, makes the preset "custom", as it no
- * longer describes them; the rotation pair stays in range (see adjustPair).
- * @param {Record<string, string>} raw
- * @param {string|null} changed  the control the reader changed (null: a loaded link)
- */
-export function adjustRaw(raw, changed) {
-  if (changed === 'preset' && PRESETS.some((p) => p.id === raw.preset)) {
-    raw = { ...raw, ...rawFromPreset(raw.preset) };
-  } else if (PRESETS.some((p) => p.id === raw.preset) && !matchesPreset(raw, raw.preset)) {
-    raw = { ...raw, preset: 'custom' };
-  }
-  const headDim = Number(raw.head_dim);
-  const rotaryDim = Math.floor((headDim * Number(raw.partial_rotary_factor || 1)) / 2) * 2;
-  return Number.isFinite(rotaryDim) ? adjustPair(raw, changed, rotaryDim) : raw;
 }

@@ -3,12 +3,14 @@
 // axis, one spectrum axis, and their attention maps for one sentence on one
 // colour scale. Each configuration is a line of text: the encoding, then
 // key=value pairs of its playground parameters ("rope preset=llama-2-7b").
-import { COMPARE_DISTANCE, curveOf } from './compare.js';
+// The page reads the lines (request: each line's family and parameters, as the
+// page's own parser reads a link); the engine's worker computes from what it
+// read (side-by-side-fields.js).
+import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS } from './attention-lab.js';
-import { FAMILIES, parametersOf, rawFromSpec } from './index.js';  // a cycle: read only inside functions
+import { FAMILY_PAGES, rawFromSpec } from './pages.js';
 import { defaultsOf, parse } from '../state.js';
-import { specFromConfig } from '../hf-config.js';
-import { familyDescription } from '../describe.js';
+import { specFromConfig } from '../model-config.js';
 
 export const label = 'compare 2–4 configurations';
 export const formula = 'each configuration: the encoding, then its parameters, e.g. <code>rope preset=llama-3.1-8b</code> ' +
@@ -87,19 +89,17 @@ export function readSlot(slot, text) {
   } else {
     const [name, ...pairs] = trimmed.split(/\s+/);
     family = name;
-    if (!FAMILIES[family] || family === 'compare' || family === 'experiment') {
-      throw fail(`expected an encoding first, one of ${Object.keys(FAMILIES).filter((f) => f !== 'compare' && f !== 'experiment').join(', ')}`);
-    }
+    if (!Object.hasOwn(FAMILY_PAGES, family)) throw fail(`expected an encoding first, one of ${Object.keys(FAMILY_PAGES).join(', ')}`);
     for (const pair of pairs) {
       const at = pair.indexOf('=');
       if (at < 1) throw fail(`expected key=value pairs after the encoding, not ${JSON.stringify(pair)}`);
       raw[pair.slice(0, at)] = pair.slice(at + 1);
     }
   }
-  const list = parametersOf(family).filter((p) => p.name !== 'encoding');
+  const f = FAMILY_PAGES[family];
+  const list = f.parameters;
   const unknown = Object.keys(raw).filter((k) => !list.some((p) => p.name === k));
   if (unknown.length) throw fail(`${family} has no parameter ${unknown[0]}`);
-  const f = FAMILIES[family];
   const defaults = defaultsOf(list);
   const full = { ...(f.baseRaw ? f.baseRaw(defaults, raw) : defaults), ...raw };
   const { params, errors } = parse(list, full);
@@ -119,42 +119,16 @@ function slotsOf(params) {
   return used.map((slot) => ({ slot, short: 'ABCD'[SLOTS.indexOf(slot)], ...readSlot(slot, params[slot]) }));
 }
 
-/** The attention settings of the comparison, in place of each configuration's own. */
-const SHARED = ['text', 'projections', 'attn_causal', 'attn_seed', 'sharpness'];
-
 /**
- * The fields of the comparison views (lazy getters).
- * curves: each one's decay curve (values null: none);
- * spectra: each one's inverse frequencies (null: none); maps: each one's attention result.
+ * The params sent to the engine: params with `slots`, the configurations read ([{slot, short, family, params,
+ * label}]), or {error: {message, param}} naming the line that does not read (side-by-side-fields.js throws it).
  */
-export function fields(engine, params) {
-  let slots = null;
-  const read = () => { slots ??= slotsOf(params); return slots; };
-  const familyFields = (s) => FAMILIES[s.family].fields(engine, { ...s.params, ...Object.fromEntries(SHARED.map((k) => [k, params[k]])) });
-  /** Each configuration's fn(s, its fields); an error (the core's, for a value out of range) names its line. */
-  const each = (fn) => read().map((s) => {
-    try {
-      return fn(s, familyFields(s));
-    } catch (error) {
-      throw Object.assign(new RangeError(`${s.slot} = ${JSON.stringify(params[s.slot])} is invalid: ${error.message}`), { param: s.slot });
-    }
-  });
-  return {
-    get curves() {
-      return each((s, f) => ({ label: s.label, short: s.short, ...(curveOf(engine, f.spec, params.compare_distance) ?? { values: null, scale: 1 }) }));
-    },
-    get spectra() {
-      return each((s, f) => {
-        const spec = f.spec;
-        const seqLen = s.params.seq_len ?? s.params.training_length ?? 4096;
-        const { acts, computes } = familyDescription(spec.type);
-        const invFreq = acts === 'rotary' ? engine.rotary(spec, seqLen).inv_freq
-          : computes.includes('positionFrequencies') ? engine.absolute(spec, 1).inv_freq : null;
-        return { label: s.label, short: s.short, inv_freq: invFreq, seqLen: acts === 'rotary' ? seqLen : null };
-      });
-    },
-    get maps() { return each((s, f) => ({ label: s.label, short: s.short, attention: f.attention })); },
-  };
+export function request(params) {
+  try {
+    return { ...params, slots: slotsOf(params) };
+  } catch (error) {
+    return { ...params, slots: { error: { message: error.message, param: error.param } } };
+  }
 }
 
 export const views = ['compare-decay', 'compare-spectrum', 'compare-attention'];

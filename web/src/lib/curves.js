@@ -6,7 +6,8 @@ import { plot } from './plot.js';
 import { schemeObservable10, schemeTableau10 } from 'd3';
 import { escapeHtml } from './html.js';
 
-const DASHES = ['none', '7 4', '2 3', '10 3 2 3', '4 4', '1 2', '12 6', '6 2 2 2 2 2', '3 6', '8 2 1 2', '2 6', '14 3 3 3',
+/** The dash patterns of the curves, in order: the decay comparison draws one curve per family with a decay curve, each its own. */
+export const DASHES = ['none', '7 4', '2 3', '10 3 2 3', '4 4', '1 2', '12 6', '6 2 2 2 2 2', '3 6', '8 2 1 2', '2 6', '14 3 3 3',
   '5 2 1 2 1 2'];
 
 /**

@@ -5,7 +5,7 @@ import * as Plot from '@observablehq/plot';
 import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
-import { badParam } from '../state.js';
+import { badParam } from '../errors.js';
 
 export const id = 'waves';
 export const title = 'Waves of chosen dimensions';

@@ -1,0 +1,78 @@
+// The formulas beside the views (web/src/formulas.js), in Node: the numbers they
+// write in are the closed forms of the papers, worked out here by hand.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { FAMILY_FORMULAS, alibiSlope, formulaOf, num, yarnRamp } from '../../web/src/formulas.js';
+
+test('num: integers in full, others to 4 significant digits, a × 10^k when tiny or huge', () => {
+  assert.equal(num(500000), '500000');
+  assert.equal(num(0.25), '0.25');
+  assert.equal(num(1 / 3), '0.3333');
+  assert.equal(num(2 * Math.PI * 10000), '62830', '62831.85 to 4 digits');
+  assert.equal(num(2.5e-5), '2.5\\times 10^{-5}');
+  assert.equal(num(1e-7), '1\\times 10^{-7}');
+  assert.equal(num(Infinity), '\\infty');
+  assert.equal(num(-Infinity), '-\\infty');
+});
+
+test('ALiBi slopes: 2^(-8(h+1)/H) for a power of two; for 12 heads the 8 of H = 8, then every other one of H = 16', () => {
+  assert.equal(alibiSlope(8, 0).value, 0.5);
+  assert.equal(alibiSlope(8, 7).value, 2 ** -8);
+  // Press et al.'s get_slopes(12): [2^-1, 2^-2, ..., 2^-8] + [2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5]
+  assert.equal(alibiSlope(12, 7).value, 2 ** -8);
+  assert.equal(alibiSlope(12, 8).value, 2 ** -0.5);
+  assert.equal(alibiSlope(12, 11).value, 2 ** -3.5);
+  assert.equal(alibiSlope(12, 9).exponent, '-8\\cdot 3/16');
+  const tex = formulaOf('slopes', { encoding: 'alibi', n_heads: 12, head: 0 });
+  assert.match(tex, /m_\{8\+k\} = 2\^\{-8\(2k\+1\)\/16\}\\ \(k < 4\)/);
+  assert.match(tex, /m_\{11\} = 0\.08839/, '2^-3.5 = 0.088388...');
+});
+
+test('YaRN ramp: the pairs turning beta_fast = 32 and beta_slow = 1 times over 4096 tokens, for d = 128, base 10000', () => {
+  // i(r) = d ln(L / 2πr) / (2 ln base): i(32) = 128 ln(20.37) / 18.42 = 20.94, i(1) = 128 ln(651.9) / 18.42 = 45.03
+  const p = { encoding: 'rope', head_dim: 128, partial_rotary_factor: 1, rope_theta: 10000, max_position_embeddings: 4096,
+    original_max_position_embeddings: 0, beta_fast: 32, beta_slow: 1, truncate: true };
+  assert.deepEqual(yarnRamp(p), { low: 20, high: 46 });  // transformers' find_correction_range for Llama-2 shapes
+  const exact = yarnRamp({ ...p, truncate: false });
+  assert.ok(Math.abs(exact.low - 20.94) < 0.01 && Math.abs(exact.high - 45.03) < 0.01, JSON.stringify(exact));
+});
+
+test('RoPE spectrum: θ_i over the rotated width (head_dim × partial_rotary_factor, GPT-NeoX 64 × 0.25 = 16), and the scaling’s θ′', () => {
+  const neox = { encoding: 'rope', head_dim: 64, partial_rotary_factor: 0.25, rope_theta: 10000, rope_type: 'default', seq_len: 2048,
+    max_position_embeddings: 2048 };
+  const tex = formulaOf('spectrum', neox);
+  assert.match(tex, /\\theta_i = 10000\^\{-2i\/16\}/);
+  assert.match(tex, /i = 0,\\dots,7/, '8 rotated pairs');
+  const linear = formulaOf('spectrum', { ...neox, partial_rotary_factor: 1, rope_type: 'linear', factor: 8 });
+  assert.match(linear, /\\theta'_i = \\theta_i \/ 8/);
+  // llama3: keep wavelengths below 8192 / 4, divide those above 8192 / 1
+  const llama3 = formulaOf('spectrum', { ...neox, head_dim: 128, partial_rotary_factor: 1, rope_theta: 500000, rope_type: 'llama3', factor: 8,
+    low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192, max_position_embeddings: 131072 });
+  assert.match(llama3, /\\lambda_i < 2048/);
+  assert.match(llama3, /\\lambda_i > 8192/);
+});
+
+test('sinusoidal: ω_i = base^(−2i/d); the slowest wavelength is 2π base^((d−2)/d)', () => {
+  const p = { encoding: 'sinusoidal', d_model: 4, base: 10000, layout: 'interleaved', timescales: 'vaswani' };
+  const waves = formulaOf('waves', p);
+  assert.match(waves, /\\omega_i = 10000\^\{-2i\/4\}/);
+  // pair 1 of d = 4: ω = 10000^(-1/2) = 0.01, wavelength 2π / 0.01 = 628.3
+  assert.match(waves, /\\in \[2\\pi,\\ 628\.3\]/);
+  assert.match(formulaOf('heatmap', { ...p, layout: 'concat' }), /\\mathrm\{PE\}_\{\\mathrm\{pos\},\\,2\+i\} = \\cos/);
+  assert.match(formulaOf('heatmap', { ...p, timescales: 'tensor2tensor' }), /\\omega_i = 10000\^\{-i\/1\}/, 'base^(-i/(d/2 - 1))');
+});
+
+test('T5 buckets: half the buckets each way when bidirectional, the first half of those exact', () => {
+  const tex = formulaOf('buckets', { encoding: 't5', num_buckets: 32, max_distance: 128, bidirectional: true });
+  assert.match(tex, /16\\,\[r > 0\]/);
+  assert.match(tex, /\\min\\Big\(15,\\ 8 \+/);
+  assert.match(tex, /\\ln\(128\/8\)/);
+});
+
+test('every family has a symbolic formula and its source; an unknown view has none', () => {
+  for (const [family, { tex, cite }] of Object.entries(FAMILY_FORMULAS)) {
+    assert.ok(tex.length > 4 && cite.length > 4, family);
+  }
+  assert.equal(formulaOf('no-such-view', {}), null);
+  assert.equal(formulaOf('constructor', {}), null, 'not read from the prototype');
+});

@@ -1,0 +1,48 @@
+// The import graph of web/src: no module imports itself back through others (a
+// cycle makes the order modules initialise in depend on which is imported first:
+// "Cannot access 'X' before initialization"), the engine's worker bundle holds
+// none of the page's controls, state, presets or config reader, and the views
+// draw what they are given without reading the page's state.
+// The graph is read from the source text (import-graph.mjs).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { findCycle, graphOf, importsOf, modules, reachable } from './import-graph.mjs';
+
+test('the reader of imports sees the forms web/src uses, and only those', () => {
+  // A module known to import with each form: a named list over lines, a namespace, a ?query suffix, a dynamic import.
+  assert.ok(importsOf('families/compute.js').includes('families/rope.js'), 'import * as rope from ./rope.js');
+  assert.ok(importsOf('families/pages.js').includes('lib/format.js'), "import { format } from '../lib/format.js'");
+  assert.ok(importsOf('engine.js').includes('engine-worker.js'), "import workerUrl from './engine-worker.js?worker&url'");
+  assert.ok(!importsOf('engine.js').includes('engine-calls.js'), 'a dynamic import is not a static one');
+  assert.ok(importsOf('engine.js', { dynamic: true }).includes('engine-calls.js'));
+  assert.ok(!importsOf('engine-worker.js').some((f) => f.startsWith('generated/') || f.startsWith('..')), 'only web/src modules');
+  assert.deepEqual(findCycle({ a: ['b'], b: ['c'], c: ['a'] }), ['a', 'b', 'c', 'a']);
+  assert.equal(findCycle({ a: ['b', 'c'], b: ['c'], c: [] }), null);
+});
+
+test('web/src has no import cycle (static imports)', () => {
+  const cycle = findCycle(graphOf());
+  assert.equal(cycle, null, `an import cycle: ${cycle?.join(' -> ')}`);
+});
+
+test('web/src has no import cycle through dynamic imports either', () => {
+  const cycle = findCycle(graphOf({ dynamic: true }));
+  assert.equal(cycle, null, `an import cycle: ${cycle?.join(' -> ')}`);
+});
+
+test("the engine's worker bundle holds none of the page's controls, state, presets or config reader", () => {
+  const graph = graphOf({ dynamic: true });
+  const worker = reachable(graph, 'engine-worker.js');
+  assert.ok(worker.has('engine-calls.js'), 'the worker runs engine-calls.js');
+  const pageOnly = ['controls.js', 'state.js', 'presets.js', 'hf-config.js', 'model-config.js', 'stage.js', 'main.js'];
+  assert.deepEqual(pageOnly.filter((f) => worker.has(f)), []);
+});
+
+test("no view reads the page's state: views draw what they are given", () => {
+  const graph = graphOf({ dynamic: true });
+  const views = modules().filter((f) => f.startsWith('views/'));
+  assert.ok(views.length > 20);
+  const readers = views.filter((v) => v === 'views/index.js' ? false : reachable(graph, v).has('state.js'));
+  assert.deepEqual(readers, []);
+  assert.deepEqual(views.filter((v) => reachable(graph, v).has('controls.js')), []);
+});

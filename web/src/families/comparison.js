@@ -1,0 +1,61 @@
+// The curves of the decay comparison: one reference per family that has a
+// decay curve (the core's list, describe()), at the page's defaults for it;
+// the current encoding's own spec in place of its reference. The family table
+// is handed in (engine-calls.js passes families/compute.js's), so no family
+// file imports this one back.
+import { DESCRIPTION } from '../describe.js';
+
+// The decay curve each kind of family compares by: q.k of q = k = 1 (rotary), the bias (bias), p_0.p_m (absolute, none).
+const CURVE = { rotary: 'ones', bias: 'bias', absolute: 'dot', none: 'dot' };
+
+/**
+ * The comparison over the families of `table` ({type: {parameters, spec}}): curveOf and comparison, each given the
+ * engine's calls (engine-calls.js createCalls) to compute with.
+ */
+export function createComparison(table) {
+  /** Label, reference spec, the decay curve to use, and its scale (1/sqrt(width) for q.k and p.p). */
+  let references = null;
+  const referencesOf = () => {
+    references ??= DESCRIPTION.families.filter((f) => f.computes.includes('decay')).map((f) => {
+      const { parameters, spec } = table[f.type];
+      const params = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
+      const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
+      return {
+        label: f.label.split(':')[0],
+        spec: spec(params),
+        curve: CURVE[f.acts],
+        scale: f.acts === 'rotary' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1,
+      };
+    });
+    return references;
+  };
+
+  /**
+   * The decay curve of any spec over distance 0..maxDistance, as the comparison draws it (the curve of its
+   * family's reference: q.k/sqrt(d) of q = k = 1 for rotary, p_0.p_m/sqrt(d) for sinusoidal, the bias
+   * b(m) for bias families), or null for a family without one (learned).
+   * @returns {{values: Float32Array, scale: number}|null}
+   */
+  function curveOf(calls, spec, maxDistance) {
+    const ref = referencesOf().find((r) => r.spec.type === spec.type);
+    return ref ? { values: calls.decay(spec, maxDistance)[ref.curve], scale: ref.scale(spec) } : null;
+  }
+
+  /**
+   * The comparison's curves over distance 0..maxDistance.
+   * @param {object} calls
+   * @param {object|null} current  the current encoding's spec (null: a learned table, which has no curve)
+   * @returns {{comparison: {label, values: Float32Array, scale: number}[], currentLabel: string|null}}
+   */
+  function comparison(calls, current, maxDistance) {
+    let currentLabel = null;
+    const curves = referencesOf().map((ref) => {
+      const mine = current && current.type === ref.spec.type;
+      if (mine) currentLabel = ref.label;
+      return { label: ref.label, ...curveOf(calls, mine ? current : ref.spec, maxDistance) };
+    });
+    return { comparison: curves, currentLabel };
+  }
+
+  return { curveOf, comparison };
+}

@@ -1,0 +1,37 @@
+// The families as the engine's worker uses them (engine-calls.js): each family's
+// spec() and fields(), by spec `type`. The core's families in the core's order
+// (describe()), then `compare` (its configurations read by the page, see
+// side-by-side.js) and `experiment`. Nothing here imports the page's controls,
+// state, presets or config reader (tests/unit/imports.test.mjs).
+import { FAMILY_TYPES } from '../describe.js';
+import * as sinusoidal from './sinusoidal.js';
+import * as learned from './learned.js';
+import * as none from './none.js';
+import * as rope from './rope.js';
+import * as xpos from './xpos.js';
+import * as alibi from './alibi.js';
+import * as t5 from './t5.js';
+import * as shaw from './shaw.js';
+import * as transformerXl from './transformer-xl.js';
+import * as kerple from './kerple.js';
+import * as deberta from './deberta.js';
+import * as fire from './fire.js';
+import * as cope from './cope.js';
+import * as experiment from './experiment.js';
+import { sideBySideFields } from './side-by-side-fields.js';
+
+// The file of each core family, by its spec `type`.
+const FILES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, deberta, fire, cope };
+
+/** The core's families (describe()), in its order: {type: the family's file}. */
+export const CORE_FAMILIES = Object.fromEntries(FAMILY_TYPES.map((type) => {
+  if (!FILES[type]) throw new Error(`families: the core's family "${type}" has no page file`);
+  return [type, FILES[type]];
+}));
+
+/** What the worker computes a family's fields with: {name: {fields(engine, params)}}, the page's names. */
+export const COMPUTE = {
+  ...CORE_FAMILIES,
+  compare: { fields: (engine, params) => sideBySideFields(engine, params, CORE_FAMILIES) },
+  experiment,
+};

@@ -1,0 +1,24 @@
+// The core's families as the page shows them: each family's file (compute.js,
+// in the core's order), RoPE with its model presets (rope-presets.js).
+import { CORE_FAMILIES } from './compute.js';
+import { ropePage } from './rope-presets.js';
+import { format } from '../lib/format.js';
+
+/** {type: the family's page file}, the core's families in the core's order. */
+export const FAMILY_PAGES = { ...CORE_FAMILIES, rope: ropePage };
+
+/**
+ * Raw control values of family spec.type for a spec (a pasted config's or a
+ * preset's, see model-config.js specFromConfig): the family's own rawFromSpec when
+ * it has one (rope: both config generations, the sliding-window layers), else
+ * each spec key that is one of its controls, as text.
+ * @param {object} spec  {type, ...keys}
+ * @param {?object} [sliding]  specFromConfig's sliding-window layers (rope only)
+ * @returns {Record<string, string>}
+ */
+export function rawFromSpec(spec, sliding = null) {
+  const family = FAMILY_PAGES[spec.type];
+  if (family.rawFromSpec) return family.rawFromSpec(spec, sliding);
+  const names = new Set(family.parameters.filter((p) => !p.view).map((p) => p.name));
+  return Object.fromEntries(Object.entries(spec).filter(([k]) => names.has(k)).map(([k, v]) => [k, format(v)]));
+}
