@@ -89,7 +89,7 @@ for (const family of d.families) {
 }
 entries['describe'] = digest(answer({ name: 'describe', args: [], made: [] }));
 for (let index = 0; index < count; index++) {
-  const call = makeCall(pe, d, seed, index, false);
+  const call = makeCall(pe, d, seed, index, false, before ? before.functions : apiFunctions());
   const text = answer(call);
   if (show !== null && index === Number(show)) console.log(call.name, call.args, '->', text.slice(0, 400));
   entries[`fuzz:${index}:${call.name}`] = digest(text);

@@ -552,6 +552,22 @@ val embed_tokens(val words, val d_model, val seed) {
     });
 }
 
+/// tokenIds(text, vocab): {tokens: string[], ids: Int32Array(tokens.length)}, each token's id among vocab
+/// (posenc::attention::token_id: the trained head's reading of a word).
+val token_ids(val words, val vocab) {
+    return guarded([&] {
+        const std::string t = text(words, "text", "a string");
+        const std::int64_t v = integer(vocab, posenc::args::vocab);
+        const std::vector<std::string> tokens = posenc::attention::tokenize(t);
+        std::vector<std::int32_t> ids;
+        for (const std::string& token : tokens) ids.push_back(posenc::attention::token_id(token, v));
+        val result = val::object();
+        result.set("tokens", strings(tokens));
+        result.set("ids", i32(ids));
+        return result;
+    });
+}
+
 /// describe(): the families, their keys, rope's scaling types and the limits (posenc::describe).
 val describe() {
     return guarded([] { return parsed(posenc::describe()); });
@@ -600,6 +616,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .class_function("trainerFinish", &trainer_finish)
         .class_function("trainerFree", &trainer_free)
         .class_function("embedTokens", &embed_tokens)
+        .class_function("tokenIds", &token_ids)
         .class_function("describe", &describe)
         .class_function("version", &version)
         .class_function("heapBytesInUse", &heap_bytes_in_use);

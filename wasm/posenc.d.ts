@@ -168,6 +168,10 @@ export interface Posenc {
   /** The head's tokenizer and token embeddings: {tokens, data: Float32Array(tokens.length * dModel)}. */
   embedTokens(text: string, dModel: number, seed: number): { tokens: string[]; data: Float32Array };
 
+  /** The trained head's reading of a sentence: its tokens (embedTokens's) and each one's id among vocab (1..1024):
+   *  the FNV-1a hash of the token's UTF-16 code units, mod vocab (the same word, the same id). */
+  tokenIds(text: string, vocab: number): { tokens: string[]; ids: Int32Array };
+
   /** The core's one list: every family with its keys (default, min, max, allowed text), where it acts, its label and
    *  source, the functions that accept it; every rope_type with its required and optional keys; the limits. */
   describe(): { version: string; limits: Record<string, number>; families: object[]; rope_types: object[] };

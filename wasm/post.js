@@ -491,6 +491,7 @@
   define('attentionForward', [forwardRequest]);
   define('cope', [copeRequest]);
   define('embedTokens', [string('text'), number, number]);
+  define('tokenIds', [string('text'), number]);
   define('train', [spec]);
   define('trainerStart', [spec]);
   define('trainerStep', [number, number]);

@@ -265,6 +265,37 @@ Embedded embed_tokens(const std::string& text, std::int64_t d_model, std::int64_
     return {std::move(tokens), std::move(data)};
 }
 
+std::int32_t token_id(const std::string& token, std::int64_t vocab) {
+    args::vocab.check(vocab);
+    std::uint32_t h = 0x811c9dc5u;
+    const auto mix = [&](std::uint32_t unit) { h = (h ^ unit) * 0x01000193u; };
+    // UTF-8 -> code points -> UTF-16 units; an invalid byte reads as U+FFFD, as TextDecoder does.
+    for (std::size_t i = 0; i < token.size();) {
+        const unsigned char b = static_cast<unsigned char>(token[i]);
+        const int extra = b < 0x80 ? 0 : (b >> 5) == 6 ? 1 : (b >> 4) == 14 ? 2 : (b >> 3) == 30 ? 3 : -1;
+        std::uint32_t cp = extra == 0 ? b : extra == 1 ? b & 0x1f : extra == 2 ? b & 0x0f : b & 0x07;
+        bool ok = extra >= 0 && i + std::size_t(extra) < token.size();
+        for (int k = 1; ok && k <= extra; ++k) {
+            const unsigned char c = static_cast<unsigned char>(token[i + std::size_t(k)]);
+            ok = (c >> 6) == 2;
+            cp = (cp << 6) | (c & 0x3f);
+        }
+        if (!ok) {
+            mix(0xfffd);
+            ++i;
+            continue;
+        }
+        i += std::size_t(extra) + 1;
+        if (cp >= 0x10000) {
+            mix(0xd800 + ((cp - 0x10000) >> 10));
+            mix(0xdc00 + ((cp - 0x10000) & 0x3ff));
+        } else {
+            mix(cp);
+        }
+    }
+    return std::int32_t(h % std::uint32_t(vocab));
+}
+
 void set_inputs(Request& r, Floats x) {
     if (!r.tokens.empty())
         throw BadParam("x", "attention request: give x or text / tokens, not both (x is the inputs the tokens would give)",

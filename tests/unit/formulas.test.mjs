@@ -2,7 +2,7 @@
 // write in are the closed forms of the papers, worked out here by hand.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { FAMILY_FORMULAS, alibiSlope, formulaOf, num, yarnRamp } from '../../web/src/formulas.js';
+import { FAMILY_FORMULAS, alibiSlope, formulaOf, num } from '../../web/src/formulas.js';
 
 test('num: integers in full, others to 4 significant digits, a × 10^k when tiny or huge', () => {
   assert.equal(num(500000), '500000');
@@ -28,13 +28,15 @@ test('ALiBi slopes: 2^(-8(h+1)/H) for a power of two; for 12 heads the 8 of H = 
   assert.match(tex, /m_\{11\} = 0\.08839/, '2^-3.5 = 0.088388...');
 });
 
-test('YaRN ramp: the pairs turning beta_fast = 32 and beta_slow = 1 times over 4096 tokens, for d = 128, base 10000', () => {
-  // i(r) = d ln(L / 2πr) / (2 ln base): i(32) = 128 ln(20.37) / 18.42 = 20.94, i(1) = 128 ln(651.9) / 18.42 = 45.03
-  const p = { encoding: 'rope', head_dim: 128, partial_rotary_factor: 1, rope_theta: 10000, max_position_embeddings: 4096,
-    original_max_position_embeddings: 0, beta_fast: 32, beta_slow: 1, truncate: true };
-  assert.deepEqual(yarnRamp(p), { low: 20, high: 46 });  // transformers' find_correction_range for Llama-2 shapes
-  const exact = yarnRamp({ ...p, truncate: false });
-  assert.ok(Math.abs(exact.low - 20.94) < 0.01 && Math.abs(exact.high - 45.03) < 0.01, JSON.stringify(exact));
+test('YaRN: the formula shows the ramp ends the core computed (ropeInvFreq ramp_low, ramp_high), and none without them', () => {
+  const p = { encoding: 'rope', rope_type: 'yarn', head_dim: 128, partial_rotary_factor: 1, rope_theta: 10000, factor: 4,
+    max_position_embeddings: 4096, original_max_position_embeddings: 0, beta_fast: 32, beta_slow: 1, truncate: true, seq_len: 4096 };
+  const drawn = formulaOf('spectrum', p, { scaled: { ramp_low: 20, ramp_high: 46 } });
+  assert.match(drawn, /i_\{\\beta\} = \\lfloor i\(32\) \\rfloor = 20/);
+  assert.match(drawn, /i_\{\\alpha\} = \\lceil i\(1\) \\rceil = 46/);
+  const before = formulaOf('spectrum', p);
+  assert.match(before, /i_\{\\beta\} = \\lfloor i\(32\) \\rfloor,/);
+  assert.doesNotMatch(before, /= 20,/);
 });
 
 test('RoPE spectrum: θ_i over the rotated width (head_dim × partial_rotary_factor, GPT-NeoX 64 × 0.25 = 16), and the scaling’s θ′', () => {

@@ -3,7 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { leakAfter, loadPosenc } from './load.mjs';
+import { errorOf, leakAfter, loadPosenc } from './load.mjs';
 import { FAMILY_TYPES } from '../../web/src/describe.js';  // the core's list (describe())
 
 const pe = await loadPosenc();
@@ -124,4 +124,22 @@ test('attention calls leak neither heap nor stack', () => {
     try { pe.attention({ text: 'a', d_model: 4, d_head: 2, projections: 'identity' }); } catch { /* expected */ }
   };
   assert.deepEqual(leakAfter(pe, round, 1000), { heap: 0, stack: 0, memory: 0 });
+});
+
+test('tokenIds: each token of the core tokenizer read as the FNV-1a hash of its UTF-16 code units, mod vocab', () => {
+  // The 32-bit FNV-1a of a JS string's code units, written out here as the reference.
+  const fnv = (word) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+    return h >>> 0;
+  };
+  const text = "The café's 😀 don't stop, naïve 42";
+  const { tokens, ids } = pe.tokenIds(text, 16);
+  assert.deepEqual(tokens, pe.embedTokens(text, 1, 0).tokens);
+  assert.ok(ids instanceof Int32Array);
+  assert.deepEqual(Array.from(ids), tokens.map((t) => fnv(t) % 16));
+  assert.equal(fnv('a'), 0xe40c292c);  // FNV-1a's published value for "a"
+  assert.equal(pe.tokenIds('a', 1000).ids[0], 0xe40c292c % 1000);
+  assert.equal(errorOf(() => pe.tokenIds('a', 0)).param, 'vocab');
+  assert.equal(errorOf(() => pe.tokenIds(3, 16)).param, 'text');
 });

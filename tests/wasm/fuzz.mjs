@@ -242,11 +242,12 @@ function trainRequest(g, valid = false) {
 
 /**
  * Call `index` of the run seeded `seed`: {name, args, made (allocFloat32
- * buffers to free after it), text (how to read it again)}.
+ * buffers to free after it), text (how to read it again)}. `functions`: the API's
+ * function names to draw from (default: wasm/post.js's, in its order).
  */
-export function makeCall(pe, d, seed, index, aggressive) {
+export function makeCall(pe, d, seed, index, aggressive, functions = apiFunctions()) {
   const g = new Draw(rng(seed, index), d, aggressive);
-  const fns = apiFunctions().filter((f) => f !== 'heapBytesInUse');
+  const fns = functions.filter((f) => f !== 'heapBytesInUse');
   const name = g.pick(fns);
   const made = [];
   const small = aggressive ? 4096 : 64;
@@ -350,6 +351,7 @@ export function makeCall(pe, d, seed, index, aggressive) {
       break;
     }
     case 'embedTokens': args = [g.text(), g.integer(1, 64, L.max_model_dim), g.integer(0, 1000, 2 ** 53)]; break;
+    case 'tokenIds': args = [g.text(), g.integer(1, 64, 1024)]; break;
     case 'allocFloat32': args = [g.integer(1, 1024, 1 << 20)]; break;
     default: args = [];  // describe, version
   }

@@ -60,11 +60,6 @@ function memoizeJob(job, size = 4) {
 /** Steps of train() between two progress reports (and chances to stop): ~10 ms at the default sizes. */
 const TRAIN_CHUNK = 25;
 
-/** Columns of pair i's two components, as the core pairs them. */
-function pairColumns(layout, rotaryDim, pair) {
-  return layout === 'interleaved' ? [2 * pair, 2 * pair + 1] : [pair, pair + rotaryDim / 2];
-}
-
 // The decay comparison's reference curves, one per family (families/comparison.js).
 const COMPARISON = createComparison(CORE_FAMILIES);
 
@@ -119,7 +114,8 @@ export function createCalls(pe) {
     /**
      * A rotary spec's frequencies for a sequence of seqLen tokens (ropeInvFreq).
      * @returns {{inv_freq: Float32Array, attention_factor: number, logit_scale: number,
-     *   head_dim: number, rotary_dim: number}}
+     *   head_dim: number, rotary_dim: number, first_column: Int32Array, second_column: Int32Array,
+     *   ramp_low?: number, ramp_high?: number}}
      */
     rotary,
 
@@ -267,6 +263,9 @@ export function createCalls(pe) {
     /** The attention head's tokens of a text (lower-cased words and punctuation, as attention() splits it). */
     tokens: memoize((text) => pe.embedTokens(text, 1, 0).tokens, 8),
 
+    /** The trained head's reading of a sentence (tokenIds): {tokens: string[], ids: Int32Array}, each word's id among vocab. */
+    tokenIds: memoize((text, vocab) => pe.tokenIds(text, vocab), 8),
+
     /**
      * One pair of a vector, (1, 0) in pair `pair` and 0 elsewhere, as the core
      * rotates it at positions start .. start + count - 1.
@@ -281,7 +280,7 @@ export function createCalls(pe) {
         throw badParam('pair', pair, `an integer in [0, ${half - 1}] (rotary_dim / 2 = ${half} pairs)`);
       }
       const d = f.head_dim;
-      const [ca, cb] = pairColumns(spec.layout ?? (spec.type === 'xpos' ? 'interleaved' : 'half'), f.rotary_dim, pair);
+      const ca = f.first_column[pair], cb = f.second_column[pair];  // the columns the core pairs in the spec's layout
       const x = new Float32Array(count * d);
       for (let r = 0; r < count; r++) x[r * d + ca] = 1;
       const y = pe.applyRope(x, count, d, spec, start);
@@ -291,6 +290,8 @@ export function createCalls(pe) {
         b: Float32Array.from({ length: count }, (_, r) => y[r * d + cb]),
         inv_freq: f.inv_freq[pair],
         attention_factor: f.attention_factor,
+        ramp_low: f.ramp_low,
+        ramp_high: f.ramp_high,
       };
     }, 8),
 

@@ -46,9 +46,10 @@ function theta(p, i = 'i') {
 
 /**
  * The scaled frequency θ'_i of the rope_type at a sequence of seqLen tokens (dynamic and longrope read it);
- * '' without scaling (rope.cpp, one function per rope_type).
+ * '' without scaling (rope.cpp, one function per rope_type). `scaled`: the core's frequencies of the spec
+ * (ropeInvFreq), whose ramp_low and ramp_high are YaRN's ramp ends; without them the formula has no numbers.
  */
-function scaledTheta(p, seqLen) {
+function scaledTheta(p, seqLen, scaled) {
   const d = rotaryDim(p);
   const s = num(p.factor);
   const L = p.original_max_position_embeddings || p.max_position_embeddings;
@@ -62,11 +63,11 @@ function scaledTheta(p, seqLen) {
       return `\\theta'_i = \\Big(${num(p.rope_theta)}\\big(${s}\\cdot\\tfrac{${ell}}{${p.max_position_embeddings}} - ${num(p.factor - 1)}\\big)^{${d}/${d - 2}}\\Big)^{-2i/${d}}`;
     }
     case 'yarn': {  // YaRN (Peng et al. 2023, §3.2): α = beta_slow, β = beta_fast rotations within L
-      const { low, high } = yarnRamp(p);
       const [lo, hi] = p.truncate ? [(x) => `\\lfloor ${x} \\rfloor`, (x) => `\\lceil ${x} \\rceil`] : [(x) => x, (x) => x];
+      const value = (x) => (typeof x === 'number' ? ` = ${num(x)}` : '');  // the core's ramp ends (ropeInvFreq)
       return `\\theta'_i = (1-\\gamma_i)\\,\\theta_i + \\gamma_i\\,\\frac{\\theta_i}{${s}},\\ ` +
         `\\gamma_i = \\operatorname{clamp}\\Big(\\frac{i - i_{\\beta}}{i_{\\alpha} - i_{\\beta}}, 0, 1\\Big)\n` +
-        `i_{\\beta} = ${lo(`i(${num(p.beta_fast)})`)} = ${num(low)},\\ i_{\\alpha} = ${hi(`i(${num(p.beta_slow)})`)} = ${num(high)},\\ ` +
+        `i_{\\beta} = ${lo(`i(${num(p.beta_fast)})`)}${value(scaled?.ramp_low)},\\ i_{\\alpha} = ${hi(`i(${num(p.beta_slow)})`)}${value(scaled?.ramp_high)},\\ ` +
         `i(r) = \\frac{${d}\\,\\ln(${L}/2\\pi r)}{2\\ln ${num(p.rope_theta)}},\\ ` +
         `\\beta = ${text('beta\\_fast')},\\ \\alpha = ${text('beta\\_slow')}`;
     }
@@ -82,21 +83,6 @@ function scaledTheta(p, seqLen) {
     default:
       return '';
   }
-}
-
-/**
- * The pair indices where YaRN's ramp starts and ends (rope.cpp compute_yarn, transformers' find_correction_range):
- * the pair that turns r times over L is d·ln(L/(2πr)) / (2 ln θ); low from beta_fast, high from beta_slow,
- * floored / ceiled with truncate, clamped to [0, d − 1].
- */
-export function yarnRamp(p) {
-  const d = rotaryDim(p);
-  const L = p.original_max_position_embeddings || p.max_position_embeddings;
-  const at = (rotations) => (d * Math.log(L / (rotations * 2 * Math.PI))) / (2 * Math.log(p.rope_theta));
-  let low = at(p.beta_fast);
-  let high = at(p.beta_slow);
-  if (p.truncate) { low = Math.floor(low); high = Math.ceil(high); }
-  return { low: Math.max(low, 0), high: Math.min(high, d - 1) };
 }
 
 /**
@@ -272,10 +258,11 @@ const FORMULAS = {
     ? join(`P:\\ ${p.max_position_embeddings}\\times ${p.d_model}`, `P_{\\mathrm{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`,
       `\\text{no row for } \\mathrm{pos} \\ge ${p.max_position_embeddings}`)
     : join(`P = 0\\ (${p.n}\\times ${p.d_model})`, text('no position information'))),
-  spectrum: (p) => lines(join(`\\lambda_i = \\frac{2\\pi}{\\theta_i}`, theta(p), `i = 0,\\dots,${rotaryDim(p) / 2 - 1}`), scaledTheta(p, p.seq_len)),
-  rotation: (p) => lines(join(`\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = ${rotationAt(p, 't')}\\begin{pmatrix}1\\\\ 0\\end{pmatrix}`,
+  spectrum: (p, data) => lines(join(`\\lambda_i = \\frac{2\\pi}{\\theta_i}`, theta(p), `i = 0,\\dots,${rotaryDim(p) / 2 - 1}`),
+    scaledTheta(p, p.seq_len, data?.scaled)),
+  rotation: (p, data) => lines(join(`\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = ${rotationAt(p, 't')}\\begin{pmatrix}1\\\\ 0\\end{pmatrix}`,
     `t = ${p.start},\\dots,${p.start + 10}`), join(`i = ${p.pair}`, theta(p, p.pair), p.encoding === 'xpos' && zeta(p, p.pair)),
-    scaledTheta(p, p.start + 11)),  // engine-calls.js pairTrajectory: frequencies for start + 11 tokens
+    scaledTheta(p, p.start + 11, data)),  // engine-calls.js pairTrajectory: frequencies for start + 11 tokens
   decay: (p) => lines(`q\\cdot R_{\\Delta} k\\,\\big|_{q=k=(1,\\dots,1)} = ${ropeOnes(p)}`,
     `\\frac{1}{${rotaryDim(p) / 2}}\\sum_{j=1}^{${rotaryDim(p) / 2}}|S_j|,\\ S_j = \\sum_{k<j} e^{\\mathrm{i}\\Delta${p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'_k" : '\\theta_k'}}`,
     rotaryFrequencies(p, p.max_distance + 1)),
@@ -381,11 +368,12 @@ function buckets(p) {
  * The formula of view `viewId` with the current values substituted.
  * @param {string} viewId   a view id (views/index.js)
  * @param {object} params   the parsed params of the view's family (state.js), with `encoding`
- * @param {object} [result] the view's result; not read by the current formulas (every number they show follows from params)
+ * @param {object} [result] the view's result, when it has been computed: the numbers a formula shows that are the
+ *   core's own (YaRN's ramp ends) come from it, and are left out without it
  * @returns {string|null}   TeX for KaTeX, or null for a view without a formula (an unknown id)
  */
 export function formulaOf(viewId, params, result) {
-  const tex = (Object.hasOwn(FORMULAS, viewId) && FORMULAS[viewId](params)) || null;
+  const tex = (Object.hasOwn(FORMULAS, viewId) && FORMULAS[viewId](params, result)) || null;
   return tex?.includes('\n') ? `\\begin{aligned}&${tex.replaceAll('\n', ' \\\\ &')}\\end{aligned}` : tex;
 }
 

@@ -177,6 +177,9 @@ export async function createStage(o) {
     const sent = family.request ? family.request(params) : params;
     const outcome = await session.update(sent, new Set(Object.keys(parsed.errors)));
     if (outcome.superseded || destroyed) return { superseded: true };
+    // Again with each drawn result: the formula's numbers that are the core's (formulas.js formulaOf).
+    if (!Object.keys(parseErrors).length)
+      for (const [id, frame] of frames) frame.setFormula(params, session.drawn(id)?.data).catch((e) => console.error(e));
     // A value from the link that the core refuses: warn, use the default, draw again.
     const refused = [];
     for (const { error } of outcome.errors) {

@@ -20,7 +20,7 @@ function element(tag, attributes = {}, children = []) {
  * @param {() => {link: string, iframe: string, component: string}} [o.share]  the snippets (no share control without it)
  * @param {HTMLElement[]} [o.extra]  more toolbar items (e.g. "open in posenc")
  * @returns {{section: HTMLElement, figure: HTMLElement, setBusy(on: boolean): void, setError(message: string|null): void,
- *   setStale(on: boolean): void, setFormula(params: object): Promise<void>,
+ *   setStale(on: boolean): void, setFormula(params: object, result?: object): Promise<void>,
  *   setProgress(progress: {done: number, total: number, arm?: {name, index, count, done, total}}, onCancel: () => void): void,
  *   setNote(message: string|null, action?: {label: string, run: () => void}): void}}
  */
@@ -121,16 +121,16 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
       section.classList.toggle('stale', on);
     },
     /**
-     * Shows the view's formula for params. formulas.js and KaTeX load on first use (an embed's first figure does not
+     * Shows the view's formula for params (and the view's result, once drawn: the core's numbers it shows). formulas.js and KaTeX load on first use (an embed's first figure does not
      * wait for them); each formula is typeset in a task of its own once the values have rested for 120 ms, so a
      * dragged slider's figures come first.
      */
-    async setFormula(params) {
+    async setFormula(params, result) {
       const mine = ++formulaRequest;
       const [{ formulaOf }, { typeset }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js')]);
       await new Promise((resolve) => { setTimeout(resolve, 120); });
       if (mine !== formulaRequest) return;
-      const tex = formulaOf(view.id, params);
+      const tex = formulaOf(view.id, params, result);
       if (tex === shownTex) return;
       shownTex = tex;
       formula.hidden = !tex;

@@ -44,6 +44,8 @@ inline constexpr IntArg max_relative_positions{"max_relative_positions", -1, deb
 /// embedTokens(text, dModel, seed).
 inline constexpr IntArg model_dim{"dModel", 1, attention::kMaxModelDim};
 
+/// tokenIds(text, vocab): the ids' range.
+inline constexpr IntArg vocab{"vocab", 1, 1024};
 /// trainerStep's count: steps per chunk.
 inline constexpr IntArg train_steps{"count", 1, 100000};
 

@@ -58,6 +58,11 @@ struct Embedded {
 /// [0, kMaxSeed] ("seed").
 Embedded embed_tokens(const std::string& text, std::int64_t d_model, std::int64_t seed);
 
+/// A token's id among `vocab` (the trained head's reading of a word: the same word, the same id):
+/// the 32-bit FNV-1a hash of its UTF-16 code units (as JS's charCodeAt reads them), mod vocab.
+/// Throws BadParam ("vocab") outside [1, 1024].
+std::int32_t token_id(const std::string& token, std::int64_t vocab);
+
 enum class Projections { random, identity, given };
 
 /// An attention request (JS: `attention(request)`).

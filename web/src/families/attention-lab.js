@@ -84,13 +84,6 @@ export function attentionFields(engine, params, specOf, widthsOf) {
   };
 }
 
-/** FNV-1a of a word, the trained head's token id of it (mod vocab): the same word, the same id. */
-function wordId(word, vocab) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % vocab;
-}
-
 /**
  * The trained head (engine.trainedHead: this family's spec trained on params.trained_task) over a
  * sentence: each word read as its id, x = E[id] [n, 32]; the layer's trained W and spec, causal.
@@ -98,9 +91,8 @@ function wordId(word, vocab) {
  */
 function trainedRun(engine, params, text, encoding, specOf) {
   const head = engine.trainedHead(specOf(), params.trained_task);
-  const tokens = engine.tokens(text);
+  const { tokens, ids } = engine.tokenIds(text, head.vocab);  // each word's id: the core's (tokenIds)
   const d = head.d_model;
-  const ids = tokens.map((word) => wordId(word, head.vocab));
   const x = new Float32Array(tokens.length * d);
   ids.forEach((id, t) => x.set(head.E.subarray(id * d, (id + 1) * d), t * d));
   const result = engine.attention({ x, encoding: encoding.type === 'none' ? { type: 'none', d_model: d } : head.layer.encoding,
