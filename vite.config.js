@@ -31,7 +31,7 @@ export default defineConfig({
     // in a host's Content-Security-Policy; a file is 'self'.
     assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     rollupOptions: {
-      input: { index: web('index.html'), embed: web('embed.html'), 'posenc-view': web('src/posenc-view.js') },
+      input: { index: web('index.html'), embed: web('embed.html'), 'posenc-view': web('src/shells/posenc-view.js') },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
         // Chunks that hold the plotting libraries are named for them (scripts/sizes.mjs reports them so);

@@ -62,7 +62,7 @@ const page = (html, entry, views) => {
 const playground = page('index.html', 'index.html', FAMILIES[ENCODING.default].views);
 const rows = VIEW_IDS.map((id) => {
   const iframe = page('embed.html', 'embed.html', [id]);
-  const component = page(null, 'src/posenc-view.js', [id]);
+  const component = page(null, 'src/shells/posenc-view.js', [id]);
   return { view: id, iframe: total(iframe), component: total(component), files: [...iframe] };
 });
 const unmapped = VIEW_IDS.filter((id) => !manifest[viewFile(id)]);

@@ -1,8 +1,8 @@
-// Train short, test long: the page's default experiment (web/src/families/experiment.js:
+// Train short, test long: the page's default experiment (web/src/labs/experiment.js:
 // every family, the RoPE scalings and DroPE, copy, 400 steps at L_train 32) timed arm by
 // arm with pe.train() in this process's wasm module, as the page's worker runs it.
 import { loadPosenc } from '../wasm/load.mjs';
-import { armsOf, parameters } from '../../web/src/families/experiment.js';
+import { armsOf, parameters } from '../../web/src/labs/experiment.js';
 
 /** {arms: [{name, ms, accuracy: number[]}], totalMs}, trained one after the other. */
 export async function measureTrain() {

@@ -79,11 +79,23 @@ test('a learned table marks the positions past max_position_embeddings as missin
   const page = await playground.newPage();
   await openPlayground(playground, page, '?encoding=learned&d_model=32&max_position_embeddings=100&n=150');
   assert.match(await page.textContent('#table .note.missing'), /Positions 100–149: no embedding exists \(max_position_embeddings = 100\)/);
-  const box = await page.locator('#table canvas.matrix').boundingBox();
-  await page.mouse.move(box.x + box.width / 2, box.y + (120.5 / 150) * box.height);
-  assert.match(await page.innerText('#table .tooltip'), /position 120\nno embedding exists/);
-  await page.mouse.move(box.x + box.width / 2, box.y + (10.5 / 150) * box.height);
-  assert.match(await page.innerText('#table .tooltip'), /position 10\ndimension 16\nvalue -?0\.0\d+/);
+  // The canvas is measured when the pointer moves (a formula typeset above it may still move it), and the
+  // tooltip read once it names the row pointed at.
+  const hover = async (row) => {
+    for (let attempt = 0; ; attempt++) {
+      const box = await page.locator('#table canvas.matrix').boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + ((row + 0.5) / 150) * box.height);
+      try {
+        await page.waitForFunction((r) => document.querySelector('#table .tooltip')?.innerText.startsWith(`position ${r}\n`),
+          row, { timeout: 2000 });
+        return page.innerText('#table .tooltip');
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  };
+  assert.match(await hover(120), /position 120\nno embedding exists/);
+  assert.match(await hover(10), /position 10\ndimension 16\nvalue -?0\.0\d+/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -31,7 +31,7 @@ test('the dev server draws the playground, an embed and a component, computing i
   await page.goto(`${url}embed.html?view=slopes&encoding=alibi&n_heads=6`);
   await page.waitForSelector('body[data-ready=true]');
   assert.equal(await page.locator('#slopes [aria-label="dot"] circle').count(), 6);
-  await page.setContent(`<script type="module" src="${url}src/posenc-view.js"></script>` +
+  await page.setContent(`<script type="module" src="${url}src/shells/posenc-view.js"></script>` +
     '<posenc-view id="v" view="bias" encoding="kerple" n="12"></posenc-view>');
   await page.waitForFunction(() => customElements.get('posenc-view'));
   await page.evaluate(() => document.getElementById('v').whenReady());

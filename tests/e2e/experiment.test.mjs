@@ -7,7 +7,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { drawn, openPlayground, startPlayground } from './browser.mjs';
-import { DROPE_ARM, SCALING_ARMS, TRAINED } from '../../web/src/families/experiment.js';
+import { DROPE_ARM, SCALING_ARMS, TRAINED } from '../../web/src/labs/experiment.js';
 
 const ARMS = [...TRAINED, DROPE_ARM, ...SCALING_ARMS];
 

@@ -4,7 +4,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, startPlayground } from './browser.mjs';
-import { PRESETS } from '../../web/src/presets.js';
+import { PRESETS } from '../../web/src/config/presets.js';
 
 let playground;
 before(async () => { playground = await startPlayground(); });

@@ -4,7 +4,7 @@
 // (spec -> control values -> parsed controls -> spec); for the other families,
 // that the round-trip keeps every spec key. Shared by tests/wasm/config.test.mjs
 // and scripts/realconfigs.mjs.
-import { specFromConfig } from '../../web/src/model-config.js';
+import { specFromConfig } from '../../web/src/config/model-config.js';
 import { FAMILIES, parametersOf, rawFromSpec } from '../../web/src/families/index.js';
 import { defaultsOf, parse } from '../../web/src/state.js';
 import { maxRelativeError, referenceRope } from './transformers-rope.mjs';

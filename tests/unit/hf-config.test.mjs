@@ -1,4 +1,4 @@
-// The config reader (web/src/hf-config.js readConfig) on configs written here in
+// The config reader (web/src/config/hf-config.js readConfig) on configs written here in
 // the published Hugging Face formats (the keys each model's config.json has, a
 // few of them each): what it reads them as is what transformers' modeling code
 // does with the same keys. The core's names are handed in as model-config.js
@@ -6,7 +6,7 @@
 // page's names are the core's).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConfigText, readConfig } from '../../web/src/hf-config.js';
+import { parseConfigText, readConfig } from '../../web/src/config/hf-config.js';
 
 const NAMES = {
   familyTypes: ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta', 'fire', 'cope'],

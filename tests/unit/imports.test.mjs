@@ -12,10 +12,10 @@ test('the reader of imports sees the forms web/src uses, and only those', () => 
   // A module known to import with each form: a named list over lines, a namespace, a ?query suffix, a dynamic import.
   assert.ok(importsOf('families/compute.js').includes('families/rope.js'), 'import * as rope from ./rope.js');
   assert.ok(importsOf('families/pages.js').includes('lib/format.js'), "import { format } from '../lib/format.js'");
-  assert.ok(importsOf('engine.js').includes('engine-worker.js'), "import workerUrl from './engine-worker.js?worker&url'");
-  assert.ok(!importsOf('engine.js').includes('engine-calls.js'), 'a dynamic import is not a static one');
-  assert.ok(importsOf('engine.js', { dynamic: true }).includes('engine-calls.js'));
-  assert.ok(!importsOf('engine-worker.js').some((f) => f.startsWith('generated/') || f.startsWith('..')), 'only web/src modules');
+  assert.ok(importsOf('engine/page.js').includes('engine/worker.js'), "import workerUrl from './worker.js?worker&url'");
+  assert.ok(!importsOf('engine/page.js').includes('engine/calls.js'), 'a dynamic import is not a static one');
+  assert.ok(importsOf('engine/page.js', { dynamic: true }).includes('engine/calls.js'));
+  assert.ok(!importsOf('engine/worker.js').some((f) => f.startsWith('generated/') || f.startsWith('..')), 'only web/src modules');
   assert.deepEqual(findCycle({ a: ['b'], b: ['c'], c: ['a'] }), ['a', 'b', 'c', 'a']);
   assert.equal(findCycle({ a: ['b', 'c'], b: ['c'], c: [] }), null);
 });
@@ -32,9 +32,10 @@ test('web/src has no import cycle through dynamic imports either', () => {
 
 test("the engine's worker bundle holds none of the page's controls, state, presets or config reader", () => {
   const graph = graphOf({ dynamic: true });
-  const worker = reachable(graph, 'engine-worker.js');
-  assert.ok(worker.has('engine-calls.js'), 'the worker runs engine-calls.js');
-  const pageOnly = ['controls.js', 'state.js', 'presets.js', 'hf-config.js', 'model-config.js', 'stage.js', 'main.js'];
+  const worker = reachable(graph, 'engine/worker.js');
+  assert.ok(worker.has('engine/calls.js'), 'the worker runs engine/calls.js');
+  const pageOnly = ['controls.js', 'state.js', 'config/presets.js', 'config/rope-presets.js', 'config/hf-config.js',
+    'config/model-config.js', 'stage.js', 'shells/main.js'];
   assert.deepEqual(pageOnly.filter((f) => worker.has(f)), []);
 });
 

@@ -8,8 +8,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from './load.mjs';
 import { parse } from '../../web/src/state.js';
-import { parseConfigText } from '../../web/src/hf-config.js';
-import { specFromConfig } from '../../web/src/model-config.js';
+import { parseConfigText } from '../../web/src/config/hf-config.js';
+import { specFromConfig } from '../../web/src/config/model-config.js';
 
 const pe = await loadPosenc();
 const rope = { type: 'rope', head_dim: 8 };

@@ -9,7 +9,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from './load.mjs';
 import { checkConfig } from '../reference/check-config.mjs';
-import { specFromConfig } from '../../web/src/model-config.js';
+import { specFromConfig } from '../../web/src/config/model-config.js';
 import { FAMILY_TYPES, ROPE_TYPES } from '../../web/src/describe.js';
 
 const pe = await loadPosenc();
@@ -172,7 +172,7 @@ test('refusals say why: custom-code ChatGLM, unknown keys of an excerpt', () => 
 });
 
 test('compare mode: a pasted config of any family becomes that family’s configuration line', async () => {
-  const { readSlot } = await import('../../web/src/families/side-by-side.js');
+  const { readSlot } = await import('../../web/src/labs/compare-mode.js');
   const bloom = readSlot('config_a', JSON.stringify(CONFIGS['ALiBi (BLOOM n_head)'][0]));
   assert.deepEqual([bloom.family, bloom.params.n_heads, bloom.label], ['alibi', 32, 'alibi (pasted config)']);
   const phi = readSlot('config_b', JSON.stringify(CONFIGS['longrope without factor (Phi-3.5-mini: factor 131072 / 4096 = 32)'][0]));

@@ -1,4 +1,4 @@
-// The engine's request loop (web/src/engine-calls.js createServer) on the real
+// The engine's request loop (web/src/engine/calls.js createServer) on the real
 // module: a request that grows the wasm memory past the server's limit makes it
 // load a fresh instance, which answers the next request correctly; small
 // requests never do. A job (the experiment's training) posts progress in order,
@@ -6,7 +6,7 @@
 // train() computes.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { createServer } from '../../web/src/engine-calls.js';
+import { createServer } from '../../web/src/engine/calls.js';
 import { loadPosenc } from './load.mjs';
 
 /** A server over fresh instances of the module, the messages it posts, and its instances. */
@@ -82,7 +82,7 @@ test('a job posts its progress in order, and its result is train()\'s, arm by ar
   server.serve(view(1, 'a'));
   const answer = await server.reply(1);
   const progress = server.messages.filter((m) => m.id === 1 && m.progress).map((m) => m.progress);
-  const { armsOf } = await import('../../web/src/families/experiment.js');
+  const { armsOf } = await import('../../web/src/labs/experiment.js');
   const arms = armsOf(EXPERIMENT);
   const total = 13 * 60 + 60 + 15;  // every family, and DroPE's steps / 4 more
   assert.equal(arms.length, 14);

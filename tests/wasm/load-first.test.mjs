@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { SRC, graphOf, modules, reachable, specifiersOf } from '../unit/import-graph.mjs';
 
-const bundlerOnly = (file) => file === 'engine-worker.js'  // a worker's entry: it answers `self`'s messages
+const bundlerOnly = (file) => file === 'engine/worker.js'  // a worker's entry: it answers `self`'s messages
   || specifiersOf(file).some((s) => s.includes('?') || s.endsWith('.css'));
 
 const graph = graphOf();
@@ -21,8 +21,8 @@ const loadable = modules().filter((f) => !bundlerOnly(f) && ![...reachable(graph
 const importing = loadable.filter((f) => graph[f].length > 0 && !f.startsWith('views/') && !f.startsWith('lib/'));
 
 test('most of web/src loads in Node: the families, views and lib, the state, formulas, config reader and stage', () => {
-  for (const f of ['families/rope.js', 'families/index.js', 'families/compute.js', 'state.js', 'formulas.js', 'hf-config.js',
-    'engine-calls.js', 'stage.js', 'views/waves.js']) {
+  for (const f of ['families/rope.js', 'families/index.js', 'families/compute.js', 'state.js', 'formulas.js', 'config/hf-config.js',
+    'engine/calls.js', 'stage.js', 'views/waves.js']) {
     assert.ok(loadable.includes(f), f);
   }
 });

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { loadPosenc } from './load.mjs';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { COMPUTE } from '../../web/src/families/compute.js';
-import { COMPARISONS, readSlot } from '../../web/src/families/side-by-side.js';
-import { TRAINED } from '../../web/src/families/experiment.js';
+import { COMPARISONS, readSlot } from '../../web/src/labs/compare-mode.js';
+import { TRAINED } from '../../web/src/labs/experiment.js';
 import { FAMILY_FORMULAS } from '../../web/src/formulas.js';
-import { specFromConfig } from '../../web/src/model-config.js';
+import { specFromConfig } from '../../web/src/config/model-config.js';
 import { VIEW_IDS } from '../../web/src/views/index.js';
 import { DASHES } from '../../web/src/lib/curves.js';
 

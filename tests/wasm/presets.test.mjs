@@ -3,9 +3,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from './load.mjs';
-import { PRESETS } from '../../web/src/presets.js';
-import { parseConfigText } from '../../web/src/hf-config.js';
-import { specFromConfig } from '../../web/src/model-config.js';
+import { PRESETS } from '../../web/src/config/presets.js';
+import { parseConfigText } from '../../web/src/config/hf-config.js';
+import { specFromConfig } from '../../web/src/config/model-config.js';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { roundTrip } from '../reference/check-config.mjs';
 

@@ -4,7 +4,7 @@
 // place, keyed by view id; a view shown by several families (decay, compare,
 // the attention lab) reads params.encoding. Each formula is the one the core
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
-import { dropeSteps } from './families/drope.js';
+import { dropeSteps } from './labs/drope.js';
 
 /** A number as TeX: integers in full, others to 4 significant digits (a × 10^k when tiny or huge). */
 export function num(x) {
@@ -100,7 +100,7 @@ export function alibiSlope(nHeads, head) {
 
 /** The attention head's width d (d_head) and its d_model, as the families hand them to attention() (attention-lab.js). */
 function headWidths(p) {
-  if (p.trained_head) return { d: 32, dModel: 32 };  // engine-calls.js trainedHead: d_model 32, one head
+  if (p.trained_head) return { d: 32, dModel: 32 };  // engine/calls.js trainedHead: d_model 32, one head
   switch (p.encoding) {
     case 'sinusoidal': case 'none': return { d: p.d_model, dModel: p.d_model };
     case 'learned': return { d: p.projections === 'identity' ? p.d_model : Math.min(p.d_model, 64), dModel: p.d_model };
@@ -262,7 +262,7 @@ const FORMULAS = {
     scaledTheta(p, p.seq_len, data?.scaled)),
   rotation: (p, data) => lines(join(`\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = ${rotationAt(p, 't')}\\begin{pmatrix}1\\\\ 0\\end{pmatrix}`,
     `t = ${p.start},\\dots,${p.start + 10}`), join(`i = ${p.pair}`, theta(p, p.pair), p.encoding === 'xpos' && zeta(p, p.pair)),
-    scaledTheta(p, p.start + 11, data)),  // engine-calls.js pairTrajectory: frequencies for start + 11 tokens
+    scaledTheta(p, p.start + 11, data)),  // engine/calls.js pairTrajectory: frequencies for start + 11 tokens
   decay: (p) => lines(`q\\cdot R_{\\Delta} k\\,\\big|_{q=k=(1,\\dots,1)} = ${ropeOnes(p)}`,
     `\\frac{1}{${rotaryDim(p) / 2}}\\sum_{j=1}^{${rotaryDim(p) / 2}}|S_j|,\\ S_j = \\sum_{k<j} e^{\\mathrm{i}\\Delta${p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'_k" : '\\theta_k'}}`,
     rotaryFrequencies(p, p.max_distance + 1)),

@@ -11,7 +11,7 @@
 // over its last figure, which stays until the new one replaces it; a view
 // whose computation fails keeps it too.
 //
-// A job (a training, engine-calls.js) reports progress while it runs: every
+// A job (a training, engine/calls.js) reports progress while it runs: every
 // view waiting shows it, with a Cancel button (cancel() below), and newer
 // params are sent at once, so the server stops the job at its next slice
 // rather than finishing a result nobody will see.

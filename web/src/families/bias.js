@@ -1,7 +1,7 @@
 // What every attention-bias family shows: its bias matrix for the chosen head,
 // its own extra views, and the decay comparison; with a causal toggle and n.
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attention-lab.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 
 /**

@@ -1,7 +1,7 @@
 // The curves of the decay comparison: one reference per family that has a
 // decay curve (the core's list, describe()), at the page's defaults for it;
 // the current encoding's own spec in place of its reference. The family table
-// is handed in (engine-calls.js passes families/compute.js's), so no family
+// is handed in (engine/calls.js passes families/compute.js's), so no family
 // file imports this one back.
 import { DESCRIPTION } from '../describe.js';
 
@@ -10,7 +10,7 @@ const CURVE = { rotary: 'ones', bias: 'bias', absolute: 'dot', none: 'dot' };
 
 /**
  * The comparison over the families of `table` ({type: {parameters, spec}}): curveOf and comparison, each given the
- * engine's calls (engine-calls.js createCalls) to compute with.
+ * engine's calls (engine/calls.js createCalls) to compute with.
  */
 export function createComparison(table) {
   /** Label, reference spec, the decay curve to use, and its scale (1/sqrt(width) for q.k and p.p). */

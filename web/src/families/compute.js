@@ -1,7 +1,7 @@
-// The families as the engine's worker uses them (engine-calls.js): each family's
+// The families as the engine's worker uses them (engine/calls.js): each family's
 // spec() and fields(), by spec `type`. The core's families in the core's order
 // (describe()), then `compare` (its configurations read by the page, see
-// side-by-side.js) and `experiment`. Nothing here imports the page's controls,
+// labs/compare-mode.js) and `experiment`. Nothing here imports the page's controls,
 // state, presets or config reader (tests/unit/imports.test.mjs).
 import { FAMILY_TYPES } from '../describe.js';
 import * as sinusoidal from './sinusoidal.js';
@@ -17,8 +17,8 @@ import * as kerple from './kerple.js';
 import * as deberta from './deberta.js';
 import * as fire from './fire.js';
 import * as cope from './cope.js';
-import * as experiment from './experiment.js';
-import { sideBySideFields } from './side-by-side-fields.js';
+import * as experiment from '../labs/experiment.js';
+import { sideBySideFields } from '../labs/compare-mode-fields.js';
 
 // The file of each core family, by its spec `type`.
 const FILES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, deberta, fire, cope };

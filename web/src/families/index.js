@@ -2,8 +2,8 @@
 // core's families (pages.js), then `compare` (two to four of them side by side)
 // and `experiment` (train short, test long).
 import { FAMILY_PAGES, rawFromSpec } from './pages.js';
-import * as compare from './side-by-side.js';
-import * as experiment from './experiment.js';
+import * as compare from '../labs/compare-mode.js';
+import * as experiment from '../labs/experiment.js';
 
 export { rawFromSpec };
 

@@ -1,6 +1,6 @@
 // A learned absolute table (GPT-2 style) on the page, at its initialisation.
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attention-lab.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 
 export const label = 'learned (GPT-2)';

@@ -1,6 +1,6 @@
 // No positional encoding (NoPE) on the page.
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from './attention-lab.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 
 export const label = 'none (NoPE)';

@@ -1,7 +1,7 @@
 // The core's families as the page shows them: each family's file (compute.js,
 // in the core's order), RoPE with its model presets (rope-presets.js).
 import { CORE_FAMILIES } from './compute.js';
-import { ropePage } from './rope-presets.js';
+import { ropePage } from '../config/rope-presets.js';
 import { format } from '../lib/format.js';
 
 /** {type: the family's page file}, the core's families in the core's order. */

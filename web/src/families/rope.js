@@ -3,7 +3,7 @@
 // alone: rope-presets.js adds them (families/pages.js), so the engine's worker,
 // which loads this file for spec() and fields(), loads no preset.
 import { COMPARE_DISTANCE } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionViews, workedExample } from './attention-lab.js';
+import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../labs/attention-lab.js';
 import { format } from '../lib/format.js';
 import { ROPE_TYPES, coreChoices, ropeTypeKeys } from '../describe.js';
 import { rotaryFields } from './rotary.js';

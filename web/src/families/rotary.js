@@ -2,7 +2,7 @@
 // computed by the engine when a view first reads it, so a view whose input
 // fails (a pair out of range) does not stop the others.
 import { comparisonFields } from './compare.js';
-import { attentionFields } from './attention-lab.js';
+import { attentionFields } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 
 /**

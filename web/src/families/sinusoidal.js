@@ -1,6 +1,6 @@
 // The sinusoidal family on the page: its controls, its spec, the fields its views read.
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from './attention-lab.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 import { coreChoices } from '../describe.js';
 

@@ -1,6 +1,6 @@
 // xPos on the page: RoPE's rotation with a per-pair exponential scale.
 import { COMPARE_DISTANCE } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionViews } from './attention-lab.js';
+import { ATTENTION_PARAMETERS, attentionViews } from '../labs/attention-lab.js';
 import { adjustPair, rotaryFields } from './rotary.js';
 import { coreChoices } from '../describe.js';
 

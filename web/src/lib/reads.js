@@ -1,5 +1,5 @@
 // Which parameters a computation or a drawing reads: the dependency of a view
-// on its parameters, recorded rather than declared (session.js, engine-calls.js).
+// on its parameters, recorded rather than declared (session.js, engine/calls.js).
 
 /**
  * A proxy of params that records the names read through it.

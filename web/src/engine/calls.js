@@ -4,13 +4,13 @@
 // one attention call). createServer answers the page's requests (engine.js)
 // in order, one at a time, yielding between them so a newer request for the
 // same view can replace a queued older one; it runs in the worker
-// (engine-worker.js), or on the page itself where no worker can start.
-import { CORE_FAMILIES, COMPUTE } from './families/compute.js';
-import { createComparison } from './families/comparison.js';
-import { badParam } from './errors.js';
-import { seededRandom } from './lib/random.js';
-import { attachPreviews } from './lib/box-average.js';
-import { tracking } from './lib/reads.js';
+// (engine/worker.js), or on the page itself where no worker can start.
+import { CORE_FAMILIES, COMPUTE } from '../families/compute.js';
+import { createComparison } from '../families/comparison.js';
+import { badParam } from '../errors.js';
+import { seededRandom } from '../lib/random.js';
+import { attachPreviews } from '../lib/box-average.js';
+import { tracking } from '../lib/reads.js';
 
 /** The last `size` values by key, the least recently used dropped first. */
 function lru(size) {

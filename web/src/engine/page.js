@@ -1,13 +1,13 @@
 // The page side of the engine: the only module the shells use to reach the
-// wasm module. It starts one Web Worker (engine-worker.js) per page and
+// wasm module. It starts one Web Worker (engine/worker.js) per page and
 // answers with promises; typed arrays arrive transferred, not copied. A newer
 // request with the same key replaces an older one still queued; one already
 // running finishes, and the caller decides whether its answer is stale (see
 // session.js), unless it is a job (a training that reports progress): a newer
 // request, or cancel(key), stops that at its next slice. Where no worker can start (a host page's Content-Security-
 // Policy forbids it), the same server runs on the page itself.
-import workerUrl from './engine-worker.js?worker&url';
-import { previewLimits } from './lib/box-average.js';
+import workerUrl from './worker.js?worker&url';
+import { previewLimits } from '../lib/box-average.js';
 
 /**
  * Starts an engine.
@@ -29,9 +29,9 @@ import { previewLimits } from './lib/box-average.js';
  *     matrix larger than a screen shows carries a block-averaged preview (lib/box-average.js);
  *     priority 0 is answered before 1 (views in sight first); onStart is called when the
  *     worker starts on it (from then on it can no longer be replaced, unless it is a job); onProgress is
- *     called between the slices of a job (engine-calls.js createServer: e.g. steps done of total);
+ *     called between the slices of a job (engine/calls.js createServer: e.g. steps done of total);
  *   prioritise: changes the priority of a key's queued requests;
- *   call: one memoised call of engine-calls.js (e.g. call('rotary', spec, 1));
+ *   call: one memoised call of engine/calls.js (e.g. call('rotary', spec, 1));
  *   cancel: drops the queued requests of a key ({superseded: true}) and stops its running job ({cancelled: true});
  *   restarts: how many times the engine replaced its wasm instance after a request grew its
  *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer).
@@ -100,7 +100,7 @@ export function createEngine() {
     console.info(`posenc: computing on the page's thread (${reason})`);
     const queued = [];
     send = (message) => queued.push(message);
-    fallback = Promise.all([import('./engine-calls.js'), import('../generated/posenc.mjs')]).then(([{ createServer }, { default: createPosenc }]) => {
+    fallback = Promise.all([import('./calls.js'), import('../../generated/posenc.mjs')]).then(([{ createServer }, { default: createPosenc }]) => {
       const serve = createServer(() => createPosenc(), (message) => receive(message));
       send = serve;
       for (const message of queued) serve(message);
@@ -137,7 +137,7 @@ export function createEngine() {
   return engine;
 }
 
-/** A module worker for engine-worker.js; cross-origin (the component on a blog), through a same-origin stub. */
+/** A module worker for engine/worker.js; cross-origin (the component on a blog), through a same-origin stub. */
 function startWorker() {
   const url = new URL(workerUrl, import.meta.url);
   if (url.origin === location.origin) return new Worker(url, { type: 'module' });

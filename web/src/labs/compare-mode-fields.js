@@ -1,4 +1,4 @@
-// What the compare views read (side-by-side.js is the family's page file): each
+// What the compare views read (labs/compare-mode.js is the family's page file): each
 // configuration's decay curve, spectrum and attention map, computed in the
 // engine's worker from the configurations the page read (params.slots). The
 // families' table is handed in (families/compute.js), so none imports this back.
@@ -11,8 +11,8 @@ const SHARED = ['text', 'projections', 'attn_causal', 'attn_seed', 'sharpness'];
  * The fields of the comparison views (lazy getters).
  * curves: each one's decay curve (values null: none);
  * spectra: each one's inverse frequencies (null: none); maps: each one's attention result.
- * @param {object} engine  engine-calls.js createCalls
- * @param {object} params  with slots (side-by-side.js request)
+ * @param {object} engine  engine/calls.js createCalls
+ * @param {object} params  with slots (labs/compare-mode.js request)
  * @param {Record<string, {fields: Function}>} table  the core families' files by spec type
  */
 export function sideBySideFields(engine, params, table) {

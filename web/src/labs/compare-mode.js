@@ -5,12 +5,12 @@
 // key=value pairs of its playground parameters ("rope preset=llama-2-7b").
 // The page reads the lines (request: each line's family and parameters, as the
 // page's own parser reads a link); the engine's worker computes from what it
-// read (side-by-side-fields.js).
-import { COMPARE_DISTANCE } from './compare.js';
+// read (labs/compare-mode-fields.js).
+import { COMPARE_DISTANCE } from '../families/compare.js';
 import { ATTENTION_PARAMETERS } from './attention-lab.js';
-import { FAMILY_PAGES, rawFromSpec } from './pages.js';
+import { FAMILY_PAGES, rawFromSpec } from '../families/pages.js';
 import { defaultsOf, parse } from '../state.js';
-import { specFromConfig } from '../model-config.js';
+import { specFromConfig } from '../config/model-config.js';
 
 export const label = 'compare 2–4 configurations';
 export const formula = 'each configuration: the encoding, then its parameters, e.g. <code>rope preset=llama-3.1-8b</code> ' +
@@ -121,7 +121,7 @@ function slotsOf(params) {
 
 /**
  * The params sent to the engine: params with `slots`, the configurations read ([{slot, short, family, params,
- * label}]), or {error: {message, param}} naming the line that does not read (side-by-side-fields.js throws it).
+ * label}]), or {error: {message, param}} naming the line that does not read (labs/compare-mode-fields.js throws it).
  */
 export function request(params) {
   try {

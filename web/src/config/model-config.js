@@ -1,7 +1,7 @@
 // A model's config.json -> a posenc spec, with the core's names: the config
 // reader (hf-config.js, which imports nothing) given the family types and
 // rope_type names of the core's describe() (describe.js).
-import { FAMILY_TYPES, ROPE_TYPES } from './describe.js';
+import { FAMILY_TYPES, ROPE_TYPES } from '../describe.js';
 import { readConfig } from './hf-config.js';
 
 /**

@@ -2,9 +2,9 @@
 // "open in posenc" link carrying the same state, and (on request) the view's
 // own controls: what embed.html shows in an iframe and <posenc-view> in a
 // shadow root.
-import { createStage, queryOf, readLink } from './stage.js';
-import { createWarnings } from './warnings.js';
-import { VIEW_IDS } from './views/index.js';
+import { createStage, queryOf, readLink } from '../stage.js';
+import { createWarnings } from '../warnings.js';
+import { VIEW_IDS } from '../views/index.js';
 
 /** Keys the single-view shells read themselves. */
 export const SHELL_KEYS = ['view', 'controls', 'theme'];

@@ -68,7 +68,7 @@ function* mapJob(job, fn) {
 }
 
 /**
- * The experiment's result fields (lazy getters), each a job of the engine's (engine-calls.js experiment):
+ * The experiment's result fields (lazy getters), each a job of the engine's (engine/calls.js experiment):
  * one training of every arm, shared by the views through the engine's cache.
  * experiment: {trainLength, steps, runs: [{name, loss: Float32Array(steps + recalibrationSteps), eval: [{length, accuracy,
  *   loss}], retrained: boolean, recalibrationSteps: number}]}, one per arm;

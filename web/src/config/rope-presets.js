@@ -2,11 +2,11 @@
 // config reader as a pasted config.json would be). The preset control comes
 // first; picking one fills the values, and changing a model value makes it
 // "custom". Page only: the engine's worker never loads the presets.
-import * as rope from './rope.js';
-import { PRESETS } from '../presets.js';
+import * as rope from '../families/rope.js';
+import { PRESETS } from './presets.js';
 import { format, parse, visibleNames } from '../state.js';
-import { specFromConfig } from '../model-config.js';
-import { adjustPair } from './rotary.js';
+import { specFromConfig } from './model-config.js';
+import { adjustPair } from '../families/rotary.js';
 
 const PRESET = { name: 'preset', kind: 'choice', default: 'custom', choices: ['custom', ...PRESETS.map((p) => p.id)], label: 'model preset',
   choiceLabels: Object.fromEntries([['custom', 'custom (your values)'], ...PRESETS.map((p) => [p.id, p.label])]),

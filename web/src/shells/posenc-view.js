@@ -5,12 +5,12 @@
 // one. Every <posenc-view> of a page shares one engine (one Web Worker, one
 // .wasm fetch), loaded relative to this script, so the page may load it from
 // another origin that serves it with CORS.
-import { sharedEngine } from './engine.js';
+import { sharedEngine } from '../engine/page.js';
 import { mountSingleView } from './single-view.js';
-import css from '../views.css?inline';
+import css from '../../views.css?inline';
 
 // Where index.html is: next to this script once built, one folder up in the sources.
-const SITE = new URL(import.meta.env.DEV ? '../' : './', import.meta.url);
+const SITE = new URL(import.meta.env.DEV ? '../../' : './', import.meta.url);
 let sheet = null;
 
 class PosencView extends HTMLElement {

@@ -1,13 +1,13 @@
 // The playground: the URL's state, every view of the chosen encoding, its
 // controls, and the history (each committed change is a step of Back/Forward).
-import { sharedEngine } from './engine.js';
-import { carryOver } from './state.js';
-import { createStage, queryOf, readLink } from './stage.js';
-import { FAMILIES, parametersOf, rawFromSpec } from './families/index.js';
-import { parseConfigText } from './hf-config.js';
-import { specFromConfig } from './model-config.js';
-import { familyDescription } from './describe.js';
-import { createWarnings } from './warnings.js';
+import { sharedEngine } from '../engine/page.js';
+import { carryOver } from '../state.js';
+import { createStage, queryOf, readLink } from '../stage.js';
+import { FAMILIES, parametersOf, rawFromSpec } from '../families/index.js';
+import { parseConfigText } from '../config/hf-config.js';
+import { specFromConfig } from '../config/model-config.js';
+import { familyDescription } from '../describe.js';
+import { createWarnings } from '../warnings.js';
 
 const form = document.getElementById('controls');
 const viewsBox = document.getElementById('views');
@@ -70,7 +70,7 @@ async function show(name, raw, fromLinkNames) {
  */
 async function showFamilyFormula(name, family) {
   const box = document.getElementById('family-formula');
-  const [{ FAMILY_FORMULAS }, { typeset }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js')]);
+  const [{ FAMILY_FORMULAS }, { typeset }] = await Promise.all([import('../formulas.js'), import('../lib/katex.js')]);
   if (current?.name !== name) return;
   const entry = FAMILY_FORMULAS[name];
   if (!entry) { box.innerHTML = family.formula ?? ''; return; }

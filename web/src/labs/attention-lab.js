@@ -39,7 +39,7 @@ export function embeddingScale(params, dModel) {
 
 /**
  * Result fields (lazy getters) for the attention views.
- * @param {object} engine  the worker's engine (engine-calls.js)
+ * @param {object} engine  the worker's engine (engine/calls.js)
  * @param {object} params
  * @param {() => object} specOf  the family's spec (called lazily, so only views that use it read its keys)
  * @param {() => {d_model: number, d_head: number}} widthsOf  the head's widths for this family

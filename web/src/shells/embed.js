@@ -2,7 +2,7 @@
 // width, tells the host page its height ({type: 'posenc:resize', height} in
 // CSS px, on load and on every change), and follows prefers-color-scheme
 // unless theme=light|dark says otherwise.
-import { sharedEngine } from './engine.js';
+import { sharedEngine } from '../engine/page.js';
 import { mountSingleView } from './single-view.js';
 
 const query = new URLSearchParams(location.search);
