@@ -232,7 +232,6 @@ Family make_family() {
     f.bias_work = [](const Config& c, std::int64_t n) { return maps_work(parse(c), n); };
     train::Training t;
     t.position_key = "pos_emb";
-    t.write = train::write_pos(t.position_key);
     t.pair_work = [](const Config&, double d) { return 2 * d + 50; };
     f.training = train::training<Train>(std::move(t));
     return f;

@@ -269,7 +269,6 @@ Family make_family() {
         spec.set("norm_rel_ebd", std::string("none"));
     };
     t.position_key = "rel_embeddings";
-    t.write = train::write_pos(t.position_key);
     t.pair_work = [](const Config&, double d) { return 9 * d + 80; };  // + its log bucket per pair
     f.training = train::training<Train>(std::move(t));
     return f;

@@ -105,7 +105,6 @@ Family make_family() {
     };
     train::Training t;
     t.position_key = "relative_key";
-    t.write = train::write_pos(t.position_key);
     t.pair_work = [](const Config&, double d) { return 4 * d; };
     f.training = train::training<Train>(std::move(t));
     return f;

@@ -120,7 +120,6 @@ Family make_family() {
         spec.set("head", 0.0);
     };
     t.position_key = "relative_attention_bias";
-    t.write = train::write_pos(t.position_key);
     t.pair_work = [](const Config&, double) { return 80.0; };  // its log bucket per pair
     f.training = train::training<Train>(std::move(t));
     return f;

@@ -146,9 +146,11 @@ Config trained_spec(const Model<Real>& model, std::size_t layer) {
     Config out = model.encoding;
     const Vec<Real>& pos = model.params.layers.at(layer).pos;
     const Training& training = model.family->training;
+    const std::vector<double> values(pos.begin(), pos.end());
     if (training.write)
-        training.write(out, Trained{std::vector<double>(pos.begin(), pos.end()),
-                                    std::vector<double>(model.params.P.begin(), model.params.P.end()), model.max_length});
+        training.write(out, Trained{values, std::vector<double>(model.params.P.begin(), model.params.P.end()), model.max_length});
+    else if (!training.position_key.empty())
+        out.set(training.position_key, values);
     return out;
 }
 

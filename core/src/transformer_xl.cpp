@@ -97,7 +97,6 @@ Family make_family() {
     };
     train::Training t;
     t.position_key = "r_r_bias";
-    t.write = train::write_pos(t.position_key);
     t.pair_work = [](const Config&, double d) { return 6 * d; };
     f.training = train::training<Train>(std::move(t));
     return f;

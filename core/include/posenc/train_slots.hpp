@@ -165,24 +165,25 @@ struct BiasGradients {
 };
 
 /// A family's training slots in one precision (Real: float for the JS API, double for the
-/// native finite-difference checks). An empty slot does nothing.
+/// native finite-difference checks). A null slot does nothing. (Plain function pointers, not
+/// std::function: 13 families x 2 precisions of type-erased wrappers were 33 KB of .wasm, 7 KB gzip.)
 template <class Real>
 struct Slots {
     /// A layer's learned position parameters (Layer::pos) at the start, from `own` (the spec
     /// with its seed key set to seed + layer); d: the model's width. Throws BadParam for a table too large to train.
-    std::function<Vec<Real>(const Config& own, std::int64_t d)> init;
+    Vec<Real> (*init)(const Config& own, std::int64_t d) = nullptr;
     /// An absolute family's learned table P [max_length, d] at the start, drawn from rng after the
     /// other parameters; it is added to the token embeddings and trained.
-    std::function<Vec<Real>(Random& rng, std::int64_t max_length, std::int64_t d)> table;
+    Vec<Real> (*table)(Random& rng, std::int64_t max_length, std::int64_t d) = nullptr;
     /// Fills what a pass over pass.n tokens of width pass.d precomputes.
-    std::function<void(const Config&, Pass<Real>&)> prepare;
+    void (*prepare)(const Config&, Pass<Real>&) = nullptr;
     /// b(i, j) of one layer; set for the families that act as a bias.
-    std::function<LayerBias<Real>(const Config&, const BiasInputs<Real>&)> bias;
+    LayerBias<Real> (*bias)(const Config&, const BiasInputs<Real>&) = nullptr;
     /// The backward pass of bias: given ds [n, n] = d loss / d b(i, j), adds to the gradients.
-    std::function<void(const Config&, const BiasInputs<Real>&, const LayerBias<Real>&, const Vec<Real>& ds,
-                       const BiasGradients<Real>&)> backward;
+    void (*backward)(const Config&, const BiasInputs<Real>&, const LayerBias<Real>&, const Vec<Real>& ds,
+                     const BiasGradients<Real>&) = nullptr;
     /// Keeps a layer's parameters in range after each optimiser step.
-    std::function<void(const Config&, Vec<Real>& pos)> constrain;
+    void (*constrain)(const Config&, Vec<Real>& pos) = nullptr;
 };
 
 /// What a trained layer hands back: its learned parameters, and the learned table (absolute families).
@@ -195,13 +196,15 @@ struct Trained {
 /// A family's training: its slots in both precisions and what does not depend on one.
 struct Training {
     /// Sets the spec as the model uses it at width d (beyond the width key and causal, which every family gets).
-    std::function<void(Config& spec, std::int64_t d)> size;
-    /// The spec keys of Layer::pos, as messages and the trained spec name them ("relative_attention_bias").
+    void (*size)(Config& spec, std::int64_t d) = nullptr;
+    /// The spec key of Layer::pos, as messages and the trained spec name it ("relative_attention_bias");
+    /// the keys, comma-separated, when write splits the parameters ("r1, r2").
     std::string position_key;
-    /// Writes the trained parameters into the spec under the family's own explicit keys.
-    std::function<void(Config& spec, const Trained&)> write;
+    /// Writes the trained parameters into the spec under the family's own explicit keys; null: the
+    /// layer's parameters as they are under position_key (when the family has one).
+    void (*write)(Config& spec, const Trained&) = nullptr;
     /// The encoding's own work per (query, key) pair of one pass, forward and backward, in multiply-adds.
-    std::function<double(const Config&, double d)> pair_work;
+    double (*pair_work)(const Config&, double d) = nullptr;
     Slots<float> f;
     Slots<double> d;
 };
@@ -210,7 +213,12 @@ struct Training {
 template <template <class> class Make>
 Training training(Training shared) {
     shared.f = Make<float>::slots();
+#ifndef __EMSCRIPTEN__
+    // Float64 training exists for the native finite-difference checks; the JS API trains in float32,
+    // so the wasm build leaves these slots out (referenced from the descriptors, they would stay in
+    // the .wasm: 8.5 KB of gzip).
     shared.d = Make<double>::slots();
+#endif
     return shared;
 }
 
@@ -234,11 +242,6 @@ Vec<Real> normals(Random& rng, std::size_t count, Real std) {
     Vec<Real> out(count);
     for (Real& x : out) x = std * rng.normal();
     return out;
-}
-
-/// A write slot that puts a layer's parameters, as they are, under the spec key `key`.
-inline std::function<void(Config&, const Trained&)> write_pos(std::string key) {
-    return [key](Config& spec, const Trained& trained) { spec.set(key, trained.pos); };
 }
 
 /// Refuses a table of `rows` x d numbers above 2^20 (8 MiB of float64, and the same again for each of
