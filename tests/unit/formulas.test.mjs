@@ -84,9 +84,9 @@ test('the attention lab’s logit: where the family’s position acts and its wi
   assert.match(sinusoidal, /\\sqrt\{16\}/);
 });
 
-test('every family has a symbolic formula and its source; an unknown view has none', () => {
-  for (const [family, { tex, cite }] of Object.entries(FAMILY_FORMULAS)) {
-    assert.ok(tex.length > 4 && cite.length > 4, family);
+test('every family has a symbolic formula and a note beside the core’s source (it may be empty); an unknown view has none', () => {
+  for (const [family, { tex, note }] of Object.entries(FAMILY_FORMULAS)) {
+    assert.ok(tex.length > 4 && typeof note === 'string', family);
   }
   assert.equal(formulaOf('no-such-view', {}), null);
   assert.equal(formulaOf('constructor', {}), null, 'not read from the prototype');

@@ -1,14 +1,14 @@
 // Every list of families the page keeps against the core's one list (describe()
-// of this build): the formulas, the config reader's names, the views each family
-// shows, the experiment's arms, the compare mode's ready-made comparisons, the
-// curves' dash patterns, and each control of a core key against the core's key:
-// built from it (coreParameter), its default the core's or a page default with a why.
-// (tests/wasm/families.test.mjs checks the family table, the controls' kinds,
-// choices and slider ranges.)
+// of this build): the families' names on the page, the formulas, the config
+// reader's names, the views each family shows, the experiment's arms, the compare
+// mode's ready-made comparisons, the curves' dash patterns, and each control of a
+// core key against the core's key: built from it (coreParameter), its default the
+// core's or a page default with a why. (tests/wasm/families.test.mjs checks the
+// family table, the controls' kinds, choices and slider ranges.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from './load.mjs';
-import { FAMILIES } from '../../web/src/families/index.js';
+import { ENCODING, FAMILIES } from '../../web/src/families/index.js';
 import { COMPUTE } from '../../web/src/families/compute.js';
 import { COMPARISONS, readSlot } from '../../web/src/labs/compare-mode.js';
 import { TRAINED } from '../../web/src/labs/experiment.js';
@@ -24,6 +24,16 @@ const TYPES = core.families.map((f) => f.type);
 
 test('the formulas beside the families are the core’s families', () => {
   assert.deepEqual(Object.keys(FAMILY_FORMULAS).sort(), [...TYPES].sort());
+});
+
+test('the encoding control names each core family by the core’s label, up to its colon', () => {
+  for (const family of core.families) {
+    const name = family.label.slice(0, family.label.indexOf(':'));
+    assert.ok(name.length > 1, `${family.type}: the core's label has a name before a colon`);
+    assert.equal(ENCODING.choiceLabels[family.type], name, family.type);
+    assert.equal(FAMILIES[family.type].label, name, family.type);
+  }
+  assert.equal(ENCODING.choiceLabels.rope, 'RoPE');
 });
 
 test('the worker computes what the page offers: the same names', () => {

@@ -19,6 +19,11 @@ export function familyDescription(type) {
   return DESCRIPTION.families.find((f) => f.type === type);
 }
 
+/** The family's name, as the page shows it: the core's label up to its colon ("RoPE: q and k rotated ..." -> "RoPE"). */
+export function familyName(type) {
+  return familyDescription(type).label.split(':')[0];
+}
+
 /** The keys rope_type `name` takes: {required: string[], optional: string[]}. */
 export function ropeTypeKeys(name) {
   return DESCRIPTION.rope_types.find((t) => t.name === name);

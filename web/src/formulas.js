@@ -380,29 +380,30 @@ export function formulaOf(viewId, params, result, family = null) {
 }
 
 /**
- * Each family's formula, with symbols rather than values (the playground's sidebar), and where it comes from.
- * @type {Record<string, {tex: string, cite: string}>}
+ * Each family's formula, with symbols rather than values (the playground's sidebar), and what the page says beside
+ * the core's source of it (describe()'s source): the equation it writes, what the figures assume.
+ * @type {Record<string, {tex: string, note: string}>}
  */
 export const FAMILY_FORMULAS = {
   sinusoidal: { tex: '\\mathrm{PE}_{\\mathrm{pos},2i} = \\sin(\\mathrm{pos}\\,\\omega_i),\\ \\mathrm{PE}_{\\mathrm{pos},2i+1} = \\cos(\\mathrm{pos}\\,\\omega_i),\\ \\omega_i = \\mathrm{base}^{-2i/d_{\\mathrm{model}}}',
-    cite: 'Vaswani et al. 2017, §3.5' },
+    note: '' },
   learned: { tex: 'P:\\ \\mathrm{max\\_pos}\\times d_{\\mathrm{model}},\\ P_{\\mathrm{pos},c} \\sim \\mathcal{N}(0, \\mathrm{std}^2)',
-    cite: 'learned with the model; shown at its initialisation (GPT-2: std 0.02)' },
-  none: { tex: 'P = 0', cite: 'NoPE: without a causal mask, attention is permutation-equivariant (Kazemnejad et al. 2023 study NoPE with one)' },
+    note: 'learned with the model; shown at its initialisation' },
+  none: { tex: 'P = 0', note: 'without a causal mask, attention is permutation-equivariant (the paper studies NoPE with one)' },
   rope: { tex: '(R_{m\\theta}q_m)\\cdot(R_{n\\theta}k_n) = q_m^{\\top}R_{(n-m)\\theta}\\,k_n,\\ \\theta_i = \\mathrm{rope\\_theta}^{-2i/d}',
-    cite: 'RoFormer eq. 34; scalings as in transformers' },
+    note: 'the formula: RoFormer eq. 34' },
   xpos: { tex: 'q_n \\mapsto \\zeta^{n/\\gamma}R_{n\\theta}q_n,\\ k_m \\mapsto \\zeta^{-m/\\gamma}R_{m\\theta}k_m,\\ \\zeta_i = \\frac{2i/d + 0.4}{1.4}',
-    cite: 'Sun et al. 2022, §3.2; γ = scale_base' },
-  alibi: { tex: 'b(i,j) = -m_h|i-j|,\\ m_h = 2^{-8(h+1)/H}', cite: 'Press et al. 2022, §3; H heads, a power of two' },
-  t5: { tex: 'b(i,j) = t_h[\\operatorname{bucket}(j-i)]', cite: 'Raffel et al. 2020, §2.1: exact buckets for small distances, logarithmic ones up to max_distance' },
-  shaw: { tex: 'b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,-K,K)}', cite: 'Shaw et al. 2018, eq. 4–5; shown for q_i = (1, …, 1)' },
+    note: 'γ = scale_base' },
+  alibi: { tex: 'b(i,j) = -m_h|i-j|,\\ m_h = 2^{-8(h+1)/H}', note: 'H heads, a power of two' },
+  t5: { tex: 'b(i,j) = t_h[\\operatorname{bucket}(j-i)]', note: 'exact buckets for small distances, logarithmic ones up to max_distance' },
+  shaw: { tex: 'b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,-K,K)}', note: 'shown for q_i = (1, …, 1)' },
   transformer_xl: { tex: 'A_{ij} = \\underbrace{q_i^{\\top}k_j}_{(a)} + \\underbrace{q_i^{\\top}W_RR_{i-j}}_{(b)} + \\underbrace{u^{\\top}k_j}_{(c)} + \\underbrace{v^{\\top}W_RR_{i-j}}_{(d)}',
-    cite: 'Dai et al. 2019, §3.3; the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I' },
+    note: 'the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I' },
   fire: { tex: 'b(i,j) = f_{\\theta}\\Big(\\frac{\\psi(i-j)}{\\psi(\\max(L, i))}\\Big),\\ \\psi(x) = \\ln(1 + c\\,x)',
-    cite: 'Li et al. 2023 (FIRE); f_θ an MLP of one hidden ReLU layer, L the threshold (|L_multiplier · init_L|), eps added to the normaliser’s log' },
-  kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', cite: 'Chi et al. 2022, §4; 0 < r₂ ≤ 2 for the power variant' },
+    note: 'f_θ an MLP of one hidden ReLU layer, L the threshold (|L_multiplier · init_L|), eps added to the normaliser’s log' },
+  kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', note: '0 < r₂ ≤ 2 for the power variant' },
   cope: { tex: 'b(i,j) = q_i\\cdot e[p_{ij}],\\ p_{ij} = \\sum_{t=j}^{i}\\sigma(q_i\\cdot k_t/\\sqrt{d})\\ \\text{(interpolated)}',
-    cite: 'Golovneva et al. 2024, eq. 3–5, as x-transformers adds it (unscaled); the bias shown is a stand-in head’s, every q and k one drawn u' },
+    note: 'added unscaled, as x-transformers does; the bias shown is a stand-in head’s, every q and k one drawn u' },
   deberta: { tex: 'a_{ij} = \\frac{q_i\\cdot k_j + q_i\\cdot K_r[\\delta(i-j)] + k_j\\cdot Q_r[\\delta(i-j)]}{\\sqrt{3d}}',
-    cite: 'He et al. 2021, eq. 4; δ log-bucketed and K_r, Q_r projected as DeBERTa-v3 (transformers); the bias shown is c2p + p2c for one drawn vector u' },
+    note: 'the formula: eq. 4; the bias shown is c2p + p2c for one drawn vector u' },
 };

@@ -2,9 +2,8 @@
 import { biasFamily } from './bias.js';
 import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
+export const { parameters, spec, fields, views } = biasFamily({
   type: 'alibi',
-  label: 'ALiBi',
   parameters: [
     coreParameter('alibi', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
     coreParameter('alibi', 'head', { sliderMin: 0, sliderMax: 63 }),

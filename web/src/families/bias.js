@@ -8,7 +8,6 @@ import { coreParameter } from '../describe.js';
 /**
  * @param {object} o
  * @param {string} o.type  the family's spec `type` (its causal control is the core's key, with the core's default)
- * @param {string} o.label
  * @param {object[]} o.parameters the family's own parameters
  * @param {(params) => object} o.spec
  * @param {string[]} [o.views]   ids of the views after the bias matrix
@@ -18,10 +17,9 @@ import { coreParameter } from '../describe.js';
  * @param {(spec: object) => Record<string, string>} [o.rawFromSpec]  control values for a spec (hf-config.js), when
  *   its keys are not the controls' own
  */
-export function biasFamily({ type, label, parameters, spec, views = [], fields = () => ({}), width = () => 64,
+export function biasFamily({ type, parameters, spec, views = [], fields = () => ({}), width = () => 64,
   widths = (p) => ({ d_model: width(p), d_head: width(p) }), rawFromSpec }) {
   return {
-    label,
     parameters: [
       ...parameters,
       coreParameter(type, 'causal', { label: 'causal mask', help: 'Hide the keys after each query.' }),

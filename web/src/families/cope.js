@@ -4,9 +4,8 @@
 import { biasFamily } from './bias.js';
 import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
+export const { parameters, spec, fields, views } = biasFamily({
   type: 'cope',
-  label: 'CoPE contextual positions',
   parameters: [
     coreParameter('cope', 'head_dim', { sliderMin: 1, sliderMax: 256 }),
     coreParameter('cope', 'npos_max', { sliderMin: 1, sliderMax: 64,

@@ -20,9 +20,8 @@ function spanOf(p) {
   return { span: p.position_buckets > 0 ? p.position_buckets : maxRelative, maxRelative };
 }
 
-export const { label, parameters, spec, fields, views, rawFromSpec } = biasFamily({
+export const { parameters, spec, fields, views, rawFromSpec } = biasFamily({
   type: 'deberta',
-  label: 'DeBERTa disentangled',
   parameters: [
     coreParameter('deberta', 'head_dim', { sliderMin: 1, sliderMax: 256 }),
     coreParameter('deberta', 'hidden_size', { pageDefault: 64, why: 'the core reads an absent hidden_size as head_dim; a control shows a number, head_dim’s default',

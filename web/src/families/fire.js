@@ -16,9 +16,8 @@ export function sectionQueries(n) {
   return [...new Set([n / 8, n / 4, n / 2, n].map((x) => Math.max(1, Math.round(x))))];
 }
 
-export const { label, parameters, spec, fields, views } = biasFamily({
+export const { parameters, spec, fields, views } = biasFamily({
   type: 'fire',
-  label: 'FIRE',
   parameters: [
     coreParameter('fire', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
     coreParameter('fire', 'head', { sliderMin: 0, sliderMax: 63 }),

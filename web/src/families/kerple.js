@@ -2,9 +2,8 @@
 import { biasFamily } from './bias.js';
 import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
+export const { parameters, spec, fields, views } = biasFamily({
   type: 'kerple',
-  label: 'KERPLE',
   parameters: [
     coreParameter('kerple', 'variant'),
     coreParameter('kerple', 'r1', { sliderMin: 0.01, sliderMax: 100, log: true }),

@@ -4,7 +4,6 @@ import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/a
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
 
-export const label = 'none (NoPE)';
 
 export const parameters = [
   coreParameter('none', 'd_model', { sliderMin: 1, sliderMax: 1024 }),

@@ -8,7 +8,6 @@ import { format } from '../lib/format.js';
 import { ROPE_TYPES, coreParameter, ropeTypeKeys, scalingParameter } from '../describe.js';
 import { rotaryFields } from './rotary.js';
 
-export const label = 'RoPE and its scalings';
 
 const is = (...types) => (p) => types.includes(p.rope_type);
 

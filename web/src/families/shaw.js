@@ -2,9 +2,8 @@
 import { biasFamily } from './bias.js';
 import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
+export const { parameters, spec, fields, views } = biasFamily({
   type: 'shaw',
-  label: 'Shaw relative positions',
   parameters: [
     coreParameter('shaw', 'head_dim', { sliderMin: 1, sliderMax: 512 }),
     coreParameter('shaw', 'max_relative_position', { sliderMin: 0, sliderMax: 128, label: 'max_relative_position K' }),

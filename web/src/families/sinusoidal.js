@@ -4,7 +4,6 @@ import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } 
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
 
-export const label = 'sinusoidal';
 
 export const parameters = [
   { name: 'n', view: true, kind: 'int', default: 128, min: 1, max: 4096, label: 'positions n' },

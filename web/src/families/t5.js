@@ -2,9 +2,8 @@
 import { biasFamily } from './bias.js';
 import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
+export const { parameters, spec, fields, views } = biasFamily({
   type: 't5',
-  label: 'T5 relative buckets',
   parameters: [
     coreParameter('t5', 'num_buckets', { sliderMin: 2, sliderMax: 128 }),
     coreParameter('t5', 'max_distance', { sliderMin: 1, sliderMax: 1024, log: true }),

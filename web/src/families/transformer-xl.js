@@ -2,9 +2,8 @@
 import { biasFamily } from './bias.js';
 import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
+export const { parameters, spec, fields, views } = biasFamily({
   type: 'transformer_xl',
-  label: 'Transformer-XL',
   parameters: [
     coreParameter('transformer_xl', 'd_head', { sliderMin: 2, sliderMax: 512, step: 2 }),
     coreParameter('transformer_xl', 'seed', { sliderMin: 0, sliderMax: 100, label: 'seed (untrained v)' }),

@@ -4,7 +4,6 @@ import { ATTENTION_PARAMETERS, attentionViews } from '../labs/attention-lab.js';
 import { adjustPair, rotaryFields } from './rotary.js';
 import { coreParameter } from '../describe.js';
 
-export const label = 'xPos';
 
 export const parameters = [
   coreParameter('xpos', 'head_dim', { sliderMin: 2, sliderMax: 1024, step: 2 }),
