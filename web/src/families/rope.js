@@ -126,28 +126,29 @@ export const jsonFields = ['rope'];
 export function rawFromSpec(s, sliding = null) {
   const block = s.rope_scaling ?? s.rope_parameters ?? {};
   const get = (key, fallback) => block[key] ?? fallback;
+  // What the spec leaves out takes the control's default (the core's, or the page's said one).
   const defaults = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
   const headDim = s.head_dim ?? defaults.head_dim;
-  const partial = s.rotary_dim != null ? s.rotary_dim / headDim : (s.partial_rotary_factor ?? block.partial_rotary_factor ?? 1);
+  const partial = s.rotary_dim != null ? s.rotary_dim / headDim : (s.partial_rotary_factor ?? block.partial_rotary_factor ?? defaults.partial_rotary_factor);
   const values = {
     head_dim: headDim,
     rope_theta: block.rope_theta ?? s.rope_theta ?? defaults.rope_theta,
     partial_rotary_factor: partial,
-    layout: s.layout ?? 'half',
+    layout: s.layout ?? defaults.layout,
     max_position_embeddings: s.max_position_embeddings ?? defaults.max_position_embeddings,
-    rope_type: block.rope_type ?? block.type ?? 'default',
+    rope_type: block.rope_type ?? block.type ?? defaults.rope_type,
     factor: get('factor', defaults.factor),
-    original_max_position_embeddings: s.original_max_position_embeddings ?? get('original_max_position_embeddings', null),
+    original_max_position_embeddings: s.original_max_position_embeddings ?? get('original_max_position_embeddings', defaults.original_max_position_embeddings),
     beta_fast: get('beta_fast', defaults.beta_fast),
     beta_slow: get('beta_slow', defaults.beta_slow),
-    truncate: get('truncate', true),
-    mscale: get('mscale', null),
-    mscale_all_dim: get('mscale_all_dim', null),
-    attention_factor: get('attention_factor', null),
+    truncate: get('truncate', defaults.truncate),
+    mscale: get('mscale', defaults.mscale),
+    mscale_all_dim: get('mscale_all_dim', defaults.mscale_all_dim),
+    attention_factor: get('attention_factor', defaults.attention_factor),
     low_freq_factor: get('low_freq_factor', defaults.low_freq_factor),
     high_freq_factor: get('high_freq_factor', defaults.high_freq_factor),
-    short_factor: get('short_factor', null),
-    long_factor: get('long_factor', null),
+    short_factor: get('short_factor', defaults.short_factor),
+    long_factor: get('long_factor', defaults.long_factor),
     rope_local_base_freq: sliding?.rope_theta ?? null,
     sliding_window: sliding?.window ?? null,
     seq_len: s.max_position_embeddings ?? defaults.seq_len,
