@@ -1,9 +1,9 @@
 // The core's own list of what it computes (describe(), written to
 // web/generated/describe.json by `npm run build:wasm`): every family with where
 // it acts and its keys' defaults and ranges, every rope_type with its keys, and
-// the core's limits. The page's family list, its controls of the core's keys
-// (coreParameter, scalingParameter: kind, choices, default) and the config
-// reader's type names all come from here.
+// the core's limits. The page's family list, the families' names (familyName),
+// its controls of the core's keys (coreParameter, scalingParameter: kind,
+// choices, default) and the config reader's type names all come from here.
 import DESCRIPTION from '../generated/describe.json' with { type: 'json' };
 
 export { DESCRIPTION };
