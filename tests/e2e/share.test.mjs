@@ -134,7 +134,7 @@ test('a bad or unknown URL parameter is named in a warning; the default is used 
     ['?layout=diagonal', /layout = "diagonal" is invalid: expected one of interleaved, concat; using the default "interleaved"/, '#heatmap canvas.matrix'],
     ['?encoding=alibi&head=12', /head = 12 is invalid: .*; using the default "0"/, '#bias canvas.matrix'],
     ['?encoding=foo', /encoding = "foo" ignored: expected one of sinusoidal, .*; showing sinusoidal/, '#heatmap canvas.matrix'],
-    ['?rope_theta=5&zzz=1', /rope_theta = "5" ignored: sinusoidal has no parameter rope_theta.*\n.*zzz = "1" ignored: unknown parameter/, '#heatmap canvas.matrix'],
+    ['?rope_theta=5&zzz=1', /rope_theta = "5" ignored: Sinusoidal has no parameter rope_theta.*\n.*zzz = "1" ignored: unknown parameter/, '#heatmap canvas.matrix'],
   ]) {
     await openPlayground(playground, page, query);
     assert.match(await page.innerText('#warnings'), pattern, query);

@@ -71,9 +71,22 @@ test('T5 buckets: half the buckets each way when bidirectional, the first half o
   assert.match(tex, /\\ln\(128\/8\)/);
 });
 
-test('every family has a symbolic formula and its source; an unknown view has none', () => {
-  for (const [family, { tex, cite }] of Object.entries(FAMILY_FORMULAS)) {
-    assert.ok(tex.length > 4 && cite.length > 4, family);
+test('the attention lab’s logit: where the family’s position acts and its width, from the core’s description of it', () => {
+  const p = { encoding: 'xpos', head_dim: 32, scale_base: 512, sharpness: 1, projections: 'random', attn_causal: false };
+  // describe()'s xpos entry, as far as the formula reads it: rotary, head_dim wide.
+  const xpos = formulaOf('attention', p, undefined, { type: 'xpos', acts: 'rotary', width_key: 'head_dim' });
+  assert.match(xpos, /\\frac\{q_i\^\{\\top\} \\zeta\^\{\(i-j\)\/512\}R_\{j-i\}\\, k_j\}\{\\sqrt\{32\}\}/);
+  const alibi = formulaOf('attention', { ...p, encoding: 'alibi' }, undefined, { type: 'alibi', acts: 'bias', width_key: '' });
+  assert.match(alibi, /\\frac\{q_i\\cdot k_j\}\{\\sqrt\{64\}\} \+ b\(i,j\)/, 'no width key: the 64-wide head');
+  const sinusoidal = formulaOf('attention', { ...p, encoding: 'sinusoidal', d_model: 16 }, undefined,
+    { type: 'sinusoidal', acts: 'absolute', width_key: 'd_model' });
+  assert.match(sinusoidal, /q_i = \(x_i \+ p_i\)W_q/);
+  assert.match(sinusoidal, /\\sqrt\{16\}/);
+});
+
+test('every family has a symbolic formula and a note beside the core’s source (it may be empty); an unknown view has none', () => {
+  for (const [family, { tex, note }] of Object.entries(FAMILY_FORMULAS)) {
+    assert.ok(tex.length > 4 && typeof note === 'string', family);
   }
   assert.equal(formulaOf('no-such-view', {}), null);
   assert.equal(formulaOf('constructor', {}), null, 'not read from the prototype');

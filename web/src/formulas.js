@@ -98,22 +98,22 @@ export function alibiSlope(nHeads, head) {
 
 // --- what each family adds -----------------------------------------------------------------------
 
-/** The attention head's width d (d_head) and its d_model, as the families hand them to attention() (attention-lab.js). */
-function headWidths(p) {
+/**
+ * The attention head's width d (d_head) and its d_model, as the families hand them to attention() (attention-lab.js):
+ * the family's width key (its description's width_key), 64 for a family without one; learned and DeBERTa differ.
+ * @param {object} p  the params
+ * @param {?object} f  the core's description of p.encoding (describe.js familyDescription), null in compare mode
+ */
+function headWidths(p, f) {
   if (p.trained_head) return { d: 32, dModel: 32 };  // engine/calls.js trainedHead: d_model 32, one head
-  switch (p.encoding) {
-    case 'sinusoidal': case 'none': return { d: p.d_model, dModel: p.d_model };
-    case 'learned': return { d: p.projections === 'identity' ? p.d_model : Math.min(p.d_model, 64), dModel: p.d_model };
-    case 'rope': case 'xpos': case 'shaw': return { d: p.head_dim, dModel: p.head_dim };
-    case 'transformer_xl': return { d: p.d_head, dModel: p.d_head };
-    case 'deberta': return { d: p.head_dim, dModel: p.hidden_size };
-    case 'cope': return { d: p.head_dim, dModel: p.head_dim };
-    default: return { d: 64, dModel: 64 };
-  }
+  if (p.encoding === 'learned') return { d: p.projections === 'identity' ? p.d_model : Math.min(p.d_model, 64), dModel: p.d_model };
+  if (p.encoding === 'deberta') return { d: p.head_dim, dModel: p.hidden_size };
+  const key = f?.width_key;
+  return key ? { d: p[key], dModel: p[key] } : { d: 64, dModel: 64 };
 }
 
-const CARRIER = { sinusoidal: 'absolute', learned: 'absolute', none: 'none', rope: 'rotary', xpos: 'rotary' };
-const carrierOf = (p) => CARRIER[p.encoding] ?? 'bias';
+/** Where the family's position enters the head (its description's acts: absolute, rotary, bias, none); compare mode: bias. */
+const carrierOf = (f) => f?.acts ?? 'bias';
 
 /** b(i, j) of a bias family with the current values (bias.hpp: relative position j − i, key minus query). */
 function biasOf(p) {
@@ -176,10 +176,10 @@ function rotaryFrequencies(p, seqLen) {
 }
 
 /** The logit of query i and key j in the attention head, /√d, with the family's encoding in its place (attention.hpp). */
-function logit(p) {
-  const { d } = headWidths(p);
+function logit(p, f) {
+  const { d } = headWidths(p, f);
   const root = `\\sqrt{${d}}`;
-  switch (carrierOf(p)) {
+  switch (carrierOf(f)) {
     case 'rotary': {
       const a = p.encoding === 'rope' && ['yarn', 'longrope'].includes(p.rope_type) ? 'a^2\\,' : '';
       const g = p.encoding === 'xpos' ? '\\zeta^{(i-j)/' + num(p.scale_base) + '}' : '';
@@ -191,12 +191,12 @@ function logit(p) {
 }
 
 /** What q and k are for the family (x_i the scaled word embedding, W the head's projections). */
-function projections(p) {
-  const { dModel } = headWidths(p);
+function projections(p, f) {
+  const { dModel } = headWidths(p, f);
   const x = p.trained_head ? 'x_i = E_{\\mathrm{id}(w_i)}\\ (\\text{trained})'
     : `x_i = ${num(p.sharpness)}\\cdot\\sqrt{${dModel}}\\,w_i`;
   const W = p.trained_head ? 'W_q, W_k, W_v\\ \\text{trained}' : p.projections === 'identity' ? 'W_q = W_k = W_v = I' : '';
-  switch (carrierOf(p)) {
+  switch (carrierOf(f)) {
     case 'absolute': return join(x, 'q_i = (x_i + p_i)W_q', 'k_j = (x_j + p_j)W_k', W);
     case 'rotary': return join(x, 'q_i = x_iW_q', 'k_j = x_jW_k', W);
     default: return join(x, 'q_i = x_iW_q', 'k_j = x_jW_k', W);
@@ -281,19 +281,19 @@ const FORMULAS = {
       softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\theta_i = ${num(p.rope_theta)}^{-2i/8}`)
     : join(`x_t = ${num(p.sharpness)}\\cdot\\sqrt{8}\\,w_t + p_t`, 'q_t, k_t, v_t = x_tW_q, x_tW_k, x_tW_v',
       softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\omega_i = ${num(p.base)}^{-2i/8}`)),
-  attention: (p) => lines(softmax(logit(p), labCausal(p)), projections(p)),
-  ablation: (p) => lines(softmax(logit(p), labCausal(p)),
-    `\\alpha^{\\varnothing}_{ij} = \\operatorname{softmax}_{j${labCausal(p) ? '\\le i' : ''}}\\Big(\\frac{x_iW_q\\cdot x_jW_k}{\\sqrt{${headWidths(p).d}}}\\Big)`,
+  attention: (p, _, f) => lines(softmax(logit(p, f), labCausal(p)), projections(p, f)),
+  ablation: (p, _, f) => lines(softmax(logit(p, f), labCausal(p)),
+    `\\alpha^{\\varnothing}_{ij} = \\operatorname{softmax}_{j${labCausal(p) ? '\\le i' : ''}}\\Big(\\frac{x_iW_q\\cdot x_jW_k}{\\sqrt{${headWidths(p, f).d}}}\\Big)`,
     `x_i = x_{i'} \\Rightarrow \\alpha^{\\varnothing}_{i\\cdot} = \\alpha^{\\varnothing}_{i'\\cdot}${labCausal(p) ? '\\ \\text{(up to the mask)}' : ''}`),
-  'word-order': (p) => lines(`D_{ij} = \\alpha^{B}_{\\pi(i)\\pi(j)} - \\alpha^{A}_{ij}`, `\\pi\\!:\\ ${text('where each token of A stands in B')}`,
-    `${softmax(logit(p), labCausal(p))}`),
-  terms: (p) => {
-    const { d } = headWidths(p);
+  'word-order': (p, _, f) => lines(`D_{ij} = \\alpha^{B}_{\\pi(i)\\pi(j)} - \\alpha^{A}_{ij}`, `\\pi\\!:\\ ${text('where each token of A stands in B')}`,
+    `${softmax(logit(p, f), labCausal(p))}`),
+  terms: (p, _, f) => {
+    const { d } = headWidths(p, f);
     const W = p.projections === 'identity' ? '' : 'W_qW_k^{\\top}';
     return `\\frac{(w_i + p_i)W_q\\big((w_j + p_j)W_k\\big)^{\\top}}{\\sqrt{${d}}} = \\frac{1}{\\sqrt{${d}}}\\Big(` +
       `\\underbrace{w_i${W}w_j^{\\top}}_{\\text{cc}} + \\underbrace{w_i${W}p_j^{\\top}}_{\\text{cp}} + ` +
       `\\underbrace{p_i${W}w_j^{\\top}}_{\\text{pc}} + \\underbrace{p_i${W}p_j^{\\top}}_{\\text{pp}}\\Big)\n` +
-      `${p.projections === 'identity' ? 'W_q = W_k = I,\\quad ' : ''}w_i = ${num(p.sharpness)}\\cdot\\sqrt{${headWidths(p).dModel}}\\,e_i`;
+      `${p.projections === 'identity' ? 'W_q = W_k = I,\\quad ' : ''}w_i = ${num(p.sharpness)}\\cdot\\sqrt{${headWidths(p, f).dModel}}\\,e_i`;
   },
   // Compare mode (families/side-by-side.js): two to four configurations of any families.
   'compare-decay': (p) => lines(p.compare_values !== 'raw' &&
@@ -303,8 +303,8 @@ const FORMULAS = {
   'compare-spectrum': () => join('\\lambda_i = \\frac{2\\pi}{\\theta_i}', `\\theta_i = \\mathrm{rope\\_theta}^{-2i/d}\\ ${text('or its scaling’s')}\\ \\theta'_i`),
   'compare-attention': (p) => lines(softmax('\\frac{q_i\\cdot k_j}{\\sqrt{d}} + b(i,j)', p.attn_causal),
     join(`x_i = ${num(p.sharpness)}\\cdot\\sqrt{d_{\\mathrm{model}}}\\,w_i`, `${text('each configuration’s encoding in its place: ')}p_i,\\ R_i\\ ${text('or')}\\ b(i,j)`)),
-  panels: (p) => (p.encoding === 'deberta' ? debertaLogit(p)
-    : lines(`\\underbrace{\\frac{q_i\\cdot k_j}{\\sqrt{${headWidths(p).d}}}}_{\\text{content}} + \\underbrace{b(i,j)}_{\\text{bias}} = \\text{biased}`,
+  panels: (p, _, f) => (p.encoding === 'deberta' ? debertaLogit(p)
+    : lines(`\\underbrace{\\frac{q_i\\cdot k_j}{\\sqrt{${headWidths(p, f).d}}}}_{\\text{content}} + \\underbrace{b(i,j)}_{\\text{bias}} = \\text{biased}`,
       biasOf(p))),
   'deberta-buckets': (p) => debertaBuckets(p),
   'train-extrapolation': (p) => lines(`\\text{accuracy}(L) = \\frac{\\#\\{t: \\arg\\max_c z_{t,c} = y_t\\}}{\\#\\{t: y_t \\text{ defined}\\}}\\ ${text('over 16 sequences of length')}\\ L \\in \\{${[1, 2, 4, 8].map((f) => f * p.train_length).join(', ')}\\}`,
@@ -370,37 +370,40 @@ function buckets(p) {
  * @param {object} params   the parsed params of the view's family (state.js), with `encoding`
  * @param {object} [result] the view's result, when it has been computed: the numbers a formula shows that are the
  *   core's own (YaRN's ramp ends) come from it, and are left out without it
+ * @param {?object} [family] the core's description of params.encoding (describe.js familyDescription: where its
+ *   position acts, its width key), for the attention lab's formulas; null in compare mode
  * @returns {string|null}   TeX for KaTeX, or null for a view without a formula (an unknown id)
  */
-export function formulaOf(viewId, params, result) {
-  const tex = (Object.hasOwn(FORMULAS, viewId) && FORMULAS[viewId](params, result)) || null;
+export function formulaOf(viewId, params, result, family = null) {
+  const tex = (Object.hasOwn(FORMULAS, viewId) && FORMULAS[viewId](params, result, family)) || null;
   return tex?.includes('\n') ? `\\begin{aligned}&${tex.replaceAll('\n', ' \\\\ &')}\\end{aligned}` : tex;
 }
 
 /**
- * Each family's formula, with symbols rather than values (the playground's sidebar), and where it comes from.
- * @type {Record<string, {tex: string, cite: string}>}
+ * Each family's formula, with symbols rather than values (the playground's sidebar), and what the page says beside
+ * the core's source of it (describe()'s source): the equation it writes, what the figures assume.
+ * @type {Record<string, {tex: string, note: string}>}
  */
 export const FAMILY_FORMULAS = {
   sinusoidal: { tex: '\\mathrm{PE}_{\\mathrm{pos},2i} = \\sin(\\mathrm{pos}\\,\\omega_i),\\ \\mathrm{PE}_{\\mathrm{pos},2i+1} = \\cos(\\mathrm{pos}\\,\\omega_i),\\ \\omega_i = \\mathrm{base}^{-2i/d_{\\mathrm{model}}}',
-    cite: 'Vaswani et al. 2017, §3.5' },
+    note: '' },
   learned: { tex: 'P:\\ \\mathrm{max\\_pos}\\times d_{\\mathrm{model}},\\ P_{\\mathrm{pos},c} \\sim \\mathcal{N}(0, \\mathrm{std}^2)',
-    cite: 'learned with the model; shown at its initialisation (GPT-2: std 0.02)' },
-  none: { tex: 'P = 0', cite: 'NoPE: without a causal mask, attention is permutation-equivariant (Kazemnejad et al. 2023 study NoPE with one)' },
+    note: 'learned with the model; shown at its initialisation' },
+  none: { tex: 'P = 0', note: 'without a causal mask, attention is permutation-equivariant (the paper studies NoPE with one)' },
   rope: { tex: '(R_{m\\theta}q_m)\\cdot(R_{n\\theta}k_n) = q_m^{\\top}R_{(n-m)\\theta}\\,k_n,\\ \\theta_i = \\mathrm{rope\\_theta}^{-2i/d}',
-    cite: 'RoFormer eq. 34; scalings as in transformers' },
+    note: 'the formula: RoFormer eq. 34' },
   xpos: { tex: 'q_n \\mapsto \\zeta^{n/\\gamma}R_{n\\theta}q_n,\\ k_m \\mapsto \\zeta^{-m/\\gamma}R_{m\\theta}k_m,\\ \\zeta_i = \\frac{2i/d + 0.4}{1.4}',
-    cite: 'Sun et al. 2022, §3.2; γ = scale_base' },
-  alibi: { tex: 'b(i,j) = -m_h|i-j|,\\ m_h = 2^{-8(h+1)/H}', cite: 'Press et al. 2022, §3; H heads, a power of two' },
-  t5: { tex: 'b(i,j) = t_h[\\operatorname{bucket}(j-i)]', cite: 'Raffel et al. 2020, §2.1: exact buckets for small distances, logarithmic ones up to max_distance' },
-  shaw: { tex: 'b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,-K,K)}', cite: 'Shaw et al. 2018, eq. 4–5; shown for q_i = (1, …, 1)' },
+    note: 'γ = scale_base' },
+  alibi: { tex: 'b(i,j) = -m_h|i-j|,\\ m_h = 2^{-8(h+1)/H}', note: 'H heads, a power of two' },
+  t5: { tex: 'b(i,j) = t_h[\\operatorname{bucket}(j-i)]', note: 'exact buckets for small distances, logarithmic ones up to max_distance' },
+  shaw: { tex: 'b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,-K,K)}', note: 'shown for q_i = (1, …, 1)' },
   transformer_xl: { tex: 'A_{ij} = \\underbrace{q_i^{\\top}k_j}_{(a)} + \\underbrace{q_i^{\\top}W_RR_{i-j}}_{(b)} + \\underbrace{u^{\\top}k_j}_{(c)} + \\underbrace{v^{\\top}W_RR_{i-j}}_{(d)}',
-    cite: 'Dai et al. 2019, §3.3; the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I' },
+    note: 'the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I' },
   fire: { tex: 'b(i,j) = f_{\\theta}\\Big(\\frac{\\psi(i-j)}{\\psi(\\max(L, i))}\\Big),\\ \\psi(x) = \\ln(1 + c\\,x)',
-    cite: 'Li et al. 2023 (FIRE); f_θ an MLP of one hidden ReLU layer, L the threshold (|L_multiplier · init_L|), eps added to the normaliser’s log' },
-  kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', cite: 'Chi et al. 2022, §4; 0 < r₂ ≤ 2 for the power variant' },
+    note: 'f_θ an MLP of one hidden ReLU layer, L the threshold (|L_multiplier · init_L|), eps added to the normaliser’s log' },
+  kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', note: '0 < r₂ ≤ 2 for the power variant' },
   cope: { tex: 'b(i,j) = q_i\\cdot e[p_{ij}],\\ p_{ij} = \\sum_{t=j}^{i}\\sigma(q_i\\cdot k_t/\\sqrt{d})\\ \\text{(interpolated)}',
-    cite: 'Golovneva et al. 2024, eq. 3–5, as x-transformers adds it (unscaled); the bias shown is a stand-in head’s, every q and k one drawn u' },
+    note: 'added unscaled, as x-transformers does; the bias shown is a stand-in head’s, every q and k one drawn u' },
   deberta: { tex: 'a_{ij} = \\frac{q_i\\cdot k_j + q_i\\cdot K_r[\\delta(i-j)] + k_j\\cdot Q_r[\\delta(i-j)]}{\\sqrt{3d}}',
-    cite: 'He et al. 2021, eq. 4; δ log-bucketed and K_r, Q_r projected as DeBERTa-v3 (transformers); the bias shown is c2p + p2c for one drawn vector u' },
+    note: 'the formula: eq. 4; the bias shown is c2p + p2c for one drawn vector u' },
 };

@@ -9,7 +9,9 @@
 //
 // A parameter: {name, kind, default, label, help?, min?, max? (view settings
 //   only), sliderMin?, sliderMax?, log?, step?, choices?, choiceLabels?,
-//   when?(params), view? (a setting of the views, not of the encoding)}; kinds:
+//   when?(params), view? (a setting of the views, not of the encoding),
+//   coreDefault?, why? (a control of a core key, describe.js coreParameter: the
+//   core's default, and why the page's differs)}; kinds:
 //   int, number, optional-int, optional-number (blank = absent), choice, bool,
 //   list (of numbers), dims, text.
 

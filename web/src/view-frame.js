@@ -127,10 +127,11 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
      */
     async setFormula(params, result) {
       const mine = ++formulaRequest;
-      const [{ formulaOf }, { typeset }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js')]);
+      const [{ formulaOf }, { typeset }, { familyDescription }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js'),
+        import('./describe.js')]);
       await new Promise((resolve) => { setTimeout(resolve, 120); });
       if (mine !== formulaRequest) return;
-      const tex = formulaOf(view.id, params, result);
+      const tex = formulaOf(view.id, params, result, familyDescription(params.encoding) ?? null);
       if (tex === shownTex) return;
       shownTex = tex;
       formula.hidden = !tex;

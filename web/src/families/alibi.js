@@ -1,11 +1,12 @@
 // ALiBi on the page: the bias of one head, every head side by side, the slopes.
 import { biasFamily } from './bias.js';
+import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
-  label: 'ALiBi',
+export const { parameters, spec, fields, views } = biasFamily({
+  type: 'alibi',
   parameters: [
-    { name: 'n_heads', kind: 'int', default: 8, sliderMin: 1, sliderMax: 64, label: 'n_heads' },
-    { name: 'head', kind: 'int', default: 0, sliderMin: 0, sliderMax: 63, label: 'head' },
+    coreParameter('alibi', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
+    coreParameter('alibi', 'head', { sliderMin: 0, sliderMax: 63 }),
   ],
   spec: (p) => ({ type: 'alibi', n_heads: p.n_heads, head: p.head, causal: p.causal }),
   views: ['heads', 'slopes'],

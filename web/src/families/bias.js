@@ -3,27 +3,26 @@
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
+import { coreParameter } from '../describe.js';
 
 /**
  * @param {object} o
- * @param {string} o.label
+ * @param {string} o.type  the family's spec `type` (its causal control is the core's key, with the core's default)
  * @param {object[]} o.parameters the family's own parameters
  * @param {(params) => object} o.spec
  * @param {string[]} [o.views]   ids of the views after the bias matrix
  * @param {(engine, params) => object} [o.fields]  extra result fields (lazy getters)
- * @param {boolean} [o.causalDefault]
  * @param {(params) => number} [o.width]  the attention head's width (d_model = d_head); 64 by default
  * @param {(params) => {d_model: number, d_head: number}} [o.widths]  the head's widths when they differ (DeBERTa)
  * @param {(spec: object) => Record<string, string>} [o.rawFromSpec]  control values for a spec (hf-config.js), when
  *   its keys are not the controls' own
  */
-export function biasFamily({ label, parameters, spec, views = [], fields = () => ({}), causalDefault = false, width = () => 64,
+export function biasFamily({ type, parameters, spec, views = [], fields = () => ({}), width = () => 64,
   widths = (p) => ({ d_model: width(p), d_head: width(p) }), rawFromSpec }) {
   return {
-    label,
     parameters: [
       ...parameters,
-      { name: 'causal', kind: 'bool', default: causalDefault, label: 'causal mask', help: 'Hide the keys after each query.' },
+      coreParameter(type, 'causal', { label: 'causal mask', help: 'Hide the keys after each query.' }),
       { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 1024, sliderMax: 512, label: 'positions n' },
       COMPARE_DISTANCE,
       ...ATTENTION_PARAMETERS,

@@ -3,7 +3,7 @@
 // the current encoding's own spec in place of its reference. The family table
 // is handed in (engine/calls.js passes families/compute.js's), so no family
 // file imports this one back.
-import { DESCRIPTION } from '../describe.js';
+import { DESCRIPTION, familyName } from '../describe.js';
 
 // The decay curve each kind of family compares by: q.k of q = k = 1 (rotary), the bias (bias), p_0.p_m (absolute, none).
 const CURVE = { rotary: 'ones', bias: 'bias', absolute: 'dot', none: 'dot' };
@@ -21,7 +21,7 @@ export function createComparison(table) {
       const params = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
       const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
       return {
-        label: f.label.split(':')[0],
+        label: familyName(f.type),
         spec: spec(params),
         curve: CURVE[f.acts],
         scale: f.acts === 'rotary' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1,

@@ -23,6 +23,10 @@ import { sideBySideFields } from '../labs/compare-mode-fields.js';
 // The file of each core family, by its spec `type`.
 const FILES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, deberta, fire, cope };
 
+for (const type of Object.keys(FILES)) {
+  if (!FAMILY_TYPES.includes(type)) throw new Error(`families: "${type}" has a page file but the core has no such family`);
+}
+
 /** The core's families (describe()), in its order: {type: the family's file}. */
 export const CORE_FAMILIES = Object.fromEntries(FAMILY_TYPES.map((type) => {
   if (!FILES[type]) throw new Error(`families: the core's family "${type}" has no page file`);

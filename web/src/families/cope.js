@@ -2,20 +2,20 @@
 // the typed sentence, and in the attention lab the gates, contextual positions
 // and bias of the head over the sentence.
 import { biasFamily } from './bias.js';
+import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
-  label: 'CoPE contextual positions',
+export const { parameters, spec, fields, views } = biasFamily({
+  type: 'cope',
   parameters: [
-    { name: 'head_dim', kind: 'int', default: 64, sliderMin: 1, sliderMax: 256, label: 'head_dim' },
-    { name: 'npos_max', kind: 'int', default: 16, sliderMin: 1, sliderMax: 64, label: 'npos_max',
-      help: 'How many positions the gates can count to (x-transformers’ cope_max_pos); counts past it are clamped.' },
-    { name: 'seed', kind: 'int', default: 0, sliderMin: 0, sliderMax: 100, label: 'seed (untrained e)' },
+    coreParameter('cope', 'head_dim', { sliderMin: 1, sliderMax: 256 }),
+    coreParameter('cope', 'npos_max', { sliderMin: 1, sliderMax: 64,
+      help: 'How many positions the gates can count to (x-transformers’ cope_max_pos); counts past it are clamped.' }),
+    coreParameter('cope', 'seed', { sliderMin: 0, sliderMax: 100, label: 'seed (untrained e)' }),
     { name: 'count', view: true, kind: 'choice', default: 'sentences', choices: ['sentences', 'word'], label: 'gates count (demonstration)',
       choiceLabels: { sentences: 'sentence ends . ! ?', word: 'the word below' } },
     { name: 'count_word', view: true, kind: 'text', default: 'the', label: 'counted word', when: (p) => p.count === 'word' },
     { name: 'target', view: true, kind: 'int', default: 1, min: 0, max: 64, sliderMax: 8, label: 'attend to count back' },
   ],
-  causalDefault: true,
   width: (p) => p.head_dim,
   spec: (p) => ({ type: 'cope', head_dim: p.head_dim, npos_max: p.npos_max, seed: p.seed, causal: p.causal }),
   views: ['cope-count'],

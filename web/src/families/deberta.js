@@ -2,7 +2,7 @@
 // terms, the bucket map of relative positions, and in the attention lab the
 // content, c2p and p2c scores of the typed sentence.
 import { biasFamily } from './bias.js';
-import { coreChoices } from '../describe.js';
+import { coreParameter } from '../describe.js';
 import { format } from '../lib/format.js';
 
 // pos_att_type as one control: the core's list, written as transformers' string form.
@@ -20,25 +20,26 @@ function spanOf(p) {
   return { span: p.position_buckets > 0 ? p.position_buckets : maxRelative, maxRelative };
 }
 
-export const { label, parameters, spec, fields, views, rawFromSpec } = biasFamily({
-  label: 'DeBERTa disentangled',
+export const { parameters, spec, fields, views, rawFromSpec } = biasFamily({
+  type: 'deberta',
   parameters: [
-    { name: 'head_dim', kind: 'int', default: 64, sliderMin: 1, sliderMax: 256, label: 'head_dim' },
-    { name: 'hidden_size', kind: 'int', default: 64, sliderMin: 1, sliderMax: 1024, label: 'hidden_size (the head’s d_model)',
-      help: 'The width of the relative embeddings, projected by W_q and W_k into position queries and keys.' },
-    { name: 'position_buckets', kind: 'int', default: 256, sliderMin: -1, sliderMax: 512, label: 'position_buckets',
-      help: 'Distances up to half of it get their own bucket, farther ones log buckets; ≤ 0: no buckets.' },
-    { name: 'max_relative_positions', kind: 'int', default: -1, sliderMin: -1, sliderMax: 2048, label: 'max_relative_positions',
-      help: 'Where the log buckets end; < 1 takes max_position_embeddings.' },
-    { name: 'max_position_embeddings', kind: 'int', default: 512, sliderMin: 1, sliderMax: 4096, label: 'max_position_embeddings' },
+    coreParameter('deberta', 'head_dim', { sliderMin: 1, sliderMax: 256 }),
+    coreParameter('deberta', 'hidden_size', { pageDefault: 64, why: 'the core reads an absent hidden_size as head_dim; a control shows a number, head_dim’s default',
+      sliderMin: 1, sliderMax: 1024, label: 'hidden_size (the head’s d_model)',
+      help: 'The width of the relative embeddings, projected by W_q and W_k into position queries and keys.' }),
+    coreParameter('deberta', 'position_buckets', { sliderMin: -1, sliderMax: 512,
+      help: 'Distances up to half of it get their own bucket, farther ones log buckets; ≤ 0: no buckets.' }),
+    coreParameter('deberta', 'max_relative_positions', { sliderMin: -1, sliderMax: 2048,
+      help: 'Where the log buckets end; < 1 takes max_position_embeddings.' }),
+    coreParameter('deberta', 'max_position_embeddings', { sliderMin: 1, sliderMax: 4096 }),
     { name: 'pos_att', kind: 'choice', default: 'p2c|c2p', choices: Object.keys(POS_ATT), label: 'pos_att_type',
       choiceLabels: { 'p2c|c2p': 'c2p and p2c (DeBERTa-v3)', c2p: 'content → position only', p2c: 'position → content only', none: 'none' } },
-    { name: 'relative_attention', kind: 'bool', default: true, label: 'relative_attention' },
-    { name: 'share_att_key', kind: 'bool', default: true, label: 'share_att_key',
-      help: 'Project the relative embeddings with the head’s own W_q, W_k (else with their own, drawn).' },
-    { name: 'norm_rel_ebd', kind: 'choice', default: 'layer_norm', choices: coreChoices('deberta', 'norm_rel_ebd'), label: 'norm_rel_ebd' },
-    { name: 'layer_norm_eps', kind: 'number', default: 1e-7, sliderMin: 1e-12, sliderMax: 1e-3, log: true, label: 'layer_norm_eps' },
-    { name: 'seed', kind: 'int', default: 0, sliderMin: 0, sliderMax: 100, label: 'seed (untrained embeddings)' },
+    coreParameter('deberta', 'relative_attention'),
+    coreParameter('deberta', 'share_att_key', {
+      help: 'Project the relative embeddings with the head’s own W_q, W_k (else with their own, drawn).' }),
+    coreParameter('deberta', 'norm_rel_ebd'),
+    coreParameter('deberta', 'layer_norm_eps', { sliderMin: 1e-12, sliderMax: 1e-3, log: true }),
+    coreParameter('deberta', 'seed', { sliderMin: 0, sliderMax: 100, label: 'seed (untrained embeddings)' }),
   ],
   widths: (p) => ({ d_model: p.hidden_size, d_head: p.head_dim }),
   spec: (p) => ({

@@ -2,6 +2,7 @@
 // cross-sections b(i, ·) at a few query positions, against the distance and
 // against the MLP's input, the normalised distance.
 import { biasFamily } from './bias.js';
+import { coreParameter } from '../describe.js';
 
 /** The view setting: the context whose queries the cross-sections are taken at. */
 const SECTIONS_N = {
@@ -15,23 +16,22 @@ export function sectionQueries(n) {
   return [...new Set([n / 8, n / 4, n / 2, n].map((x) => Math.max(1, Math.round(x))))];
 }
 
-export const { label, parameters, spec, fields, views } = biasFamily({
-  label: 'FIRE',
+export const { parameters, spec, fields, views } = biasFamily({
+  type: 'fire',
   parameters: [
-    { name: 'n_heads', kind: 'int', default: 12, sliderMin: 1, sliderMax: 64, label: 'n_heads' },
-    { name: 'head', kind: 'int', default: 0, sliderMin: 0, sliderMax: 63, label: 'head' },
-    { name: 'mlp_width', kind: 'int', default: 32, sliderMin: 1, sliderMax: 256, log: true, label: 'mlp_width',
-      help: 'Hidden units of the MLP f_θ: Linear(1, mlp_width), ReLU, Linear(mlp_width, n_heads).' },
-    { name: 'init_c', kind: 'number', default: 0.1, sliderMin: 0.001, sliderMax: 100, log: true, label: 'c (init_c)',
-      help: 'ψ(x) = log(c·x + 1): larger c spreads the nearby distances apart.' },
-    { name: 'init_L', kind: 'number', default: 512, sliderMin: 1, sliderMax: 65536, log: true, label: 'L (init_L, tokens)',
-      help: 'The threshold: queries at positions up to L share the normaliser ψ(L) (the training length in the paper).' },
-    { name: 'seed', kind: 'int', default: 0, sliderMin: 0, sliderMax: 100, label: 'seed (untrained MLP)' },
+    coreParameter('fire', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
+    coreParameter('fire', 'head', { sliderMin: 0, sliderMax: 63 }),
+    coreParameter('fire', 'mlp_width', { sliderMin: 1, sliderMax: 256, log: true,
+      help: 'Hidden units of the MLP f_θ: Linear(1, mlp_width), ReLU, Linear(mlp_width, n_heads).' }),
+    coreParameter('fire', 'init_c', { sliderMin: 0.001, sliderMax: 100, log: true, label: 'c (init_c)',
+      help: 'ψ(x) = log(c·x + 1): larger c spreads the nearby distances apart.' }),
+    coreParameter('fire', 'init_L', { sliderMin: 1, sliderMax: 65536, log: true, label: 'L (init_L, tokens)',
+      help: 'The threshold: queries at positions up to L share the normaliser ψ(L) (the training length in the paper).' }),
+    coreParameter('fire', 'seed', { sliderMin: 0, sliderMax: 100, label: 'seed (untrained MLP)' }),
     SECTIONS_N,
   ],
   spec: (p) => ({ type: 'fire', n_heads: p.n_heads, head: p.head, mlp_width: p.mlp_width, init_c: p.init_c, init_L: p.init_L,
     seed: p.seed, causal: p.causal }),
-  causalDefault: true,
   views: ['fire-sections'],
   fields: (engine, p) => ({
     get fire() { return { init_c: p.init_c, init_L: p.init_L, n: p.sections_n }; },

@@ -2,15 +2,14 @@
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
+import { coreParameter } from '../describe.js';
 
-export const label = 'learned (GPT-2)';
 
 export const parameters = [
-  { name: 'd_model', kind: 'int', default: 768, sliderMin: 1, sliderMax: 1024, label: 'd_model' },
-  { name: 'max_position_embeddings', kind: 'int', default: 1024, sliderMin: 8, sliderMax: 4096,
-    label: 'max_position_embeddings' },
-  { name: 'seed', kind: 'int', default: 0, sliderMin: 0, sliderMax: 100, label: 'seed' },
-  { name: 'std', kind: 'number', default: 0.02, sliderMin: 0, sliderMax: 0.1, step: 0.005, label: 'std' },
+  coreParameter('learned', 'd_model', { sliderMin: 1, sliderMax: 1024 }),
+  coreParameter('learned', 'max_position_embeddings', { sliderMin: 8, sliderMax: 4096 }),
+  coreParameter('learned', 'seed', { sliderMin: 0, sliderMax: 100 }),
+  coreParameter('learned', 'std', { sliderMin: 0, sliderMax: 0.1, step: 0.005 }),
   { name: 'n', view: true, kind: 'int', default: 1200, min: 1, max: 4096, label: 'positions n', help: 'Past max_position_embeddings, no row exists.' },
   { name: 'metric', view: true, kind: 'choice', default: 'cosine', choices: ['cosine', 'dot'], label: 'similarity',
     choiceLabels: { cosine: 'cosine', dot: 'dot product' } },

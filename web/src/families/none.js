@@ -2,11 +2,11 @@
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
+import { coreParameter } from '../describe.js';
 
-export const label = 'none (NoPE)';
 
 export const parameters = [
-  { name: 'd_model', kind: 'int', default: 64, sliderMin: 1, sliderMax: 1024, label: 'd_model' },
+  coreParameter('none', 'd_model', { sliderMin: 1, sliderMax: 1024 }),
   { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 4096, label: 'positions n' },
   COMPARE_DISTANCE,
   ...ATTENTION_PARAMETERS,

@@ -1,11 +1,14 @@
 // The core's families as the page shows them: each family's file (compute.js,
-// in the core's order), RoPE with its model presets (rope-presets.js).
+// in the core's order), RoPE with its model presets (rope-presets.js), each
+// named by the core's label (describe.js familyName).
 import { CORE_FAMILIES } from './compute.js';
+import { familyName } from '../describe.js';
 import { ropePage } from '../config/rope-presets.js';
 import { format } from '../lib/format.js';
 
-/** {type: the family's page file}, the core's families in the core's order. */
-export const FAMILY_PAGES = { ...CORE_FAMILIES, rope: ropePage };
+/** {type: the family's page file, with label: its name}, the core's families in the core's order. */
+export const FAMILY_PAGES = Object.fromEntries(Object.entries({ ...CORE_FAMILIES, rope: ropePage })
+  .map(([type, page]) => [type, { ...page, label: familyName(type) }]));
 
 /**
  * Raw control values of family spec.type for a spec (a pasted config's or a

@@ -5,44 +5,41 @@
 import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../labs/attention-lab.js';
 import { format } from '../lib/format.js';
-import { ROPE_TYPES, coreChoices, ropeTypeKeys } from '../describe.js';
+import { ROPE_TYPES, coreParameter, ropeTypeKeys, scalingParameter } from '../describe.js';
 import { rotaryFields } from './rotary.js';
 
-export const label = 'RoPE and its scalings';
 
 const is = (...types) => (p) => types.includes(p.rope_type);
 
 /** The family's parameters after the preset control (rope-presets.js puts that first). */
 export const parameters = [
-  { name: 'head_dim', kind: 'int', default: 128, sliderMin: 2, sliderMax: 1024, step: 2, label: 'head_dim' },
-  { name: 'rope_theta', kind: 'number', default: 10000, sliderMin: 10, sliderMax: 1e7, label: 'rope_theta' },
-  { name: 'partial_rotary_factor', kind: 'number', default: 1, sliderMin: 0.05, sliderMax: 1, step: 0.05, label: 'partial_rotary_factor',
-    help: 'Fraction of head_dim that rotates (GPT-NeoX 0.25); the rest passes through.' },
-  { name: 'layout', kind: 'choice', default: 'half', choices: coreChoices('rope', 'layout'), label: 'layout',
-    choiceLabels: { half: 'half: (i, i + d/2), GPT-NeoX, LLaMA', interleaved: 'interleaved: (2i, 2i+1), GPT-J, RoFormer' } },
-  { name: 'max_position_embeddings', kind: 'int', default: 4096, sliderMin: 16, sliderMax: 1048576,
-    label: 'max_position_embeddings' },
+  coreParameter('rope', 'head_dim', { sliderMin: 2, sliderMax: 1024, step: 2 }),
+  coreParameter('rope', 'rope_theta', { sliderMin: 10, sliderMax: 1e7 }),
+  coreParameter('rope', 'partial_rotary_factor', { sliderMin: 0.05, sliderMax: 1, step: 0.05,
+    help: 'Fraction of head_dim that rotates (GPT-NeoX 0.25); the rest passes through.' }),
+  coreParameter('rope', 'layout', {
+    choiceLabels: { half: 'half: (i, i + d/2), GPT-NeoX, LLaMA', interleaved: 'interleaved: (2i, 2i+1), GPT-J, RoFormer' } }),
+  coreParameter('rope', 'max_position_embeddings', { sliderMin: 16, sliderMax: 1048576 }),
   { name: 'rope_type', kind: 'choice', default: 'default', choices: ROPE_TYPES, label: 'rope_scaling.rope_type',
     choiceLabels: { default: 'default (no scaling)', linear: 'linear (Position Interpolation)', ntk: 'ntk (NTK-aware base)',
       dynamic: 'dynamic (dynamic NTK)', yarn: 'yarn (YaRN)', llama3: 'llama3 (Llama 3.1)', longrope: 'longrope (Phi-3)' } },
-  { name: 'factor', kind: 'number', default: 8, sliderMin: 1, sliderMax: 128, log: true, label: 'factor',
-    when: (p) => p.rope_type !== 'default', help: 'Context extension factor s.' },
-  { name: 'original_max_position_embeddings', kind: 'optional-int', sliderMin: 16, sliderMax: 1048576,
-    default: null, label: 'original_max_position_embeddings', placeholder: '= max_position_embeddings',
-    when: is('yarn', 'llama3', 'longrope'), help: 'The pre-training context L.' },
-  { name: 'beta_fast', kind: 'number', default: 32, sliderMin: 1, sliderMax: 256, log: true, label: 'beta_fast', when: is('yarn') },
-  { name: 'beta_slow', kind: 'number', default: 1, sliderMin: 0.01, sliderMax: 64, label: 'beta_slow', when: is('yarn') },
-  { name: 'truncate', kind: 'bool', default: true, label: 'truncate', when: is('yarn'), help: 'Floor/ceil the ramp ends (gpt-oss: false).' },
-  { name: 'mscale', kind: 'optional-number', default: null, sliderMin: 0.1, sliderMax: 10, log: true, label: 'mscale', when: is('yarn'),
-    placeholder: '(none)' },
-  { name: 'mscale_all_dim', kind: 'optional-number', default: null, sliderMin: 0.1, sliderMax: 10, log: true, label: 'mscale_all_dim',
-    when: is('yarn'), placeholder: '(none)' },
-  { name: 'attention_factor', kind: 'optional-number', default: null, sliderMin: 0.1, sliderMax: 10, log: true, label: 'attention_factor',
-    when: is('yarn', 'longrope'), placeholder: '(from the factor)' },
-  { name: 'low_freq_factor', kind: 'number', default: 1, sliderMin: 0.1, sliderMax: 64, label: 'low_freq_factor', when: is('llama3') },
-  { name: 'high_freq_factor', kind: 'number', default: 4, sliderMin: 0.1, sliderMax: 64, label: 'high_freq_factor', when: is('llama3') },
-  { name: 'short_factor', kind: 'list', default: null, label: 'short_factor', when: is('longrope'), placeholder: 'rotary_dim/2 numbers' },
-  { name: 'long_factor', kind: 'list', default: null, label: 'long_factor', when: is('longrope'), placeholder: 'rotary_dim/2 numbers' },
+  scalingParameter('factor', { pageDefault: 8, why: 'every scaling needs one (the core has none to give); 8 is Llama 3.1’s',
+    sliderMin: 1, sliderMax: 128, log: true, when: (p) => p.rope_type !== 'default', help: 'Context extension factor s.' }),
+  coreParameter('rope', 'original_max_position_embeddings', { sliderMin: 16, sliderMax: 1048576,
+    placeholder: '= max_position_embeddings', when: is('yarn', 'llama3', 'longrope'), help: 'The pre-training context L.' }),
+  scalingParameter('beta_fast', { sliderMin: 1, sliderMax: 256, log: true, when: is('yarn') }),
+  scalingParameter('beta_slow', { sliderMin: 0.01, sliderMax: 64, when: is('yarn') }),
+  scalingParameter('truncate', { when: is('yarn'), help: 'Floor/ceil the ramp ends (gpt-oss: false).' }),
+  scalingParameter('mscale', { sliderMin: 0.1, sliderMax: 10, log: true, when: is('yarn'), placeholder: '(none)' }),
+  scalingParameter('mscale_all_dim', { sliderMin: 0.1, sliderMax: 10, log: true, when: is('yarn'), placeholder: '(none)' }),
+  scalingParameter('attention_factor', { sliderMin: 0.1, sliderMax: 10, log: true, when: is('yarn', 'longrope'),
+    placeholder: '(from the factor)' }),
+  scalingParameter('low_freq_factor', { pageDefault: 1, why: 'llama3 needs one (the core has none to give); Llama 3.1’s',
+    sliderMin: 0.1, sliderMax: 64, when: is('llama3') }),
+  scalingParameter('high_freq_factor', { pageDefault: 4, why: 'llama3 needs one (the core has none to give); Llama 3.1’s',
+    sliderMin: 0.1, sliderMax: 64, when: is('llama3') }),
+  scalingParameter('short_factor', { when: is('longrope'), placeholder: 'rotary_dim/2 numbers' }),
+  scalingParameter('long_factor', { when: is('longrope'), placeholder: 'rotary_dim/2 numbers' }),
   { name: 'rope_local_base_freq', kind: 'optional-number', default: null, sliderMin: 10, sliderMax: 1e7, log: true,
     label: 'rope_local_base_freq', placeholder: '(same as rope_theta)',
     help: 'The base of the sliding-window layers (Gemma-3: 10000 on 5 of every 6 layers); drawn as a second spectrum.' },
@@ -129,28 +126,29 @@ export const jsonFields = ['rope'];
 export function rawFromSpec(s, sliding = null) {
   const block = s.rope_scaling ?? s.rope_parameters ?? {};
   const get = (key, fallback) => block[key] ?? fallback;
+  // What the spec leaves out takes the control's default (the core's, or the page's said one).
   const defaults = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
   const headDim = s.head_dim ?? defaults.head_dim;
-  const partial = s.rotary_dim != null ? s.rotary_dim / headDim : (s.partial_rotary_factor ?? block.partial_rotary_factor ?? 1);
+  const partial = s.rotary_dim != null ? s.rotary_dim / headDim : (s.partial_rotary_factor ?? block.partial_rotary_factor ?? defaults.partial_rotary_factor);
   const values = {
     head_dim: headDim,
     rope_theta: block.rope_theta ?? s.rope_theta ?? defaults.rope_theta,
     partial_rotary_factor: partial,
-    layout: s.layout ?? 'half',
+    layout: s.layout ?? defaults.layout,
     max_position_embeddings: s.max_position_embeddings ?? defaults.max_position_embeddings,
-    rope_type: block.rope_type ?? block.type ?? 'default',
+    rope_type: block.rope_type ?? block.type ?? defaults.rope_type,
     factor: get('factor', defaults.factor),
-    original_max_position_embeddings: s.original_max_position_embeddings ?? get('original_max_position_embeddings', null),
+    original_max_position_embeddings: s.original_max_position_embeddings ?? get('original_max_position_embeddings', defaults.original_max_position_embeddings),
     beta_fast: get('beta_fast', defaults.beta_fast),
     beta_slow: get('beta_slow', defaults.beta_slow),
-    truncate: get('truncate', true),
-    mscale: get('mscale', null),
-    mscale_all_dim: get('mscale_all_dim', null),
-    attention_factor: get('attention_factor', null),
+    truncate: get('truncate', defaults.truncate),
+    mscale: get('mscale', defaults.mscale),
+    mscale_all_dim: get('mscale_all_dim', defaults.mscale_all_dim),
+    attention_factor: get('attention_factor', defaults.attention_factor),
     low_freq_factor: get('low_freq_factor', defaults.low_freq_factor),
     high_freq_factor: get('high_freq_factor', defaults.high_freq_factor),
-    short_factor: get('short_factor', null),
-    long_factor: get('long_factor', null),
+    short_factor: get('short_factor', defaults.short_factor),
+    long_factor: get('long_factor', defaults.long_factor),
     rope_local_base_freq: sliding?.rope_theta ?? null,
     sliding_window: sliding?.window ?? null,
     seq_len: s.max_position_embeddings ?? defaults.seq_len,

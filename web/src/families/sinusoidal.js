@@ -2,20 +2,19 @@
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
-import { coreChoices } from '../describe.js';
+import { coreParameter } from '../describe.js';
 
-export const label = 'sinusoidal';
 
 export const parameters = [
   { name: 'n', view: true, kind: 'int', default: 128, min: 1, max: 4096, label: 'positions n' },
-  { name: 'd_model', kind: 'int', default: 128, sliderMin: 2, sliderMax: 1024, step: 2, label: 'd_model',
-    help: 'Width of the embedding; even (sin/cos pairs).' },
-  { name: 'base', kind: 'number', default: 10000, sliderMin: 10, sliderMax: 1e6, label: 'base',
-    help: 'The slowest pair has a wavelength of about 2π·base tokens.' },
-  { name: 'layout', kind: 'choice', default: 'interleaved', choices: coreChoices('sinusoidal', 'layout'), label: 'layout',
-    choiceLabels: { interleaved: 'interleaved: sin, cos, sin, cos, …', concat: 'concat: [sin … | cos …]' } },
-  { name: 'timescales', kind: 'choice', default: 'vaswani', choices: coreChoices('sinusoidal', 'timescales'), label: 'timescales',
-    choiceLabels: { vaswani: 'vaswani (paper): base^(−2i/d)', tensor2tensor: 'tensor2tensor, fairseq: base^(−i/(d/2−1))' } },
+  coreParameter('sinusoidal', 'd_model', { pageDefault: 128, why: 'a 128-column table reads on a screen; the paper’s 512 is four times as wide',
+    sliderMin: 2, sliderMax: 1024, step: 2, help: 'Width of the embedding; even (sin/cos pairs).' }),
+  coreParameter('sinusoidal', 'base', { sliderMin: 10, sliderMax: 1e6,
+    help: 'The slowest pair has a wavelength of about 2π·base tokens.' }),
+  coreParameter('sinusoidal', 'layout', {
+    choiceLabels: { interleaved: 'interleaved: sin, cos, sin, cos, …', concat: 'concat: [sin … | cos …]' } }),
+  coreParameter('sinusoidal', 'timescales', {
+    choiceLabels: { vaswani: 'vaswani (paper): base^(−2i/d)', tensor2tensor: 'tensor2tensor, fairseq: base^(−i/(d/2−1))' } }),
   { name: 'dims', view: true, kind: 'dims', default: 'auto', label: 'wave dimensions', placeholder: 'auto',
     help: '"auto" or a list such as 0, 1, 20.' },
   { name: 'metric', view: true, kind: 'choice', default: 'dot', choices: ['dot', 'cosine'], label: 'similarity',

@@ -1,15 +1,16 @@
 // T5's relative buckets on the page: the bias of one head and the bucket map.
 import { biasFamily } from './bias.js';
+import { coreParameter } from '../describe.js';
 
-export const { label, parameters, spec, fields, views } = biasFamily({
-  label: 'T5 relative buckets',
+export const { parameters, spec, fields, views } = biasFamily({
+  type: 't5',
   parameters: [
-    { name: 'num_buckets', kind: 'int', default: 32, sliderMin: 2, sliderMax: 128, label: 'num_buckets' },
-    { name: 'max_distance', kind: 'int', default: 128, sliderMin: 1, sliderMax: 1024, log: true, label: 'max_distance' },
-    { name: 'bidirectional', kind: 'bool', default: true, label: 'bidirectional', help: 'Separate buckets for keys after the query (T5’s encoder).' },
-    { name: 'n_heads', kind: 'int', default: 8, sliderMin: 1, sliderMax: 64, label: 'n_heads' },
-    { name: 'head', kind: 'int', default: 0, sliderMin: 0, sliderMax: 63, label: 'head' },
-    { name: 'seed', kind: 'int', default: 0, sliderMin: 0, sliderMax: 100, label: 'seed (untrained table)' },
+    coreParameter('t5', 'num_buckets', { sliderMin: 2, sliderMax: 128 }),
+    coreParameter('t5', 'max_distance', { sliderMin: 1, sliderMax: 1024, log: true }),
+    coreParameter('t5', 'bidirectional', { help: 'Separate buckets for keys after the query (T5’s encoder).' }),
+    coreParameter('t5', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
+    coreParameter('t5', 'head', { sliderMin: 0, sliderMax: 63 }),
+    coreParameter('t5', 'seed', { sliderMin: 0, sliderMax: 100, label: 'seed (untrained table)' }),
   ],
   spec: (p) => ({ type: 't5', n_heads: p.n_heads, head: p.head, num_buckets: p.num_buckets, max_distance: p.max_distance,
     bidirectional: p.bidirectional, seed: p.seed, causal: p.causal }),

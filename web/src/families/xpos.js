@@ -2,16 +2,14 @@
 import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews } from '../labs/attention-lab.js';
 import { adjustPair, rotaryFields } from './rotary.js';
-import { coreChoices } from '../describe.js';
+import { coreParameter } from '../describe.js';
 
-export const label = 'xPos';
 
 export const parameters = [
-  { name: 'head_dim', kind: 'int', default: 64, sliderMin: 2, sliderMax: 1024, step: 2, label: 'head_dim' },
-  { name: 'rope_theta', kind: 'number', default: 10000, sliderMin: 10, sliderMax: 1e7, label: 'rope_theta' },
-  { name: 'scale_base', kind: 'number', default: 512, sliderMin: 8, sliderMax: 65536, label: 'scale_base γ' },
-  { name: 'role', kind: 'choice', default: 'query', choices: coreChoices('xpos', 'role'), label: 'role',
-    choiceLabels: { query: 'query: ζ^(+n/γ)', key: 'key: ζ^(−m/γ)' } },
+  coreParameter('xpos', 'head_dim', { sliderMin: 2, sliderMax: 1024, step: 2 }),
+  coreParameter('xpos', 'rope_theta', { sliderMin: 10, sliderMax: 1e7 }),
+  coreParameter('xpos', 'scale_base', { sliderMin: 8, sliderMax: 65536, label: 'scale_base γ' }),
+  coreParameter('xpos', 'role', { choiceLabels: { query: 'query: ζ^(+n/γ)', key: 'key: ζ^(−m/γ)' } }),
   { name: 'training_length', view: true, kind: 'int', default: 1024, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,
     label: 'training length (tokens)', help: 'Marked on the decay plot (the paper trains on 1024 tokens).' },
   { name: 'pair', view: true, kind: 'int', default: 4, min: 0, max: 511, label: 'rotation: pair i' },

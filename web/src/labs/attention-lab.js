@@ -1,6 +1,7 @@
 // The attention lab, shared by every family: one head over the reader's own
 // sentence with the family's encoding in its place, the ablation without
 // positions, the word-order pair, and the split of the logits by carrier.
+import { familyDescription } from '../describe.js';
 
 const untrained = (p) => !p.trained_head;
 
@@ -29,7 +30,7 @@ export const ATTENTION_PARAMETERS = [
       absolute: 'absolute, 0 to the largest weight' } },
   { name: 'terms_scale', view: true, kind: 'choice', default: 'own', choices: ['own', 'shared'], label: 'four terms: colour scale',
     choiceLabels: { own: 'each term its own symmetric scale', shared: 'one scale for all five' },
-    when: (p) => p.encoding === 'sinusoidal' || p.encoding === 'learned' },
+    when: (p) => familyDescription(p.encoding)?.acts === 'absolute' },
 ];
 
 /** The word-embedding scale the head uses: sharpness × √d_model (Vaswani et al. 2017, §3.4, at sharpness 1). */

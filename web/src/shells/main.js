@@ -66,7 +66,8 @@ async function show(name, raw, fromLinkNames) {
 
 /**
  * The family's formula in the sidebar: formulas.js's, typeset once KaTeX has loaded (the views' formulas
- * come from the same module); a family without one (compare mode) has a description in its `formula`.
+ * come from the same module), with the core's source of it (describe()) and the page's note; a family
+ * without one (compare mode) has a description in its `formula`.
  */
 async function showFamilyFormula(name, family) {
   const box = document.getElementById('family-formula');
@@ -78,7 +79,7 @@ async function showFamilyFormula(name, family) {
   typeset(math, entry.tex, { displayMode: false });
   const cite = document.createElement('span');
   cite.className = 'cite';
-  cite.textContent = ` (${entry.cite})`;
+  cite.textContent = ` (${[familyDescription(name).source, entry.note].filter(Boolean).join('; ')})`;
   box.replaceChildren(math, cite);
 }
 
