@@ -84,6 +84,11 @@ TEST_CASE("json: strings with every escape, \\u escapes and surrogate pairs beco
     CHECK(c.has("key"));
 }
 
+TEST_CASE("json: a string that is not UTF-8 is refused at the byte where its UTF-8 breaks (JSON text is UTF-8)", "[json]") {
+    CHECK(std::string(error_of("{\"a\": \"x\x80y\"}").what()) == "spec: invalid JSON at character 8: invalid UTF-8 in a string");
+    CHECK(std::string(error_of("{\"caf\xC3\": 1}").what()) == "spec: invalid JSON at character 6: invalid UTF-8 in a string");
+}
+
 TEST_CASE("json: a repeated key keeps the last value, as JSON.parse does", "[json]") {
     CHECK(std::get<double>(parse_json_object(R"({"a": 1, "a": 2})", "spec").at("a")) == 2.0);
 }
