@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +14,10 @@
 
 namespace posenc {
 namespace {
+
+/// The one nlohmann::json type of posenc (describe.cpp's too: one set of its
+/// templates in the .wasm); its objects keep their keys in the order written.
+using Json = nlohmann::ordered_json;
 
 // Reading: nlohmann::json's SAX parser does the parsing; three things around it
 // keep parse_json_object what it was (see its docstring in posenc/json.hpp):
@@ -155,7 +158,7 @@ const char* type_of_char(char c) {
 /// Builds the Config of one JSON object from nlohmann's SAX events.
 class Reader {
 public:
-    using json = nlohmann::json;
+    using json = Json;
 
     Reader(std::string_view original, const Rewritten& rewritten, const std::string& what)
         : original_(original), rewritten_(rewritten), what_(what) {}
@@ -363,9 +366,8 @@ private:
     bool done_ = false;
 };
 
-/// JSON's two-character escapes: \" \\ \/ \b \f \n \r \t and the characters they stand for.
-constexpr std::pair<char, char> kEscapes[] = {{'"', '"'}, {'\\', '\\'}, {'/', '/'},  {'b', '\b'},
-                                              {'f', '\f'}, {'n', '\n'},   {'r', '\r'}, {'t', '\t'}};
+// Writing: nlohmann::json's dump, ASCII only (ensure_ascii), with posenc's
+// number forms (see to_json) and its U+FFFD for each byte that is not UTF-8.
 
 /// The code point of the UTF-8 sequence at text[i], advancing i past it;
 /// U+FFFD (advancing one byte) for an invalid or overlong sequence.
@@ -395,10 +397,59 @@ std::uint32_t next_code_point(std::string_view text, std::size_t& i) {
     return code;
 }
 
-void append_escape(std::string& out, std::uint32_t unit) {
-    static const char digits[] = "0123456789abcdef";
-    out += "\\u";
-    for (int shift = 12; shift >= 0; shift -= 4) out += digits[(unit >> shift) & 0xF];
+/// `text` with each byte that is not part of a valid UTF-8 sequence replaced by
+/// U+FFFD (nlohmann's error_handler_t::replace writes one U+FFFD for a truncated
+/// sequence of several bytes; posenc's replies have written one per byte).
+std::string valid_utf8(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) {
+            out += text[i++];
+            continue;
+        }
+        const std::size_t from = i;
+        const std::uint32_t code = next_code_point(text, i);
+        if (code == 0xFFFD && i == from + 1) out += "\xEF\xBF\xBD";
+        else out.append(text.substr(from, i - from));
+    }
+    return out;
+}
+
+/// A number of a Config as to_json writes it (see its docstring).
+Json number_json(double x) {
+    if (!std::isfinite(x)) return nullptr;
+    if (x == std::floor(x)) {  // an integer: without nlohmann's ".0" (but -0 keeps its sign: -0.0)
+        if (x == 0 && std::signbit(x)) return x;
+        if (x >= -0x1p63 && x < 0x1p63) return std::int64_t(x);
+        if (x > 0 && x < 0x1p64) return std::uint64_t(x);
+        return x;  // (an integer of 2^64 or more: in exponent form, "1e+20")
+    }
+    if (double(float(x)) == x) {  // a float32 value: the double nearest its 9 significant digits
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.9g", x);
+        return std::strtod(buf, nullptr);
+    }
+    return x;
+}
+
+Json config_json(const Config& config) {
+    Json out = Json::object();
+    for (const auto& [key, value] : config.entries()) {
+        Json& item = out[valid_utf8(key)];
+        if (const bool* b = std::get_if<bool>(&value)) item = *b;
+        else if (const double* x = std::get_if<double>(&value)) item = number_json(*x);
+        else if (const std::string* s = std::get_if<std::string>(&value)) item = valid_utf8(*s);
+        else if (const auto* list = std::get_if<std::vector<double>>(&value)) {
+            item = Json::array();
+            for (const double x : *list) item.push_back(number_json(x));
+        } else if (const auto* texts = std::get_if<std::vector<std::string>>(&value)) {
+            item = Json::array();
+            for (const std::string& t : *texts) item.push_back(valid_utf8(t));
+        } else if (const auto* object = std::get_if<std::shared_ptr<const Config>>(&value)) item = config_json(**object);
+        // null: item stays null
+    }
+    return out;
 }
 
 }  // namespace
@@ -421,110 +472,20 @@ Config parse_json_object(std::string_view text, const std::string& what) {
     {
         const Rewritten rewritten = rewrite(text);
         Reader reader(text, rewritten, what);
-        nlohmann::json::sax_parse(rewritten.text, &reader);
+        Json::sax_parse(rewritten.text, &reader);
         parsed = std::move(reader.result);
     }
     return Config(parsed);
 }
 
-void append_json_quoted(std::string& out, std::string_view text) {
-    out += '"';
-    for (std::size_t i = 0; i < text.size();) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {  // most characters: as they are
-            std::size_t end = i + 1;
-            while (end < text.size() && static_cast<unsigned char>(text[end]) >= 0x20 &&
-                   static_cast<unsigned char>(text[end]) < 0x80 && text[end] != '"' && text[end] != '\\')
-                ++end;
-            out.append(text.substr(i, end - i));
-            i = end;
-            continue;
-        }
-        if (c >= 0x80) {
-            const std::uint32_t code = next_code_point(text, i);
-            if (code >= 0x10000) {
-                append_escape(out, 0xD800 + ((code - 0x10000) >> 10));
-                append_escape(out, 0xDC00 + ((code - 0x10000) & 0x3FF));
-            } else {
-                append_escape(out, code);
-            }
-            continue;
-        }
-        ++i;
-        // (a '/' needs no escape)
-        const auto* escape = std::find_if(std::begin(kEscapes), std::end(kEscapes),
-                                          [c](auto p) { return p.second == char(c) && p.first != '/'; });
-        if (escape != std::end(kEscapes)) {
-            out += '\\';
-            out += escape->first;
-        } else if (c < 0x20) {
-            append_escape(out, c);
-        } else {
-            out += char(c);
-        }
-    }
-    out += '"';
-}
+void append_json_quoted(std::string& out, std::string_view text) { out += json_quote(text); }
 
 std::string json_quote(std::string_view text) {
-    std::string out;
-    append_json_quoted(out, text);
-    return out;
+    return Json(valid_utf8(text)).dump(-1, ' ', true, Json::error_handler_t::replace);
 }
-
-namespace {
-
-void append_number(std::string& out, double x) {
-    if (!std::isfinite(x)) {
-        out += "null";
-        return;
-    }
-    if (double(float(x)) == x && x != std::floor(x)) {  // a float32 value: 9 digits name it (one snprintf, not a search)
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.9g", x);
-        out += buf;
-        return;
-    }
-    out += format_number(x);
-}
-
-void append_config(std::string& out, const Config& config) {
-    out += '{';
-    bool first = true;
-    for (const auto& [key, value] : config.entries()) {
-        if (!first) out += ',';
-        first = false;
-        append_json_quoted(out, key);
-        out += ':';
-        if (std::holds_alternative<std::monostate>(value)) out += "null";
-        else if (const bool* b = std::get_if<bool>(&value)) out += *b ? "true" : "false";
-        else if (const double* x = std::get_if<double>(&value)) append_number(out, *x);
-        else if (const std::string* s = std::get_if<std::string>(&value)) append_json_quoted(out, *s);
-        else if (const auto* list = std::get_if<std::vector<double>>(&value)) {
-            out += '[';
-            for (std::size_t i = 0; i < list->size(); ++i) {
-                if (i) out += ',';
-                append_number(out, (*list)[i]);
-            }
-            out += ']';
-        } else if (const auto* texts = std::get_if<std::vector<std::string>>(&value)) {
-            out += '[';
-            for (std::size_t i = 0; i < texts->size(); ++i) {
-                if (i) out += ',';
-                append_json_quoted(out, (*texts)[i]);
-            }
-            out += ']';
-        } else append_config(out, *std::get<std::shared_ptr<const Config>>(value));
-    }
-    out += '}';
-}
-
-}  // namespace
 
 std::string to_json(const Config& config) {
-    std::string out;
-    append_config(out, config);
-    return out;
+    return config_json(config).dump(-1, ' ', true, Json::error_handler_t::replace);
 }
 
 }  // namespace posenc

@@ -56,18 +56,22 @@ Config parse_json_object(std::string_view text, const std::string& what);
 
 /// `text` (UTF-8) as a JSON string literal, quotes included, in ASCII only:
 /// '"', '\' and control characters escaped, every non-ASCII character written
-/// as \uXXXX (a surrogate pair above U+FFFF), an invalid UTF-8 byte as \ufffd.
-/// JSON.parse gives back the JS string of the UTF-8 text.
+/// as \uXXXX (a surrogate pair above U+FFFF), each byte that is not part of valid
+/// UTF-8 as \ufffd. JSON.parse gives back the JS string of the UTF-8 text.
+/// Written by nlohmann::json's dump (ensure_ascii). Throws nothing but std::bad_alloc.
 std::string json_quote(std::string_view text);
 
 /// Appends json_quote(text) to `out`.
 void append_json_quoted(std::string& out, std::string_view text);
 
-/// `config` as a JSON object text that parse_json_object reads back to the same Config:
-/// keys in order, numbers in their shortest round-trip form (format_number), nested
-/// objects and lists as they are. Non-finite numbers are written as null. A number that is a
-/// float32 value (a trained parameter) is written with 9 significant digits, which read back as
-/// the same float32 (a double within 5e-10 of it), without format_number's search.
+/// `config` as a JSON object text (ASCII, no spaces) that parse_json_object reads back
+/// to the same Config, bit for bit (nlohmann::json's dump): keys in order; an integer
+/// without a fraction ("5000"; -0 as "-0.0"; 2^64 or more in exponent form, "1e+20");
+/// another number in nlohmann's shortest round-trip form (Grisu2: "0.1", "1e-07",
+/// a few in 17 digits where fewer would do); a float32 value (a trained parameter)
+/// as the double nearest its 9 significant digits, which reads back as the same
+/// float32 (so "0.52975738", or rarely its 17-digit form "0.5297573800000001").
+/// Non-finite numbers are written as null; strings as json_quote writes them.
 std::string to_json(const Config& config);
 
 }  // namespace posenc
