@@ -133,8 +133,12 @@ Rewritten rewrite(std::string_view text) {
             sentinel(i, 9, -std::numeric_limits<double>::infinity());
             i += 9;
         } else if (const std::ptrdiff_t length = number_length(text, i); length > 0) {
-            const double x = std::strtod(std::string(rest.substr(0, std::size_t(length))).c_str(), nullptr);
-            if (!std::isfinite(x) || (x == 0 && std::signbit(x))) sentinel(i, std::size_t(length), x);  // length >= 2
+            // Only "-0...", an exponent or 309 digits and more can be -0 or overflow.
+            const std::string_view number = rest.substr(0, std::size_t(length));
+            if (number.substr(0, 2) == "-0" || number.find_first_of("eE") != std::string_view::npos || length > 300) {
+                const double x = std::strtod(std::string(number).c_str(), nullptr);
+                if (!std::isfinite(x) || (x == 0 && std::signbit(x))) sentinel(i, number.size(), x);  // 2 bytes or more
+            }
             i += std::size_t(length);
         } else {
             i += std::max<std::size_t>(1, std::size_t(-length));  // a broken number: nlohmann stops where it breaks
