@@ -15,65 +15,35 @@
 #include "posenc/rope.hpp"
 #include "posenc/t5.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace posenc {
 namespace {
 
-/// A JSON writer for describe's few shapes: objects and lists of strings, numbers, booleans.
-class Writer {
-public:
-    Writer& open(const char* key, char bracket) {
-        name(key);
-        out_ += bracket;
-        first_ = true;
-        return *this;
-    }
-    Writer& close(char bracket) {
-        out_ += bracket;
-        first_ = false;
-        return *this;
-    }
-    Writer& text(const char* key, std::string_view s) {
-        name(key);
-        append_json_quoted(out_, s);
-        return *this;
-    }
-    Writer& number(const char* key, double x) {
-        name(key);
-        out_ += format_number(x);  // finite here: integers in full, others the shortest text that reads back
-        return *this;
-    }
-    Writer& value(const char* key, const Value& v) {
-        if (const double* x = std::get_if<double>(&v)) return number(key, *x);
-        if (const bool* b = std::get_if<bool>(&v)) return raw(key, *b ? "true" : "false");
-        if (const auto* s = std::get_if<std::string>(&v)) return text(key, *s);
-        return raw(key, "null");
-    }
-    template <class List>
-    Writer& texts(const char* key, const List& list) {
-        open(key, '[');
-        for (const auto& s : list) text(nullptr, s);
-        return close(']');
-    }
-    std::string take() { return std::move(out_); }
+/// describe()'s JSON, keys in the order written.
+using Json = nlohmann::ordered_json;
 
-private:
-    Writer& raw(const char* key, const char* json) {
-        name(key);
-        out_ += json;
-        return *this;
-    }
-    void name(const char* key) {
-        if (!first_) out_ += ',';
-        first_ = false;
-        if (key) {
-            append_json_quoted(out_, key);
-            out_ += ':';
-        }
-    }
+/// A number as format_number writes it: an integer without nlohmann's ".0".
+Json number(double x) {
+    if (x == std::floor(x) && x >= -0x1p63 && x < 0x1p63) return std::int64_t(x);
+    return x;
+}
 
-    std::string out_;
-    bool first_ = true;
-};
+/// A key's default: null, a boolean, a number or a string.
+Json value(const Value& v) {
+    if (const double* x = std::get_if<double>(&v)) return number(*x);
+    if (const bool* b = std::get_if<bool>(&v)) return *b;
+    if (const auto* s = std::get_if<std::string>(&v)) return *s;
+    return nullptr;
+}
+
+/// A list of texts (string_views or C strings) as a JSON array of strings.
+template <class List>
+Json texts(const List& list) {
+    Json out = Json::array();
+    for (const auto& s : list) out.push_back(std::string(s));
+    return out;
+}
 
 /// The JS functions of the module that accept a spec of this family.
 std::vector<const char*> computes(const Family& f) {
@@ -89,33 +59,33 @@ std::vector<const char*> computes(const Family& f) {
     return out;
 }
 
-void write_key(Writer& w, const Key& k) {
-    w.open(nullptr, '{').text("name", k.name).text("kind", kind_name(k.kind)).value("default", k.fallback);
-    if (std::isfinite(k.min)) w.number(k.exclusive_min ? "exclusive_min" : "min", k.min);
-    if (std::isfinite(k.max)) w.number("max", k.max);
-    w.text("allowed", k.allowed);
-    if (!k.choices.empty()) w.texts("choices", k.choices);
-    w.close('}');
+Json key_json(const Key& k) {
+    Json out = {{"name", std::string(k.name)}, {"kind", kind_name(k.kind)}, {"default", value(k.fallback)}};
+    if (std::isfinite(k.min)) out[k.exclusive_min ? "exclusive_min" : "min"] = number(k.min);
+    if (std::isfinite(k.max)) out["max"] = number(k.max);
+    out["allowed"] = k.allowed;
+    if (!k.choices.empty()) out["choices"] = texts(k.choices);
+    return out;
 }
 
-/// A scaling key as write_key writes a family's: {name, kind, default, min, max, allowed}.
-void write_scaling_key(Writer& w, const rope::ScalingKey& k) {
-    w.open(nullptr, '{').text("name", k.name).text("kind", k.kind);
-    if (!k.fallback) w.value("default", Value{});
-    else if (k.kind == "boolean") w.value("default", Value{*k.fallback != 0.0});
-    else w.number("default", *k.fallback);
+/// A scaling key as key_json writes a family's: {name, kind, default, min, max, allowed}.
+Json scaling_key_json(const rope::ScalingKey& k) {
+    Json out = {{"name", std::string(k.name)}, {"kind", std::string(k.kind)}};
+    if (!k.fallback) out["default"] = nullptr;
+    else if (k.kind == "boolean") out["default"] = *k.fallback != 0.0;
+    else out["default"] = number(*k.fallback);
     if (k.kind != "boolean") {
-        if (std::isfinite(k.lo)) w.number("min", k.lo);
-        if (std::isfinite(k.hi)) w.number("max", k.hi);
+        if (std::isfinite(k.lo)) out["min"] = number(k.lo);
+        if (std::isfinite(k.hi)) out["max"] = number(k.hi);
     }
-    w.text("allowed", k.allowed).close('}');
+    out["allowed"] = std::string(k.allowed);
+    return out;
 }
 
 }  // namespace
 
 std::string describe() {
-    Writer w;
-    w.open(nullptr, '{').text("version", POSENC_VERSION);
+    Json out = {{"version", POSENC_VERSION}};
     const std::pair<const char*, std::int64_t> limits[] = {
         {"max_table_elements", kMaxTableElements},                // n * width of any table
         {"max_tokens", attention::kMaxTokens},                    // attention(): tokens
@@ -133,40 +103,32 @@ std::string describe() {
         {"max_json_bytes", std::int64_t(kMaxJsonBytes)},              // the JSON text of a spec or request
         {"max_json_depth", kMaxJsonDepth},
     };
-    w.open("limits", '{');
-    for (const auto& [name, value] : limits) w.number(name, double(value));
-    w.close('}');
+    Json& limit = out["limits"] = Json::object();
+    for (const auto& [name, value] : limits) limit[name] = value;
 
-    w.open("families", '[');
+    Json& families_json = out["families"] = Json::array();
     for (const Family* f : families()) {
-        w.open(nullptr, '{')
-            .text("type", f->type)
-            .text("acts", acts_name(f->acts))
-            .text("width_key", f->width_key)
-            .text("label", f->label)
-            .text("source", f->source)
-            .texts("computes", computes(*f));
-        w.open("keys", '[');
-        for (const Key& k : f->keys) write_key(w, k);
-        w.close(']').close('}');
+        Json family = {{"type", std::string(f->type)},           {"acts", acts_name(f->acts)},
+                       {"width_key", std::string(f->width_key)}, {"label", std::string(f->label)},
+                       {"source", std::string(f->source)},       {"computes", texts(computes(*f))}};
+        Json& keys = family["keys"] = Json::array();
+        for (const Key& k : f->keys) keys.push_back(key_json(k));
+        families_json.push_back(std::move(family));
     }
-    w.close(']');
 
-    w.open("rope_types", '[');
+    Json& types = out["rope_types"] = Json::array();
     for (const rope::ScalingType& t : rope::scaling_types()) {
-        w.open(nullptr, '{').text("name", t.name);
+        Json type = {{"name", std::string(t.name)}};
         for (const auto* group : {&t.required, &t.optional}) {
-            w.open(group == &t.required ? "required" : "optional", '[');
-            for (const rope::ScalingKey& k : *group) w.text(nullptr, k.name);
-            w.close(']');
+            Json& names = type[group == &t.required ? "required" : "optional"] = Json::array();
+            for (const rope::ScalingKey& k : *group) names.push_back(std::string(k.name));
         }
-        w.open("keys", '[');
+        Json& all = type["keys"] = Json::array();
         for (const auto* group : {&t.required, &t.optional})
-            for (const rope::ScalingKey& k : *group) write_scaling_key(w, k);
-        w.close(']').close('}');
+            for (const rope::ScalingKey& k : *group) all.push_back(scaling_key_json(k));
+        types.push_back(std::move(type));
     }
-    w.close(']');
-    return w.close('}').take();
+    return out.dump(-1, ' ', true, Json::error_handler_t::replace);
 }
 
 }  // namespace posenc

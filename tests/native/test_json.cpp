@@ -68,6 +68,32 @@ TEST_CASE("json: NaN, Infinity and -Infinity are read as numbers (the JS layer's
     CHECK(std::isnan(std::get<std::vector<double>>(c.at("list"))[1]));
 }
 
+TEST_CASE("json: the words NaN and Infinity, -0 and overflowing numbers are read where a value stands, not in strings", "[json]") {
+    const Config c = parse_json_object(
+        R"({"s": "NaN, Infinity, -Infinity, -0, 1e400", "NaN": "-0", "z": -0, "y": -0.0e5, "w": -1e-400,)"
+        R"( "x": [1e400, -1e400, NaN], "t": ["NaN"], "u": "\ud83d NaN"})",
+        "spec");
+    CHECK(std::get<std::string>(c.at("s")) == "NaN, Infinity, -Infinity, -0, 1e400");
+    CHECK(std::get<std::string>(c.at("NaN")) == "-0");
+    for (const char* key : {"z", "y", "w"}) {
+        CHECK(std::get<double>(c.at(key)) == 0.0);
+        CHECK(std::signbit(std::get<double>(c.at(key))));
+    }
+    const auto& x = std::get<std::vector<double>>(c.at("x"));
+    CHECK(x[0] == INFINITY);
+    CHECK(x[1] == -INFINITY);
+    CHECK(std::isnan(x[2]));
+    CHECK(std::get<std::vector<std::string>>(c.at("t")) == std::vector<std::string>{"NaN"});
+    CHECK(std::get<std::string>(c.at("u")) == "\xEF\xBF\xBD NaN");
+    // Where a key or a separator stands, the words are refused as any other text.
+    CHECK(std::string(error_of(R"({NaN: 1})").what()) == "spec: invalid JSON at character 1: expected a key in double quotes");
+    CHECK(std::string(error_of(R"({"a" -Infinity})").what()) == "spec: invalid JSON at character 5: expected ':'");
+    CHECK(std::string(error_of(R"({"a": 1 NaN})").what()) == "spec: invalid JSON at character 8: expected ',' or '}'");
+    CHECK(std::string(error_of(R"({"a": 1e-Infinity})").what()) == "spec: invalid JSON at character 9: expected a digit in the exponent");
+    CHECK(std::string(error_of(R"({"t": ["a", NaN]})").what()) == "spec.t[1] must be a string like the first item, not number");
+    CHECK(std::string(error_of(std::string("{\"a\": 1}\0", 9)).what()) == "spec: invalid JSON at character 8: unexpected text after the object");
+}
+
 TEST_CASE("json: strings with every escape, \\u escapes and surrogate pairs become UTF-8", "[json]") {
     const Config c = parse_json_object(
         R"({"esc": "q\"b\\s\/b\bf\fn\nr\rt\t", "e": "caf\u00e9", "E": "caf\u00C9", "raw": "café",)"
@@ -82,6 +108,11 @@ TEST_CASE("json: strings with every escape, \\u escapes and surrogate pairs beco
     CHECK(std::get<std::string>(c.at("low")) == "\xEF\xBF\xBD");
     CHECK(std::get<std::string>(c.at("nul")) == std::string("a\0b", 3));
     CHECK(c.has("key"));
+}
+
+TEST_CASE("json: a string that is not UTF-8 is refused at the byte where its UTF-8 breaks (JSON text is UTF-8)", "[json]") {
+    CHECK(std::string(error_of("{\"a\": \"x\x80y\"}").what()) == "spec: invalid JSON at character 8: invalid UTF-8 in a string");
+    CHECK(std::string(error_of("{\"caf\xC3\": 1}").what()) == "spec: invalid JSON at character 6: invalid UTF-8 in a string");
 }
 
 TEST_CASE("json: a repeated key keeps the last value, as JSON.parse does", "[json]") {

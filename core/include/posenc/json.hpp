@@ -1,6 +1,8 @@
 // posenc/json.hpp: JSON text in and out of the core. The wasm layer sends a
 // spec as JSON.stringify(spec) and parses it once here into a Config; its
 // replies quote strings with json_quote. Nothing else in the core reads JSON.
+// The parsing and writing are nlohmann/json's (Debian's nlohmann-json3-dev);
+// these functions keep posenc's own extension (NaN, Infinity), limits and messages.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +30,9 @@ constexpr std::size_t kMaxJsonBytes = std::size_t(1) << 22;
 ///   SpecReader reads it as absent); object -> nested Config; array of numbers
 ///   -> std::vector<double>; array of strings (an attention request's tokens)
 ///   -> std::vector<std::string>; [] -> an empty list of numbers.
-/// Duplicate keys: the last one wins, as in JSON.parse.
+/// Duplicate keys: the last one wins, as in JSON.parse. A string must be UTF-8
+/// (TextEncoder's output always is); a lone surrogate escape (\ud83d) reads as
+/// U+FFFD, as TextEncoder writes it.
 /// One extension to JSON: the bare words NaN, Infinity and -Infinity are
 /// those numbers. JSON.stringify would write them as null (read as "absent",
 /// silently); the JS layer writes them instead, so a non-finite number reaches
@@ -43,23 +47,31 @@ constexpr std::size_t kMaxJsonBytes = std::size_t(1) << 22;
 ///     (types named as JS typeof names them, null as "null");
 ///   - an object nested deeper than kMaxJsonDepth: "spec.a.b.c.d.e.f.g.h.i is nested too deeply";
 ///   - text longer than kMaxJsonBytes: "spec: a JSON text of 5000000 bytes is too long: expected at most 4194304 bytes";
-///   - anything else that is not JSON: "spec: invalid JSON at character 12: expected ':'".
+///   - anything else that is not JSON: "spec: invalid JSON at character 12: expected ':'"
+///     (the byte offset where reading stopped, and what was expected there; a
+///     string that is not UTF-8: "... at character 8: invalid UTF-8 in a string").
+/// Parsed by nlohmann::json's SAX parser over a same-length rewrite of the text
+/// (core/src/json.cpp), which maps nlohmann's errors to these messages.
 Config parse_json_object(std::string_view text, const std::string& what);
 
 /// `text` (UTF-8) as a JSON string literal, quotes included, in ASCII only:
 /// '"', '\' and control characters escaped, every non-ASCII character written
-/// as \uXXXX (a surrogate pair above U+FFFF), an invalid UTF-8 byte as \ufffd.
-/// JSON.parse gives back the JS string of the UTF-8 text.
+/// as \uXXXX (a surrogate pair above U+FFFF), each byte that is not part of valid
+/// UTF-8 as \ufffd. JSON.parse gives back the JS string of the UTF-8 text.
+/// Written by nlohmann::json's dump (ensure_ascii). Throws nothing but std::bad_alloc.
 std::string json_quote(std::string_view text);
 
 /// Appends json_quote(text) to `out`.
 void append_json_quoted(std::string& out, std::string_view text);
 
-/// `config` as a JSON object text that parse_json_object reads back to the same Config:
-/// keys in order, numbers in their shortest round-trip form (format_number), nested
-/// objects and lists as they are. Non-finite numbers are written as null. A number that is a
-/// float32 value (a trained parameter) is written with 9 significant digits, which read back as
-/// the same float32 (a double within 5e-10 of it), without format_number's search.
+/// `config` as a JSON object text (ASCII, no spaces) that parse_json_object reads back
+/// to the same Config, bit for bit (nlohmann::json's dump): keys in order; an integer
+/// without a fraction ("5000"; -0 as "-0.0"; 2^64 or more in exponent form, "1e+20");
+/// another number in nlohmann's shortest round-trip form (Grisu2: "0.1", "1e-07",
+/// a few in 17 digits where fewer would do); a float32 value (a trained parameter)
+/// as the double nearest its 9 significant digits, which reads back as the same
+/// float32 (so "0.52975738", or rarely its 17-digit form "0.5297573800000001").
+/// Non-finite numbers are written as null; strings as json_quote writes them.
 std::string to_json(const Config& config);
 
 }  // namespace posenc
