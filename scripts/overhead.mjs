@@ -6,7 +6,7 @@
 //   node scripts/overhead.mjs --dir DIR       DIR/posenc.mjs + DIR/posenc.wasm (e.g. another build)
 //   node scripts/overhead.mjs --json          the numbers as JSON
 //   node scripts/overhead.mjs --split         also the time of the embind function
-//     itself (Module.Core's, wasm/bindings.cpp, called directly with a parsed Spec:
+//     itself (Module.posenc_<name>, wasm/bindings.cpp, called directly with a parsed spec's id:
 //     the core's work and the result's conversion), and so the JS layer's part
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,12 +30,13 @@ const sinusoidal = { type: 'sinusoidal', d_model: 16 };
 const ropeSmall = { type: 'rope', head_dim: 16 };
 const x = Float32Array.from({ length: 4 * 16 }, (_, k) => Math.sin(k));
 
-// --split: the embind functions themselves (Module.Core, wasm/bindings.cpp), with Specs parsed here.
-const core = args.includes('--split') ? pe.Core : undefined;
+// --split: the embind functions themselves (Module.posenc_<name>, wasm/bindings.cpp), with specs parsed here.
+const core = args.includes('--split') && typeof pe.posenc_parseSpec === 'function'
+  ? new Proxy({}, { get: (_, name) => pe[`posenc_${String(name)}`] }) : undefined;
 const raw = core !== undefined;
 const specOf = (spec) => core.parseSpec(JSON.stringify(spec), 0);
 
-// [name, the call, the same work through Module.Core (or undefined)]
+// [name, the call, the same work through the embind function (or undefined)]
 const cases = [
   ['version()', () => pe.version(), raw && (() => core.version())],
   ['alibiSlopes(8)', () => pe.alibiSlopes(8), raw && (() => core.alibiSlopes(8))],

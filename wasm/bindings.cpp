@@ -10,8 +10,8 @@
 //    getter, Proxy or toJSON of the caller's cannot run inside a wasm frame).
 //    A scalar arrives as a number, boolean, string or undefined when it has the
 //    type the argument wants, else as {shown: "<the value as a message quotes it>"}.
-//    A spec or request arrives as a `Spec`: a Config parsed once from its JSON
-//    text (parseSpec) and cached by post.js. An input array arrives as a
+//    A spec or request arrives as the id of a Spec: a Config parsed once from its
+//    JSON text (parseSpec) and cached by post.js. An input array arrives as a
 //    Float32Array (Int32Array or Float64Array for t5Bucket), copied here, or as
 //    {address, length} of an allocFloat32 buffer, read in place; `out` as that
 //    buffer's {address, length, buffer}.
@@ -142,10 +142,20 @@ posenc::Floats floats(const val& v, std::vector<float>& storage, const char* nam
     return {static_cast<const float*>(data), count};
 }
 
-/// A spec or request object, parsed once from its JSON text (parseSpec) and held by post.js.
+/// A spec or request object, parsed once from its JSON text (parseSpec) and cached by post.js under its id
+/// (until freeSpec). Ids, not embind classes: embind's class machinery was 3 KB of gzip glue.
 struct Spec {
     Config config;
 };
+
+/// The parsed specs; id k is slot k - 1, and a freed slot is reused.
+std::vector<std::unique_ptr<Spec>> specs;
+
+const Spec& spec_of(int id) {
+    if (id < 1 || std::size_t(id) > specs.size() || !specs[std::size_t(id - 1)])
+        throw std::logic_error("posenc: unknown spec id " + std::to_string(id));
+    return *specs[std::size_t(id - 1)];
+}
 
 /// Where a result of `rows * cols` floats goes: the caller's out buffer (which
 /// must have that length) or `storage`. The shape is checked first, as the core
@@ -218,17 +228,30 @@ val guarded(F&& body) noexcept {
 // ---------------------------------------------------------------------------
 // The functions of the JS API (their docs: wasm/posenc.d.ts)
 
-/// parseSpec(text, what): the Spec of a JSON object text (what: 0 "spec", 1 "request", as messages name it).
+/// parseSpec(text, what): the id of the Spec of a JSON object text (what: 0 "spec", 1 "request", as messages name it).
 val parse_spec(std::string json, int what) {
-    return guarded([&] { return val(Spec{posenc::parse_json_object(json, what == 1 ? "request" : "spec")}); });
+    return guarded([&] {
+        auto spec = std::make_unique<Spec>(Spec{posenc::parse_json_object(json, what == 1 ? "request" : "spec")});
+        std::size_t k = 0;
+        while (k < specs.size() && specs[k]) ++k;
+        if (k == specs.size()) specs.emplace_back();
+        specs[k] = std::move(spec);
+        return val(double(k + 1));
+    });
+}
+
+/// freeSpec(id): drops a Spec (nothing for an id not in use).
+void free_spec(int id) {
+    if (id >= 1 && std::size_t(id) <= specs.size()) specs[std::size_t(id - 1)].reset();
 }
 
 /// lastError(): the error of the last failing call (see fail).
 val get_last_error() { return last_error; }
 
 /// positionTable(spec, n, out?): {data: Float32Array(n * d_model) or out.array, rows: n, cols: d_model}.
-val position_table(const Spec& spec, val n, val out) {
+val position_table(int spec_id, val n, val out) {
     return guarded([&] {
+        const Spec& spec = spec_of(spec_id);
         const std::int64_t rows = integer(n, posenc::args::rows);
         std::int64_t cols = 0;
         std::vector<float> storage;
@@ -245,8 +268,9 @@ val position_table(const Spec& spec, val n, val out) {
 }
 
 /// positionFrequencies(spec): {inv_freq, wavelength: Float32Array(d_model / 2), sin_column, cos_column: Int32Array(d_model / 2)}.
-val position_frequencies(const Spec& spec) {
+val position_frequencies(int spec_id) {
     return guarded([&] {
+        const Spec& spec = spec_of(spec_id);
         const auto pairs = posenc::position_frequencies(spec.config);
         val result = val::object();
         result.set("inv_freq", f32(pairs.inv_freq));
@@ -259,8 +283,9 @@ val position_frequencies(const Spec& spec) {
 
 /// ropeInvFreq(spec, seqLen): {inv_freq: Float32Array(rotary_dim / 2), attention_factor, logit_scale, head_dim, rotary_dim,
 /// first_column, second_column: Int32Array(rotary_dim / 2), and yarn's ramp_low, ramp_high}.
-val rope_inv_freq(const Spec& spec, val seq_len) {
+val rope_inv_freq(int spec_id, val seq_len) {
     return guarded([&] {
+        const Spec& spec = spec_of(spec_id);
         const auto f = posenc::rotary_frequencies(spec.config, integer(seq_len, posenc::args::seq_len));
         val result = val::object();
         result.set("inv_freq", f32(f.inv_freq));
@@ -279,8 +304,9 @@ val rope_inv_freq(const Spec& spec, val seq_len) {
 }
 
 /// applyRope(x, n, d, spec, positionOffset, out?): x [n, d] rotated, a fresh Float32Array(n * d) or out.array (may be x itself).
-val apply_rope(val x, val n, val d, const Spec& spec, val offset, val out) {
+val apply_rope(val x, val n, val d, int spec_id, val offset, val out) {
     return guarded([&] {
+        const Spec& spec = spec_of(spec_id);
         const std::int64_t rows = integer(n, posenc::args::rows);
         const std::int64_t cols = integer(d, posenc::args::width);
         const std::int64_t position = integer(offset, posenc::args::position_offset);
@@ -292,8 +318,9 @@ val apply_rope(val x, val n, val d, const Spec& spec, val offset, val out) {
 }
 
 /// decay(spec, maxDistance, seed = 0): {distance, <curve name>...: Float32Array(maxDistance + 1)} (posenc::decay).
-val decay(const Spec& spec, val max_distance, val seed) {
+val decay(int spec_id, val max_distance, val seed) {
     return guarded([&] {
+        const Spec& spec = spec_of(spec_id);
         const std::int64_t m = integer(max_distance, posenc::args::max_distance);
         const std::int64_t s = seed.isUndefined() ? 0 : integer(seed, posenc::args::seed);
         const auto curves = posenc::decay(spec.config, m, s);
@@ -350,21 +377,24 @@ val deberta_relative_position(val query_length, val key_length, val position_buc
 }
 
 /// attentionBias(spec, n): Float32Array(n * n), the bias b(i, j) of a bias family.
-val attention_bias(const Spec& spec, val n) {
-    return guarded([&] { return f32(posenc::attention_bias(spec.config, integer(n, posenc::args::matrix_n))); });
+val attention_bias(int spec_id, val n) {
+    return guarded([&] {
+        const Spec& spec = spec_of(spec_id); return f32(posenc::attention_bias(spec.config, integer(n, posenc::args::matrix_n))); });
 }
 
 /// positionSimilarity(spec, n, metric): Float32Array(n * n), p_i . p_j or their cosine.
-val position_similarity(const Spec& spec, val n, val metric) {
+val position_similarity(int spec_id, val n, val metric) {
     return guarded([&] {
+        const Spec& spec = spec_of(spec_id);
         const std::string name = text(metric, "metric", "one of \"dot\", \"cosine\"");
         return f32(posenc::position_similarity(spec.config, integer(n, posenc::args::matrix_n), name));
     });
 }
 
 /// attention(request, x?): the page's head (posenc::attention::run); x [n, d_model] replaces the tokens when given.
-val attention(const Spec& request, val x) {
+val attention(int request_id, val x) {
     return guarded([&] {
+        const Spec& request = spec_of(request_id);
         posenc::attention::Request r = posenc::attention::parse(request.config);
         std::vector<float> inputs;
         if (!x.isUndefined()) posenc::attention::set_inputs(r, floats(x, inputs, "x"));
@@ -407,8 +437,9 @@ val attention(const Spec& request, val x) {
 
 /// attentionForward(request, x, wq, wk, wv, out?): Float32Array(n * d_head) or out.array, one head with the
 /// caller's weights (posenc::attention::forward); x [n, d_model], wq, wk, wv [d_model, d_head], row-major.
-val attention_forward(const Spec& request, val x, val wq, val wk, val wv, val out) {
+val attention_forward(int request_id, val x, val wq, val wk, val wv, val out) {
     return guarded([&] {
+        const Spec& request = spec_of(request_id);
         const posenc::attention::Forward f = posenc::attention::parse_forward(request.config);
         std::vector<float> xs, qs, ks, vs, storage;
         const posenc::Floats xf = floats(x, xs, "x"), qf = floats(wq, qs, "wq"), kf = floats(wk, ks, "wk"),
@@ -420,8 +451,9 @@ val attention_forward(const Spec& request, val x, val wq, val wk, val wv, val ou
 
 /// cope(request, q, k, pos_emb): {gates, positions, bias}, Float32Array(n * n) each (posenc::cope::run);
 /// q, k [n, d_head], pos_emb [npos_max, d_head], row-major.
-val cope(const Spec& request, val q, val k, val pos_emb) {
+val cope(int request_id, val q, val k, val pos_emb) {
     return guarded([&] {
+        const Spec& request = spec_of(request_id);
         std::vector<float> qs, ks, ps;
         const posenc::Floats qf = floats(q, qs, "q");
         const posenc::Floats kf = floats(k, ks, "k");
@@ -485,8 +517,9 @@ val experiment(const posenc::train::Result<float>& result) {
 }
 
 /// train(request): the experiment in one call (posenc::train::run), as experiment().
-val train(const Spec& request) {
-    return guarded([&] { return experiment(posenc::train::run<float>(posenc::train::parse_request(request.config))); });
+val train(int request_id) {
+    return guarded([&] {
+        const Spec& request = spec_of(request_id); return experiment(posenc::train::run<float>(posenc::train::parse_request(request.config))); });
 }
 
 /// The experiments under way, a few steps at a time (JS trainer(request)); slot k is handle k + 1.
@@ -502,8 +535,9 @@ std::size_t trainer_slot(const val& handle) {
 }
 
 /// trainerStart(request): {handle, total}, an experiment ready to step (posenc::train::Trainer).
-val trainer_start(const Spec& request) {
+val trainer_start(int request_id) {
     return guarded([&] {
+        const Spec& request = spec_of(request_id);
         auto trainer = std::make_unique<posenc::train::Trainer<float>>(posenc::train::parse_request(request.config));
         std::size_t k = 0;
         while (k < trainers.size() && trainers[k]) ++k;
@@ -585,39 +619,37 @@ std::string version() {
 /// heapBytesInUse(): bytes of wasm heap allocated by malloc, a diagnostic for leak tests.
 double heap_bytes_in_use() { return double(mallinfo().uordblks); }
 
-/// The functions of the JS API, called by post.js as Module.Core.<name> (post.js's
-/// wrappers of the same names, which stage the arguments and throw the errors, are the API).
-struct Core {};
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(posenc) {
-    emscripten::class_<Spec>("Spec");
-    emscripten::class_<Core>("Core")
-        .class_function("parseSpec", &parse_spec)
-        .class_function("lastError", &get_last_error)
-        .class_function("positionTable", &position_table)
-        .class_function("positionFrequencies", &position_frequencies)
-        .class_function("ropeInvFreq", &rope_inv_freq)
-        .class_function("applyRope", &apply_rope)
-        .class_function("decay", &decay)
-        .class_function("alibiSlopes", &alibi_slopes)
-        .class_function("alibiBias", &alibi_bias)
-        .class_function("t5Bucket", &t5_bucket)
-        .class_function("debertaRelativePosition", &deberta_relative_position)
-        .class_function("attentionBias", &attention_bias)
-        .class_function("positionSimilarity", &position_similarity)
-        .class_function("attention", &attention)
-        .class_function("attentionForward", &attention_forward)
-        .class_function("cope", &cope)
-        .class_function("train", &train)
-        .class_function("trainerStart", &trainer_start)
-        .class_function("trainerStep", &trainer_step)
-        .class_function("trainerFinish", &trainer_finish)
-        .class_function("trainerFree", &trainer_free)
-        .class_function("embedTokens", &embed_tokens)
-        .class_function("tokenIds", &token_ids)
-        .class_function("describe", &describe)
-        .class_function("version", &version)
-        .class_function("heapBytesInUse", &heap_bytes_in_use);
+    // Module.posenc_<name>: the functions post.js's API of the same name wraps (it stages the arguments
+    // and throws the errors). Plain functions, not a class: embind's class machinery is 3 KB of gzip glue.
+    using emscripten::function;
+    function("posenc_parseSpec", &parse_spec);
+    function("posenc_freeSpec", &free_spec);
+    function("posenc_lastError", &get_last_error);
+    function("posenc_positionTable", &position_table);
+    function("posenc_positionFrequencies", &position_frequencies);
+    function("posenc_ropeInvFreq", &rope_inv_freq);
+    function("posenc_applyRope", &apply_rope);
+    function("posenc_decay", &decay);
+    function("posenc_alibiSlopes", &alibi_slopes);
+    function("posenc_alibiBias", &alibi_bias);
+    function("posenc_t5Bucket", &t5_bucket);
+    function("posenc_debertaRelativePosition", &deberta_relative_position);
+    function("posenc_attentionBias", &attention_bias);
+    function("posenc_positionSimilarity", &position_similarity);
+    function("posenc_attention", &attention);
+    function("posenc_attentionForward", &attention_forward);
+    function("posenc_cope", &cope);
+    function("posenc_train", &train);
+    function("posenc_trainerStart", &trainer_start);
+    function("posenc_trainerStep", &trainer_step);
+    function("posenc_trainerFinish", &trainer_finish);
+    function("posenc_trainerFree", &trainer_free);
+    function("posenc_embedTokens", &embed_tokens);
+    function("posenc_tokenIds", &token_ids);
+    function("posenc_describe", &describe);
+    function("posenc_version", &version);
+    function("posenc_heapBytesInUse", &heap_bytes_in_use);
 }

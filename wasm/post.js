@@ -1,5 +1,5 @@
 // wasm/post.js (emcc --post-js; runs inside the module factory): the JS API of
-// wasm/posenc.d.ts over the embind functions of wasm/bindings.cpp (Module.Core),
+// wasm/posenc.d.ts over the embind functions of wasm/bindings.cpp (Module.posenc_<name>),
 // whose top comment says what crosses.
 //
 // A call reads and checks its arguments here, in JS, before any wasm frame
@@ -20,8 +20,8 @@
   /** The largest allocFloat32 buffer: 2^28 floats (1 GiB of the 2 GiB heap). */
   const MAX_BUFFER_LENGTH = 268435456;
   const OUT_OF_MEMORY = 'out of memory: the request is too large for this browser tab';
-  /** The embind functions (registered when the module starts, after this file has run). */
-  const core = () => Module['Core'];
+  /** The embind functions, Module.posenc_<name> (registered when the module starts, after this file has run). */
+  const core = (name) => Module['posenc_' + name];
 
   /**
    * A RangeError with .code 'bad_param', .param, .value and .allowed; its message "<name> = <value> is
@@ -38,7 +38,7 @@
 
   /** The error the last failing embind function kept, as a JS error with .code, .param, .value and .allowed. */
   function lastError() {
-    const data = core().lastError();
+    const data = core('lastError')();
     if (data === undefined) return new Error('posenc: a call failed and its error could not be kept');
     const error = new (data.name === 'RangeError' ? RangeError : Error)(data.message);
     for (const part of ['code', 'param', 'value', 'allowed']) if (data[part] !== undefined) error[part] = data[part];
@@ -125,7 +125,7 @@
   let coreLimits = null;
   /** describe().limits, read from the core once, when first needed. */
   function limits() {
-    if (coreLimits === null) coreLimits = core().describe().limits;
+    if (coreLimits === null) coreLimits = core('describe')().limits;
     return coreLimits;
   }
 
@@ -205,10 +205,10 @@
           oldestUse = entry.used;
         }
       }
-      specs.get(oldest).spec.delete();
+      core('freeSpec')(specs.get(oldest).spec);
       specs.delete(oldest);
     }
-    const spec = core().parseSpec(text, what);
+    const spec = core('parseSpec')(text, what);
     if (spec === undefined) throw lastError();
     specs.set(text, { spec, used: ++specClock });
     return spec;
@@ -449,7 +449,7 @@
   /** The name of the function whose call is inside the module (phase two), or null. */
   let running = null;
 
-  /** Module[name] = the JS function over the embind function Core[name], one converter per argument. */
+  /** Module[name] = the JS function over the embind function Module.posenc_<name>, one converter per argument. */
   function define(name, converters) {
     const arity = converters.length;
     Module[name] = {
@@ -465,7 +465,7 @@
         try {
           const list = [];
           for (let i = 0; i < arity; i++) converters[i].args(list, staged[i]);
-          result = core()[name](...list);
+          result = core(name)(...list);
         } finally {
           running = null;
         }
@@ -527,7 +527,7 @@
         return result;
       },
       free() {
-        if (handle !== 0) core().trainerFree(handle);
+        if (handle !== 0) core('trainerFree')(handle);
         handle = 0;
       },
     };
@@ -538,12 +538,12 @@
 
   /** Drops an experiment under way by its trainerStart handle (nothing for one finished or freed). */
   Module['trainerFree'] = (handle) => {
-    if (typeof handle === 'number') core().trainerFree(handle);
+    if (typeof handle === 'number') core('trainerFree')(handle);
   };
 
   /** Bytes of wasm heap allocated by malloc: a diagnostic for the leak tests. */
   Module['heapBytesInUse'] = function heapBytesInUse() {
-    return core().heapBytesInUse();
+    return core('heapBytesInUse')();
   };
 
   /**
