@@ -42,6 +42,9 @@ RelativeBias relative(const Spec& spec) {
 
 namespace {
 
+/// The family's bias as a function of j - i, from its spec.
+RelativeBias relative_of(const Config& c) { return relative(parse(c)); }
+
 /// Training: nothing to learn; b(i, j) is the head's fixed bias.
 template <class Real>
 struct Train {
@@ -67,7 +70,7 @@ Family make_family() {
              "Press et al. 2022, \"Train Short, Test Long\", section 3; slopes as ofirpress/attention_with_linear_biases",
              {Key::integer("n_heads", 8, 1, kMaxHeads),
               Key::integer("head", 0, 0, kMaxHeads - 1, "an integer in [0, n_heads - 1]"), Key::boolean("causal", false)});
-    set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
+    set_relative_bias<relative_of>(f);
     train::Training t;
     t.pair_work = [](const Config&, double) { return 0.0; };
     f.training = train::training<Train>(std::move(t));

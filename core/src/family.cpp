@@ -38,25 +38,20 @@ Curves curve(const std::string& name, std::int64_t max_distance, const std::func
     return {{name, values}};
 }
 
-void set_relative_bias(Family& family, std::function<RelativeBias(const Config&)> relative) {
-    family.bias = [relative](const Config& c, std::int64_t n) {
-        const RelativeBias b = relative(c);
-        return bias::relative_matrix(n, b.causal, b.at);
-    };
-    family.decay = [relative](const Config& c, std::int64_t max_distance, std::uint64_t) {
-        const RelativeBias b = relative(c);
-        return curve("bias", max_distance, [&](std::int64_t m) { return b.at(-m); });
-    };
-    family.head_bias = [relative](const Config& c, const HeadInputs& in) {
-        const std::int64_t n = in.n;
-        const RelativeBias b = relative(c);
-        std::vector<float> by_relative(std::size_t(2 * n - 1));
-        for (std::int64_t r = -(n - 1); r <= n - 1; ++r) by_relative[std::size_t(r + n - 1)] = float(b.at(r));
-        HeadBias out;
-        out.tile = std::make_unique<kernels::RelativeBias>(std::move(by_relative), n);
-        out.causal = b.causal;
-        return out;
-    };
+xt::xtensor<float, 2> relative_bias_matrix(const RelativeBias& b, std::int64_t n) { return bias::relative_matrix(n, b.causal, b.at); }
+
+Curves relative_bias_decay(const RelativeBias& b, std::int64_t max_distance) {
+    return curve("bias", max_distance, [&](std::int64_t m) { return b.at(-m); });
+}
+
+HeadBias relative_head_bias(const RelativeBias& b, const HeadInputs& in) {
+    const std::int64_t n = in.n;
+    std::vector<float> by_relative(std::size_t(2 * n - 1));
+    for (std::int64_t r = -(n - 1); r <= n - 1; ++r) by_relative[std::size_t(r + n - 1)] = float(b.at(r));
+    HeadBias out;
+    out.tile = std::make_unique<kernels::RelativeBias>(std::move(by_relative), n);
+    out.causal = b.causal;
+    return out;
 }
 
 Config with_head_width(const Config& spec, const std::string& key, std::int64_t width) {

@@ -75,6 +75,13 @@ struct Train {
     }
 };
 
+// The work of the bias and decay slots. Setup: the head's 3W + 1 parameters, the (W + 1) segments of W units each.
+budget::Factors setup(const Spec& spec) {
+    return budget::Factors{{double(spec.mlp_width + 1), "segments"}, {double(spec.mlp_width + 1), "operations per segment"}};
+}
+/// A segment search per distance: log2(W + 1) + 2 operations.
+double lookup(const Spec& spec) { return std::ceil(std::log2(double(spec.mlp_width + 1))) + 2; }
+
 Family make_family() {
     const std::string weights = "finite numbers in [-1e6, 1e6]";
     Family f("fire", Acts::bias, "",
@@ -106,12 +113,7 @@ Family make_family() {
         Decay curves = decay(parse(c), max_distance);
         return Curves{{"bias", std::move(curves.bias)}, {"normalized_distance", std::move(curves.normalized_distance)}};
     };
-    // Setup: the head's 3W + 1 parameters, the (W + 1) segments of W units each.
-    const auto setup = [](const Spec& spec) {
-        return budget::Factors{{double(spec.mlp_width + 1), "segments"}, {double(spec.mlp_width + 1), "operations per segment"}};
-    };
-    const auto lookup = [](const Spec& spec) { return std::ceil(std::log2(double(spec.mlp_width + 1))) + 2; };
-    f.decay_work = [setup, lookup](const Config& c, std::int64_t max_distance) {
+    f.decay_work = [](const Config& c, std::int64_t max_distance) {
         const Spec spec = parse(c);
         return std::vector<budget::Factors>{
             setup(spec), {{double(max_distance + 1), "distances"}, {budget::kTrig + lookup(spec), "operations per distance"}}};
@@ -119,7 +121,7 @@ Family make_family() {
     // The tile: psi per distance and the normaliser per query (a log each), one shared row for the
     // queries at or below L (a segment search per distance), then per cell a lookup (at or below L)
     // or a division, a segment step and a multiply-add (4 operations).
-    f.bias_work = [setup, lookup](const Config& c, std::int64_t n) {
+    f.bias_work = [](const Config& c, std::int64_t n) {
         const Spec spec = parse(c);
         const double L = threshold(spec);
         const double near = std::min(double(n), std::floor(L) + 1), far = double(n) - near;

@@ -9,6 +9,9 @@ namespace posenc::kerple {
 
 namespace {
 
+/// The family's bias as a function of j - i, from its spec.
+RelativeBias relative_of(const Config& c) { return relative(parse(c)); }
+
 // r2's range for the power variant, (0, 2], depends on the variant: parse checks it.
 // r1, r2 <= 1e6 keep the bias finite in float32 at every distance (r1 log1p(r2 m) <= 1e6 * 42
 // at m = 2^40; r1 m^2 <= 1e6 * 2^26 within a head of 8192 tokens).
@@ -73,7 +76,7 @@ Family make_family() {
              "section 4",
              {Key::choice("variant", {"log", "power"}), Key::above("r1", 1.0, 0.0, "a finite number > 0 and <= 1e6", 1e6),
               Key::above("r2", 1.0, 0.0, "a finite number > 0 and <= 1e6", 1e6), Key::boolean("causal", false)});
-    set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
+    set_relative_bias<relative_of>(f);
     train::Training t;
     t.position_key = "r1, r2";
     t.write = [](Config& spec, const train::Trained& trained) {

@@ -34,7 +34,7 @@ Family make_family() {
               Key::number("std", 0.02, 0.0, 1e6, "a number in [0, 1e6] (larger overflows float32 in the head's logits)"),
               Key::list("weight", Value{}, -kMaxWeight, kMaxWeight,
                         "numbers in [-1e4, 1e4], max_position_embeddings x d_model of them")});
-    f.table = table_slot(parse, check_table, table);
+    f.table = table_slot<Spec, parse, check_table, table>;
     train::Training t;
     t.write = [](Config& spec, const train::Trained& trained) {
         spec.set("max_position_embeddings", double(trained.max_length));

@@ -197,7 +197,7 @@ Family make_family() {
         out.ramp_high = fr.ramp_high;
         return out;
     };
-    set_rotary_slots(f, parse, apply, decay);
+    set_rotary_slots<Spec, Decay, parse, apply, decay>(f);
     f.training = train::training<Train>(train::Training{});
     return f;
 }

@@ -46,7 +46,7 @@ Family make_family() {
                            "an even integer in [2, " + std::to_string(kMaxTableElements) + "]"),
               Key::above("base", 10000.0, 1.0, kBaseAllowed, kMaxBase), Key::choice("layout", {"interleaved", "concat"}),
               Key::choice("timescales", {"vaswani", "tensor2tensor"})});
-    f.table = table_slot(parse, check_table, table);
+    f.table = table_slot<Spec, parse, check_table, table>;
     f.frequencies = [](const Config& c) { return pairs_of(parse(c)); };
     f.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) {
         const std::vector<double> omega = inv_freq(parse(c));

@@ -65,6 +65,9 @@ std::vector<std::int32_t> buckets(const double* relative_positions, std::size_t 
 
 namespace {
 
+/// The family's bias as a function of j - i, from its spec.
+RelativeBias relative_of(const Config& c) { return relative(parse(c)); }
+
 /// Training: one learned scalar per bucket, read at each pair's bucket.
 template <class Real>
 struct Train {
@@ -113,7 +116,7 @@ Family make_family() {
               Key::boolean("bidirectional", true), Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false),
               Key::list("relative_attention_bias", Value{}, -kMaxBias, kMaxBias,
                         "numbers in [-1e4, 1e4], num_buckets x n_heads of them")});
-    set_relative_bias(f, [](const Config& c) { return relative(parse(c)); });
+    set_relative_bias<relative_of>(f);
     train::Training t;
     t.size = [](Config& spec, std::int64_t) {  // one head
         spec.set("n_heads", 1.0);

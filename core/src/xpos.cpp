@@ -40,7 +40,7 @@ Family make_family() {
         set_pair_columns(out, spec.layout == rope::Layout::interleaved);
         return out;
     };
-    set_rotary_slots(f, parse, apply, decay);
+    set_rotary_slots<Spec, rope::Decay, parse, apply, decay>(f);
     f.training = train::training<Train>(train::Training{});
     return f;
 }

@@ -101,8 +101,9 @@ struct HeadInputs {
     std::int64_t n = 0, d_model = 0, width = 0;
 };
 
-/// One encoding family. A slot is empty when the family does not compute that
-/// (learned has no decay); each takes the spec object and parses it itself.
+/// One encoding family. A slot is null when the family does not compute that
+/// (learned has no decay); each takes the spec object and parses it itself. The
+/// slots are plain function pointers (std::function wrappers were 12 KB of .wasm, 4.4 KB gzip).
 struct Family {
     Family(std::string type, Acts acts, std::string width_key, std::string label, std::string source,
            std::vector<Key> keys)
@@ -120,24 +121,23 @@ struct Family {
     std::vector<Key> keys;   ///< the spec's keys besides `type`, in the order messages list them
 
     /// The table P [n, d_model] for positions offset .. offset + n - 1 into storage(n, d_model).
-    std::function<void(const Config&, std::int64_t n, std::int64_t offset, const TableStorage&)> table;
-    std::function<PairFrequencies(const Config&)> frequencies;
-    std::function<RotaryFrequencies(const Config&, std::int64_t seq_len)> rotary;
+    void (*table)(const Config&, std::int64_t n, std::int64_t offset, const TableStorage&) = nullptr;
+    PairFrequencies (*frequencies)(const Config&) = nullptr;
+    RotaryFrequencies (*rotary)(const Config&, std::int64_t seq_len) = nullptr;
     /// x [n, d] rotated into out [n, d] (out may be x) at positions offset ...
-    std::function<void(const Config&, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out)>
-        rotate;
+    void (*rotate)(const Config&, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) = nullptr;
     /// The decay curves over m = 0 .. max_distance (max_distance checked by the caller).
-    std::function<Curves(const Config&, std::int64_t max_distance, std::uint64_t seed)> decay;
+    Curves (*decay)(const Config&, std::int64_t max_distance, std::uint64_t seed) = nullptr;
     /// b(i, j) [n, n] with queries of ones.
-    std::function<xt::xtensor<float, 2>(const Config&, std::int64_t n)> bias;
+    xt::xtensor<float, 2> (*bias)(const Config&, std::int64_t n) = nullptr;
     /// The bias of one head over `in` (n checked by the caller).
-    std::function<HeadBias(const Config&, const HeadInputs& in)> head_bias;
+    HeadBias (*head_bias)(const Config&, const HeadInputs& in) = nullptr;
 
     /// The work estimates the budget checks (posenc/budget.hpp) before decay and before
     /// bias / head_bias run, as a sum of terms (setup + main loop). Empty: one
     /// operation per distance (decay), per cell of the [n, n] matrix (bias).
-    std::function<std::vector<budget::Factors>(const Config&, std::int64_t max_distance)> decay_work;
-    std::function<std::vector<budget::Factors>(const Config&, std::int64_t n)> bias_work;
+    std::vector<budget::Factors> (*decay_work)(const Config&, std::int64_t max_distance) = nullptr;
+    std::vector<budget::Factors> (*bias_work)(const Config&, std::int64_t n) = nullptr;
 
     /// What the family does in train() (posenc/train_slots.hpp): its learned parameters, their
     /// spec keys, its bias with its backward pass; empty slots for what it does not do.
@@ -159,35 +159,34 @@ const Family& once() {
     return family;
 }
 
-/// The table slot of an absolute family whose header has parse, check_table
-/// (throws for bad n / offset) and table (writes [n, d_model] into a buffer).
-template <class Spec>
-std::function<void(const Config&, std::int64_t, std::int64_t, const TableStorage&)> table_slot(
-    Spec (*parse)(const Config&), void (*check)(const Spec&, std::int64_t, std::int64_t),
-    void (*write)(const Spec&, std::int64_t, std::int64_t, float*)) {
-    return [parse, check, write](const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
-        const Spec spec = parse(c);
-        check(spec, n, offset);
-        write(spec, n, offset, storage(n, spec.d_model));
-    };
+/// The table slot of an absolute family whose header has parse, check
+/// (throws for bad n / offset) and write (writes [n, d_model] into a buffer):
+/// `f.table = table_slot<Spec, parse, check_table, table>;`.
+template <class Spec, Spec (*parse)(const Config&), void (*check)(const Spec&, std::int64_t, std::int64_t),
+          void (*write)(const Spec&, std::int64_t, std::int64_t, float*)>
+void table_slot(const Config& c, std::int64_t n, std::int64_t offset, const TableStorage& storage) {
+    const Spec spec = parse(c);
+    check(spec, n, offset);
+    write(spec, n, offset, storage(n, spec.d_model));
 }
 
 /// The rotate and decay slots of a rotary family whose header has parse,
-/// apply (x [n, d] into out) and decay (rope::Decay-like: upper_bound, ones, random).
-template <class Spec, class Decay>
-void set_rotary_slots(Family& family, Spec (*parse)(const Config&),
-                      void (*apply)(const Spec&, const float*, std::int64_t, std::int64_t, std::int64_t, float*),
-                      Decay (*decay)(const Spec&, std::int64_t, std::uint64_t)) {
-    family.rotate = [parse, apply](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset,
-                                   float* out) { apply(parse(c), x, n, d, offset, out); };
-    family.decay = [parse, decay](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
+/// apply (x [n, d] into out) and decay (rope::Decay: upper_bound, ones, random).
+template <class Spec, class Decay, Spec (*parse)(const Config&),
+          void (*apply)(const Spec&, const float*, std::int64_t, std::int64_t, std::int64_t, float*),
+          Decay (*decay)(const Spec&, std::int64_t, std::uint64_t)>
+void set_rotary_slots(Family& family) {
+    family.rotate = [](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
+        apply(parse(c), x, n, d, offset, out);
+    };
+    family.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t seed) {
         Decay curves = decay(parse(c), max_distance, seed);
         return Curves{{"upper_bound", std::move(curves.upper_bound)},
                       {"ones", std::move(curves.ones)},
                       {"random", std::move(curves.random)}};
     };
     // Three curves stepped by a complex multiply per pair and distance (rope::rotary_decay).
-    family.decay_work = [parse](const Config& c, std::int64_t max_distance) {
+    family.decay_work = [](const Config& c, std::int64_t max_distance) {
         return std::vector<budget::Factors>{
             {{double(max_distance + 1), "distances"}, {double(parse(c).head_dim / 2), "pairs"}, {6, "operations per pair"}}};
     };
@@ -203,11 +202,20 @@ struct RelativeBias {
     bool causal = false;
 };
 
+/// What the slots of set_relative_bias compute from a prepared RelativeBias (family.cpp):
+/// bias::relative_matrix; the curve "bias" f(-m) (a key m tokens back); a kernels::RelativeBias tile.
+xt::xtensor<float, 2> relative_bias_matrix(const RelativeBias& b, std::int64_t n);
+Curves relative_bias_decay(const RelativeBias& b, std::int64_t max_distance);
+HeadBias relative_head_bias(const RelativeBias& b, const HeadInputs& in);
+
 /// Fills the bias, decay and head_bias slots of a family whose b(i, j) =
-/// relative(spec).at(j - i) (alibi, t5, kerple): bias is bias::relative_matrix,
-/// the decay curve "bias" is f(-m) (a key m tokens back), head_bias a
-/// kernels::RelativeBias tile.
-void set_relative_bias(Family& family, std::function<RelativeBias(const Config&)> relative);
+/// relative(spec).at(j - i) (alibi, t5, kerple): `set_relative_bias<relative_of>(f)`.
+template <RelativeBias (*relative)(const Config&)>
+void set_relative_bias(Family& family) {
+    family.bias = [](const Config& c, std::int64_t n) { return relative_bias_matrix(relative(c), n); };
+    family.decay = [](const Config& c, std::int64_t max_distance, std::uint64_t) { return relative_bias_decay(relative(c), max_distance); };
+    family.head_bias = [](const Config& c, const HeadInputs& in) { return relative_head_bias(relative(c), in); };
+}
 
 /// `spec` with its width key set to the head's width when absent (or null), for
 /// a content-dependent bias (shaw, transformer_xl).
