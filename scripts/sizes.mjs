@@ -70,7 +70,7 @@ if (unmapped.length) throw new Error(`sizes: no built module for the views ${unm
 
 // What dominates one embed: its files by kind.
 const kindOf = (file) => (file.endsWith('.wasm') ? 'the .wasm (the C++ core)'
-  : /engine-worker/.test(file) ? 'the worker (wasm glue + engine calls)'
+  : /(^|\/)worker-/.test(file) ? 'the worker (wasm glue + engine calls)'
     : file.endsWith('.css') || file.endsWith('.html') ? 'HTML and CSS'
       : /lib-plot-/.test(file) ? 'Observable Plot (and the d3 it uses)'
         : /lib-d3-/.test(file) ? 'd3 (scales, axes, colours)' : 'posenc page code');
