@@ -191,7 +191,12 @@ Family make_family() {
     f.rotary = [](const Config& c, std::int64_t seq_len) {
         const Spec spec = parse(c);
         const Frequencies fr = frequencies(spec, seq_len);
-        RotaryFrequencies out{fr.inv_freq, fr.attention_factor, fr.logit_scale, spec.head_dim, spec.rotary_dim};
+        RotaryFrequencies out;
+        out.inv_freq = fr.inv_freq;
+        out.attention_factor = fr.attention_factor;
+        out.logit_scale = fr.logit_scale;
+        out.head_dim = spec.head_dim;
+        out.rotary_dim = spec.rotary_dim;
         set_pair_columns(out, spec.layout == Layout::interleaved);
         out.ramp_low = fr.ramp_low;
         out.ramp_high = fr.ramp_high;

@@ -36,7 +36,9 @@ Family make_family() {
               Key::choice("layout", {"interleaved", "half"})});
     f.rotary = [](const Config& c, std::int64_t) {
         const Spec spec = parse(c);
-        RotaryFrequencies out{inv_freq(spec), 1.0, 1.0, spec.head_dim, spec.head_dim};
+        RotaryFrequencies out;
+        out.inv_freq = inv_freq(spec);
+        out.head_dim = out.rotary_dim = spec.head_dim;
         set_pair_columns(out, spec.layout == rope::Layout::interleaved);
         return out;
     };
