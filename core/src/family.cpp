@@ -61,7 +61,8 @@ void set_relative_bias(Family& family, std::function<RelativeBias(const Config&)
 
 Config with_head_width(const Config& spec, const std::string& key, std::int64_t width) {
     Config out = spec;
-    if (!spec.has(key) || std::holds_alternative<std::monostate>(spec.at(key))) out.set(key, double(width));
+    const Value* given = find_key(spec, key);
+    if (!given || given->is_null()) out[key] = double(width);
     return out;
 }
 
