@@ -268,11 +268,13 @@ std::optional<std::vector<double>> SpecReader::number_list(std::string_view key,
                                                            std::string_view allowed) const {
     const Value* value = find(key);
     if (!value) return std::nullopt;
-    if (!number_list_value(*value)) throw_bad_param(std::string(key), describe(*value), "a list of " + std::string(allowed));
+    if (!value->is_array()) throw_bad_param(std::string(key), describe(*value), "a list of " + std::string(allowed));
     std::vector<double> list;
     list.reserve(value->size());
-    for (const Value& item : *value) {
-        const double x = item.get<double>();
+    for (const Value& item : *value) {  // one pass (a learned table is read on every call): types and ranges
+        const double* stored = item.get_ptr<const double*>();  // (parse_json_object stores every number as a double)
+        if (!stored && !item.is_number()) throw_bad_param(std::string(key), describe(*value), "a list of " + std::string(allowed));
+        const double x = stored ? *stored : item.get<double>();
         if (!std::isfinite(x) || x < lo || x > hi)
             throw_bad_param(std::string(key) + "[" + std::to_string(list.size()) + "]", format_number(x), std::string(allowed));
         list.push_back(x);
