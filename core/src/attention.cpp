@@ -139,12 +139,12 @@ Config with_width(const Family& family, const Config& spec, std::int64_t d_model
     if (key.empty()) return out;
     const bool on_x = family.acts == Acts::absolute || family.acts == Acts::none;
     const std::int64_t width = on_x ? d_model : d_head;
-    if (!spec.has(key) || std::holds_alternative<std::monostate>(spec.at(key))) {
-        out.set(key, double(width));
+    const Value* given = find_key(spec, key);
+    if (!given || given->is_null()) {
+        out[key] = double(width);
     } else {
-        const auto* given = std::get_if<double>(&spec.at(key));
-        if (!given || *given != double(width))
-            throw_bad_param("encoding." + key, describe(spec.at(key)),
+        if (!given->is_number() || given->get<double>() != double(width))
+            throw_bad_param("encoding." + key, describe(*given),
                             std::string(on_x ? "d_model" : "d_head") + " = " + std::to_string(width) + " (the request's)");
     }
     return out;
@@ -159,8 +159,8 @@ double rotate_qk(const Family& family, const Config& spec, std::int64_t offset, 
     const RotaryFrequencies f = rotary_frequencies(spec, offset + n);
     Config query = spec, key = spec;
     if (family.key("role")) {
-        query.set("role", std::string("query"));
-        key.set("role", std::string("key"));
+        query["role"] = "query";
+        key["role"] = "key";
     }
     try {
         q = apply_rotary(query, q, offset);

@@ -40,24 +40,33 @@ std::string format_magnitude(double x) {
     return buf;
 }
 
+const Value* find_key(const Config& config, std::string_view key) {
+    if (!config.is_object()) return nullptr;
+    const auto it = config.find(key);
+    return it == config.end() ? nullptr : &*it;
+}
+
+/// A list whose items are all numbers (an empty list is one), or all strings.
+static bool number_list_value(const Value& value) {
+    return value.is_array() && std::all_of(value.begin(), value.end(), [](const Value& x) { return x.is_number(); });
+}
+static bool string_list_value(const Value& value) {
+    return value.is_array() && !value.empty() &&
+           std::all_of(value.begin(), value.end(), [](const Value& x) { return x.is_string(); });
+}
+
 std::string describe(const Value& value) {
-    struct Visitor {
-        std::string operator()(std::monostate) const { return "null"; }
-        std::string operator()(bool b) const { return b ? "true" : "false"; }
-        std::string operator()(double x) const { return format_number(x); }
-        std::string operator()(const std::string& s) const { return '"' + s + '"'; }
-        std::string operator()(const std::vector<double>& list) const {
-            std::string out = "[";
-            for (std::size_t i = 0; i < list.size() && i < 4; ++i)
-                out += (i ? ", " : "") + format_number(list[i]);
-            return out + (list.size() > 4 ? ", ...]" : "]");
-        }
-        std::string operator()(const std::shared_ptr<const Config>&) const { return "{...}"; }
-        std::string operator()(const std::vector<std::string>& list) const {
-            return "a list of " + std::to_string(list.size()) + " strings";
-        }
-    };
-    return std::visit(Visitor{}, value);
+    if (value.is_null()) return "null";
+    if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+    if (value.is_number()) return format_number(value.get<double>());
+    if (value.is_string()) return '"' + value.get_ref<const std::string&>() + '"';
+    if (string_list_value(value)) return "a list of " + std::to_string(value.size()) + " strings";
+    if (value.is_array()) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < value.size() && i < 4; ++i) out += (i ? ", " : "") + describe(value[i]);
+        return out + (value.size() > 4 ? ", ...]" : "]");
+    }
+    return "{...}";
 }
 
 std::string one_of(const std::vector<std::string>& choices) {
@@ -174,10 +183,12 @@ SpecReader::SpecReader(const Config& config, const Family& family)
 }
 
 void SpecReader::check_keys() {
-    for (const auto& entry : config_.entries()) {
-        if (std::find(accepted_.begin(), accepted_.end(), entry.first) == accepted_.end())
-            throw BadParam(entry.first, what_ + ": unknown key \"" + entry.first + "\"; accepted keys: " + key_list(),
-                           describe(entry.second), "no key \"" + entry.first + "\" (accepted keys: " + key_list() + ")");
+    if (!config_.is_object()) return;
+    for (const auto& entry : config_.items()) {
+        const std::string& key = entry.key();
+        if (std::find(accepted_.begin(), accepted_.end(), key) == accepted_.end())
+            throw BadParam(key, what_ + ": unknown key \"" + key + "\"; accepted keys: " + key_list(),
+                           describe(entry.value()), "no key \"" + key + "\" (accepted keys: " + key_list() + ")");
     }
 }
 
@@ -190,13 +201,13 @@ std::string SpecReader::key_list() const {
 const Value* SpecReader::find(std::string_view key) const {
     if (std::find(accepted_.begin(), accepted_.end(), key) == accepted_.end())
         throw std::logic_error(what_ + ": key \"" + std::string(key) + "\" read but not declared");
-    const Value* value = config_.find(key);
-    return value && !std::holds_alternative<std::monostate>(*value) ? value : nullptr;
+    const Value* value = find_key(config_, key);
+    return value && !value->is_null() ? value : nullptr;
 }
 
 static double as_number(std::string_view key, const Value& value, std::string_view allowed) {
-    if (!std::holds_alternative<double>(value)) throw_bad_param(std::string(key), describe(value), std::string(allowed));
-    return std::get<double>(value);
+    if (!value.is_number()) throw_bad_param(std::string(key), describe(value), std::string(allowed));
+    return value.get<double>();
 }
 
 double SpecReader::number(std::string_view key, double fallback, double lo, double hi, std::string_view allowed) const {
@@ -210,11 +221,10 @@ double SpecReader::number(std::string_view key, double fallback, double lo, doub
 std::int64_t SpecReader::integer(std::string_view key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const {
     const Value* value = find(key);
     if (!value) return fallback;
-    const double* x = std::get_if<double>(value);
-    if (!x) throw_bad_param(std::string(key), describe(*value), integer_range(lo, hi));
-    if (!integer_in(*x, double(lo), double(hi)))
-        throw_bad_param(std::string(key), format_number(*x), integer_range(lo, hi));
-    return static_cast<std::int64_t>(*x);
+    if (!value->is_number()) throw_bad_param(std::string(key), describe(*value), integer_range(lo, hi));
+    const double x = value->get<double>();
+    if (!integer_in(x, double(lo), double(hi))) throw_bad_param(std::string(key), format_number(x), integer_range(lo, hi));
+    return static_cast<std::int64_t>(x);
 }
 
 void SpecReader::require(std::string_view key, std::string_view allowed) const {
@@ -234,8 +244,9 @@ std::string SpecReader::choice(std::string_view key, std::string_view fallback,
                                std::initializer_list<std::string_view> choices) const {
     const Value* value = find(key);
     if (!value) return std::string(fallback);
-    if (const auto* s = std::get_if<std::string>(value)) {
-        if (std::find(choices.begin(), choices.end(), *s) != choices.end()) return *s;
+    if (value->is_string()) {
+        const std::string& s = value->get_ref<const std::string&>();
+        if (std::find(choices.begin(), choices.end(), s) != choices.end()) return s;
     }
     throw_bad_param(std::string(key), describe(*value), one_of(std::vector<std::string>(choices.begin(), choices.end())));
 }
@@ -249,7 +260,7 @@ std::optional<double> SpecReader::optional_number(std::string_view key, double l
 bool SpecReader::boolean(std::string_view key, bool fallback) const {
     const Value* value = find(key);
     if (!value) return fallback;
-    if (const bool* b = std::get_if<bool>(value)) return *b;
+    if (value->is_boolean()) return value->get<bool>();
     throw_bad_param(std::string(key), describe(*value), "true or false");
 }
 
@@ -257,20 +268,24 @@ std::optional<std::vector<double>> SpecReader::number_list(std::string_view key,
                                                            std::string_view allowed) const {
     const Value* value = find(key);
     if (!value) return std::nullopt;
-    const auto* list = std::get_if<std::vector<double>>(value);
-    if (!list) throw_bad_param(std::string(key), describe(*value), "a list of " + std::string(allowed));
-    for (std::size_t i = 0; i < list->size(); ++i) {
-        const double x = (*list)[i];
+    if (!value->is_array()) throw_bad_param(std::string(key), describe(*value), "a list of " + std::string(allowed));
+    std::vector<double> list;
+    list.reserve(value->size());
+    for (const Value& item : *value) {  // one pass (a learned table is read on every call): types and ranges
+        const double* stored = item.get_ptr<const double*>();  // (parse_json_object stores every number as a double)
+        if (!stored && !item.is_number()) throw_bad_param(std::string(key), describe(*value), "a list of " + std::string(allowed));
+        const double x = stored ? *stored : item.get<double>();
         if (!std::isfinite(x) || x < lo || x > hi)
-            throw_bad_param(std::string(key) + "[" + std::to_string(i) + "]", format_number(x), std::string(allowed));
+            throw_bad_param(std::string(key) + "[" + std::to_string(list.size()) + "]", format_number(x), std::string(allowed));
+        list.push_back(x);
     }
-    return *list;
+    return list;
 }
 
 std::vector<float> SpecReader::tensor(std::string_view key, std::string_view item, std::initializer_list<Dim> shape) const {
     const Key& k = declared(key);
     const Value* value = find(key);
-    if (value && !std::holds_alternative<std::vector<double>>(*value))
+    if (value && !number_list_value(*value))
         throw_bad_param(std::string(key), describe(*value), "a list of " + k.allowed);  // "a list of numbers in ..., d_head of them"
     const std::optional<std::vector<double>> values = number_list(key, k.min, k.max, item);
     if (!values) return {};
@@ -291,24 +306,22 @@ std::vector<float> SpecReader::tensor(std::string_view key, std::string_view ite
 std::optional<std::vector<std::string>> SpecReader::string_list(std::string_view key) const {
     const Value* value = find(key);
     if (!value) return std::nullopt;
-    if (const auto* list = std::get_if<std::vector<std::string>>(value)) return *list;
-    if (const auto* numbers = std::get_if<std::vector<double>>(value); numbers && numbers->empty()) return std::vector<std::string>{};
+    if (string_list_value(*value) || (value->is_array() && value->empty())) return value->get<std::vector<std::string>>();
     throw_bad_param(std::string(key), describe(*value), "a list of strings");
 }
 
 std::optional<std::string> SpecReader::text(std::string_view key) const {
     const Value* value = find(key);
     if (!value) return std::nullopt;
-    if (const auto* s = std::get_if<std::string>(value)) return *s;
+    if (value->is_string()) return value->get<std::string>();
     throw_bad_param(std::string(key), describe(*value), "a string");
 }
 
 const Config* SpecReader::object(std::string_view key) const {
     const Value* value = find(key);
     if (!value) return nullptr;
-    const auto* object = std::get_if<std::shared_ptr<const Config>>(value);
-    if (!object) throw_bad_param(std::string(key), describe(*value), "an object");
-    return object->get();
+    if (!value->is_object()) throw_bad_param(std::string(key), describe(*value), "an object");
+    return value;
 }
 
 const Key& SpecReader::declared(std::string_view key) const {
@@ -322,26 +335,26 @@ std::int64_t SpecReader::integer(std::string_view key) const {
     const Key& k = declared(key);
     const Value* value = find(key);
     if (!value) {
-        if (const double* fallback = std::get_if<double>(&k.fallback)) return std::int64_t(*fallback);
+        if (k.fallback.is_number()) return k.fallback.get<std::int64_t>();
         require(key, k.allowed);
     }
-    const double* x = std::get_if<double>(value);
-    if (!x) throw_bad_param(std::string(key), describe(*value), k.allowed);
-    if (!integer_in(*x, k.min, k.max)) throw_bad_param(std::string(key), format_number(*x), k.allowed);
-    return static_cast<std::int64_t>(*x);
+    if (!value->is_number()) throw_bad_param(std::string(key), describe(*value), k.allowed);
+    const double x = value->get<double>();
+    if (!integer_in(x, k.min, k.max)) throw_bad_param(std::string(key), format_number(x), k.allowed);
+    return static_cast<std::int64_t>(x);
 }
 
 std::int64_t SpecReader::integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
     const Key& k = declared(key);
-    if (!find(key) && std::holds_alternative<std::monostate>(k.fallback)) require(key, k.allowed);
-    return integer(key, find(key) ? 0 : std::int64_t(std::get<double>(k.fallback)), lo, hi);
+    if (!find(key) && k.fallback.is_null()) require(key, k.allowed);
+    return integer(key, find(key) ? 0 : k.fallback.get<std::int64_t>(), lo, hi);
 }
 
 double SpecReader::number(std::string_view key) const {
     const Key& k = declared(key);
     const Value* value = find(key);
     if (!value) {
-        if (const double* fallback = std::get_if<double>(&k.fallback)) return *fallback;
+        if (k.fallback.is_number()) return k.fallback.get<double>();
         require(key, k.allowed);
     }
     const double x = as_number(key, *value, k.allowed);
@@ -353,20 +366,22 @@ double SpecReader::number(std::string_view key) const {
 double SpecReader::number(std::string_view key, double lo, double hi, std::string_view allowed) const {
     const Key& k = declared(key);
     const Value* fallback = find(key) ? nullptr : &k.fallback;
-    if (fallback && std::holds_alternative<std::monostate>(*fallback)) require(key, k.allowed);
-    return number(key, fallback ? std::get<double>(*fallback) : 0.0, lo, hi, allowed);
+    if (fallback && fallback->is_null()) require(key, k.allowed);
+    return number(key, fallback ? fallback->get<double>() : 0.0, lo, hi, allowed);
 }
 
 bool SpecReader::boolean(std::string_view key) const {
-    return boolean(key, std::get<bool>(declared(key).fallback));
+    return boolean(key, declared(key).fallback.get<bool>());
 }
 
 std::string SpecReader::choice(std::string_view key) const {
     const Key& k = declared(key);
     const Value* value = find(key);
-    if (!value) return std::get<std::string>(k.fallback);
-    if (const auto* s = std::get_if<std::string>(value))
-        if (std::find(k.choices.begin(), k.choices.end(), *s) != k.choices.end()) return *s;
+    if (!value) return k.fallback.get<std::string>();
+    if (value->is_string()) {
+        const std::string& s = value->get_ref<const std::string&>();
+        if (std::find(k.choices.begin(), k.choices.end(), s) != k.choices.end()) return s;
+    }
     throw_bad_param(std::string(key), describe(*value), k.allowed);
 }
 

@@ -265,8 +265,8 @@ Family make_family() {
     f.bias_work = [](const Config& c, std::int64_t n) { return head_work(parse(c), n); };
     train::Training t;
     t.size = [](Config& spec, std::int64_t d) {
-        spec.set("hidden_size", double(d));
-        spec.set("norm_rel_ebd", std::string("none"));
+        spec["hidden_size"] = double(d);
+        spec["norm_rel_ebd"] = std::string("none");
     };
     t.position_key = "rel_embeddings";
     t.pair_work = [](const Config&, double d) { return 9 * d + 80; };  // + its log bucket per pair

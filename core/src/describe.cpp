@@ -31,9 +31,9 @@ Json number(double x) {
 
 /// A key's default: null, a boolean, a number or a string.
 Json value(const Value& v) {
-    if (const double* x = std::get_if<double>(&v)) return number(*x);
-    if (const bool* b = std::get_if<bool>(&v)) return *b;
-    if (const auto* s = std::get_if<std::string>(&v)) return *s;
+    if (v.is_number()) return number(v.get<double>());
+    if (v.is_boolean()) return v.get<bool>();
+    if (v.is_string()) return v.get<std::string>();
     return nullptr;
 }
 

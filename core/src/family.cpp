@@ -56,7 +56,8 @@ HeadBias relative_head_bias(const RelativeBias& b, const HeadInputs& in) {
 
 Config with_head_width(const Config& spec, const std::string& key, std::int64_t width) {
     Config out = spec;
-    if (!spec.has(key) || std::holds_alternative<std::monostate>(spec.at(key))) out.set(key, double(width));
+    const Value* given = find_key(spec, key);
+    if (!given || given->is_null()) out[key] = double(width);
     return out;
 }
 

@@ -132,8 +132,8 @@ Family make_family() {
     };
     train::Training t;
     t.size = [](Config& spec, std::int64_t) {  // one head
-        spec.set("n_heads", 1.0);
-        spec.set("head", 0.0);
+        spec["n_heads"] = 1.0;
+        spec["head"] = 0.0;
     };
     t.position_key = "linear1_weight, linear1_bias, linear2_weight, linear2_bias";
     t.write = [](Config& spec, const train::Trained& trained) {
@@ -142,10 +142,10 @@ Family make_family() {
         const auto part = [&](std::size_t from, std::size_t to) {
             return std::vector<double>(pos.begin() + std::ptrdiff_t(from), pos.begin() + std::ptrdiff_t(to));
         };
-        spec.set("linear1_weight", part(0, W));
-        spec.set("linear1_bias", part(W, 2 * W));
-        spec.set("linear2_weight", part(2 * W, 3 * W));
-        spec.set("linear2_bias", part(3 * W, 3 * W + 1));
+        spec["linear1_weight"] = part(0, W);
+        spec["linear1_bias"] = part(W, 2 * W);
+        spec["linear2_weight"] = part(2 * W, 3 * W);
+        spec["linear2_bias"] = part(3 * W, 3 * W + 1);
     };
     t.pair_work = [](const Config& c, double) { return 8 * double(parse(c).mlp_width) + 80; };  // + two log1p per pair
     f.training = train::training<Train>(std::move(t));

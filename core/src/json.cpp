@@ -169,7 +169,7 @@ public:
 
     Config result;
 
-    bool null() { return put(std::monostate{}, "null"); }
+    bool null() { return put(nullptr, "null"); }
     bool boolean(bool b) { return put(b, "boolean"); }
     bool number_integer(json::number_integer_t x) { return put(double(x), "number"); }
     bool number_unsigned(json::number_unsigned_t x) { return put(double(x), "number"); }
@@ -177,7 +177,7 @@ public:
     bool binary(json::binary_t&) { return false; }  // (JSON text has none)
     bool string(json::string_t& s) {
         if (const Sentinel* number = sentinel()) return put(number->value, "number");
-        return put(std::move(s), "string");
+        return put(Value(std::move(s)), "string");
     }
     bool key(json::string_t& s) {
         if (const Sentinel* number = sentinel()) fail(number->at, "expected a key in double quotes");
@@ -196,29 +196,30 @@ public:
                                "objects nested at most " + std::to_string(kMaxJsonDepth) + " deep");
         }
         stack_.emplace_back();
+        stack_.back().value = Value::object();
         return true;
     }
     bool end_object() {
         Frame frame = std::move(stack_.back());
         stack_.pop_back();
         if (stack_.empty()) {
-            result = std::move(frame.object);
+            result = std::move(frame.value);
             done_ = true;
             return true;
         }
-        return put(std::make_shared<const Config>(std::move(frame.object)), "object");
+        return put(std::move(frame.value), "object");
     }
     bool start_array(std::size_t) {
         check_item("object");
         stack_.emplace_back();
         stack_.back().array = true;
+        stack_.back().value = Value::array();
         return true;
     }
     bool end_array() {
         Frame frame = std::move(stack_.back());
         stack_.pop_back();
-        if (frame.strings) return put(std::move(frame.texts), "object");
-        return put(std::move(frame.numbers), "object");
+        return put(std::move(frame.value), "object");
     }
 
     /// nlohmann stopped at byte `position` (the bytes it read, one more at the
@@ -276,11 +277,9 @@ public:
 private:
     struct Frame {
         bool array = false;
-        Config object;
+        Value value;      ///< the object or array being read
         std::string key;  ///< an object's current key
         bool strings = false;  ///< an array's items are strings (as its first item)
-        std::vector<double> numbers;
-        std::vector<std::string> texts;
     };
 
     /// The next string literal's sentinel, if it is one (each call counts a literal).
@@ -303,7 +302,7 @@ private:
     void check_item(const char* type) {
         if (stack_.empty() || !stack_.back().array) return;
         Frame& array = stack_.back();
-        const std::size_t items = array.numbers.size() + array.texts.size();
+        const std::size_t items = array.value.size();
         if (items == 0) array.strings = std::string_view(type) == "string";
         const char* expected_type = array.strings ? "string" : "number";
         if (std::string_view(type) == expected_type) return;
@@ -316,12 +315,11 @@ private:
     bool put(Value value, const char* type) {
         Frame& top = stack_.back();
         if (!top.array) {
-            top.object.set(top.key, std::move(value));
+            top.value[top.key] = std::move(value);
             return true;
         }
         check_item(type);
-        if (double* x = std::get_if<double>(&value)) top.numbers.push_back(*x);
-        else top.texts.push_back(std::move(std::get<std::string>(value)));
+        top.value.push_back(std::move(value));
         return true;
     }
 
@@ -437,23 +435,21 @@ Json number_json(double x) {
     return x;
 }
 
-Json config_json(const Config& config) {
-    Json out = Json::object();
-    for (const auto& [key, value] : config.entries()) {
-        Json& item = out[valid_utf8(key)];
-        if (const bool* b = std::get_if<bool>(&value)) item = *b;
-        else if (const double* x = std::get_if<double>(&value)) item = number_json(*x);
-        else if (const std::string* s = std::get_if<std::string>(&value)) item = valid_utf8(*s);
-        else if (const auto* list = std::get_if<std::vector<double>>(&value)) {
-            item = Json::array();
-            for (const double x : *list) item.push_back(number_json(x));
-        } else if (const auto* texts = std::get_if<std::vector<std::string>>(&value)) {
-            item = Json::array();
-            for (const std::string& t : *texts) item.push_back(valid_utf8(t));
-        } else if (const auto* object = std::get_if<std::shared_ptr<const Config>>(&value)) item = config_json(**object);
-        // null: item stays null
+/// A spec value as to_json writes it: numbers as number_json, strings as valid UTF-8.
+Json written(const Value& value) {
+    if (value.is_number()) return number_json(value.get<double>());
+    if (value.is_string()) return valid_utf8(value.get_ref<const std::string&>());
+    if (value.is_array()) {
+        Json out = Json::array();
+        for (const Value& item : value) out.push_back(written(item));
+        return out;
     }
-    return out;
+    if (value.is_object()) {
+        Json out = Json::object();
+        for (const auto& item : value.items()) out[valid_utf8(item.key())] = written(item.value());
+        return out;
+    }
+    return value.is_boolean() ? Json(value.get<bool>()) : Json(nullptr);
 }
 
 }  // namespace
@@ -469,17 +465,10 @@ Config parse_json_object(std::string_view text, const std::string& what) {
         throw BadParam(what, what + " must be an object such as {type: 'sinusoidal', d_model: 64}",
                        type_of_char(first == std::string_view::npos ? '\0' : text[first]),
                        "an object such as {type: 'sinusoidal', d_model: 64}");
-    // The Config is copied once the parser's scratch memory is freed: built
-    // among that memory, the heap of 256 cached specs drifted by 1-2 KB as they
-    // were replaced (measured in the wasm build; tests/wasm/bindings.test.mjs).
-    Config parsed;
-    {
-        const Rewritten rewritten = rewrite(text);
-        Reader reader(text, rewritten, what);
-        Json::sax_parse(rewritten.text, &reader);
-        parsed = std::move(reader.result);
-    }
-    return Config(parsed);
+    const Rewritten rewritten = rewrite(text);
+    Reader reader(text, rewritten, what);
+    Json::sax_parse(rewritten.text, &reader);
+    return std::move(reader.result);
 }
 
 void append_json_quoted(std::string& out, std::string_view text) { out += json_quote(text); }
@@ -489,7 +478,8 @@ std::string json_quote(std::string_view text) {
 }
 
 std::string to_json(const Config& config) {
-    return config_json(config).dump(-1, ' ', true, Json::error_handler_t::replace);
+    if (config.is_null()) return "{}";  // a default Config: no keys
+    return written(config).dump(-1, ' ', true, Json::error_handler_t::replace);
 }
 
 }  // namespace posenc

@@ -80,8 +80,8 @@ Family make_family() {
     train::Training t;
     t.position_key = "r1, r2";
     t.write = [](Config& spec, const train::Trained& trained) {
-        spec.set("r1", trained.pos[0]);
-        spec.set("r2", trained.pos[1]);
+        spec["r1"] = trained.pos[0];
+        spec["r2"] = trained.pos[1];
     };
     t.pair_work = [](const Config&, double) { return 0.0; };
     f.training = train::training<Train>(std::move(t));

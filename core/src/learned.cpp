@@ -37,8 +37,8 @@ Family make_family() {
     f.table = table_slot<Spec, parse, check_table, table>;
     train::Training t;
     t.write = [](Config& spec, const train::Trained& trained) {
-        spec.set("max_position_embeddings", double(trained.max_length));
-        spec.set("weight", trained.table);
+        spec["max_position_embeddings"] = double(trained.max_length);
+        spec["weight"] = trained.table;
     };
     f.training = train::training<Train>(std::move(t));
     return f;

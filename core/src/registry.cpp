@@ -91,12 +91,12 @@ const std::vector<std::string>& known_types() {
 }
 
 std::string spec_type(const Config& spec) {
-    const Value* value = spec.find("type");
+    const Value* value = find_key(spec, "type");
     if (!value) throw BadParam("type", "spec: missing required key \"type\" (" + one_of(known_types()) + ")", "undefined",
                                   one_of(known_types()));
-    if (const auto* type = std::get_if<std::string>(value))
+    if (value->is_string())
         for (const auto& known : known_types())
-            if (*type == known) return *type;
+            if (value->get_ref<const std::string&>() == known) return known;
     throw_bad_param("type", describe(*value), one_of(known_types()));
 }
 

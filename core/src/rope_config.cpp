@@ -26,14 +26,13 @@ Scaling parse_scaling(const Config* block, const std::string& block_name, bool v
     Scaling out;
     std::string type = "default";
     if (block) {
-        const bool has_rope_type = block->has("rope_type"), has_type = block->has("type");
+        const bool has_rope_type = block->contains("rope_type"), has_type = block->contains("type");
         const Value* name = has_rope_type ? &block->at("rope_type") : has_type ? &block->at("type") : nullptr;
         if (!name && !v5)
             throw BadParam("rope_type", block_name + ": missing required key \"rope_type\" (one of " + type_list() + ")");
         if (name) {
-            const auto* text = std::get_if<std::string>(name);
-            if (!text) throw_bad_param("rope_type", describe(*name), "a string such as \"yarn\"");
-            type = *text;
+            if (!name->is_string()) throw_bad_param("rope_type", describe(*name), "a string such as \"yarn\"");
+            type = name->get<std::string>();
         }
     }
     const ScalingType& scaling = scaling_type(type);
@@ -57,7 +56,7 @@ Scaling parse_scaling(const Config* block, const std::string& block_name, bool v
 /// One number of a nested block, checked like a top-level key.
 double block_number(const Config& block, const std::string& key, double fallback, double lo, double hi,
                     const std::string& allowed) {
-    if (!block.has(key)) return fallback;
+    if (!block.contains(key)) return fallback;
     const Config one{{key, block.at(key)}};
     return SpecReader(one, "rope_parameters", {key}).number(key, fallback, lo, hi, allowed);
 }

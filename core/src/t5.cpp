@@ -119,8 +119,8 @@ Family make_family() {
     set_relative_bias<relative_of>(f);
     train::Training t;
     t.size = [](Config& spec, std::int64_t) {  // one head
-        spec.set("n_heads", 1.0);
-        spec.set("head", 0.0);
+        spec["n_heads"] = 1.0;
+        spec["head"] = 0.0;
     };
     t.position_key = "relative_attention_bias";
     t.pair_work = [](const Config&, double) { return 80.0; };  // its log bucket per pair

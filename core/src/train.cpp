@@ -22,8 +22,8 @@ namespace {
 Config sized(const Config& encoding, std::int64_t d) {
     const Family& family = family_of(encoding);
     Config out = encoding;
-    if (!family.width_key.empty()) out.set(family.width_key, double(d));
-    if (family.key("causal")) out.set("causal", true);
+    if (!family.width_key.empty()) out[family.width_key] = double(d);
+    if (family.key("causal")) out["causal"] = true;
     if (family.training.size) family.training.size(out, d);
     return out;
 }
@@ -31,7 +31,7 @@ Config sized(const Config& encoding, std::int64_t d) {
 /// The spec with its seed key set to `seed` (the draw of one layer's parameters).
 Config seeded(const Config& encoding, std::uint64_t seed) {
     Config out = encoding;
-    out.set("seed", double(seed));
+    out["seed"] = double(seed);
     return out;
 }
 
@@ -150,7 +150,7 @@ Config trained_spec(const Model<Real>& model, std::size_t layer) {
     if (training.write)
         training.write(out, Trained{values, std::vector<double>(model.params.P.begin(), model.params.P.end()), model.max_length});
     else if (!training.position_key.empty())
-        out.set(training.position_key, values);
+        out[training.position_key] = values;
     return out;
 }
 
@@ -422,7 +422,7 @@ Result<Real> Trainer<Real>::finish() {
     result.loss = loss_;
     result.model = model_;
     Model<Real>& evaluated = result.model;
-    if (!request_.eval_encoding.entries().empty()) {
+    if (!request_.eval_encoding.empty()) {
         const Config eval = sized(request_.eval_encoding, request_.d_model);
         if (family_of(eval).type != family_of(evaluated.encoding).type)
             throw_bad_param("eval_encoding.type", '"' + family_of(eval).type + '"',

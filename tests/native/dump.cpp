@@ -29,7 +29,7 @@ void read_pairs(char** begin, char** end, posenc::Config& spec, posenc::attentio
         if (request && key == "d") request->d_model = request->d_head = std::int64_t(value);
         else if (request && key == "seed") request->seed = std::uint64_t(value);
         else if (request && key == "causal") request->causal = value != 0;
-        else spec.set(key, value);
+        else spec[key] = value;
     }
 }
 

@@ -18,7 +18,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-Value object(Config c) { return std::make_shared<const Config>(std::move(c)); }
+Value object(Config c) { return Config(std::move(c)); }
 
 Request request(const std::string& text, Config encoding, std::int64_t d = 16, bool causal = false,
                 Projections projections = Projections::random) {

@@ -370,7 +370,6 @@ std::vector<Case> catalogue() {
         {"JSON over 4 MiB", [] { S("{\"type\":\"" + std::string(std::size_t(1) << 22, 'a') + "\"}"); }, I, "spec",
          "a JSON text of 4194315 bytes", "at most 4194304 bytes"},
         {"JSON mixed array", [] { S(R"({"tokens":["a",1]})"); }, I, "tokens", "must be a string like the first item", "number"},
-        {"Config::at of a missing key", [] { Config{}.at("d_model"); }, Type::out_of_range, "", "no key \"d_model\"", "d_model"},
     };
     return c;
 }

@@ -19,7 +19,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 template <class Parse>
-auto spec_of(Parse parse, std::initializer_list<std::pair<const std::string, Value>> keys) { return parse(Config(keys)); }
+auto spec_of(Parse parse, const Config& keys) { return parse(Config(keys)); }
 const float kMinusInf = -std::numeric_limits<float>::infinity();
 }  // namespace
 
@@ -118,7 +118,7 @@ TEST_CASE("T5: an explicit relative_attention_bias [num_buckets, n_heads] gives 
     CHECK(b(2, 1) == 11.25f);  // [1][1]
     CHECK(b(3, 3) == 1.25f);   // [0][1]
     CHECK(decay(spec, 1, 0).front().second == std::vector<double>{1.25, 11.25});  // f(0), f(-1)
-    spec.set("head", 0.0);
+    spec["head"] = 0.0;
     CHECK(attention_bias(spec, 4)(0, 1) == 50.25f);  // [5][0]
     // The head's bias in the fused kernel reads the same column.
     HeadInputs in;
@@ -231,8 +231,8 @@ TEST_CASE("Transformer-XL: r_w_bias or r_r_bias of the wrong length is refused n
           "[transformer_xl][errors]") {
     Config spec{{"type", std::string("transformer_xl")}, {"d_head", 4.0}, {"r_r_bias", std::vector<double>{1, 2}}};
     CHECK_THROWS_WITH(attention_bias(spec, 2), "r_r_bias = a list of 2 numbers is invalid: expected d_head = 4 numbers");
-    spec.set("r_r_bias", std::monostate{});
-    spec.set("r_w_bias", std::vector<double>{1, 2, 3});
+    spec["r_r_bias"] = nullptr;
+    spec["r_w_bias"] = std::vector<double>{1, 2, 3};
     CHECK_THROWS_WITH(attention_bias(spec, 2), "r_w_bias = a list of 3 numbers is invalid: expected d_head = 4 numbers");
 }
 

@@ -31,7 +31,7 @@ TEST_CASE("an unknown key is rejected with the list of accepted keys", "[config]
 }
 
 TEST_CASE("absent and null keys take the paper's defaults", "[config]") {
-    const auto spec = sinusoidal::parse({{"base", std::monostate{}}});
+    const auto spec = sinusoidal::parse({{"base", nullptr}});
     CHECK(spec.d_model == 512);
     CHECK(spec.base == 10000.0);
     CHECK(spec.layout == sinusoidal::Layout::interleaved);

@@ -85,7 +85,7 @@ TEST_CASE("deberta: the head's logits are (q.k + c2p + p2c) / sqrt(3 d), c2p and
     // norm_rel_ebd none, identity projections: K_r = Q_r = E.
     const std::vector<double> e = {1, 0, 0, 1, 1, 1, 2, -1};  // rows for delta = -2, -1, 0, 1
     Config spec = S(R"({"type":"deberta","head_dim":2,"position_buckets":-1,"max_relative_positions":2,"norm_rel_ebd":"none"})");
-    spec.set("rel_embeddings", e);
+    spec["rel_embeddings"] = e;
     attention::Request r;
     r.d_model = r.d_head = 2;
     r.projections = attention::Projections::identity;

@@ -72,10 +72,10 @@ TEST_CASE("FIRE: b(i, j) by hand with W = 2, c = 0.1, L = 512, below and above L
 
 TEST_CASE("FIRE: the threshold is |L_multiplier * init_L| and eps is added to the normaliser's log", "[fire]") {
     Config c = hand_spec();
-    c.set("init_L", 256.0);
-    c.set("L_multiplier", -2.0);
-    c.set("eps", 0.5);
-    c.set("init_c", 1.0);
+    c["init_L"] = 256.0;
+    c["L_multiplier"] = -2.0;
+    c["eps"] = 0.5;
+    c["init_c"] = 1.0;
     const fire::Spec spec = fire::parse(c);
     CHECK(fire::threshold(spec) == 512.0);
     // psi(4) = ln 5; normaliser ln(513) + 0.5.
@@ -168,20 +168,20 @@ TEST_CASE("FIRE in the attention kernel: the fused blocks match the reference wi
 
 TEST_CASE("FIRE: bad specs name the key, the length and the expected length", "[fire][errors]") {
     Config c = hand_spec();
-    c.set("linear1_weight", std::vector<double>{1, 2, 3});
+    c["linear1_weight"] = std::vector<double>{1, 2, 3};
     CHECK_THROWS_WITH(fire::parse(c),
                       "linear1_weight = a list of 3 numbers is invalid: expected a list of mlp_width = 2 numbers");
     c = hand_spec();
-    c.set("n_heads", 2.0);  // linear2_weight [2, 2] and linear2_bias [2] now
+    c["n_heads"] = 2.0;  // linear2_weight [2, 2] and linear2_bias [2] now
     CHECK_THROWS_WITH(fire::parse(c),
                       "linear2_weight = a list of 2 numbers is invalid: expected a list of n_heads * mlp_width = 4 numbers");
-    c.set("linear2_weight", std::vector<double>{1, 2, 3, 4});
+    c["linear2_weight"] = std::vector<double>{1, 2, 3, 4};
     CHECK_THROWS_WITH(fire::parse(c), "linear2_bias = a list of 1 numbers is invalid: expected a list of n_heads = 2 numbers");
     c = hand_spec();
-    c.set("linear1_bias", std::vector<double>{0, 1e7});
+    c["linear1_bias"] = std::vector<double>{0, 1e7};
     CHECK_THROWS_WITH(fire::parse(c), "linear1_bias[1] = 10000000 is invalid: expected finite numbers in [-1e6, 1e6]");
     c = hand_spec();
-    c.set("linear1_bias", 0.5);
+    c["linear1_bias"] = 0.5;
     CHECK_THROWS_WITH(fire::parse(c), Contains("linear1_bias = 0.5 is invalid: expected a list of finite numbers"));
     CHECK_THROWS_WITH(fire::parse(Config{{"type", std::string("fire")}, {"head", 12.0}}), Contains("head = 12") && Contains("[0, 11]"));
     CHECK_THROWS_WITH(fire::parse(Config{{"type", std::string("fire")}, {"init_c", 0.0}}), Contains("init_c = 0") && Contains("> 0"));

@@ -22,7 +22,7 @@ BadParam error_of(const std::string& text, const std::string& what = "spec") {
     throw;  // unreachable
 }
 
-const Config& nested(const Config& c, const std::string& key) { return *std::get<std::shared_ptr<const Config>>(c.at(key)); }
+const Config& nested(const Config& c, const std::string& key) { return c.at(key); }
 
 }  // namespace
 
@@ -32,40 +32,40 @@ TEST_CASE("json: every kind of value becomes the Value a JS object would give", 
               "rope_scaling": {"rope_type": "llama3", "factor": 8}, "long_factor": [1, 2.5, -3e-2],
               "tokens": ["the", "dog"], "empty": [] } )",
         "spec");
-    CHECK(c.entries().size() == 9);
-    CHECK(std::get<std::string>(c.at("type")) == "rope");
-    CHECK(std::get<double>(c.at("head_dim")) == 128.0);
-    CHECK(std::get<bool>(c.at("on")) == true);
-    CHECK(std::get<bool>(c.at("off")) == false);
-    CHECK(std::holds_alternative<std::monostate>(c.at("gone")));
-    CHECK(std::get<std::string>(nested(c, "rope_scaling").at("rope_type")) == "llama3");
-    CHECK(std::get<double>(nested(c, "rope_scaling").at("factor")) == 8.0);
-    CHECK(std::get<std::vector<double>>(c.at("long_factor")) == std::vector<double>{1, 2.5, -0.03});
-    CHECK(std::get<std::vector<std::string>>(c.at("tokens")) == std::vector<std::string>{"the", "dog"});
-    CHECK(std::get<std::vector<double>>(c.at("empty")).empty());
-    CHECK(parse_json_object("{}", "spec").entries().empty());
+    CHECK(c.size() == 9);
+    CHECK((c.at("type")).get<std::string>() == "rope");
+    CHECK((c.at("head_dim")).get<double>() == 128.0);
+    CHECK((c.at("on")).get<bool>() == true);
+    CHECK((c.at("off")).get<bool>() == false);
+    CHECK(c.at("gone").is_null());
+    CHECK((nested(c, "rope_scaling").at("rope_type")).get<std::string>() == "llama3");
+    CHECK((nested(c, "rope_scaling").at("factor")).get<double>() == 8.0);
+    CHECK((c.at("long_factor")).get<std::vector<double>>() == std::vector<double>{1, 2.5, -0.03});
+    CHECK((c.at("tokens")).get<std::vector<std::string>>() == std::vector<std::string>{"the", "dog"});
+    CHECK((c.at("empty")).get<std::vector<double>>().empty());
+    CHECK(parse_json_object("{}", "spec").empty());
 }
 
 TEST_CASE("json: numbers read exactly as JSON.parse reads them", "[json]") {
     const Config c = parse_json_object(
         R"({"a": 0, "b": -0, "c": 0.1, "d": 1e21, "e": 1.5E-7, "f": 500000, "g": 9007199254740993, "h": 1e400, "i": 5e-324})", "spec");
-    CHECK(std::get<double>(c.at("a")) == 0.0);
-    CHECK(std::signbit(std::get<double>(c.at("b"))));
-    CHECK(std::get<double>(c.at("c")) == 0.1);
-    CHECK(std::get<double>(c.at("d")) == 1e21);
-    CHECK(std::get<double>(c.at("e")) == 1.5e-7);
-    CHECK(std::get<double>(c.at("f")) == 500000.0);
-    CHECK(std::get<double>(c.at("g")) == 9007199254740992.0);  // rounded to the nearest double, as in JS
-    CHECK(std::get<double>(c.at("h")) == INFINITY);
-    CHECK(std::get<double>(c.at("i")) == 5e-324);
+    CHECK((c.at("a")).get<double>() == 0.0);
+    CHECK(std::signbit((c.at("b")).get<double>()));
+    CHECK((c.at("c")).get<double>() == 0.1);
+    CHECK((c.at("d")).get<double>() == 1e21);
+    CHECK((c.at("e")).get<double>() == 1.5e-7);
+    CHECK((c.at("f")).get<double>() == 500000.0);
+    CHECK((c.at("g")).get<double>() == 9007199254740992.0);  // rounded to the nearest double, as in JS
+    CHECK((c.at("h")).get<double>() == INFINITY);
+    CHECK((c.at("i")).get<double>() == 5e-324);
 }
 
 TEST_CASE("json: NaN, Infinity and -Infinity are read as numbers (the JS layer's extension)", "[json]") {
     const Config c = parse_json_object(R"({"base": NaN, "r": Infinity, "s": -Infinity, "list": [1, NaN]})", "spec");
-    CHECK(std::isnan(std::get<double>(c.at("base"))));
-    CHECK(std::get<double>(c.at("r")) == INFINITY);
-    CHECK(std::get<double>(c.at("s")) == -INFINITY);
-    CHECK(std::isnan(std::get<std::vector<double>>(c.at("list"))[1]));
+    CHECK(std::isnan((c.at("base")).get<double>()));
+    CHECK((c.at("r")).get<double>() == INFINITY);
+    CHECK((c.at("s")).get<double>() == -INFINITY);
+    CHECK(std::isnan((c.at("list")).get<std::vector<double>>()[1]));
 }
 
 TEST_CASE("json: the words NaN and Infinity, -0 and overflowing numbers are read where a value stands, not in strings", "[json]") {
@@ -73,18 +73,18 @@ TEST_CASE("json: the words NaN and Infinity, -0 and overflowing numbers are read
         R"({"s": "NaN, Infinity, -Infinity, -0, 1e400", "NaN": "-0", "z": -0, "y": -0.0e5, "w": -1e-400,)"
         R"( "x": [1e400, -1e400, NaN], "t": ["NaN"], "u": "\ud83d NaN"})",
         "spec");
-    CHECK(std::get<std::string>(c.at("s")) == "NaN, Infinity, -Infinity, -0, 1e400");
-    CHECK(std::get<std::string>(c.at("NaN")) == "-0");
+    CHECK((c.at("s")).get<std::string>() == "NaN, Infinity, -Infinity, -0, 1e400");
+    CHECK((c.at("NaN")).get<std::string>() == "-0");
     for (const char* key : {"z", "y", "w"}) {
-        CHECK(std::get<double>(c.at(key)) == 0.0);
-        CHECK(std::signbit(std::get<double>(c.at(key))));
+        CHECK((c.at(key)).get<double>() == 0.0);
+        CHECK(std::signbit((c.at(key)).get<double>()));
     }
-    const auto& x = std::get<std::vector<double>>(c.at("x"));
+    const auto& x = (c.at("x")).get<std::vector<double>>();
     CHECK(x[0] == INFINITY);
     CHECK(x[1] == -INFINITY);
     CHECK(std::isnan(x[2]));
-    CHECK(std::get<std::vector<std::string>>(c.at("t")) == std::vector<std::string>{"NaN"});
-    CHECK(std::get<std::string>(c.at("u")) == "\xEF\xBF\xBD NaN");
+    CHECK((c.at("t")).get<std::vector<std::string>>() == std::vector<std::string>{"NaN"});
+    CHECK((c.at("u")).get<std::string>() == "\xEF\xBF\xBD NaN");
     // Where a key or a separator stands, the words are refused as any other text.
     CHECK(std::string(error_of(R"({NaN: 1})").what()) == "spec: invalid JSON at character 1: expected a key in double quotes");
     CHECK(std::string(error_of(R"({"a" -Infinity})").what()) == "spec: invalid JSON at character 5: expected ':'");
@@ -99,15 +99,15 @@ TEST_CASE("json: strings with every escape, \\u escapes and surrogate pairs beco
         R"({"esc": "q\"b\\s\/b\bf\fn\nr\rt\t", "e": "caf\u00e9", "E": "caf\u00C9", "raw": "café",)"
         R"( "smile": "\ud83d\ude00", "lone": "a\ud83db", "low": "\ude00", "nul": "a\u0000b", "k\u0065y": 1})",
         "spec");
-    CHECK(std::get<std::string>(c.at("esc")) == "q\"b\\s/b\bf\fn\nr\rt\t");
-    CHECK(std::get<std::string>(c.at("e")) == "caf\xC3\xA9");
-    CHECK(std::get<std::string>(c.at("E")) == "caf\xC3\x89");
-    CHECK(std::get<std::string>(c.at("raw")) == "caf\xC3\xA9");
-    CHECK(std::get<std::string>(c.at("smile")) == "\xF0\x9F\x98\x80");
-    CHECK(std::get<std::string>(c.at("lone")) == "a\xEF\xBF\xBD" "b");  // a lone surrogate: U+FFFD, as TextEncoder writes it
-    CHECK(std::get<std::string>(c.at("low")) == "\xEF\xBF\xBD");
-    CHECK(std::get<std::string>(c.at("nul")) == std::string("a\0b", 3));
-    CHECK(c.has("key"));
+    CHECK((c.at("esc")).get<std::string>() == "q\"b\\s/b\bf\fn\nr\rt\t");
+    CHECK((c.at("e")).get<std::string>() == "caf\xC3\xA9");
+    CHECK((c.at("E")).get<std::string>() == "caf\xC3\x89");
+    CHECK((c.at("raw")).get<std::string>() == "caf\xC3\xA9");
+    CHECK((c.at("smile")).get<std::string>() == "\xF0\x9F\x98\x80");
+    CHECK((c.at("lone")).get<std::string>() == "a\xEF\xBF\xBD" "b");  // a lone surrogate: U+FFFD, as TextEncoder writes it
+    CHECK((c.at("low")).get<std::string>() == "\xEF\xBF\xBD");
+    CHECK((c.at("nul")).get<std::string>() == std::string("a\0b", 3));
+    CHECK(c.contains("key"));
 }
 
 TEST_CASE("json: a string that is not UTF-8 is refused at the byte where its UTF-8 breaks (JSON text is UTF-8)", "[json]") {
@@ -116,7 +116,7 @@ TEST_CASE("json: a string that is not UTF-8 is refused at the byte where its UTF
 }
 
 TEST_CASE("json: a repeated key keeps the last value, as JSON.parse does", "[json]") {
-    CHECK(std::get<double>(parse_json_object(R"({"a": 1, "a": 2})", "spec").at("a")) == 2.0);
+    CHECK((parse_json_object(R"({"a": 1, "a": 2})", "spec").at("a")).get<double>() == 2.0);
 }
 
 TEST_CASE("json: text that is not an object is refused as the old JS layer refused it", "[json]") {
@@ -152,7 +152,7 @@ TEST_CASE("json: objects nested up to 8 deep are read, deeper ones refused", "[j
     const Config eight = parse_json_object(nest(8), "spec");  // spec.a.a.a.a.a.a.a.a is depth 8
     const Config* c = &eight;
     for (int i = 0; i < 8; ++i) c = &nested(*c, "a");
-    CHECK(std::get<double>(c->at("k")) == 1.0);
+    CHECK((c->at("k")).get<double>() == 1.0);
     const BadParam e = error_of(nest(9));
     CHECK(std::string(e.what()) == "spec.a.a.a.a.a.a.a.a.a is nested too deeply: expected objects nested at most 8 deep");
     CHECK(e.param == "a");
@@ -213,6 +213,6 @@ TEST_CASE("json_quote writes ASCII JSON that reads back as the same text", "[jso
     CHECK(json_quote("\xFF") == R"("\ufffd")");
     for (const std::string text : {"plain", "caf\xC3\xA9 \xF0\x9F\x98\x80 \"q\" \\", "tab\there"}) {
         const Config c = parse_json_object("{\"s\": " + json_quote(text) + "}", "spec");
-        CHECK(std::get<std::string>(c.at("s")) == text);
+        CHECK((c.at("s")).get<std::string>() == text);
     }
 }

@@ -71,7 +71,7 @@ TEST_CASE("learned: an explicit weight [max_position_embeddings, d_model] is the
     CHECK_THROWS_WITH(position_table(spec, 4), Contains("no embedding exists for position 3"));
     // Without weight the same sizes draw from the seed.
     Config drawn = spec;
-    drawn.set("weight", std::monostate{});
+    drawn["weight"] = nullptr;
     CHECK(position_table(drawn, 1)(0, 0) != 0.5f);
 }
 
@@ -81,7 +81,7 @@ TEST_CASE("learned: a weight of the wrong length is refused naming the key and t
     CHECK_THROWS_WITH(position_table(spec, 1),
                       "weight = a list of 5 numbers is invalid: expected max_position_embeddings x d_model = 3 x 2 = 6 numbers");
     Config big = spec;
-    big.set("weight", std::vector<double>{1, 2, 3, 4, 5, 2e4});
+    big["weight"] = std::vector<double>{1, 2, 3, 4, 5, 2e4};
     CHECK_THROWS_WITH(position_table(big, 1), "weight[5] = 20000 is invalid: expected a number in [-1e4, 1e4]");
 }
 

@@ -16,13 +16,13 @@ using rope::Layout;
 
 namespace {
 
-Config scaling_block(std::initializer_list<std::pair<const std::string, Value>> keys) {
+Config scaling_block(const Config& keys) {
     return Config(keys);
 }
 
-Value object(Config c) { return std::make_shared<const Config>(std::move(c)); }
+Value object(Config c) { return Config(std::move(c)); }
 
-rope::Spec spec_of(std::initializer_list<std::pair<const std::string, Value>> keys) {
+rope::Spec spec_of(const Config& keys) {
     return rope::parse(Config(keys));
 }
 
@@ -177,9 +177,9 @@ TEST_CASE("yarn with truncate = false keeps the fractional ramp ends 20.944 and 
 }
 
 TEST_CASE("yarn's attention factor: given, or DeepSeek's mscale ratio", "[rope][scaling]") {
-    const auto with = [](std::initializer_list<std::pair<const std::string, Value>> extra) {
+    const auto with = [](const Config& extra) {
         Config block{{"rope_type", std::string("yarn")}, {"factor", 40.0}, {"original_max_position_embeddings", 4096.0}};
-        for (const auto& kv : extra) block.set(kv.first, kv.second);
+        for (const auto& kv : extra.items()) block[kv.key()] = kv.value();
         return rope::frequencies(spec_of({{"head_dim", 64.0}, {"rope_scaling", object(block)}}), 1).attention_factor;
     };
     CHECK(with({{"attention_factor", 1.5}}) == 1.5);
@@ -237,7 +237,7 @@ TEST_CASE("longrope picks short_factor up to L and long_factor beyond, attention
     // An explicit factor wins over max_position_embeddings / L (transformers v5):
     // s = 4 gives sqrt(1 + ln 4 / ln 4096) = sqrt(1 + 1/6).
     Config with_factor = block;
-    with_factor.set("factor", 4.0);
+    with_factor["factor"] = 4.0;
     const auto explicit_spec = spec_of({{"head_dim", 8.0}, {"max_position_embeddings", 131072.0},
                                         {"original_max_position_embeddings", 4096.0}, {"rope_scaling", object(with_factor)}});
     CHECK(rope::frequencies(explicit_spec, 1).attention_factor == Approx(std::sqrt(7.0 / 6.0)).epsilon(1e-15));
@@ -275,16 +275,16 @@ TEST_CASE("both config generations read the same: rope_theta + rope_scaling and 
     CHECK(spec_of({{"rope_theta", 50.0}, {"rope_parameters", object({{"rope_type", std::string("default")}})}}).rope_theta == 50.0);
     CHECK(spec_of({{"rope_theta", 50.0}, {"rope_parameters", object({{"rope_type", std::string("default")}, {"rope_theta", 70.0}})}}).rope_theta == 70.0);
     // A null rope_scaling (as configs write it) means no scaling.
-    CHECK(spec_of({{"rope_scaling", std::monostate{}}}).scaling.rope_type == "default");
+    CHECK(spec_of({{"rope_scaling", nullptr}}).scaling.rope_type == "default");
 }
 
 TEST_CASE("original_max_position_embeddings: the top level (v5 gives it priority), the block, max_position_embeddings",
           "[rope][config]") {
-    const auto yarn = [](std::initializer_list<std::pair<const std::string, Value>> top, bool in_block) {
+    const auto yarn = [](const Config& top, bool in_block) {
         Config block{{"rope_type", std::string("yarn")}, {"factor", 2.0}};
-        if (in_block) block.set("original_max_position_embeddings", 1000.0);
+        if (in_block) block["original_max_position_embeddings"] = 1000.0;
         Config config(top);
-        config.set("rope_scaling", object(block));
+        config["rope_scaling"] = object(block);
         return rope::parse(config).scaling.original_max_position_embeddings;
     };
     CHECK(yarn({{"max_position_embeddings", 8000.0}, {"original_max_position_embeddings", 2000.0}}, true) == 2000);
@@ -346,7 +346,7 @@ TEST_CASE("bad rope input throws naming the key, value and allowed range", "[rop
 }
 
 TEST_CASE("apply on raw arrays: the same bytes as the xtensor apply, also in place", "[rope]") {
-    const auto spec = spec_of({{"head_dim", 8.0}, {"rope_scaling", std::make_shared<const Config>(Config{
+    const auto spec = spec_of({{"head_dim", 8.0}, {"rope_scaling", Config(Config{
                                                                         {"rope_type", std::string("yarn")}, {"factor", 4.0}})}});
     xt::xtensor<float, 2> x = xt::empty<float>({3, 8});
     for (std::size_t k = 0; k < x.size(); ++k) x.data()[k] = float(std::sin(double(k)));
@@ -370,16 +370,16 @@ namespace {
 Config required_block(const std::string& type) {
     Config block{{"rope_type", type}};
     const std::vector<double> ones{1, 1, 1, 1};
-    if (type == "linear" || type == "ntk" || type == "dynamic" || type == "yarn") block.set("factor", 2.0);
+    if (type == "linear" || type == "ntk" || type == "dynamic" || type == "yarn") block["factor"] = 2.0;
     if (type == "llama3") {
         for (const auto& [key, value] : std::vector<std::pair<std::string, double>>{
                  {"factor", 8.0}, {"original_max_position_embeddings", 8192.0}, {"low_freq_factor", 1.0},
                  {"high_freq_factor", 4.0}})
-            block.set(key, value);
+            block[key] = value;
     }
     if (type == "longrope") {
-        block.set("short_factor", ones);
-        block.set("long_factor", ones);
+        block["short_factor"] = ones;
+        block["long_factor"] = ones;
     }
     return block;
 }
@@ -449,14 +449,14 @@ TEST_CASE("parse requires each listed required key and refuses any key outside a
             std::vector<std::string> required;
             for (const auto& key : type.required) required.push_back(key.name);
             std::vector<std::string> given;
-            for (const auto& [key, value] : block.entries())
+            for (const auto& [key, value] : block.items())
                 if (key != "rope_type") given.push_back(key);
             std::sort(required.begin(), required.end());
             CHECK(given == required);  // the example holds exactly the listed required keys
             CHECK(parse_block(block, v5).scaling.rope_type == type.name);
             for (const auto& key : type.required) {
                 Config missing = block;
-                missing.set(key.name, std::monostate{});  // null reads as absent
+                missing[key.name] = nullptr;  // null reads as absent
                 const auto [param, message] = refusal(missing, v5);
                 CHECK(param == key.name);
                 CHECK_THAT(message, Contains("missing required key \"" + key.name + "\""));
@@ -467,7 +467,7 @@ TEST_CASE("parse requires each listed required key and refuses any key outside a
                     for (const auto& k : *group) listed = listed || k.name == key;
                 if (listed) continue;
                 Config extra = block;
-                extra.set(key, 1.0);
+                extra[key] = 1.0;
                 const auto [param, message] = refusal(extra, v5);
                 INFO(key);
                 CHECK(param == key);
@@ -492,10 +492,10 @@ TEST_CASE("parse enforces each ScalingKey's lo and hi: just outside refused, at 
                     Config block = required_block(type.name);
                     if (key.kind == "list") {
                         std::vector<double> list{1, 1, 1, 1};
-                        list[2] = std::get<double>(value);
+                        list[2] = (value).get<double>();
                         value = list;
                     }
-                    block.set(key.name, value);
+                    block[key.name] = value;
                     return block;
                 };
                 const auto refused = [&](double x) {

@@ -28,8 +28,8 @@ namespace {
 
 std::string text(const Config& c) {
     std::string out;
-    for (const auto& [k, v] : c.entries()) {
-        if (const auto* nested = std::get_if<std::shared_ptr<const Config>>(&v)) out += k + "={" + text(**nested) + "} ";
+    for (const auto& [k, v] : c.items()) {
+        if (v.is_object()) out += k + "={" + text(v) + "} ";
         else out += k + "=" + describe(v) + " ";
     }
     return out;
@@ -63,50 +63,50 @@ struct Sweep {
             case Key::Kind::choice: return std::string(pick(k.choices));
             case Key::Kind::integer: case Key::Kind::number: {
                 std::optional<double> fallback;
-                if (const auto* f = std::get_if<double>(&k.fallback)) fallback = *f;
+                if (k.fallback.is_number()) fallback = k.fallback.get<double>();
                 const bool integer = k.kind == Key::Kind::integer;
                 double x = number(k.min, k.max, k.exclusive_min, fallback, integer);
                 // even widths mostly (odd ones are refused, which is tested too)
                 if (integer && std::isfinite(x) && uniform() < 0.8 && std::fmod(x, 2) != 0 && x + 1 <= k.max) x += 1;
                 return x;
             }
-            default: return std::monostate{};
+            default: return nullptr;
         }
     }
 
-    std::shared_ptr<const Config> scaling(std::int64_t half) {
+    Config scaling(std::int64_t half) {
         const rope::ScalingType& type = pick(rope::scaling_types());
         Config c;
-        c.set("rope_type", type.name);
+        c["rope_type"] = type.name;
         for (const auto* group : {&type.required, &type.optional})
             for (const rope::ScalingKey& k : *group) {
                 if (group == &type.optional && uniform() < 0.5) continue;
                 if (k.kind == "boolean") {
-                    c.set(k.name, uniform() < 0.5);
+                    c[k.name] = uniform() < 0.5;
                 } else if (k.kind == "list") {
                     std::vector<double> list(std::size_t(uniform() < 0.1 ? half + 1 : half));
                     for (double& x : list) x = number(k.lo, k.hi, false, k.fallback, false);
-                    c.set(k.name, list);
+                    c[k.name] = list;
                 } else {
-                    c.set(k.name, number(k.lo, k.hi, k.lo == 0x1p-1022, k.fallback, k.kind == "integer"));
+                    c[k.name] = number(k.lo, k.hi, k.lo == 0x1p-1022, k.fallback, k.kind == "integer");
                 }
             }
-        return std::make_shared<const Config>(c);
+        return c;
     }
 
     Config spec(const Family& f) {
         Config c;
-        c.set("type", f.type);
+        c["type"] = f.type;
         for (const Key& k : f.keys) {
             if (uniform() < 0.4) continue;  // absent: its default
             if (k.kind == Key::Kind::object) {
                 if (k.name == "rope_scaling" && uniform() < 0.7) {
-                    const double head_dim = c.has("head_dim") ? std::get<double>(c.at("head_dim")) : 128;
-                    c.set(std::string(k.name), scaling(std::isfinite(head_dim) ? std::int64_t(head_dim) / 2 : 1));
+                    const double head_dim = c.contains("head_dim") ? (c.at("head_dim")).get<double>() : 128;
+                    c[std::string(k.name)] = scaling(std::isfinite(head_dim) ? std::int64_t(head_dim) / 2 : 1);
                 }
                 continue;
             }
-            c.set(std::string(k.name), key_value(k));
+            c[std::string(k.name)] = key_value(k);
         }
         return c;
     }
@@ -190,9 +190,8 @@ TEST_CASE("sweep: random specs of every family through every entry point: refuse
                     CHECK(std::isfinite(f.logit_scale));
                 });
             if (family->rotate) {
-                const Value* w = spec.find(family->width_key);
-                const double d = w && std::holds_alternative<double>(*w) ? std::get<double>(*w)
-                                                                         : std::get<double>(family->key(family->width_key)->fallback);
+                const Value* w = find_key(spec, family->width_key);
+                const double d = w && w->is_number() ? w->get<double>() : family->key(family->width_key)->fallback.get<double>();
                 if (std::isfinite(d) && d >= 1 && d <= 4096) {
                     xt::xtensor<float, 2> x = xt::empty<float>({std::size_t(3), std::size_t(d)});
                     for (float& v : x) v = float(s.uniform() * 2 - 1);

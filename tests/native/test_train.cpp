@@ -126,7 +126,7 @@ TEST_CASE("train: an experiment is deterministic, evaluates every length, and ca
     CHECK(a.eval[0].accuracy == b.eval[0].accuracy);
     CHECK(a.eval[0].accuracy > 0.9);  // learned at its training length (seed 4 stays at 0.5: toy runs can stall)
     Config scaled = request;
-    scaled.set("eval_encoding", std::make_shared<const Config>(S(R"({"type":"rope","rope_scaling":{"rope_type":"linear","factor":4}})")));
+    scaled["eval_encoding"] = Config(S(R"({"type":"rope","rope_scaling":{"rope_type":"linear","factor":4}})"));
     const Result<float> c = run<float>(parse_request(scaled));
     CHECK(c.loss == a.loss);                 // the same training
     CHECK(c.eval[0].loss != a.eval[0].loss);  // evaluated with positions / 4
@@ -175,7 +175,7 @@ TEST_CASE("train: DroPE drops the encoding after training and recalibrates witho
     const Config base = S(R"({"task":"copy","encoding":{"type":"rope"},"d_model":8,"vocab":6,"train_length":8,"steps":30,
         "seed":1,"eval_lengths":[8],"eval_examples":2})");
     Config dropped = base;
-    dropped.set("recalibration_steps", 10.0);
+    dropped["recalibration_steps"] = 10.0;
     const Result<float> a = run<float>(parse_request(base)), b = run<float>(parse_request(dropped));
     REQUIRE(b.loss.size() == 40);
     CHECK(std::equal(a.loss.begin(), a.loss.end(), b.loss.begin()));  // the same training first
@@ -189,20 +189,20 @@ TEST_CASE("train: each family's trained spec carries its parameters under the sp
     Model<double> t5m = make_model<double>(S(R"({"type":"t5","num_buckets":8})"), 4, 4, 4, 16, 0, 2);
     t5m.params.layers[1].pos[3] = 0.25;
     const Config t5spec = trained_spec(t5m, 1);
-    CHECK(std::get<std::vector<double>>(t5spec.at("relative_attention_bias"))[3] == 0.25);
-    CHECK(std::get<double>(t5spec.at("n_heads")) == 1);
-    CHECK(std::get<bool>(t5spec.at("causal")));
+    CHECK((t5spec.at("relative_attention_bias")).get<std::vector<double>>()[3] == 0.25);
+    CHECK((t5spec.at("n_heads")).get<double>() == 1);
+    CHECK((t5spec.at("causal")).get<bool>());
     const Model<double> fm = make_model<double>(S(R"({"type":"fire","mlp_width":3})"), 4, 4, 4, 16, 0);
     const Config fspec = trained_spec(fm, 0);
-    CHECK(std::get<std::vector<double>>(fspec.at("linear2_weight")).size() == 3);
-    CHECK(std::get<std::vector<double>>(fspec.at("linear2_bias")).size() == 1);
+    CHECK((fspec.at("linear2_weight")).get<std::vector<double>>().size() == 3);
+    CHECK((fspec.at("linear2_bias")).get<std::vector<double>>().size() == 1);
     // fire's MLP starts as the family draws it with seed + layer.
     const fire::HeadMlp drawn = fire::head_mlp(fire::parse(S(R"({"type":"fire","mlp_width":3,"n_heads":1,"seed":0})")));
-    CHECK(std::get<std::vector<double>>(fspec.at("linear1_weight")) == drawn.w1);
+    CHECK((fspec.at("linear1_weight")).get<std::vector<double>>() == drawn.w1);
     const Model<float> lm = make_model<float>(S(R"({"type":"learned"})"), 4, 4, 4, 16, 0);
     const Config lspec = trained_spec(lm, 0);
-    CHECK(std::get<double>(lspec.at("max_position_embeddings")) == 16);
-    CHECK(std::get<std::vector<double>>(lspec.at("weight")) == std::vector<double>(lm.params.P.begin(), lm.params.P.end()));
+    CHECK((lspec.at("max_position_embeddings")).get<double>() == 16);
+    CHECK((lspec.at("weight")).get<std::vector<double>>() == std::vector<double>(lm.params.P.begin(), lm.params.P.end()));
 }
 
 TEST_CASE("train: the trained head, given back to attention() as its spec and W, attends as it did in training", "[train]") {

@@ -11,7 +11,7 @@ using namespace posenc;
 using Catch::Matchers::Contains;
 
 namespace {
-xpos::Spec spec_of(std::initializer_list<std::pair<const std::string, Value>> keys) { return xpos::parse(Config(keys)); }
+xpos::Spec spec_of(const Config& keys) { return xpos::parse(Config(keys)); }
 
 double dot(const xt::xtensor<float, 2>& a, const xt::xtensor<float, 2>& b) {
     double s = 0;

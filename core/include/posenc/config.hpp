@@ -1,9 +1,9 @@
-// posenc/config.hpp: the JSON-like spec objects that select and configure an
-// encoding, and the reader that validates them.
+// posenc/config.hpp: the JSON spec objects (nlohmann::json) that select and
+// configure an encoding, and the reader that validates them.
 //
 // A spec is what the page sends and what a user pastes from a model's
 // config.json: `{type: 'sinusoidal', d_model: 512, base: 10000}`. The wasm
-// layer converts a JS object into a `Config` without interpreting it; each
+// layer parses its JSON text into a `Config` (parse_json_object); each
 // family reads its keys with a `SpecReader`, which checks types and ranges and
 // rejects keys the family does not know, listing the accepted ones.
 #pragma once
@@ -12,51 +12,31 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
-#include <map>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace posenc {
 
-class Config;
 struct Family;
 
-/// One value of a spec: null, boolean, number, string, list of numbers, list
-/// of strings (an attention request's tokens), or a nested object (e.g. `rope_scaling`).
-using Value = std::variant<std::monostate, bool, double, std::string, std::vector<double>,
-                           std::shared_ptr<const Config>, std::vector<std::string>>;
+/// A spec: one JSON object, as nlohmann::json holds it (keys sorted, so that
+/// messages and to_json's text do not depend on the order a spec was written in).
+/// Its values are null, booleans, numbers (parse_json_object writes every
+/// number as a double), strings, lists of numbers, lists of strings (an
+/// attention request's tokens) and nested objects (e.g. `rope_scaling`).
+using Config = nlohmann::json;
 
-/// A JSON object: string keys, ordered for stable error messages.
-class Config {
-public:
-    Config() = default;
-    Config(std::initializer_list<std::pair<const std::string, Value>> entries) : entries_(entries) {}
+/// One value of a spec (any JSON value).
+using Value = nlohmann::json;
 
-    void set(const std::string& key, Value value) { entries_[key] = std::move(value); }
-    bool has(std::string_view key) const { return entries_.find(key) != entries_.end(); }
-    /// The value at `key`. Throws std::out_of_range when absent.
-    const Value& at(std::string_view key) const {
-        const auto it = entries_.find(key);
-        if (it == entries_.end()) throw std::out_of_range("Config: no key \"" + std::string(key) + "\"");
-        return it->second;
-    }
-    /// The value at `key`, or nullptr when absent.
-    const Value* find(std::string_view key) const {
-        const auto it = entries_.find(key);
-        return it == entries_.end() ? nullptr : &it->second;
-    }
-    /// The entries, ordered by key (std::less<> lets a std::string_view look a key up).
-    const std::map<std::string, Value, std::less<>>& entries() const { return entries_; }
-
-private:
-    std::map<std::string, Value, std::less<>> entries_;
-};
+/// The value at `key`, or nullptr when `config` is not an object or has no such key.
+const Value* find_key(const Config& config, std::string_view key);
 
 /// Text for a number in messages, as JavaScript would print it: integers in
 /// full ("5000", "1000000"), others the shortest text that reads back ("0.1",
@@ -69,7 +49,7 @@ std::string format_number(double x);
 std::string format_magnitude(double x);
 
 /// A readable rendering of a value for error messages: `7`, `"concat"`, `true`,
-/// `[1, 2]`, `{...}`, `null`.
+/// `[1, 2]` (the first 4 numbers, then `...`), "a list of 3 strings", `{...}`, `null`.
 std::string describe(const Value& value);
 
 /// The allowed-values text of messages: one of "a", "b", "c".

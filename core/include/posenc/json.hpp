@@ -23,13 +23,12 @@ constexpr int kMaxJsonDepth = 8;
 /// an unknown key (8 levels of 10 keys: 10^8 values) cannot stall the reader.
 constexpr std::size_t kMaxJsonBytes = std::size_t(1) << 22;
 
-/// Parses the JSON text of one object into a Config, as the JS object it was
-/// stringified from:
-///   number -> double; string -> std::string (UTF-8; every escape, \uXXXX
-///   with surrogate pairs); true / false -> bool; null -> std::monostate (a
-///   SpecReader reads it as absent); object -> nested Config; array of numbers
-///   -> std::vector<double>; array of strings (an attention request's tokens)
-///   -> std::vector<std::string>; [] -> an empty list of numbers.
+/// Parses the JSON text of one object into a Config (a nlohmann::json object),
+/// as the JS object it was stringified from: every number a double (-0, NaN
+/// and the infinities included); strings UTF-8 (every escape, \uXXXX with
+/// surrogate pairs); null kept (a SpecReader reads it as absent); arrays only
+/// of numbers, or only of strings (an attention request's tokens: the first
+/// item decides); nested objects up to kMaxJsonDepth.
 /// Duplicate keys: the last one wins, as in JSON.parse. A string must be UTF-8
 /// (TextEncoder's output always is); a lone surrogate escape (\ud83d) reads as
 /// U+FFFD, as TextEncoder writes it.
