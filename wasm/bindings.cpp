@@ -27,6 +27,8 @@
 #include <malloc.h>
 
 #include <cmath>
+#include <cstddef>
+#include <deque>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -70,7 +72,96 @@ EM_JS(bool, posenc_copy_in, (Handle source, void* data, std::size_t count, int k
   return true;
 });
 
+// A JS object made in one crossing from the members a Record collected (see Record): each
+// member is 32 bytes, {key, kind, number, data, count, handle} at offsets 0, 4, 8, 16, 20, 24.
+// kind 0: the number; 1, 2: a Float32Array / Int32Array copy of count items at data; 3: the
+// JS value of handle; 4: the UTF-8 text of count bytes at data. kind + 256: the key is not a
+// literal (its text is read each time; literals are read once, by address).
+EM_JS(Handle, posenc_record, (const void* members, int count), {
+  var keys = Module['posencKeys'] || (Module['posencKeys'] = new Map());
+  var out = {};
+  for (var i = 0; i < count; i++) {
+    var p = members + 32 * i;
+    var at = HEAPU32[p >> 2], kind = HEAP32[(p + 4) >> 2], key;
+    if (kind >= 256) { key = UTF8ToString(at); kind -= 256; }
+    else if ((key = keys.get(at)) === undefined) { key = UTF8ToString(at); keys.set(at, key); }
+    var data = HEAPU32[(p + 16) >> 2], n = HEAPU32[(p + 20) >> 2];
+    out[key] = kind === 0 ? HEAPF64[(p + 8) >> 3]
+      : kind === 1 ? HEAPF32.slice(data >> 2, (data >> 2) + n)
+      : kind === 2 ? HEAP32.slice(data >> 2, (data >> 2) + n)
+      : kind === 3 ? Emval.toValue(HEAPU32[(p + 24) >> 2])
+      : UTF8ToString(data, n);
+  }
+  return Emval.toHandle(out);
+});
+
 namespace {
+
+/// A result object built in C++ and made in JS in one crossing (posenc_record): a binding
+/// adds its members, then value() makes the object. What the members point at (the core's
+/// arrays, nested values) must live until value() returns; the Record keeps what it converts.
+class Record {
+public:
+    Record& number(const char* key, double x) { return add(key, 0, x, nullptr, 0); }
+    Record& f32(const char* key, const float* data, std::size_t count) { return add(key, 1, 0, data, count); }
+    Record& f32(const char* key, const std::vector<float>& v) { return f32(key, v.data(), v.size()); }
+    Record& f32(const char* key, const xt::xtensor<float, 2>& m) { return f32(key, m.data(), m.size()); }
+    Record& f32(const char* key, const std::vector<double>& v) {
+        floats_.emplace_back(v.begin(), v.end());
+        return f32(key, floats_.back());
+    }
+    Record& i32(const char* key, const std::vector<std::int32_t>& v) { return add(key, 2, 0, v.data(), v.size()); }
+    Record& i32(const char* key, const std::vector<std::int64_t>& v) {
+        ints_.emplace_back(v.begin(), v.end());
+        return i32(key, ints_.back());
+    }
+    Record& value(const char* key, val v) {
+        values_.push_back(std::move(v));
+        add(key, 3, 0, nullptr, 0);
+        members_.back().handle = values_.back().as_handle();
+        return *this;
+    }
+    Record& text(const char* key, const std::string& t) {
+        texts_.push_back(t);
+        return add(key, 4, 0, texts_.back().data(), texts_.back().size());
+    }
+    /// Members whose key is not a literal (a curve's name, a term's part).
+    Record& f32(const std::string& key, const std::vector<double>& v) { return f32(owned(key), v).dynamic(); }
+    Record& value(const std::string& key, val v) { return value(owned(key), std::move(v)).dynamic(); }
+    val value() const { return val::take_ownership(posenc_record(members_.data(), int(members_.size()))); }
+
+private:
+    struct Member {
+        const char* key;
+        std::int32_t kind;
+        double number;
+        const void* data;
+        std::uint32_t count;
+        Handle handle;
+    };
+    static_assert(sizeof(void*) != 4 || (sizeof(Member) == 32 && offsetof(Member, number) == 8 &&
+                                         offsetof(Member, data) == 16 && offsetof(Member, count) == 20 &&
+                                         offsetof(Member, handle) == 24),
+                  "posenc_record reads this layout");
+    const char* owned(const std::string& key) {
+        texts_.push_back(key);
+        return texts_.back().c_str();
+    }
+    Record& dynamic() {
+        members_.back().kind += 256;
+        return *this;
+    }
+    Record& add(const char* key, std::int32_t kind, double x, const void* data, std::size_t count) {
+        members_.push_back(Member{key, kind, x, data, std::uint32_t(count), nullptr});
+        return *this;
+    }
+    std::vector<Member> members_;
+    // Lists whose items do not move when another is added (what members point at).
+    std::deque<std::vector<float>> floats_;
+    std::deque<std::vector<std::int32_t>> ints_;
+    std::deque<std::string> texts_;
+    std::deque<val> values_;
+};
 
 val f32(const float* data, std::size_t count) { return val::take_ownership(posenc_f32_copy(data, count)); }
 val f32(const std::vector<float>& v) { return f32(v.data(), v.size()); }
@@ -189,18 +280,13 @@ val last_error = val::undefined();
 
 void fail(const char* name, const char* code, const char* message, const posenc::BadParam* bad = nullptr) noexcept {
     try {
-        val error = val::object();
-        error.set("name", name);
-        error.set("code", code);
-        error.set("message", message);
+        Record error;
+        error.text("name", name).text("code", code).text("message", message);
         if (bad) {
-            error.set("param", bad->param);
-            if (!bad->allowed.empty()) {
-                error.set("value", bad->value);
-                error.set("allowed", bad->allowed);
-            }
+            error.text("param", bad->param);
+            if (!bad->allowed.empty()) error.text("value", bad->value).text("allowed", bad->allowed);
         }
-        last_error = error;
+        last_error = error.value();
     } catch (...) {
         last_error = val::undefined();
     }
@@ -259,11 +345,7 @@ val position_table(int spec_id, val n, val out) {
             cols = c;
             return result_storage(out, storage, r, c, "d_model", "n * d_model");
         });
-        val result = val::object();
-        result.set("data", result_value(out, storage));
-        result.set("rows", double(rows));
-        result.set("cols", double(cols));
-        return result;
+        return Record().value("data", result_value(out, storage)).number("rows", double(rows)).number("cols", double(cols)).value();
     });
 }
 
@@ -272,12 +354,12 @@ val position_frequencies(int spec_id) {
     return guarded([&] {
         const Spec& spec = spec_of(spec_id);
         const auto pairs = posenc::position_frequencies(spec.config);
-        val result = val::object();
-        result.set("inv_freq", f32(pairs.inv_freq));
-        result.set("wavelength", f32(pairs.wavelength));
-        result.set("sin_column", i32(pairs.sin_column));
-        result.set("cos_column", i32(pairs.cos_column));
-        return result;
+        return Record()
+            .f32("inv_freq", pairs.inv_freq)
+            .f32("wavelength", pairs.wavelength)
+            .i32("sin_column", pairs.sin_column)
+            .i32("cos_column", pairs.cos_column)
+            .value();
     });
 }
 
@@ -287,19 +369,16 @@ val rope_inv_freq(int spec_id, val seq_len) {
     return guarded([&] {
         const Spec& spec = spec_of(spec_id);
         const auto f = posenc::rotary_frequencies(spec.config, integer(seq_len, posenc::args::seq_len));
-        val result = val::object();
-        result.set("inv_freq", f32(f.inv_freq));
-        result.set("attention_factor", f.attention_factor);
-        result.set("logit_scale", f.logit_scale);
-        result.set("head_dim", double(f.head_dim));
-        result.set("rotary_dim", double(f.rotary_dim));
-        result.set("first_column", i32(f.first_column));
-        result.set("second_column", i32(f.second_column));
-        if (!std::isnan(f.ramp_low)) {
-            result.set("ramp_low", f.ramp_low);
-            result.set("ramp_high", f.ramp_high);
-        }
-        return result;
+        Record result;
+        result.f32("inv_freq", f.inv_freq)
+            .number("attention_factor", f.attention_factor)
+            .number("logit_scale", f.logit_scale)
+            .number("head_dim", double(f.head_dim))
+            .number("rotary_dim", double(f.rotary_dim))
+            .i32("first_column", f.first_column)
+            .i32("second_column", f.second_column);
+        if (!std::isnan(f.ramp_low)) result.number("ramp_low", f.ramp_low).number("ramp_high", f.ramp_high);
+        return result.value();
     });
 }
 
@@ -324,10 +403,10 @@ val decay(int spec_id, val max_distance, val seed) {
         const std::int64_t m = integer(max_distance, posenc::args::max_distance);
         const std::int64_t s = seed.isUndefined() ? 0 : integer(seed, posenc::args::seed);
         const auto curves = posenc::decay(spec.config, m, s);
-        val result = val::object();
-        result.set("distance", f32(posenc::decay_distance(m)));
-        for (const auto& [name, values] : curves) result.set(name, f32(values));
-        return result;
+        Record result;
+        result.f32("distance", posenc::decay_distance(m));
+        for (const auto& [name, values] : curves) result.f32(name, values);
+        return result.value();
     });
 }
 
@@ -400,38 +479,29 @@ val attention(int request_id, val x) {
         if (!x.isUndefined()) posenc::attention::set_inputs(r, floats(x, inputs, "x"));
         static posenc::attention::WeightCache weights;  // the page's head keeps its projections between calls
         auto result = posenc::attention::run(r, &weights);
-        val out = val::object();
-        out.set("tokens", strings(result.tokens));
-        out.set("n", double(result.logits.shape()[0]));
-        out.set("d_head", double(r.d_head));
-        out.set("logits", f32(result.logits));
-        out.set("weights", f32(result.weights));
-        out.set("output", f32(result.output));
-        out.set("x", f32(result.x));
-        out.set("q", f32(result.q));
-        out.set("k", f32(result.k));
-        out.set("v", f32(result.v));
-        if (result.positions.size() > 0) out.set("positions", f32(result.positions));
-        if (result.q_unrotated.size() > 0) {
-            out.set("q_unrotated", f32(result.q_unrotated));
-            out.set("k_unrotated", f32(result.k_unrotated));
-        }
         const auto& t = result.terms;
-        val terms = val::object();
-        terms.set("carrier", t.carrier);
-        terms.set("scale", t.scale);
+        Record terms;
+        terms.text("carrier", t.carrier).number("scale", t.scale);
         if (t.carrier == "absolute") {
-            terms.set("cc", f32(t.cc));
-            terms.set("cp", f32(t.cp));
-            terms.set("pc", f32(t.pc));
-            terms.set("pp", f32(t.pp));
+            terms.f32("cc", t.cc).f32("cp", t.cp).f32("pc", t.pc).f32("pp", t.pp);
         } else {
-            terms.set("content", f32(t.content));
-            terms.set("position", f32(t.position));
-            for (const auto& [name, part] : t.parts) terms.set(name, f32(part));
+            terms.f32("content", t.content).f32("position", t.position);
+            for (const auto& [name, part] : t.parts) terms.value(name, f32(part));
         }
-        out.set("terms", terms);
-        return out;
+        Record out;
+        out.value("tokens", strings(result.tokens))
+            .number("n", double(result.logits.shape()[0]))
+            .number("d_head", double(r.d_head))
+            .f32("logits", result.logits)
+            .f32("weights", result.weights)
+            .f32("output", result.output)
+            .f32("x", result.x)
+            .f32("q", result.q)
+            .f32("k", result.k)
+            .f32("v", result.v);
+        if (result.positions.size() > 0) out.f32("positions", result.positions);
+        if (result.q_unrotated.size() > 0) out.f32("q_unrotated", result.q_unrotated).f32("k_unrotated", result.k_unrotated);
+        return out.value("terms", terms.value()).value();
     });
 }
 
@@ -459,11 +529,7 @@ val cope(int request_id, val q, val k, val pos_emb) {
         const posenc::Floats kf = floats(k, ks, "k");
         const posenc::Floats pf = floats(pos_emb, ps, "pos_emb");
         auto maps = posenc::cope::run(request.config, qf, kf, pf);
-        val result = val::object();
-        result.set("gates", f32(maps.gates));
-        result.set("positions", f32(maps.positions));
-        result.set("bias", f32(maps.bias));
-        return result;
+        return Record().f32("gates", maps.gates).f32("positions", maps.positions).f32("bias", maps.bias).value();
     });
 }
 
@@ -543,10 +609,7 @@ val trainer_start(int request_id) {
         while (k < trainers.size() && trainers[k]) ++k;
         if (k == trainers.size()) trainers.emplace_back();
         trainers[k] = std::move(trainer);
-        val result = val::object();
-        result.set("handle", double(k + 1));
-        result.set("total", double(trainers[k]->total()));
-        return result;
+        return Record().number("handle", double(k + 1)).number("total", double(trainers[k]->total())).value();
     });
 }
 
@@ -579,10 +642,7 @@ val embed_tokens(val words, val d_model, val seed) {
         const std::string t = text(words, "text", "a string");
         const std::int64_t width = integer(d_model, posenc::args::model_dim);
         auto embedded = posenc::attention::embed_tokens(t, width, integer(seed, posenc::args::seed));
-        val result = val::object();
-        result.set("tokens", strings(embedded.tokens));
-        result.set("data", f32(embedded.data));
-        return result;
+        return Record().value("tokens", strings(embedded.tokens)).f32("data", embedded.data).value();
     });
 }
 
@@ -595,10 +655,7 @@ val token_ids(val words, val vocab) {
         const std::vector<std::string> tokens = posenc::attention::tokenize(t);
         std::vector<std::int32_t> ids;
         for (const std::string& token : tokens) ids.push_back(posenc::attention::token_id(token, v));
-        val result = val::object();
-        result.set("tokens", strings(tokens));
-        result.set("ids", i32(ids));
-        return result;
+        return Record().value("tokens", strings(tokens)).i32("ids", ids).value();
     });
 }
 
