@@ -91,3 +91,10 @@ test('every family has a symbolic formula and a note beside the core’s source 
   assert.equal(formulaOf('no-such-view', {}), null);
   assert.equal(formulaOf('constructor', {}), null, 'not read from the prototype');
 });
+
+test('YaRN in the rotation view: the ramp ends of the view\'s own pair trajectory (engine pairTrajectory)', () => {
+  const p = { encoding: 'rope', rope_type: 'yarn', head_dim: 128, partial_rotary_factor: 1, rope_theta: 10000, factor: 4,
+    max_position_embeddings: 4096, original_max_position_embeddings: 0, beta_fast: 32, beta_slow: 1, truncate: true,
+    pair: 8, start: 0, layout: 'half' };
+  assert.match(formulaOf('rotation', p, { rotation: { ramp_low: 20, ramp_high: 46 } }), /\\lfloor i\(32\) \\rfloor = 20/);
+});

@@ -262,7 +262,7 @@ const FORMULAS = {
     scaledTheta(p, p.seq_len, data?.scaled)),
   rotation: (p, data) => lines(join(`\\begin{pmatrix}x'\\\\ y'\\end{pmatrix} = ${rotationAt(p, 't')}\\begin{pmatrix}1\\\\ 0\\end{pmatrix}`,
     `t = ${p.start},\\dots,${p.start + 10}`), join(`i = ${p.pair}`, theta(p, p.pair), p.encoding === 'xpos' && zeta(p, p.pair)),
-    scaledTheta(p, p.start + 11, data)),  // engine/calls.js pairTrajectory: frequencies for start + 11 tokens
+    scaledTheta(p, p.start + 11, data?.rotation)),  // engine/calls.js pairTrajectory: frequencies for start + 11 tokens
   decay: (p) => lines(`q\\cdot R_{\\Delta} k\\,\\big|_{q=k=(1,\\dots,1)} = ${ropeOnes(p)}`,
     `\\frac{1}{${rotaryDim(p) / 2}}\\sum_{j=1}^{${rotaryDim(p) / 2}}|S_j|,\\ S_j = \\sum_{k<j} e^{\\mathrm{i}\\Delta${p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'_k" : '\\theta_k'}}`,
     rotaryFrequencies(p, p.max_distance + 1)),
