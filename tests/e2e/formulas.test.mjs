@@ -170,3 +170,22 @@ test('<posenc-view> on another origin: the formula renders in its shadow root, K
     await blog.close();
   }
 });
+
+test('a value the core refuses keeps the last figure and its formula; the next good value moves both', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=kerple');
+  const formula = () => page.textContent('#bias .formula');
+  await page.fill('#control-r1', '2');
+  await page.waitForFunction(() => /-2\\,\\ln\\big\(1 \+ 1\\,/.test(document.querySelector('#bias .formula')?.textContent ?? ''));
+  await page.fill('#control-r2', '-1');
+  await page.waitForFunction(() => document.getElementById('error-r2').textContent !== '');
+  // The refused value is typeset first, then the drawn figure's formula once the engine has answered.
+  await page.waitForFunction(() => /1 \+ 1\\,\|i-j\|/.test(document.querySelector('#bias .formula')?.textContent ?? ''));
+  await page.waitForTimeout(500);  // and it stays (each formula is typeset once the values have rested 120 ms)
+  assert.match(await formula(), /-2\\,\\ln\\big\(1 \+ 1\\,\|i-j\|\\big\)/, 'the drawn figure is r1 = 2, r2 = 1');
+  assert.doesNotMatch(await formula(), /-1\\,\|i-j\|/);
+  await page.fill('#control-r2', '3');
+  await page.waitForFunction(() => /1 \+ 3\\,\|i-j\|/.test(document.querySelector('#bias .formula')?.textContent ?? ''));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

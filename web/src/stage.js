@@ -177,9 +177,12 @@ export async function createStage(o) {
     const sent = family.request ? family.request(params) : params;
     const outcome = await session.update(sent, new Set(Object.keys(parsed.errors)));
     if (outcome.superseded || destroyed) return { superseded: true };
-    // Again with each drawn result: the formula's numbers that are the core's (formulas.js formulaOf).
-    if (!Object.keys(parseErrors).length)
-      for (const [id, frame] of frames) frame.setFormula(params, session.drawn(id)?.data).catch((e) => console.error(e));
+    // Again with what each view drew: its formula shows the figure's own values (a value the core refused
+    // leaves the last good figure, and so its formula) and the numbers that are the core's (formulas.js formulaOf).
+    for (const [id, frame] of frames) {
+      const drawn = session.drawn(id);
+      if (drawn) frame.setFormula(drawn.params, drawn.data).catch((e) => console.error(e));
+    }
     // A value from the link that the core refuses: warn, use the default, draw again.
     const refused = [];
     for (const { error } of outcome.errors) {
