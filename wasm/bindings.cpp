@@ -29,7 +29,7 @@
 #include <cmath>
 #include <cstddef>
 #include <algorithm>
-#include <deque>
+#include <list>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -158,10 +158,10 @@ private:
     }
     std::vector<Member> members_;
     // Lists whose items do not move when another is added (what members point at).
-    std::deque<std::vector<float>> floats_;
-    std::deque<std::vector<std::int32_t>> ints_;
-    std::deque<std::string> texts_;
-    std::deque<val> values_;
+    std::list<std::vector<float>> floats_;
+    std::list<std::vector<std::int32_t>> ints_;
+    std::list<std::string> texts_;
+    std::list<val> values_;
 };
 
 val f32(const float* data, std::size_t count) { return val::take_ownership(posenc_f32_copy(data, count)); }

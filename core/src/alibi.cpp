@@ -65,7 +65,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("alibi", Acts::bias, "", "ALiBi: a linear penalty on distance, one fixed slope per head, added to the logits",
              "Press et al. 2022, \"Train Short, Test Long\", section 3; slopes as ofirpress/attention_with_linear_biases",
              {Key::integer("n_heads", 8, 1, kMaxHeads),

@@ -194,7 +194,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("cope", Acts::bias, "head_dim",
              "CoPE: positions counted by gates on the content, so a query can attend to the i-th sentence or noun",
              "Golovneva et al. 2024, \"Contextual Position Encoding\", eq. 3-5; x-transformers' CoPE",

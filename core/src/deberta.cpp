@@ -207,7 +207,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("deberta", Acts::bias, "head_dim",
              "DeBERTa: disentangled attention, content-to-position and position-to-content scores over log-bucketed "
              "relative positions",

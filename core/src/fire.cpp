@@ -82,7 +82,7 @@ budget::Factors setup(const Spec& spec) {
 /// A segment search per distance: log2(W + 1) + 2 operations.
 double lookup(const Spec& spec) { return std::ceil(std::log2(double(spec.mlp_width + 1))) + 2; }
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     const std::string weights = "finite numbers in [-1e6, 1e6]";
     Family f("fire", Acts::bias, "",
              "FIRE: a small MLP of the log distance, normalised by the query's log position (at least L), added to the "
@@ -222,7 +222,11 @@ Piecewise::Piecewise(const HeadMlp& mlp) {
         else constant += mlp.w2[k] * std::max(0.0, mlp.b1[k]);
     }
     const auto kink = [&](std::size_t k) { return -mlp.b1[k] / mlp.w1[k]; };
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return kink(a) < kink(b); });
+    // Ties in the order of the units (what a stable sort gives; std::sort is 0.7 KB less .wasm gzip).
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const double ka = kink(a), kb = kink(b);
+        return ka < kb || (ka == kb && a < b);
+    });
     const std::size_t S = order.size();
     breaks_.resize(S);
     for (std::size_t r = 0; r < S; ++r) breaks_[r] = kink(order[r]);

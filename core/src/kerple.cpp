@@ -70,7 +70,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("kerple", Acts::bias, "", "KERPLE: a kernel of the distance (log or power) added to the logits",
              "Chi et al. 2022, \"KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation\", "
              "section 4",

@@ -24,7 +24,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("learned", Acts::absolute, "d_model",
              "Learned: a trained table with one row per position (shown at its initialisation), added to the token "
              "embeddings",

@@ -7,7 +7,7 @@ namespace posenc::nope {
 
 namespace {
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("none", Acts::none, "d_model",
              "None (NoPE): no position information; without a causal mask, word order is lost",
              "Kazemnejad et al. 2023, \"The Impact of Positional Encoding on Length Generalization in Transformers\"",

@@ -171,7 +171,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     const std::string positions = "an integer in [1, " + std::to_string(posenc::kMaxPosition) + "]";
     Family f("rope", Acts::rotary, "head_dim",
              "RoPE: q and k rotated pair by pair by an angle proportional to the position",

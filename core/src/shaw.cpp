@@ -62,7 +62,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("shaw", Acts::bias, "head_dim",
              "Shaw: a learned vector per clipped relative distance, so the logit gains q_i . a_(j-i)",
              "Shaw et al. 2018, \"Self-Attention with Relative Position Representations\", eq. 4-5",

@@ -38,7 +38,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("sinusoidal", Acts::absolute, "d_model",
              "Sinusoidal: a fixed table of sines and cosines added to the token embeddings",
              "Vaswani et al. 2017, \"Attention Is All You Need\", section 3.5",

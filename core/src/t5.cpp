@@ -102,7 +102,7 @@ struct Train {
 
 constexpr double kMaxBias = 1e4;  // |bias| entries: added to the logits, far inside float32
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     const Family& alibi = alibi::family();  // the same heads
     Family f("t5", Acts::bias, "",
              "T5: one learned scalar per relative-position bucket (exact near, logarithmic far), added to the logits",

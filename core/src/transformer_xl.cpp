@@ -53,7 +53,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("transformer_xl", Acts::bias, "d_head",
              "Transformer-XL: (q_i + v) . R_(i-j), a sinusoid of the distance, added to the logits",
              "Dai et al. 2019, \"Transformer-XL\", section 3.3",

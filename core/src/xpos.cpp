@@ -26,7 +26,7 @@ struct Train {
     }
 };
 
-Family make_family() {
+POSENC_COLD Family make_family() {
     Family f("xpos", Acts::rotary, "head_dim",
              "xPos: the RoPE rotation with a per-pair exponential decay of q . k with distance",
              "Sun et al. 2022, \"A Length-Extrapolatable Transformer\", section 3.2; torchscale's XPOS",

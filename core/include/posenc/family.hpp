@@ -152,7 +152,8 @@ struct Family {
 
 /// The descriptor `make` builds, built once on first use (a function-local
 /// static: no order of static initialisation to rely on). A family's source
-/// file defines `const Family& family() { return once<make_family>(); }`.
+/// file defines `POSENC_COLD Family make_family()` and
+/// `const Family& family() { return once<make_family>(); }`.
 template <Family (*make)()>
 const Family& once() {
     static const Family family = make();
