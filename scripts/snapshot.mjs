@@ -101,6 +101,9 @@ if (before) {
   console.log(`${keys.length - differing.length} of ${keys.length} answers equal (seed ${before.seed}, ${before.count} fuzz calls)` +
     (ignored.size ? `, result keys left out: ${[...ignored].join(', ')}` : ''));
   for (const k of differing.slice(0, 40)) console.log(`  differs: ${k}${k in entries ? '' : ' (not made now)'}`);
+  const byFunction = new Map();
+  for (const k of differing) byFunction.set(k.split(':').at(-1), (byFunction.get(k.split(':').at(-1)) ?? 0) + 1);
+  if (differing.length) console.log(`differing answers by function: ${[...byFunction].map(([f, c]) => `${f} ${c}`).join(', ')}`);
   process.exit(differing.length ? 1 : 0);
 } else {
   const out = option('--out', 'snapshot.json');

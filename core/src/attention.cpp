@@ -27,11 +27,10 @@ Matrix matmul(const Matrix& a, const Matrix& b) {
     return out;
 }
 
-/// a [m, k] . b [n, k]^T * scale: every q.k at once.
+/// a [m, k] . b [n, k]^T * scale: every q.k at once (the head's kernels::scores).
 Matrix scores(const Matrix& a, const Matrix& b, float scale) {
     Matrix out = xt::empty<float>({a.shape()[0], b.shape()[0]});
-    kernels::matmul_bt(a.data(), b.data(), out.data(), a.shape()[0], a.shape()[1], b.shape()[0]);
-    for (float& v : out) v *= scale;
+    kernels::scores(a.data(), b.data(), out.data(), a.shape()[0], b.shape()[0], a.shape()[1], scale);
     return out;
 }
 
@@ -476,12 +475,13 @@ Result run(const Request& r, WeightCache* cache) {
         }
     }
 
-    if (r.causal)
+    // The head's last steps, as training takes them (kernels::attend: mask, softmax, weights . v).
+    result.weights = result.logits;
+    result.output = xt::empty<float>({std::size_t(n), v.shape()[1]});
+    kernels::attend(result.weights.data(), v.data(), result.output.data(), std::size_t(n), v.shape()[1], r.causal);
+    if (r.causal)  // the logits as the softmax saw them
         for (std::int64_t i = 0; i < n; ++i)
             for (std::int64_t j = i + 1; j < n; ++j) result.logits(i, j) = -std::numeric_limits<float>::infinity();
-    result.weights = result.logits;
-    kernels::softmax_rows(result.weights.data(), std::size_t(n), std::size_t(n));
-    result.output = matmul(result.weights, v);
     range.output(result.output.data(), result.output.size());
     result.x = std::move(x);
     result.v = std::move(v);

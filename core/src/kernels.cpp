@@ -224,6 +224,21 @@ void softmax_rows_reference(float* x, std::size_t m, std::size_t n) {
 
 // ---------------------------------------------------------------------------
 
+void scores(const float* q, const float* k, float* out, std::size_t n_q, std::size_t n_k, std::size_t d, float scale) {
+    matmul_bt(q, k, out, n_q, d, n_k);
+    for (std::size_t e = 0; e < n_q * n_k; ++e) out[e] *= scale;
+}
+
+void attend(float* logits, const float* v, float* out, std::size_t n, std::size_t d_v, bool causal) {
+    if (causal)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j) logits[i * n + j] = -kInf;
+    softmax_rows(logits, n, n);
+    matmul(logits, v, out, n, n, d_v);
+}
+
+// ---------------------------------------------------------------------------
+
 void RelativeBias::add(std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols, float* s,
                        std::size_t ld) const {
     for (std::int64_t r = 0; r < rows; ++r) {

@@ -188,22 +188,16 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
             sh.rk.apply(cache.k.data(), n, d, false);
         }
         Vec<Real>& a = cache.a;  // the content scores, then the scores, then the weights; 0 above the diagonal
-        a.assign(n * n, 0.0);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) a[i * n + j] = sh.content_scale * dot(&cache.q[i * d], &cache.k[j * d], d);
-        if (biased) cache.bias = slot.bias(model.encoding, BiasInputs<Real>{sh, layer, cache.q, cache.k, a});
-        for (std::size_t i = 0; i < n; ++i) {
-            Real top = -HUGE_VAL;
-            for (std::size_t j = 0; j <= i; ++j) {
-                if (biased) a[i * n + j] += cache.bias.b[i * n + j];
-                top = std::max(top, a[i * n + j]);
-            }
-            Real sum = 0;
-            for (std::size_t j = 0; j <= i; ++j) sum += (a[i * n + j] = std::exp(a[i * n + j] - top));
-            for (std::size_t j = 0; j <= i; ++j) a[i * n + j] /= sum;
+        a.resize(n * n);
+        scores(cache.q.data(), cache.k.data(), a.data(), n, n, d, sh.content_scale);
+        if (biased) {
+            cache.bias = slot.bias(model.encoding, BiasInputs<Real>{sh, layer, cache.q, cache.k, a});
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) a[i * n + j] += cache.bias.b[i * n + j];
         }
-        for (std::size_t i = 0; i < n; ++i)  // the residual: h = in + attention output
-            for (std::size_t j = 0; j <= i; ++j) axpy(a[i * n + j], &cache.v[j * d], &h[i * d], d);
+        Vec<Real> o(n * d);  // the head's output, added to the residual: h = in + o
+        attend(a.data(), cache.v.data(), o.data(), n, d, true);
+        for (std::size_t e = 0; e < n * d; ++e) h[e] += o[e];
         if (weights) weights->push_back(a);
     }
     Vec<Real> z(n * C);

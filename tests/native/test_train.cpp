@@ -205,9 +205,9 @@ TEST_CASE("train: each family's trained spec carries its parameters under the sp
     CHECK((lspec.at("weight")).get<std::vector<double>>() == std::vector<double>(lm.params.P.begin(), lm.params.P.end()));
 }
 
-TEST_CASE("train: the trained head, given back to attention() as its spec and W, attends as it did in training", "[train]") {
+TEST_CASE("train: the trained head, given back to attention() as its spec and W, attends as it did in training (one head)", "[train]") {
     // Layer 0 of a one-layer model: attention() over x = E[tokens] with the trained W_q, W_k,
-    // W_v and trained_spec must give train's own weights (float32 against float64).
+    // W_v and trained_spec must give train's own (float32) weights.
     for (const std::string& encoding :
          {R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"learned"})", R"({"type":"rope"})", R"({"type":"xpos","scale_base":16})",
           R"({"type":"t5","num_buckets":8,"max_distance":16})", R"({"type":"shaw","max_relative_position":4})", R"({"type":"transformer_xl"})",
@@ -236,7 +236,16 @@ TEST_CASE("train: the trained head, given back to attention() as its spec and W,
         double worst = 0;
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) worst = std::max(worst, std::abs(double(result.weights(i, j)) - map.weights[0][i * n + j]));
-        CHECK(worst < 2e-5);
+        WARN(encoding << " worst " << worst);
+        // One head (kernels::scores, kernels::attend) serves both: where training computes the
+        // position step as the page does (a table added to x, a bias that is a lookup of j - i),
+        // the weights are the same bit for bit; a rotation or a bias made of products is computed
+        // in training's differentiable form, a few float32 ulps apart.
+        const std::string type = head.encoding.at("type").get<std::string>();
+        if (type == "none" || type == "sinusoidal" || type == "learned" || type == "t5" || type == "alibi")
+            CHECK(worst == 0);
+        else
+            CHECK(worst < 1e-6);
     }
 }
 

@@ -50,6 +50,21 @@ void softmax_rows(float* x, std::size_t m, std::size_t n);
 void softmax_rows_reference(float* x, std::size_t m, std::size_t n);
 
 // ---------------------------------------------------------------------------
+// The head: one attention head in full [n, n], the steps every head of posenc
+// takes (the page's attention::run and training's forward pass, train.cpp):
+// logits = scores(q, k) (+ the family's bias or after its rotation), then
+// attend(logits, v). attentionForward runs the same head fused (attention below).
+
+/// out [n_q, n_k] = q [n_q, d] . k [n_k, d]^T * scale: every scaled q_i . k_j
+/// (matmul_bt, then one float32 product per entry).
+void scores(const float* q, const float* k, float* out, std::size_t n_q, std::size_t n_k, std::size_t d, float scale);
+
+/// logits [n, n] become the head's weights in place (causal: -infinity above the
+/// diagonal first, so those weights are exactly 0; then softmax_rows), and
+/// out [n, d_v] = weights . v [n, d_v] (matmul).
+void attend(float* logits, const float* v, float* out, std::size_t n, std::size_t d_v, bool causal);
+
+// ---------------------------------------------------------------------------
 // Fused attention
 
 /// Adds a logit bias b(i, j) to a tile of scores: s[r * ld + c] += b(i0 + r, j0 + c)

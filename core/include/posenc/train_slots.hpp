@@ -62,6 +62,38 @@ void matmul(const Real* a, const Real* b, Real* out, std::size_t rows, std::size
         }
 }
 
+/// out [n_q, n_k] = q [n_q, d] . k [n_k, d]^T * scale: float32 by the head's kernel (kernels::scores,
+/// as the page's head), float64 by the loop.
+template <class Real>
+void scores(const Real* q, const Real* k, Real* out, std::size_t n_q, std::size_t n_k, std::size_t d, Real scale) {
+    if constexpr (std::is_same_v<Real, float>) {
+        kernels::scores(q, k, out, n_q, n_k, d, scale);
+        return;
+    }
+    for (std::size_t i = 0; i < n_q; ++i)
+        for (std::size_t j = 0; j < n_k; ++j) out[i * n_k + j] = dot(&q[i * d], &k[j * d], d) * scale;
+}
+
+/// The head's last steps: logits [n, n] become the weights in place (causal: 0 above the diagonal),
+/// out [n, d_v] = weights . v. float32 by the head's kernel (kernels::attend, as the page's head), float64
+/// by the loop (the native finite-difference checks).
+template <class Real>
+void attend(Real* logits, const Real* v, Real* out, std::size_t n, std::size_t d_v, bool causal) {
+    if constexpr (std::is_same_v<Real, float>) {
+        kernels::attend(logits, v, out, n, d_v, causal);
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        Real* row = logits + i * n;
+        const std::size_t keys = causal ? i + 1 : n;
+        const Real top = *std::max_element(row, row + keys);
+        Real sum = 0;
+        for (std::size_t j = 0; j < keys; ++j) sum += (row[j] = std::exp(row[j] - top));
+        for (std::size_t j = 0; j < n; ++j) row[j] = j < keys ? row[j] / sum : Real(0);
+    }
+    matmul(logits, v, out, n, n, d_v);
+}
+
 /// The backward pass of matmul: grad_b [inner, cols] += a^T . g [rows, cols]; grad_a [rows, inner] += g . b^T (when not null).
 template <class Real>
 void matmul_backward(const Real* a, const Real* b, const Real* g, Real* grad_a, Real* grad_b, std::size_t rows,
