@@ -121,6 +121,32 @@ TEST_CASE("fused attention equals the full-matrix reference, causal or not, with
     }
 }
 
+TEST_CASE("the head in full (scores, attend) equals the reference and the fused kernel; masked weights are 0", "[kernels]") {
+    for (const std::int64_t n : {1, 7, 33, 100})
+        for (const std::int64_t d : {4, 8, 20})
+            for (const bool causal : {false, true}) {
+                const auto q = normals(n * d, 11), k = normals(n * d, 12), v = normals(n * d, 13);
+                const float scale = 1.0f / std::sqrt(float(d));
+                std::vector<float> weights(std::size_t(n * n)), full(std::size_t(n * d)), slow(std::size_t(n * d)),
+                    fused(std::size_t(n * d));
+                kernels::scores(q.data(), k.data(), weights.data(), std::size_t(n), std::size_t(n), std::size_t(d), scale);
+                kernels::attend(weights.data(), v.data(), full.data(), std::size_t(n), std::size_t(d), causal);
+                kernels::attention_reference(q.data(), k.data(), v.data(), n, d, d, scale, causal, nullptr, slow.data());
+                kernels::attention(q.data(), k.data(), v.data(), n, d, d, scale, causal, nullptr, fused.data());
+                INFO("n " << n << " d " << d << " causal " << causal);
+                CHECK(max_abs_difference(full, slow) < 2e-6);
+                CHECK(max_abs_difference(full, fused) < 2e-6);
+                for (std::int64_t i = 0; i < n; ++i) {
+                    double sum = 0;
+                    for (std::int64_t j = 0; j < n; ++j) {
+                        sum += weights[std::size_t(i * n + j)];
+                        if (causal && j > i) CHECK(weights[std::size_t(i * n + j)] == 0.0f);
+                    }
+                    CHECK(sum == Approx(1.0).epsilon(1e-6));
+                }
+            }
+}
+
 TEST_CASE("fused attention: row 0 of a causal head is v_0; a huge bias picks one key", "[kernels]") {
     const std::int64_t n = 100, d = 8;
     const auto q = normals(n * d, 1), k = normals(n * d, 2), v = normals(n * d, 3);
