@@ -48,8 +48,9 @@ const CASES = [
   ['?encoding=sinusoidal&timescales=tensor2tensor&d_model=64', 'heatmap', ['\\omega_i = 10000^{-i/31}']],
   ['?encoding=sinusoidal&d_model=64', 'attention', ['\\sqrt{64}', 'softmax']],
   ['?encoding=sinusoidal', 'terms', ['(w_i + p_i)W_q\\big((w_j + p_j)W_k\\big)^{\\top}', '_{\\text{cc}}', '_{\\text{pp}}']],
-  ['?encoding=alibi&n_heads=8&head=2', 'bias', ['m_{2} = 2^{-8\\cdot 3/8} = 0.125']],
-  ['?encoding=alibi&n_heads=12&head=10', 'bias', ['m_{10} = 2^{-8\\cdot 5/16} = 0.1768']],
+  // ALiBi: the rule with H's numbers, and the slope the core computed (2^-3 = 0.125; head 10 of 12: 2^-2.5 = 0.1768).
+  ['?encoding=alibi&n_heads=8&head=2', 'bias', ['m_h = 2^{-8(h+1)/8}', 'm_{2} = 0.125']],
+  ['?encoding=alibi&n_heads=12&head=10', 'bias', ['m_{8+k} = 2^{-8(2k+1)/16}', 'm_{10} = 0.1768']],
   ['?encoding=t5&num_buckets=16&max_distance=64', 'buckets', ['8\\,[r > 0]', '\\ln(64/4)']],
   ['?encoding=shaw&max_relative_position=8', 'bias', ['\\operatorname{clip}(j-i,\\,-8,\\,8)']],
   ['?encoding=transformer_xl', 'bias', ['_{(b)}', '_{(d)}']],
@@ -62,6 +63,12 @@ test('the formulas carry the current values', async () => {
   const page = await playground.newPage();
   for (const [query, view, strings] of CASES) {
     await openPlayground(playground, page, query);
+    await formulas(page);
+    // A formula is typeset from the values first, then again with what its view drew (the core's numbers).
+    await page.waitForFunction(([id, wanted]) => {
+      const shown = document.querySelector(`#${id} .formula annotation`)?.textContent ?? '';
+      return wanted.every((w) => shown.includes(w));
+    }, [view, strings], { timeout: 15000 }).catch(() => {});
     const tex = (await formulas(page))[view];
     for (const s of strings) assert.ok(tex.includes(s), `${query} #${view}: expected ${s} in\n${tex}`);
   }

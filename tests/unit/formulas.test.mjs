@@ -2,7 +2,7 @@
 // write in are the closed forms of the papers, worked out here by hand.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { FAMILY_FORMULAS, alibiSlope, formulaOf, num } from '../../web/src/formulas.js';
+import { FAMILY_FORMULAS, formulaOf, num } from '../../web/src/formulas.js';
 
 test('num: integers in full, others to 4 significant digits, a × 10^k when tiny or huge', () => {
   assert.equal(num(500000), '500000');
@@ -15,17 +15,19 @@ test('num: integers in full, others to 4 significant digits, a × 10^k when tiny
   assert.equal(num(-Infinity), '-\\infty');
 });
 
-test('ALiBi slopes: 2^(-8(h+1)/H) for a power of two; for 12 heads the 8 of H = 8, then every other one of H = 16', () => {
-  assert.equal(alibiSlope(8, 0).value, 0.5);
-  assert.equal(alibiSlope(8, 7).value, 2 ** -8);
+test('ALiBi: the rule for H heads as written, and the slopes the core computed (none before the result)', () => {
   // Press et al.'s get_slopes(12): [2^-1, 2^-2, ..., 2^-8] + [2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5]
-  assert.equal(alibiSlope(12, 7).value, 2 ** -8);
-  assert.equal(alibiSlope(12, 8).value, 2 ** -0.5);
-  assert.equal(alibiSlope(12, 11).value, 2 ** -3.5);
-  assert.equal(alibiSlope(12, 9).exponent, '-8\\cdot 3/16');
-  const tex = formulaOf('slopes', { encoding: 'alibi', n_heads: 12, head: 0 });
+  const core12 = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8, 0.5, 1.5, 2.5, 3.5], (e) => 2 ** -e);
+  const tex = formulaOf('slopes', { encoding: 'alibi', n_heads: 12, head: 0 }, { heads: { slopes: core12 } });
+  assert.match(tex, /m_h = 2\^\{-8\(h\+1\)\/8\}\\ \(h < 8\)/);
   assert.match(tex, /m_\{8\+k\} = 2\^\{-8\(2k\+1\)\/16\}\\ \(k < 4\)/);
+  assert.match(tex, /m_0 = 0\.5,/);
   assert.match(tex, /m_\{11\} = 0\.08839/, '2^-3.5 = 0.088388...');
+  assert.doesNotMatch(formulaOf('slopes', { encoding: 'alibi', n_heads: 12, head: 0 }), /m_\{11\} =/);
+  // The bias view of head 9 of 12: the core's m_9 = 2^-1.5 (the result's slopes), the rule beside it.
+  const bias = formulaOf('bias', { encoding: 'alibi', n_heads: 12, head: 9, causal: false }, { slopes: core12 });
+  assert.match(bias, /m_\{9\} = 0\.3536/, '2^-1.5 = 0.35355...');
+  assert.match(formulaOf('bias', { encoding: 'alibi', n_heads: 8, head: 2, causal: false }), /m_h = 2\^\{-8\(h\+1\)\/8\}$/);
 });
 
 test('YaRN: the formula shows the ramp ends the core computed (ropeInvFreq ramp_low, ramp_high), and none without them', () => {

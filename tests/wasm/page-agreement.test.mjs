@@ -12,7 +12,8 @@ import { ENCODING, FAMILIES } from '../../web/src/families/index.js';
 import { COMPUTE } from '../../web/src/families/compute.js';
 import { COMPARISONS, readSlot } from '../../web/src/labs/compare-mode.js';
 import { TRAINED } from '../../web/src/labs/experiment.js';
-import { FAMILY_FORMULAS } from '../../web/src/formulas.js';
+import { FAMILY_FORMULAS, formulaOf, num } from '../../web/src/formulas.js';
+import { computeFields, createCalls } from '../../web/src/engine/calls.js';
 import { specFromConfig } from '../../web/src/config/model-config.js';
 import { VIEW_IDS } from '../../web/src/views/index.js';
 import { DASHES } from '../../web/src/lib/curves.js';
@@ -110,4 +111,16 @@ test('coreParameter: the core’s kind, choices and default; a page default only
   assert.throws(() => coreParameter('sinusoidal', 'd_model', { pageDefault: 512, why: 'the same' }), /default is the core's/);
   assert.throws(() => coreParameter('sinusoidal', 'head_dim'), /has no key "head_dim"/);
   assert.throws(() => scalingParameter('rope_theta'), /no rope_type takes/);
+});
+
+test('ALiBi’s formulas show the core’s slopes: every view’s result carries them (formulaNeeds), as alibiSlopes gives them', () => {
+  const calls = createCalls(pe);
+  const defaults = Object.fromEntries(FAMILIES.alibi.parameters.map((p) => [p.name, p.default]));
+  for (const [nHeads, head] of [[8, 3], [12, 9], [5, 4]]) {
+    const params = { ...defaults, encoding: 'alibi', n_heads: nHeads, head };
+    const { data } = computeFields(calls, 'alibi', params, ['bias']);
+    const core = pe.alibiSlopes(nHeads);
+    assert.deepEqual(Array.from(data.slopes), Array.from(core));
+    assert.ok(formulaOf('bias', params, data).includes(`m_{${head}} = ${num(core[head])}`), `${nHeads} heads, head ${head}`);
+  }
 });

@@ -1,6 +1,7 @@
 // The formula beside each view, as TeX for KaTeX (lib/katex.js), with the
 // current values written in where they say something: the base and width of
-// a frequency, the slope of the chosen head, the ends of YaRN's ramp. One
+// a frequency, the slope of the chosen head, the ends of YaRN's ramp (the last two
+// the core's, from the view's result). One
 // place, keyed by view id; a view shown by several families (decay, compare,
 // the attention lab) reads params.encoding. Each formula is the one the core
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
@@ -86,14 +87,12 @@ function scaledTheta(p, seqLen, scaled) {
 }
 
 /**
- * ALiBi's slopes (Press et al. 2022, §3, and the reference get_slopes): for a power of two H,
- * m_h = 2^(−8(h+1)/H); otherwise the p = 2^⌊log2 H⌋ slopes first, then every other slope of 2p.
- * @returns {{exponent: string, value: number}}  m_h = 2^exponent
+ * ALiBi's slope of head h as the core computed it (alibiSlopes: Press et al. 2022, §3, and the reference
+ * get_slopes), from a view's result: its `slopes` (families/alibi.js formulaNeeds) or its heads view's; undefined
+ * before the result has come.
  */
-export function alibiSlope(nHeads, head) {
-  const p = 2 ** Math.floor(Math.log2(nHeads));
-  const [k, heads] = head < p ? [head + 1, p] : [2 * (head - p) + 1, 2 * p];
-  return { exponent: `-8\\cdot ${k}/${heads}`, value: 2 ** ((-8 * k) / heads) };
+function coreSlopes(result) {
+  return result?.slopes ?? result?.heads?.slopes;
 }
 
 // --- what each family adds -----------------------------------------------------------------------
@@ -116,11 +115,11 @@ function headWidths(p, f) {
 const carrierOf = (f) => f?.acts ?? 'bias';
 
 /** b(i, j) of a bias family with the current values (bias.hpp: relative position j − i, key minus query). */
-function biasOf(p) {
+function biasOf(p, result) {
   switch (p.encoding) {
     case 'alibi': {
-      const { exponent, value } = alibiSlope(p.n_heads, p.head);
-      return `b(i,j) = -m_{${p.head}}\\,|i-j|,\\ m_{${p.head}} = 2^{${exponent}} = ${num(value)}`;
+      const m = coreSlopes(result)?.[p.head];
+      return `b(i,j) = -m_{${p.head}}\\,|i-j|,\\ ${slopeRule(p.n_heads)}${m === undefined ? '' : `,\\ m_{${p.head}} = ${num(m)}`}`;
     }
     case 't5':
       return `b(i,j) = t_{${p.head}}\\big[\\operatorname{bucket}(j-i)\\big],\\ t_{${p.head}}:\\ ${text(`${p.num_buckets} scalars`)}`;
@@ -209,7 +208,7 @@ const labCausal = (p) => Boolean(p.attn_causal || p.trained_head);
 const softmax = (inner, causal) => `\\alpha_{ij} = \\operatorname{softmax}_{j${causal ? '\\le i' : ''}}\\Big(${inner}\\Big)`;
 
 /** f(Δ) of the decay comparison for the current family (registry.hpp decay; families/comparison.js: q·k scaled by 1/√d). */
-function compared(p) {
+function compared(p, result) {
   switch (p.encoding) {
     case 'sinusoidal': return `f(\\Delta) = \\frac{1}{\\sqrt{${p.d_model}}}\\sum_{i=0}^{${p.d_model / 2 - 1}}\\cos(\\Delta\\,\\omega_i),\\ ${omega(p)}`;
     case 'rope': case 'xpos':  // the decay's frequencies are taken at seq_len = max distance + 1 (rope.hpp Decay)
@@ -217,8 +216,8 @@ function compared(p) {
     case 'none': return 'f(\\Delta) = p_t\\cdot p_{t+\\Delta} = 0';
     case 'learned': return text('(an untrained learned table has no such curve)');
     case 'fire':  // fire.hpp decay: the row of the query at the largest distance
-      return `f(\\Delta) = b(${p.compare_distance}, ${p.compare_distance}-\\Delta),\\ ${biasOf(p)}`;
-    default: return `f(\\Delta) = b(i, i-\\Delta),\\ ${biasOf(p)}`;
+      return `f(\\Delta) = b(${p.compare_distance}, ${p.compare_distance}-\\Delta),\\ ${biasOf(p, result)}`;
+    default: return `f(\\Delta) = b(i, i-\\Delta),\\ ${biasOf(p, result)}`;
   }
 }
 
@@ -269,13 +268,13 @@ const FORMULAS = {
   rotated: (p) => lines(`(x'_{2i}, x'_{2i+1}) = ${rotationAt(p, '\\mathrm{pos}')}\\,(x_{2i}, x_{2i+1})\\ ${text('interleaved')}`,
     `(x'_{i}, x'_{i+${rotaryDim(p) / 2}}) = ${rotationAt(p, '\\mathrm{pos}')}\\,(x_{i}, x_{i+${rotaryDim(p) / 2}})\\ ${text('half')}`,
     `x = ${p.input === 'random' ? '\\text{one } \\mathcal{N}(0, I) \\text{ draw}' : '(1,\\dots,1)'}`, rotaryFrequencies(p, p.n)),
-  bias: (p) => lines(biasOf(p), masked(p.causal)),
-  heads: (p) => join(`b_h(i,j) = -m_h\\,|i-j|`, slopes(p), masked(p.causal)),
-  slopes: (p) => slopes(p),
+  bias: (p, data) => lines(biasOf(p, data), masked(p.causal)),
+  heads: (p, data) => join(`b_h(i,j) = -m_h\\,|i-j|`, slopes(p, data), masked(p.causal)),
+  slopes: (p, data) => slopes(p, data),
   buckets: (p) => buckets(p),
   'fire-sections': (p) => lines(`b(i, i-m) = f_{\\theta}(x),\\ x = \\frac{\\psi(m)}{\\psi(\\max(${num(p.init_L)},\\, i)) + 10^{-6}},\\ ` +
     `\\psi(m) = \\ln(1 + ${num(p.init_c)}\\,m)`, `i \\in \\{N/8,\\ N/4,\\ N/2,\\ N\\},\\ N = ${p.sections_n},\\ m = 0,\\dots,i`),
-  compare: (p) => lines(`y(\\Delta) = \\frac{f(\\Delta) - f(0)}{\\max_{\\Delta'\\le ${p.compare_distance}}|f(\\Delta') - f(0)|}`, compared(p)),
+  compare: (p, data) => lines(`y(\\Delta) = \\frac{f(\\Delta) - f(0)}{\\max_{\\Delta'\\le ${p.compare_distance}}|f(\\Delta') - f(0)|}`, compared(p, data)),
   worked: (p) => (p.encoding === 'rope'
     ? join(`x_t = ${num(p.sharpness)}\\cdot\\sqrt{8}\\,w_t`, 'q_t = R(t\\theta)\\,x_tW_q', 'k_t = R(t\\theta)\\,x_tW_k', 'v_t = x_tW_v',
       softmax('\\frac{q_i\\cdot k_j}{\\sqrt{8}}', p.attn_causal), `\\theta_i = ${num(p.rope_theta)}^{-2i/8}`)
@@ -303,9 +302,9 @@ const FORMULAS = {
   'compare-spectrum': () => join('\\lambda_i = \\frac{2\\pi}{\\theta_i}', `\\theta_i = \\mathrm{rope\\_theta}^{-2i/d}\\ ${text('or its scaling’s')}\\ \\theta'_i`),
   'compare-attention': (p) => lines(softmax('\\frac{q_i\\cdot k_j}{\\sqrt{d}} + b(i,j)', p.attn_causal),
     join(`x_i = ${num(p.sharpness)}\\cdot\\sqrt{d_{\\mathrm{model}}}\\,w_i`, `${text('each configuration’s encoding in its place: ')}p_i,\\ R_i\\ ${text('or')}\\ b(i,j)`)),
-  panels: (p, _, f) => (p.encoding === 'deberta' ? debertaLogit(p)
+  panels: (p, data, f) => (p.encoding === 'deberta' ? debertaLogit(p)
     : lines(`\\underbrace{\\frac{q_i\\cdot k_j}{\\sqrt{${headWidths(p, f).d}}}}_{\\text{content}} + \\underbrace{b(i,j)}_{\\text{bias}} = \\text{biased}`,
-      biasOf(p))),
+      biasOf(p, data))),
   'deberta-buckets': (p) => debertaBuckets(p),
   'train-extrapolation': (p) => lines(`\\text{accuracy}(L) = \\frac{\\#\\{t: \\arg\\max_c z_{t,c} = y_t\\}}{\\#\\{t: y_t \\text{ defined}\\}}\\ ${text('over 16 sequences of length')}\\ L \\in \\{${[1, 2, 4, 8].map((f) => f * p.train_length).join(', ')}\\}`,
     `z_t = \\big(x_t + \\textstyle\\sum_j \\alpha_{tj} v_j\\big) W_{\\mathrm{out}} + c\\ ${text(`(${p.layers} layer${p.layers > 1 ? 's' : ''}, each with the encoding in its place)`)}`),
@@ -318,13 +317,23 @@ const FORMULAS = {
     `e_m = 4\\,[m = ${p.target}] \\Rightarrow b(i,j) = 4\\,\\max(0,\\ 1 - |p_{ij} - ${p.target}|)`),
 };
 
-/** ALiBi's slopes for n_heads, with the non-power-of-two rule when it applies. */
-function slopes(p) {
-  const H = p.n_heads;
+/**
+ * ALiBi's rule for H heads (Press et al. 2022, §3): for a power of two m_h = 2^(−8(h+1)/H); otherwise the slopes of
+ * the power of two p below H first, then every other slope of 2p. The rule as written, with H's numbers; its values
+ * are the core's (coreSlopes).
+ */
+function slopeRule(H) {
   const pow = 2 ** Math.floor(Math.log2(H));
-  const last = alibiSlope(H, H - 1).value;
-  if (pow === H) return join(`m_h = 2^{-8(h+1)/${H}}`, `h = 0,\\dots,${H - 1}`, `m_0 = ${num(2 ** (-8 / H))},\\ \\dots,\\ m_{${H - 1}} = ${num(last)}`);
-  return join(`m_h = 2^{-8(h+1)/${pow}}\\ (h < ${pow})`, `m_{${pow}+k} = 2^{-8(2k+1)/${2 * pow}}\\ (k < ${H - pow})`, `m_{${H - 1}} = ${num(last)}`);
+  return pow === H ? `m_h = 2^{-8(h+1)/${H}}`
+    : `m_h = 2^{-8(h+1)/${pow}}\\ (h < ${pow}),\\ m_{${pow}+k} = 2^{-8(2k+1)/${2 * pow}}\\ (k < ${H - pow})`;
+}
+
+/** ALiBi's slopes for n_heads: the rule, and the first and last slope as the core computed them (once drawn). */
+function slopes(p, result) {
+  const H = p.n_heads;
+  const values = coreSlopes(result);
+  return join(slopeRule(H), `h = 0,\\dots,${H - 1}`,
+    values?.length === H && `m_0 = ${num(values[0])},\\ \\dots,\\ m_{${H - 1}} = ${num(values[H - 1])}`);
 }
 
 /** DeBERTa's scale_factor: 1 + the position terms of pos_att_type (p.pos_att: "p2c|c2p", "c2p", "p2c", "none"). */

@@ -145,11 +145,17 @@ export function createCalls(pe) {
     bias: memoize((spec, n) => ({ data: pe.attentionBias(spec, n), rows: n, cols: n })),
 
     /**
+     * ALiBi's slope of every head (alibiSlopes).
+     * @returns {Float32Array}
+     */
+    alibiSlopes: memoize((nHeads) => pe.alibiSlopes(nHeads)),
+
+    /**
      * ALiBi's heads: every head's slope, and the [n, n] bias of the first `shown` heads.
      * @returns {{slopes: Float32Array, maps: Float32Array[]}}
      */
     alibiHeads: memoize((n, nHeads, causal, shown = nHeads) => ({
-      slopes: pe.alibiSlopes(nHeads),
+      slopes: calls.alibiSlopes(nHeads),
       maps: Array.from({ length: Math.min(shown, nHeads) }, (_, h) => pe.alibiBias(n, nHeads, h, causal)),
     })),
 
@@ -317,7 +323,7 @@ export function createCalls(pe) {
 }
 
 /**
- * The fields `needs` of family `name` for params, and the parameters they read.
+ * The fields `needs` of family `name` for params (and its formulaNeeds), and the parameters they read.
  * @returns {{data: object, reads: string[]}}
  * @throws {Error} the core's or the family's message, with .reads
  */
@@ -328,7 +334,8 @@ export function computeFields(calls, name, params, needs) {
   try {
     const result = family.fields(calls, proxy);
     const data = {};
-    for (const field of needs) data[field] = result[field];
+    // A family's formulaNeeds: what every view's formula shows of the core's (ALiBi's slopes).
+    for (const field of [...needs, ...(family.formulaNeeds ?? [])]) data[field] = result[field];
     return { data, reads: [...reads] };
   } catch (error) {
     error.reads = [...reads];
