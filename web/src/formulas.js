@@ -119,7 +119,7 @@ function biasOf(p, result) {
   switch (p.encoding) {
     case 'alibi': {
       const m = coreSlopes(result)?.[p.head];
-      return `b(i,j) = -m_{${p.head}}\\,|i-j|,\\ ${slopeRule(p.n_heads)}${m === undefined ? '' : `,\\ m_{${p.head}} = ${num(m)}`}`;
+      return lines(`b(i,j) = -m_{${p.head}}\\,|i-j|${m === undefined ? '' : `,\\ m_{${p.head}} = ${num(m)}`}`, ...slopeRule(p.n_heads));
     }
     case 't5':
       return `b(i,j) = t_{${p.head}}\\big[\\operatorname{bucket}(j-i)\\big],\\ t_{${p.head}}:\\ ${text(`${p.num_buckets} scalars`)}`;
@@ -269,7 +269,7 @@ const FORMULAS = {
     `(x'_{i}, x'_{i+${rotaryDim(p) / 2}}) = ${rotationAt(p, '\\mathrm{pos}')}\\,(x_{i}, x_{i+${rotaryDim(p) / 2}})\\ ${text('half')}`,
     `x = ${p.input === 'random' ? '\\text{one } \\mathcal{N}(0, I) \\text{ draw}' : '(1,\\dots,1)'}`, rotaryFrequencies(p, p.n)),
   bias: (p, data) => lines(biasOf(p, data), masked(p.causal)),
-  heads: (p, data) => join(`b_h(i,j) = -m_h\\,|i-j|`, slopes(p, data), masked(p.causal)),
+  heads: (p, data) => lines(join(`b_h(i,j) = -m_h\\,|i-j|`, masked(p.causal)), slopes(p, data)),
   slopes: (p, data) => slopes(p, data),
   buckets: (p) => buckets(p),
   'fire-sections': (p) => lines(`b(i, i-m) = f_{\\theta}(x),\\ x = \\frac{\\psi(m)}{\\psi(\\max(${num(p.init_L)},\\, i)) + 10^{-6}},\\ ` +
@@ -324,16 +324,16 @@ const FORMULAS = {
  */
 function slopeRule(H) {
   const pow = 2 ** Math.floor(Math.log2(H));
-  return pow === H ? `m_h = 2^{-8(h+1)/${H}}`
-    : `m_h = 2^{-8(h+1)/${pow}}\\ (h < ${pow}),\\ m_{${pow}+k} = 2^{-8(2k+1)/${2 * pow}}\\ (k < ${H - pow})`;
+  return pow === H ? [`m_h = 2^{-8(h+1)/${H}}`]
+    : [`m_h = 2^{-8(h+1)/${pow}}\\ (h < ${pow})`, `m_{${pow}+k} = 2^{-8(2k+1)/${2 * pow}}\\ (k < ${H - pow})`];
 }
 
 /** ALiBi's slopes for n_heads: the rule, and the first and last slope as the core computed them (once drawn). */
 function slopes(p, result) {
   const H = p.n_heads;
   const values = coreSlopes(result);
-  return join(slopeRule(H), `h = 0,\\dots,${H - 1}`,
-    values?.length === H && `m_0 = ${num(values[0])},\\ \\dots,\\ m_{${H - 1}} = ${num(values[H - 1])}`);
+  return lines(...slopeRule(H), join(`h = 0,\\dots,${H - 1}`,
+    values?.length === H && `m_0 = ${num(values[0])},\\ \\dots,\\ m_{${H - 1}} = ${num(values[H - 1])}`));
 }
 
 /** DeBERTa's scale_factor: 1 + the position terms of pos_att_type (p.pos_att: "p2c|c2p", "c2p", "p2c", "none"). */
