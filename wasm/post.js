@@ -311,23 +311,23 @@
   };
 
   /**
-   * An input array of float32 named `name`, at most `maxLength()` numbers:
-   * {typed, length} (a Float32Array, the caller's or a copy of a plain array) or
-   * an allocFloat32 buffer's {address, length}, read in place.
+   * An input array named `name`, at most `maxLength()` numbers: {typed, length} (the caller's typed array of type
+   * `typed`, or a `Copy` of a plain array's items, each `item()`: 'a finite number' by default), or an allocFloat32
+   * buffer's {address, length}, read in place.
    */
-  function floats(name, allowed, maxLength) {
+  function floats(name, allowed, maxLength, typed = 'Float32Array', Copy = Float32Array, item = () => 'a finite number') {
     return {
       read(value) {
         const state = handles.get(value);
         if (state !== undefined) return { state };
-        if (typedArrayType(value) === 'Float32Array') {
+        if (typedArrayType(value) === typed) {
           const length = typedLength(value);
           checkLength(name, length, maxLength(), 'numbers');
           return { typed: value, length };
         }
         if (!Array.isArray(value)) throw badParam(name, quoted(value), allowed);
-        const typed = stagedNumbers(value, Float32Array, name, 'a finite number', maxLength());
-        return { typed, length: typed.length };
+        const copy = stagedNumbers(value, Copy, name, item(), maxLength());
+        return { typed: copy, length: copy.length };
       },
       args(list, staged) {
         list.push(staged.state !== undefined ? buffer(staged.state, name) : staged);
@@ -338,28 +338,11 @@
   const tableElements = () => limits().max_table_elements;
 
   /**
-   * t5Bucket's positions, at most max_table_elements: {typed, length} (the
-   * caller's Int32Array or a float64 copy), or an allocFloat32 buffer's {address, length}.
+   * t5Bucket's positions, at most max_table_elements: the caller's Int32Array, a float64 copy of an array of
+   * integers (the core's range of a relative position, posenc::args::relative_position), or an allocFloat32 buffer.
    */
-  const relativePositions = {
-    read(value) {
-      const state = handles.get(value);
-      if (state !== undefined) return { state };
-      if (typedArrayType(value) === 'Int32Array') {
-        const length = typedLength(value);
-        checkLength('relativePositions', length, tableElements(), 'numbers');
-        return { typed: value, length };
-      }
-      if (!Array.isArray(value))
-        throw badParam('relativePositions', quoted(value), 'an Int32Array or array of integers');
-      const max = limits().max_position;  // the core's range of a relative position (posenc::args::relative_position)
-      const typed = stagedNumbers(value, Float64Array, 'relativePositions', `an integer in [-${max}, ${max}]`, tableElements());
-      return { typed, length: typed.length };
-    },
-    args(list, staged) {
-      list.push(staged.state !== undefined ? buffer(staged.state, 'relativePositions') : staged);
-    },
-  };
+  const relativePositions = floats('relativePositions', 'an Int32Array or array of integers', tableElements, 'Int32Array',
+    Float64Array, () => `an integer in [-${limits().max_position}, ${limits().max_position}]`);
 
   /** The keys of `value` but `names`, in a plain copy (no object spread: the Emscripten 3.1.6 JS optimizer cannot walk it). */
   function without(value, names) {
