@@ -344,10 +344,15 @@ std::int64_t SpecReader::integer(std::string_view key) const {
     return static_cast<std::int64_t>(x);
 }
 
-std::int64_t SpecReader::integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
+std::int64_t SpecReader::integer(std::string_view key, std::int64_t lo, std::int64_t hi, std::string_view allowed) const {
     const Key& k = declared(key);
-    if (!find(key) && k.fallback.is_null()) require(key, k.allowed);
-    return integer(key, find(key) ? 0 : k.fallback.get<std::int64_t>(), lo, hi);
+    const Value* value = find(key);
+    if (!value && k.fallback.is_null()) require(key, k.allowed);
+    if (allowed.empty() || !value) return integer(key, value ? 0 : k.fallback.get<std::int64_t>(), lo, hi);
+    if (!value->is_number()) throw_bad_param(std::string(key), describe(*value), std::string(allowed));
+    const double x = value->get<double>();
+    if (!integer_in(x, double(lo), double(hi))) throw_bad_param(std::string(key), format_number(x), std::string(allowed));
+    return static_cast<std::int64_t>(x);
 }
 
 double SpecReader::number(std::string_view key) const {

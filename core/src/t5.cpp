@@ -137,9 +137,10 @@ Spec parse(const Config& config) {
     Spec spec;
     spec.n_heads = read.integer("n_heads");
     spec.head = read.integer("head", 0, spec.n_heads - 1);
-    // Wide ranges here: check_buckets names what is wrong (odd when bidirectional, below the exact region).
-    spec.num_buckets = read.integer("num_buckets", -kMaxPosition, kMaxBuckets);
-    spec.max_distance = read.integer("max_distance", -kMaxPosition, kMaxPosition);
+    // Wide ranges here: check_buckets names what is wrong with an integer (odd when bidirectional, below
+    // the exact region); a value that is no integer (3.5) gets the key's own range.
+    spec.num_buckets = read.integer("num_buckets", -kMaxPosition, kMaxBuckets, family().key("num_buckets")->allowed);
+    spec.max_distance = read.integer("max_distance", -kMaxPosition, kMaxPosition, family().key("max_distance")->allowed);
     spec.bidirectional = read.boolean("bidirectional");
     spec.seed = std::uint64_t(read.integer("seed"));
     spec.causal = read.boolean("causal");

@@ -16,6 +16,7 @@
 
 using namespace posenc;
 using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
 
 namespace {
 template <class Parse>
@@ -271,6 +272,10 @@ TEST_CASE("bad bias input throws naming the parameter, value and range", "[error
     CHECK_NOTHROW(spec_of(t5::parse, {{"num_buckets", 31.0}, {"bidirectional", false}}));
     CHECK_THROWS_WITH(spec_of(t5::parse, {{"num_buckets", 32.0}, {"max_distance", 15.0}}),
                       Contains("max_distance = 15") && Contains(">= num_buckets / 2 = 16"));
+    // A value that is no integer gets the key's own range, not the wide one check_buckets narrows.
+    CHECK_THROWS_WITH(spec_of(t5::parse, {{"num_buckets", 3.5}}),
+                      Equals("num_buckets = 3.5 is invalid: expected an integer in [2, 65536], even when bidirectional"));
+    CHECK_THROWS_WITH(spec_of(t5::parse, {{"max_distance", 0.5}}), Contains("max_distance = 0.5") && !Contains("-1099511627776"));
     CHECK_THROWS_WITH(spec_of(kerple::parse, {{"r1", -1.0}}), Contains("r1 = -1") && Contains("> 0"));
     CHECK_THROWS_WITH(spec_of(kerple::parse, {{"variant", std::string("power")}, {"r2", 2.5}}), Contains("r2 = 2.5") && Contains("(0, 2]"));
     CHECK_THROWS_WITH(spec_of(shaw::parse, {{"max_relative_position", -1.0}}), Contains("max_relative_position = -1"));

@@ -158,8 +158,9 @@ public:
     /// required: its absence throws the "missing required key" error).
     std::int64_t integer(std::string_view key) const;
     /// An integer key checked against a range that depends on other keys (a
-    /// head in [0, n_heads - 1]); the message writes that range.
-    std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi) const;
+    /// head in [0, n_heads - 1]); the message writes that range, or `allowed`
+    /// when given (a wide range the caller narrows with messages of its own).
+    std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi, std::string_view allowed = {}) const;
     /// A number key's value, finite and in the key's range; its default when absent.
     double number(std::string_view key) const;
     /// A number key checked against a range that depends on other keys.

@@ -8,8 +8,9 @@ import { themeOf } from '../lib/theme.js';
 
 export const id = 'table';
 export const title = 'The position table';
-export const caption = 'Each row is the vector added to the token at that position. A learned table starts as noise ' +
-  '(GPT-2’s N(0, 0.02²)) and has exactly max_position_embeddings rows: past them, no embedding exists (hatched).';
+export const caption = 'Each row is the vector added to the token at that position. NoPE adds none: its table is all ' +
+  'zeros, one colour. A learned table starts as noise (GPT-2’s N(0, 0.02²)) and has exactly max_position_embeddings ' +
+  'rows: past them, no embedding exists (hatched).';
 export const previews = true;  // the engine averages its matrix down to the screen's size
 export const needs = ['table', 'n', 'maxPositions'];
 
