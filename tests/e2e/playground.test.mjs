@@ -98,6 +98,12 @@ test('a bad value shows an inline error naming it and keeps the last good plot',
     'd_model = 7 is invalid: expected an even integer in [2, 16777216]');
   assert.deepEqual(await heatmapPixels(page), good, 'the last good heatmap stays');
   assert.match(await page.evaluate(() => location.search), /d_model=32/, 'the URL keeps the last good state');
+  // One bad value, one message: every view that reads d_model settles, and none repeats it (the attention lab's four
+  // views did); a view with no figure yet says where the message is.
+  await page.waitForFunction(() => ![...document.querySelectorAll('section.view')].some((v) => v.getAttribute('aria-busy') === 'true'));
+  await page.waitForTimeout(500);
+  const messages = await page.$$eval('output.error', (all) => all.map((e) => e.textContent).filter((t) => /d_model = 7/.test(t)));
+  assert.deepEqual(messages, ['d_model = 7 is invalid: expected an even integer in [2, 16777216]']);
 
   // The core names the first bad parameter; with d_model fixed, base's error shows.
   await page.fill('#control-d_model', '32');

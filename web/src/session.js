@@ -31,8 +31,8 @@ function sameOn(names, a, b) {
  * @param {string} o.family           the spec type of the family (families/index.js)
  * @param {object[]} o.views          view modules
  * @param {Map<string, object>} o.frames  view id -> its frame (view-frame.js)
- * @param {(error: Error, viewId: string) => boolean} [o.place]  shows an error elsewhere (beside a
- *   control) and returns true, or returns false to have the view's frame show it
+ * @param {(error: Error, viewId: string) => string|false} [o.place]  shows an error elsewhere (beside a
+ *   control) and returns the control's name, or returns false to have the view's frame show it
  * @param {(viewId: string, error: Error|null) => void} [o.onSettle]  after each view settles
  * @param {number} [o.busyAfter]      ms before progress shows (200)
  */
@@ -73,9 +73,10 @@ export function createSession({ engine, family, views, frames, place = () => fal
     uncancel(st);
     busy(st, false);
     if (error) {
-      // Beside its control if the shell has one; in the view too while it has no figure to keep.
+      // Beside its control if the shell has one (the view keeps its figure, or says where the message is:
+      // one bad value is one message, not one per view); in the view otherwise.
       const placed = place(error, st.view.id);
-      st.frame.setError(placed && st.settled.data ? null : error.message);
+      st.frame.setError(!placed ? error.message : st.settled.data ? null : `Not drawn: ${placed} is invalid (see its control).`);
       st.frame.setStale(true);
     } else {
       st.frame.setError(null);

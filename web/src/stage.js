@@ -104,7 +104,7 @@ export async function createStage(o) {
       const param = paramOf(error);
       if (!param || !hasControl(param)) return false;
       controlErrors.set(viewId, { param, message: error.message });
-      return true;
+      return param;
     },
     onSettle(viewId, error) {
       if (!error || !paramOf(error) || !hasControl(paramOf(error))) controlErrors.delete(viewId);

@@ -62,9 +62,11 @@ export function attentionFields(engine, params, specOf, widthsOf) {
       if (params.trained_head) return maps(trainedRun(engine, params, text, encoding, specOf));
       return maps(engine.attention(request(text, encoding)));
     } catch (error) {
-      // The sentence's own limits stay with its box; the head's (its width up to 4096) are said as the head's.
+      // The sentence's own limits stay with its box; the head's (its width up to 4096) are said as the head's,
+      // beside the same control (.param kept: the page shows one message there, not one per view).
       if (error.param === 'text') throw error;
-      throw new RangeError(`attention head: ${error.message}`);
+      const { param, code, value, allowed } = error;
+      throw Object.assign(new RangeError(`attention head: ${error.message}`), { param, code, value, allowed });
     }
   };
   const second = (encoding) => {
