@@ -113,3 +113,19 @@ test('bad bias values are named beside their control', async () => {
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('CoPE opens on sentences with ends, so its gates count; a sentence without one says so', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=cope');
+  assert.equal(await page.inputValue('#control-text'), 'the dog ran . it was fast . the cat sat on the mat . then it slept');
+  // The gate panel (the first chart): three sentence ends fire, three bars of height 1; no note.
+  const gates = await page.evaluate(() => [...document.querySelector('#cope-count svg').querySelectorAll('[aria-label="bar"] rect')]
+    .filter((b) => Number(b.getAttribute('height')) > 1).length);
+  assert.equal(gates, 3, 'the three sentence ends open their gates');
+  assert.equal(await page.locator('#cope-count .warning-note').count(), 0);
+  await page.fill('#control-text', 'the dog chased the cat');
+  await page.waitForSelector('#cope-count .warning-note');
+  assert.match(await page.textContent('#cope-count .warning-note'), /^No sentence end \(\. ! \?\) in the sentence: no gate fires/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -208,7 +208,7 @@ export function createCalls(pe) {
       posEmb[target] = 4;
       const maps = pe.cope({ q: new Float32Array(n).fill(1), k: Float32Array.from(counted, (c) => (c ? 8 : -8)),
         n, d_head: 1, npos_max: nposMax, pos_emb: posEmb });
-      return { tokens, counted, n, target, ...maps };
+      return { tokens, counted, countWord: word, n, target, ...maps };
     }),
 
     /**

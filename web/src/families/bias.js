@@ -16,16 +16,17 @@ import { coreParameter } from '../describe.js';
  * @param {(params) => {d_model: number, d_head: number}} [o.widths]  the head's widths when they differ (DeBERTa)
  * @param {(spec: object) => Record<string, string>} [o.rawFromSpec]  control values for a spec (hf-config.js), when
  *   its keys are not the controls' own
+ * @param {Record<string, *>} [o.labDefaults]  the family's own defaults of attention-lab controls (CoPE's sentence)
  */
 export function biasFamily({ type, parameters, spec, views = [], fields = () => ({}), width = () => 64,
-  widths = (p) => ({ d_model: width(p), d_head: width(p) }), rawFromSpec }) {
+  widths = (p) => ({ d_model: width(p), d_head: width(p) }), rawFromSpec, labDefaults = {} }) {
   return {
     parameters: [
       ...parameters,
       coreParameter(type, 'causal', { label: 'causal mask', help: 'Hide the keys after each query.' }),
       { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 1024, sliderMax: 512, label: 'positions n' },
       COMPARE_DISTANCE,
-      ...ATTENTION_PARAMETERS,
+      ...ATTENTION_PARAMETERS.map((p) => (Object.hasOwn(labDefaults, p.name) ? { ...p, default: labDefaults[p.name] } : p)),
     ],
     spec,
     fields(engine, params) {

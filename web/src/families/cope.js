@@ -16,6 +16,8 @@ export const { parameters, spec, fields, views } = biasFamily({
     { name: 'count_word', view: true, kind: 'text', default: 'the', label: 'counted word', when: (p) => p.count === 'word' },
     { name: 'target', view: true, kind: 'int', default: 1, min: 0, max: 64, sliderMax: 8, label: 'attend to count back' },
   ],
+  // Sentences of different lengths, each with its end: the gates have something to count (the lab's default has none).
+  labDefaults: { text: 'the dog ran . it was fast . the cat sat on the mat . then it slept' },
   width: (p) => p.head_dim,
   spec: (p) => ({ type: 'cope', head_dim: p.head_dim, npos_max: p.npos_max, seed: p.seed, causal: p.causal }),
   views: ['cope-count'],

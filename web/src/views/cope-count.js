@@ -47,6 +47,14 @@ export function render(element, result) {
     { token: r.token, value: r.distance, series: 'token distance i − j' },
   ]);
   const figure = document.createElement('div');
+  if (!c.counted.some(Boolean)) {  // no gate fires: p is 0 everywhere, nothing to count
+    const note = document.createElement('p');
+    note.className = 'note warning-note';
+    note.textContent = c.countWord !== null
+      ? `No “${c.countWord}” in the sentence: no gate fires, so every contextual position is 0. Type the word, or count sentence ends.`
+      : 'No sentence end (. ! ?) in the sentence: no gate fires, so every contextual position is 0. End a sentence with a full stop, or count a word.';
+    figure.append(note);
+  }
   figure.append(
     plot({ ...common, x, y: { label: '↑ gate g', domain: [0, 1], grid: true },
       marks: [Plot.barY(rows, { x: 'token', y: 'gate', fill: (r) => (r.counted ? theme.accent : theme.rule), ...tip }), Plot.ruleY([0])] }),
