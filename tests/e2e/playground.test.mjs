@@ -85,6 +85,22 @@ test('the d_model slider works from the keyboard', async () => {
   // A log slider (2 to 1024): one step is 10^0.01, 128 -> 131, rounded to an even width.
   assert.equal(await page.inputValue('#control-d_model'), '132');
   assert.equal((await heatmapPixels(page)).width, 132);
+  // What a screen reader announces is the width, not its log10; End and Home reach the true bounds.
+  assert.equal(await page.getAttribute('input[name="d_model-slider"]', 'aria-valuetext'), '132');
+  await page.keyboard.press('End');
+  assert.equal(await page.inputValue('#control-d_model'), '1024');
+  assert.equal(await page.getAttribute('input[name="d_model-slider"]', 'aria-valuetext'), '1024');
+  await page.keyboard.press('Home');
+  assert.equal(await page.inputValue('#control-d_model'), '2');
+  // A burst of key presses is one history step: Back returns to where the burst began.
+  await openPlayground(playground, page, '?d_model=64');
+  await page.focus('input[name="d_model-slider"]');
+  for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /d_model=(?!64\b)\d+/.test(location.search));
+  await page.waitForTimeout(300);
+  await page.goBack();
+  await page.waitForFunction(() => document.getElementById('control-d_model').value === '64');
+  assert.equal(await page.evaluate(() => location.search), '?d_model=64');
   await page.close();
 });
 

@@ -29,18 +29,29 @@ function numericField(p, id, describedBy) {
     return step ? Math.max(lo, Math.round(y / step) * step) : y;
   };
   const toSlider = log ? (x) => Math.log10(x) : (x) => x;
-  const fromSlider = log ? (s) => round(Math.pow(10, s)) : (s) => s;
+  const logStep = 0.01;
+  // A log slider's top step lies below log10(hi) (steps count from log10(lo)): the top step is hi itself, so End
+  // reaches 4096, not 4070.
+  const fromSlider = log ? (s) => (s + logStep > Math.log10(hi) ? hi : round(Math.pow(10, s))) : (s) => s;
   const slider = element('input', {
     type: 'range', name: `${p.name}-slider`, 'aria-label': `${p.label} slider`,
-    min: toSlider(lo), max: toSlider(hi), step: log ? 0.01 : (p.step ?? 1), 'data-scale': log ? 'log' : 'linear',
+    min: toSlider(lo), max: toSlider(hi), step: log ? logStep : (p.step ?? 1), 'data-scale': log ? 'log' : 'linear',
   });
   const box = element('input', { id, name: p.name, type: 'text', inputmode: 'decimal', 'aria-describedby': describedBy,
     spellcheck: 'false', size: 8, placeholder: p.placeholder ?? '' });
-  slider.addEventListener('input', () => { box.value = String(fromSlider(Number(slider.value))); });
+  // What assistive technology announces: the value itself, not the slider's log10 of it.
+  const announce = (text) => { if (log) slider.setAttribute('aria-valuetext', text); };
+  slider.addEventListener('input', () => {
+    box.value = String(fromSlider(Number(slider.value)));
+    announce(box.value);
+  });
   const write = (text) => {
     box.value = text;
     const x = Number(text);
-    if (text !== '' && Number.isFinite(x) && (!log || x > 0)) slider.value = String(toSlider(x));
+    if (text !== '' && Number.isFinite(x) && (!log || x > 0)) {
+      slider.value = String(toSlider(x));
+      announce(text);
+    }
   };
   box.addEventListener('input', () => write(box.value));
   return { inputs: [slider, box], read: () => box.value, write };

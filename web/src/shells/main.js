@@ -48,7 +48,7 @@ async function show(name, raw, fromLinkNames) {
     warn: (w) => warnings.add(w),
     shareContext: () => ({ site: new URL('.', location.href) }),
     onEncoding: (nextRaw) => switchEncoding(nextRaw),
-    onCommit: () => commit(),
+    onCommit: (raw, changed) => commit(changed),
   });
   if (mine !== generation) { next.destroy(); return; }
   stage?.destroy();
@@ -103,15 +103,22 @@ async function switchEncoding(raw) {
   await commit();
 }
 
-/** A committed change: once drawn without errors, a new history entry. */
-async function commit() {
+/** A burst: changes of one control less than this many ms apart (a held arrow key) make one history entry. */
+const BURST_MS = 1000;
+let lastCommit = { changed: null, at: -Infinity };
+
+/** A committed change: once drawn without errors, a new history entry (or the burst's entry, updated). */
+async function commit(changed = null) {
   const here = stage;
   const outcome = await here.whenSettled();
   if (here !== stage || !outcome.ok) return;
   const query = queryOf(current.name, stage.state().raw);
   if (query === applied) return;
   applied = query;
-  history.pushState(null, '', `${location.pathname}${query}${location.hash}`);
+  const now = performance.now();
+  const burst = changed !== null && changed === lastCommit.changed && now - lastCommit.at < BURST_MS;
+  lastCommit = { changed, at: now };
+  history[burst ? 'replaceState' : 'pushState'](null, '', `${location.pathname}${query}${location.hash}`);
 }
 
 /** Loads the state the URL holds (first load, Back, Forward). */
