@@ -187,3 +187,17 @@ test('the heatmap tooltip gives the exact value of the cell under the pointer', 
   assert.match(await page.innerText('#heatmap .tooltip'), /position 6\n/);
   await page.close();
 });
+
+test('the first tab stop skips the controls to the figures', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to the figures');
+  assert.ok(await page.evaluate(() => document.activeElement.getBoundingClientRect().top >= 0), 'seen when focused');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'views');
+  // The next tab stop is in the first figure's frame, not among the sidebar's controls.
+  await page.keyboard.press('Tab');
+  assert.ok(await page.evaluate(() => document.getElementById('views').contains(document.activeElement)));
+  await page.close();
+});
