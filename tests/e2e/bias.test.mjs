@@ -47,6 +47,16 @@ test('ALiBi small multiples show n_heads maps with their slopes', async () => {
   assert.equal(captions[0], 'head 0: m = 0.5');
   assert.equal(captions[8], 'head 8: m = 0.7071');
   assert.equal(captions[11], 'head 11: m = 0.08839');
+  // By default each map is e^b, what the bias keeps of a key's weight, on [0, 1]: the flat heads are seen too.
+  assert.match(await page.textContent('#heads svg'), /e\^b: share of a key’s weight kept/);
+  const spread = await page.evaluate(() => {  // distinct colours of head 7 (the flattest of the first 8)
+    const canvas = document.querySelectorAll('#heads canvas.mini')[7];
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    return colours.size;
+  });
+  assert.ok(spread > 20, `head 7 shows ${spread} colours`);
   // Each small map is the head's own bias: with n = 100 it shows the first 64 positions, b(i, j) = -m|i - j|.
   await openPlayground(playground, page, '?encoding=alibi&n_heads=12&n=100');
   assert.deepEqual(await page.$$eval('#heads canvas.mini', (c) => [c[0].width, c[0].height]), [64, 64]);

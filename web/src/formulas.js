@@ -269,7 +269,8 @@ const FORMULAS = {
     `(x'_{i}, x'_{i+${rotaryDim(p) / 2}}) = ${rotationAt(p, '\\mathrm{pos}')}\\,(x_{i}, x_{i+${rotaryDim(p) / 2}})\\ ${text('half')}`,
     `x = ${p.input === 'random' ? '\\text{one } \\mathcal{N}(0, I) \\text{ draw}' : '(1,\\dots,1)'}`, rotaryFrequencies(p, p.n)),
   bias: (p, data) => lines(biasOf(p, data), masked(p.causal)),
-  heads: (p, data) => lines(join(`b_h(i,j) = -m_h\\,|i-j|`, masked(p.causal)), slopes(p, data)),
+  heads: (p, data) => lines(join(`b_h(i,j) = -m_h\\,|i-j|`, masked(p.causal),
+    p.heads_show !== 'bias' && `${text('shown:')}\\ e^{b_h(i,j)} = e^{-m_h|i-j|}`), slopes(p, data)),
   slopes: (p, data) => slopes(p, data),
   buckets: (p) => buckets(p),
   'fire-sections': (p) => lines(`b(i, i-m) = f_{\\theta}(x),\\ x = \\frac{\\psi(m)}{\\psi(\\max(${num(p.init_L)},\\, i)) + 10^{-6}},\\ ` +

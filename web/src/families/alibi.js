@@ -7,6 +7,8 @@ export const { parameters, spec, fields, views } = biasFamily({
   parameters: [
     coreParameter('alibi', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
     coreParameter('alibi', 'head', { sliderMin: 0, sliderMax: 63 }),
+    { name: 'heads_show', view: true, kind: 'choice', default: 'kept', choices: ['kept', 'bias'], label: 'every head shows',
+      choiceLabels: { kept: 'e^b: what the bias keeps of a key’s weight', bias: 'the bias b (one scale: flat heads look blank)' } },
   ],
   spec: (p) => ({ type: 'alibi', n_heads: p.n_heads, head: p.head, causal: p.causal }),
   views: ['heads', 'slopes'],

@@ -1,21 +1,29 @@
-// ALiBi's heads side by side: one small bias map per head, on one colour
-// scale, with its slope: the steep heads look only nearby, the flat ones far.
-import { colourLegend, divergingScale, paintMatrix } from '../lib/raster.js';
+// ALiBi's heads side by side: one small map per head, with its slope: the steep heads look only nearby, the flat
+// ones far. By default each map shows e^b(i, j), the factor the bias multiplies a key's softmax weight by (1 on the
+// diagonal, e^(-m|i - j|) off it): one scale, [0, 1], on which every head is seen; `heads_show: bias` draws b itself.
+import { colourLegend, divergingScale, paintMatrix, sequentialScale } from '../lib/raster.js';
 import { themeOf } from '../lib/theme.js';
 
 export const id = 'heads';
 export const title = 'Every head: ALiBi’s slopes at work';
-export const caption = 'The bias of each head on one colour scale, over the first 64 positions at most. Head h penalises distance with slope mₕ: the first ' +
-  'heads attend almost only to their neighbours, the last ones far back.';
+export const caption = 'Each head over the first 64 positions at most, with its slope mₕ. Shown: e^b, what the bias keeps of ' +
+  'each key’s attention weight (1 on the diagonal). The first heads keep almost only the neighbours, the last ones reach ' +
+  'far back; “every head shows” switches to the bias itself.';
 export const needs = ['heads'];
 
-/** @param {{heads: {slopes: Float32Array, maps: Float32Array[]}}} result  maps: [m, m] each, m = min(n, 64) */
-export function render(element, result) {
-  const { slopes, maps } = result.heads;
-  const n = Math.round(Math.sqrt(maps[0]?.length ?? 0));  // the maps' own size (the family draws at most 64 positions)
+/**
+ * @param {{heads: {slopes: Float32Array, maps: Float32Array[]}}} result  maps: [m, m] each, m = min(n, 64)
+ * @param {{heads_show?: 'kept'|'bias'}} [params]
+ */
+export function render(element, result, params = {}) {
+  const { slopes, maps: biases } = result.heads;
+  const n = Math.round(Math.sqrt(biases[0]?.length ?? 0));  // the maps' own size (the family draws at most 64 positions)
+  const kept = (params.heads_show ?? 'kept') === 'kept';
+  const maps = kept ? biases.map((map) => map.map((b) => (b === -Infinity ? b : Math.exp(b)))) : biases;  // masked stay hatched
   let extent = 0;
-  for (const map of maps) for (const v of map) if (v !== -Infinity) extent = Math.max(extent, Math.abs(v));
-  const colour = divergingScale(extent || 1, 'bias −mₕ·|i − j|', themeOf(element));
+  if (!kept) for (const map of maps) for (const v of map) if (v !== -Infinity) extent = Math.max(extent, Math.abs(v));
+  const theme = themeOf(element);
+  const colour = kept ? sequentialScale(1, 'e^b: share of a key’s weight kept', theme) : divergingScale(extent || 1, 'bias −mₕ·|i − j|', theme);
   const strip = document.createElement('div');
   strip.className = 'small-multiples';
   maps.forEach((map, h) => {
