@@ -10,7 +10,7 @@ import { badParam } from '../errors.js';
 export const id = 'waves';
 export const title = 'Waves of chosen dimensions';
 export const caption = 'PE(position, dimension) along the sequence: from wavelength 2π tokens (pair 0) to ever slower ' +
-  'pairs, like the hands of a clock.';
+  'pairs, like the hands of a clock. Dots: the table’s values at each position; the curve passes through them.';
 export const needs = ['table', 'sin_column', 'cos_column', 'wavelength'];
 
 /**
@@ -73,11 +73,14 @@ export function render(element, result, params) {
     color: { legend: true, type: 'categorical', scheme: theme.categorical, domain: [...new Set(points.map((p) => p.series))] },
     marks: [
       Plot.ruleY([0], { stroke: theme.rule }),
+      // Every position drawn: a smooth curve through them (a natural spline: the fastest wave, 2π tokens long, is
+      // a wave, not a zigzag between integers), and a dot at each position, the table's own value.
       Plot.lineY(points, {
-        x: 'position', y: 'value', stroke: 'series', strokeWidth: 1.5, marker: rows <= 40 ? 'circle' : undefined,
+        x: 'position', y: 'value', stroke: 'series', strokeWidth: 1.5, curve: bucket === 1 ? 'natural' : 'linear',
         channels: { dimension: 'dimension', 'pair i': 'pair', 'wavelength (tokens)': 'wavelength' },
         tip: { format: { stroke: false, x: true, y: (v) => v.toPrecision(6), 'wavelength (tokens)': (v) => v.toPrecision(6) } },
       }),
+      bucket === 1 && rows <= 256 && Plot.dot(points, { x: 'position', y: 'value', fill: 'series', r: rows <= 64 ? 2.5 : 1.6 }),
     ],
   });
   element.replaceChildren(figure);
