@@ -1,7 +1,6 @@
 // Learned, NoPE and the attention-bias families in real headless Chromium.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAMILY_TYPES } from '../../web/src/describe.js';
 import { openPlayground, startPlayground } from './browser.mjs';
 
 let playground;
@@ -30,11 +29,22 @@ test('every family draws each of its views, without console errors', async () =>
     const drawn = await page.$$eval('#views section', (sections) => sections.map((s) => [s.id, s.querySelector('.figure').childElementCount]));
     assert.deepEqual(drawn.map(([id]) => id), views, encoding);
     for (const [id, children] of drawn) assert.ok(children > 0, `${encoding}: ${id} is empty`);
+    // The decay comparison: at most four curves at first (the family's own and three references, the rest a tick
+    // away), and every family whose curve is one random draw says so in its name.
+    const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.length);
+    assert.ok(lines <= 4, `${encoding}: ${lines} curves`);
+    const toggles = await page.$$eval('#compare .curve-toggles label', (ls) => ls.map((l) => l.textContent.trim()));
+    for (const name of ['T5', 'Shaw', 'Transformer-XL', 'DeBERTa', 'FIRE', 'CoPE']) {
+      const label = toggles.find((t) => t.startsWith(name));
+      assert.ok(!label || label.includes('(random draw, untrained)'), `${encoding}: ${label}`);
+    }
   }
-  // The comparison (last page: sinusoidal) draws the current family bold (first) and the others with a
-  // decay curve (all but learned) thin.
+  // The comparison (last page: sinusoidal) draws the current family bold (first), then RoPE, ALiBi and KERPLE thin.
   const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.map((g) => g.getAttribute('stroke-width')));
-  assert.deepEqual(lines, ['3', ...Array(FAMILY_TYPES.length - 2).fill('1.8')]);
+  assert.deepEqual(lines, ['3', '1.8', '1.8', '1.8']);
+  const ticked = await page.$$eval('#compare .curve-toggles label', (ls) => ls.filter((l) => l.querySelector('input').checked)
+    .map((l) => l.textContent.trim()));
+  assert.deepEqual(ticked, ['Sinusoidal', 'RoPE', 'ALiBi', 'KERPLE']);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -91,8 +91,8 @@ test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the 
     assert.equal(distance, m);
     assert.ok(Math.abs(dot - expected) < 1e-5, `m = ${m}: ${dot} vs ${expected}`);
   }
-  // The comparison of every family: sinusoidal and RoPE coincide, and the note says why.
-  await openPlayground(playground, page, '?encoding=rope');
+  // The comparison on the sinusoidal page draws RoPE beside it: the two coincide, and the note says why.
+  await openPlayground(playground, page, '?encoding=sinusoidal');
   assert.match(await page.textContent('#compare .coincide-note'), /Sinusoidal and RoPE coincide here .*By construction/);
   const dashes = await page.$$eval('#compare svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
   assert.equal(new Set(dashes).size, dashes.length, 'every curve its own dash');

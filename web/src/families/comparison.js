@@ -20,8 +20,12 @@ export function createComparison(table) {
       const { parameters, spec } = table[f.type];
       const params = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
       const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
+      // A family with a seed key draws its parameters at random: its curve is one draw, untrained, not the family's.
+      const random = f.keys.some((k) => k.name === 'seed');
       return {
-        label: familyName(f.type),
+        type: f.type,
+        random,
+        label: random ? `${familyName(f.type)} (random draw, untrained)` : familyName(f.type),
         spec: spec(params),
         curve: CURVE[f.acts],
         scale: f.acts === 'rotary' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1,
@@ -45,14 +49,15 @@ export function createComparison(table) {
    * The comparison's curves over distance 0..maxDistance.
    * @param {object} calls
    * @param {object|null} current  the current encoding's spec (null: a learned table, which has no curve)
-   * @returns {{comparison: {label, values: Float32Array, scale: number}[], currentLabel: string|null}}
+   * @returns {{comparison: {label, type, random: boolean, values: Float32Array, scale: number}[], currentLabel: string|null}}
+   *   random: the family draws its parameters at random (a seed key): its curve is one untrained draw
    */
   function comparison(calls, current, maxDistance) {
     let currentLabel = null;
     const curves = referencesOf().map((ref) => {
       const mine = current && current.type === ref.spec.type;
       if (mine) currentLabel = ref.label;
-      return { label: ref.label, ...curveOf(calls, mine ? current : ref.spec, maxDistance) };
+      return { label: ref.label, type: ref.spec.type, random: ref.random, ...curveOf(calls, mine ? current : ref.spec, maxDistance) };
     });
     return { comparison: curves, currentLabel };
   }

@@ -85,8 +85,9 @@ function labelEnds(series, style) {
 /**
  * A line chart of named series with dashes, direct labels, toggles and a coincidence note.
  * @param {object} o
- * @param {{name: string, short?: string, points: {x: number, y: number, [k: string]: any}[], bold?: boolean}[]} o.series
- *   short: the name written at the curve's end (the toggle gives "short: name")
+ * @param {{name: string, short?: string, points: {x: number, y: number, [k: string]: any}[], bold?: boolean, hidden?: boolean,
+ *   faded?: boolean}[]} o.series  short: the name written at the curve's end (the toggle gives "short: name"); hidden:
+ *   unticked at first (a tick away); faded: drawn lighter (a curve of random parameters, not a property of its family)
  * @param {number} o.width
  * @param {number} [o.height]
  * @param {object} o.x        Plot's x scale options (label, type, ...)
@@ -104,7 +105,7 @@ export function curveChart(o) {
   const names = o.series.map((s) => s.name);
   const colours = o.theme.dark ? schemeObservable10 : schemeTableau10;
   const style = new Map(names.map((name, k) => [name, { colour: colours[k % colours.length], dash: DASHES[k % DASHES.length] }]));
-  const shown = new Set(names);
+  const shown = new Set(o.series.filter((s) => !s.hidden).map((s) => s.name));
 
   const toggles = document.createElement('div');
   toggles.className = 'curve-toggles';
@@ -114,7 +115,7 @@ export function curveChart(o) {
     const label = document.createElement('label');
     const box2 = document.createElement('input');
     box2.type = 'checkbox';
-    box2.checked = true;
+    box2.checked = shown.has(name);
     box2.addEventListener('change', () => { if (box2.checked) shown.add(name); else shown.delete(name); draw(); });
     const swatch = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     swatch.setAttribute('width', '28');
@@ -128,16 +129,20 @@ export function curveChart(o) {
 
   const note = document.createElement('p');
   note.className = 'note coincide-note';
-  const same = coincidentGroups(o.series);
   const called = (name) => { const short = o.series.find((s) => s.name === name).short; return short ? `${short} (${name})` : name; };
   const listed = (names) => names.map((name) => `<b>${escapeHtml(called(name))}</b>`).join(', ').replace(/, ([^,]*)$/, ' and $1');
-  note.innerHTML = same.map(({ names, gap }) => (names.length === 2
-    ? `${listed(names)} coincide here (largest gap ${gap.toPrecision(2)}): one is drawn over the other. ${o.explain?.(names[0], names[1], gap) ?? ''}`
-    : `${listed(names)} coincide here (largest gap between two of them ${gap.toPrecision(2)}): drawn over one another.`)).join(' ');
+  /** The note on the curves shown that lie on top of each other (none: no note). */
+  function noteOn(visible) {
+    note.innerHTML = coincidentGroups(visible).map(({ names, gap }) => (names.length === 2
+      ? `${listed(names)} coincide here (largest gap ${gap.toPrecision(2)}): one is drawn over the other. ${o.explain?.(names[0], names[1], gap) ?? ''}`
+      : `${listed(names)} coincide here (largest gap between two of them ${gap.toPrecision(2)}): drawn over one another.`)).join(' ');
+    note.hidden = note.innerHTML === '';
+  }
 
   const holder = document.createElement('div');
   function draw() {
     const visible = o.series.filter((s) => shown.has(s.name));
+    noteOn(visible);
     const rows = visible.flatMap((s) => s.points.map((p) => ({ ...p, series: s.name })));
     // Names at the ends, in at most a third of the width (longer ones cut; the toggles above name them whole).
     const room = Math.floor((o.width / 3 - 14) / 6.2);
@@ -145,7 +150,8 @@ export function curveChart(o) {
     const marks = [...(o.marks ?? [])];
     for (const s of visible) {
       const { colour, dash } = style.get(s.name);
-      marks.push(Plot.lineY(s.points, { x: 'x', y: 'y', stroke: colour, strokeDasharray: dash, strokeWidth: s.bold ? 3 : 1.8 }));
+      marks.push(Plot.lineY(s.points, { x: 'x', y: 'y', stroke: colour, strokeDasharray: dash, strokeWidth: s.bold ? 3 : 1.8,
+        strokeOpacity: s.faded ? 0.5 : 1 }));
       if (o.dots) marks.push(Plot.dot(s.points, { x: 'x', y: 'y', stroke: colour, r: 2 }));
     }
     marks.push(
@@ -161,7 +167,6 @@ export function curveChart(o) {
     }));
   }
   draw();
-  box.append(toggles, holder);
-  if (same.length) box.append(note);
+  box.append(toggles, holder, note);
   return box;
 }

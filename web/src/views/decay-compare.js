@@ -8,7 +8,13 @@ export const id = 'compare';
 export const title = 'Decay with distance, every family on one axis';
 export const caption = 'The change of the logit of a key m tokens back, f(m) − f(0), divided by its largest size over ' +
   'the range, so the shapes compare: f is the bias for the bias families (FIRE: the row of the query m tokens after key 0, at the largest m), and q·k/√d for q = k = 1 with sinusoidal ' +
-  'positions or RoPE. The current encoding is drawn bold; untick a curve to hide it; the tooltip gives the raw values.';
+  'positions or RoPE. The current encoding is drawn bold, with three references; tick the others to add them. A family ' +
+  'whose parameters are learned is shown with one random draw (untrained, drawn faint): its curve says nothing of the trained ' +
+  'family. The tooltip gives the raw values.';
+
+/** The references drawn beside the current encoding at first (the first three that are not it): a rotation, a linear and a
+ * logarithmic bias, and no positions at all; each teaches a shape (the sinusoid's curve is RoPE's: the note says why). */
+export const REFERENCES = ['rope', 'alibi', 'kerple', 'none'];
 export const needs = ['comparison', 'currentLabel'];
 
 /** A curve's raw values f(m) (scaled) and y(m) = (f(m) - f(0)) / max |f - f(0)|, as drawn. */
@@ -36,20 +42,29 @@ export function whyCoincide(a, b) {
  * @param {{label, values: Float32Array, scale: number}[]} curves
  * @param {string|null} bold  the label drawn bold
  */
-export function seriesOf(curves, bold, normalise = true) {
+export function seriesOf(curves, bold, normalise = true, shownAtFirst = null) {
   return curves.filter((c) => c.values).map((c) => {
     const { y } = normalised(c);
     const step = Math.max(1, Math.floor(c.values.length / 1500));
     const points = [];
     for (let m = 0; m < c.values.length; m += step) points.push({ x: m, y: normalise ? y(m) : c.values[m] * c.scale, raw: c.values[m] * c.scale });
-    return { name: c.label, short: c.short, points, bold: c.label === bold };
+    return { name: c.label, short: c.short, points, bold: c.label === bold, faded: Boolean(c.random),
+      hidden: shownAtFirst !== null && !shownAtFirst.has(c.label) };
   });
+}
+
+/** The labels drawn at first: the current encoding's curve and the first three REFERENCES that are not it. */
+export function shownAtFirst(curves, currentLabel) {
+  const mine = curves.find((c) => c.label === currentLabel);
+  const refs = REFERENCES.filter((type) => type !== mine?.type).slice(0, 3);
+  return new Set(curves.filter((c) => c.label === currentLabel || refs.includes(c.type)).map((c) => c.label));
 }
 
 /** @param {{comparison: {label: string, values: Float32Array, scale: number}[], currentLabel: string}} result */
 export function render(element, result) {
   element.replaceChildren(curveChart({
-    series: seriesOf(result.comparison, result.currentLabel), width: figureWidth(element), theme: themeOf(element),
+    series: seriesOf(result.comparison, result.currentLabel, true, shownAtFirst(result.comparison, result.currentLabel)),
+    width: figureWidth(element), theme: themeOf(element),
     x: { label: 'distance m (tokens) →' }, y: { label: '↑ (f(m) − f(0)) / max |f − f(0)|' },
     channels: { 'raw f(m)': 'raw' }, explain: whyCoincide,
   }));
