@@ -21,7 +21,7 @@ const keyLabels = (page) => page.$$eval('#attention svg [aria-label="x-axis tick
 test('typing a sentence updates every attention view', async () => {
   const page = await playground.newPage();
   for (const [encoding, views] of Object.entries(ATTENTION_VIEWS)) {
-    await openPlayground(playground, page, `?encoding=${encoding}&d_model=16&head_dim=16`);
+    await openPlayground(playground, page, `?encoding=${encoding}&d_model=16&head_dim=16&trained_head=false`);
     assert.deepEqual(await keyLabels(page), ['the', 'dog', 'chased', 'the', 'cat']);
     const before = await Promise.all(views.map((id) => page.innerHTML(`#${id} .figure`)));
     await page.fill('#control-text', 'A rose is a rose!');
@@ -45,9 +45,10 @@ async function download(page, selector) {
 /** The spread (largest − least weight) of each row of an [n, n] map. */
 const rowSpreads = (w, n) => Array.from({ length: n }, (_, i) => Math.max(...w.slice(i * n, i * n + n)) - Math.min(...w.slice(i * n, i * n + n)));
 
-test('at the defaults the ablation outlines the repeated word and the word-order maps differ visibly', async () => {
+test('the untrained head: the ablation outlines the repeated word and the word-order maps differ visibly', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '');
+  await openPlayground(playground, page, '?trained_head=false');
+  assert.match(await page.textContent('#attention .untrained-note'), /^Untrained head: W_q, W_k and W_v are random draws, so the map’s pattern is mostly noise/);
   // The head is sharp enough to show a pattern: every row of both maps spans more than 0.15 of weight
   // (an untrained head without the √d_model scale spans about 0.01).
   const ablation = (await download(page, '#ablation [data-export=json]')).data;
@@ -75,7 +76,7 @@ test('at the defaults the ablation outlines the repeated word and the word-order
   assert.ok(titles.includes(`difference, with positions: largest ${largestDifference(a, b).toPrecision(3)}`), titles.join(' | '));
 
   // A causal mask: the note says the mask alone breaks the symmetry; another sentence is flagged.
-  await openPlayground(playground, page, '?encoding=alibi&attn_causal=true&text=the+cat+sat+on+the+mat&text2=a+long+sentence+of+other+words');
+  await openPlayground(playground, page, '?encoding=alibi&trained_head=false&attn_causal=true&text=the+cat+sat+on+the+mat&text2=a+long+sentence+of+other+words');
   assert.match(await page.textContent('#ablation .causal-note'), /mask alone breaks the symmetry/);
   assert.match((await page.$$eval('#ablation p.note', (p) => p.map((x) => x.textContent))).join(' '), /rows different without positions \(the causal mask\)/);
   assert.match(await page.textContent('#word-order .warning-note'), /do not hold the same words \(only in the first: “the”, “cat”/);
@@ -141,17 +142,19 @@ test('2048 tokens work; 2049 show the limit beside the sentence box and keep the
   await page.close();
 });
 
-test('the trained head switch: the copy head trained with RoPE looks one token back, in the page', async () => {
+test('the lab opens on the trained head: the copy head trained with RoPE looks one token back; the untrained one is a switch away', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight');
+  await openPlayground(playground, page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight&trained_head=false');
   const untrained = (await download(page, '#attention [data-export=json]')).data.attention;
-  await page.check('#control-trained_head');
+  await openPlayground(playground, page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight');
+  assert.equal(await page.isChecked('#control-trained_head'), true, 'on by default');
   await page.waitForSelector('#attention .trained-note');
+  assert.equal(await page.locator('#attention .untrained-note').count(), 0);
   assert.match(await page.textContent('#attention .trained-note'), /trained on copy at 32 tokens \(400 steps; accuracy 1\.00 there\)/);
   // The controls of the untrained head hide; the task shows.
   assert.equal(await page.isVisible('#control-attn_seed'), false);
   assert.equal(await page.isVisible('#control-trained_task'), true);
-  await page.waitForFunction(() => /trained_head=true/.test(location.search));
+  assert.doesNotMatch(await page.evaluate(() => location.search), /trained_head/, 'the default stays out of the URL');
   const trained = (await download(page, '#attention [data-export=json]')).data.attention;
   assert.equal(trained.n, 8);
   // Every query after the first puts its largest weight on the token just before it, and most of its weight.
@@ -162,6 +165,10 @@ test('the trained head switch: the copy head trained with RoPE looks one token b
     for (let j = i + 1; j < 8; j++) assert.equal(row[j], 0);  // causal
   }
   assert.notDeepEqual(trained.weights, untrained.weights);
+  // The switch: off, the untrained head, with the note on why it looks random, and a link that says so.
+  await page.uncheck('#control-trained_head');
+  await page.waitForSelector('#attention .untrained-note');
+  await page.waitForFunction(() => /trained_head=false/.test(location.search));
   assert.deepEqual(page.problems, []);
   await page.close();
 });

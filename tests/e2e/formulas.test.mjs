@@ -46,8 +46,9 @@ const CASES = [
   ['?encoding=rope&pair=5', 'rotation', ['\\theta_{5} = 10000^{-2\\cdot 5/128} = 0.487']],
   ['?encoding=sinusoidal&base=500&d_model=64', 'heatmap', ['\\omega_i = 500^{-2i/64}']],
   ['?encoding=sinusoidal&timescales=tensor2tensor&d_model=64', 'heatmap', ['\\omega_i = 10000^{-i/31}']],
-  ['?encoding=sinusoidal&d_model=64', 'attention', ['\\sqrt{64}', 'softmax']],
-  ['?encoding=sinusoidal', 'terms', ['(w_i + p_i)W_q\\big((w_j + p_j)W_k\\big)^{\\top}', '_{\\text{cc}}', '_{\\text{pp}}']],
+  ['?encoding=sinusoidal&d_model=64&trained_head=false', 'attention', ['\\sqrt{64}', 'softmax']],
+  ['?encoding=sinusoidal&d_model=64', 'attention', ['\\sqrt{32}', 'W_q, W_k, W_v\\ \\text{trained}']],  // the trained head: d_model 32
+  ['?encoding=sinusoidal&trained_head=false', 'terms', ['(w_i + p_i)W_q\\big((w_j + p_j)W_k\\big)^{\\top}', '_{\\text{cc}}', '_{\\text{pp}}']],
   // ALiBi: the rule with H's numbers, and the slope the core computed (2^-3 = 0.125; head 10 of 12: 2^-2.5 = 0.1768).
   ['?encoding=alibi&n_heads=8&head=2', 'bias', ['m_h = 2^{-8(h+1)/8}', 'm_{2} = 0.125']],
   ['?encoding=alibi&n_heads=12&head=10', 'bias', ['m_{8+k} = 2^{-8(2k+1)/16}', 'm_{10} = 0.1768']],

@@ -105,6 +105,9 @@ test('n = 4096, d_model = 1024: dragging base redraws the heatmap during the dra
   const page = await browser.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
   await openPlayground(playground(), page, '?n=4096&d_model=1024');
+  // Every view drew (the waves at 4096 positions draw bands, without a dot per position).
+  assert.deepEqual(await page.$$eval('section.view .view-error', (e) => e.map((x) => x.textContent).filter(Boolean)), []);
+  assert.ok(await page.$eval('#waves .figure svg', Boolean));
   await page.evaluate(() => {
     window.heatmapDraws = 0;
     new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'posenc: draw heatmap') window.heatmapDraws++; })

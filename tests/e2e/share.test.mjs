@@ -167,7 +167,7 @@ test('switching the encoding keeps the sentence, the causal switch and the sizes
 });
 
 test('every parameter of every family round-trips through the URL', async () => {
-  const common = 'compare_distance=100&text=a+b&text2=b+a&projections=identity&attn_causal=true&attn_seed=4';
+  const common = 'compare_distance=100&text=a+b&text2=b+a&trained_head=false&projections=identity&attn_causal=true&attn_seed=4';
   const links = [
     'n=50&d_model=32&base=500&layout=concat&timescales=tensor2tensor&dims=0,3&metric=cosine&similarity_n=40',
     'encoding=learned&d_model=32&max_position_embeddings=40&seed=2&std=0.05&n=50&metric=dot&similarity_n=30',

@@ -9,10 +9,10 @@ export const ATTENTION_PARAMETERS = [
   { name: 'text', view: true, kind: 'text', default: 'the dog chased the cat', label: 'sentence (attention lab)',
     help: 'Up to 2048 tokens: lower-cased words and punctuation.' },
   { name: 'text2', view: true, kind: 'text', default: 'the cat chased the dog', label: 'word order: second sentence' },
-  { name: 'trained_head', view: true, kind: 'bool', default: false, label: 'trained head (train(): this encoding, 32 tokens)',
+  { name: 'trained_head', view: true, kind: 'bool', default: true, label: 'trained head (train(): this encoding, 32 tokens)',
     help: 'On: one causal layer with this encoding learns the task below at 32 tokens (400 steps, d_model 32, ' +
       '16 token ids), and the views show it; each word of the sentence is read as one of its 16 ids (a hash of the word). ' +
-      'Off: the untrained head (random or identity W).' },
+      'Off: an untrained head (random or identity W): its maps look random, because nothing has taught it where to look.' },
   { name: 'trained_task', view: true, kind: 'choice', default: 'copy', choices: ['copy', 'induction', 'first_marker'],
     label: 'the trained head’s task', when: (p) => p.trained_head,
     choiceLabels: { copy: 'copy: the previous token', induction: 'induction: what followed this token last time',

@@ -158,6 +158,20 @@ export function headNote(params, accuracy) {
   return note;
 }
 
+/**
+ * The untrained head's note (the attention map's): why its pattern looks random, and the switch that shows a trained one.
+ * @returns {HTMLElement|null}  null for the trained head
+ */
+export function untrainedNote(params) {
+  if (params.trained_head) return null;
+  const note = document.createElement('p');
+  note.className = 'note untrained-note';
+  note.textContent = `Untrained head: W_q, W_k and W_v are ${params.projections === 'identity' ? 'the identity' : 'random draws'}, ` +
+    'so the map’s pattern is mostly noise: nothing has taught the head where to look. Tick “trained head” to see one that ' +
+    'learned a task with this encoding.';
+  return note;
+}
+
 export function causalNote(causal) {
   if (!causal) return null;
   const note = document.createElement('p');

@@ -1,6 +1,6 @@
 // The attention map: the weights [n, n] of one head over the reader's sentence.
 import { figureWidth } from '../lib/size.js';
-import { headNote, logitParts, tokenMatrix, weightColours } from '../lib/token-matrix.js';
+import { headNote, untrainedNote, logitParts, tokenMatrix, weightColours } from '../lib/token-matrix.js';
 import { pairTable } from '../lib/tables.js';
 import { themeOf } from '../lib/theme.js';
 
@@ -21,7 +21,7 @@ export function render(element, result, params) {
     data: a.weights, tokens: a.tokens, width: size, height: size - 60, label: 'weight',
     extra: (i, j) => logitParts(a, i, j),
   });
-  element.replaceChildren(...[headNote(params, a.trainedAccuracy), figure].filter(Boolean));
+  element.replaceChildren(...[headNote(params, a.trainedAccuracy), untrainedNote(params), figure].filter(Boolean));
 }
 
 /** The CSV table: one row per query-key pair, with its weight and logit. */

@@ -80,7 +80,7 @@ export function render(element, result, params) {
         channels: { dimension: 'dimension', 'pair i': 'pair', 'wavelength (tokens)': 'wavelength' },
         tip: { format: { stroke: false, x: true, y: (v) => v.toPrecision(6), 'wavelength (tokens)': (v) => v.toPrecision(6) } },
       }),
-      bucket === 1 && rows <= 256 && Plot.dot(points, { x: 'position', y: 'value', fill: 'series', r: rows <= 64 ? 2.5 : 1.6 }),
+      ...(bucket === 1 && rows <= 256 ? [Plot.dot(points, { x: 'position', y: 'value', fill: 'series', r: rows <= 64 ? 2.5 : 1.6 })] : []),
     ],
   });
   element.replaceChildren(figure);
