@@ -169,6 +169,12 @@ test('the lab opens on the trained head: the copy head trained with RoPE looks o
   await page.uncheck('#control-trained_head');
   await page.waitForSelector('#attention .untrained-note');
   await page.waitForFunction(() => /trained_head=false/.test(location.search));
+  // A spec the trained head (d_model 32) cannot take: Phi-3's longrope factors, 48 of them for head_dim 96. The
+  // untrained head is shown, and the note says why, instead of an error in every lab view.
+  await openPlayground(playground, page, '?encoding=rope&preset=phi-3-mini-128k');
+  assert.match(await page.textContent('#attention .untrained-note'),
+    /^The trained head \(one layer of d_model 32\) cannot take this spec \(short_factor = a list of 48 numbers is invalid/);
+  assert.deepEqual(await page.$$eval('section.view .view-error', (e) => e.map((x) => x.textContent).filter(Boolean)), []);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

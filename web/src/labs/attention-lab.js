@@ -59,7 +59,16 @@ export function attentionFields(engine, params, specOf, widthsOf) {
   const maps = ({ x, positions, q, k, v, q_unrotated, k_unrotated, ...rest }) => rest;  // eslint-disable-line no-unused-vars
   const run = (text, encoding) => {
     try {
-      if (params.trained_head) return maps(trainedRun(engine, params, text, encoding, specOf));
+      if (params.trained_head) {
+        try {
+          return maps(trainedRun(engine, params, text, encoding, specOf));
+        } catch (error) {
+          // The trained head is one layer of d_model 32: a spec sized for another width (a longrope factor list of
+          // head_dim / 2 numbers) cannot train. The untrained head is shown, and the note says why.
+          if (error.code !== 'bad_param' || error.param === 'text') throw error;
+          return { ...maps(engine.attention(request(text, encoding))), untrainedBecause: error.message };
+        }
+      }
       return maps(engine.attention(request(text, encoding)));
     } catch (error) {
       // The sentence's own limits stay with its box; the head's (its width up to 4096) are said as the head's,

@@ -146,10 +146,12 @@ export function logitParts(a, i, j) {
 /**
  * The note above an attention view: for the trained head (params.trained_head) what it is and its
  * accuracy at its training length; else the causal mask's note when the mask is on.
- * @param {number} [accuracy]  the trained head's accuracy at 32 tokens
+ * @param {{trainedAccuracy?: number, untrainedBecause?: string}} [head]  the head's result: the trained head's accuracy
+ *   at 32 tokens, or why the untrained head is shown in its place
  */
-export function headNote(params, accuracy) {
-  if (!params.trained_head) return causalNote(params.attn_causal);
+export function headNote(params, head = {}) {
+  if (!params.trained_head || head.untrainedBecause) return causalNote(params.attn_causal);
+  const accuracy = head.trainedAccuracy;
   const note = document.createElement('p');
   note.className = 'note trained-note';
   note.textContent = `Trained head: one causal attention layer with this encoding, trained on ${params.trained_task} at 32 tokens ` +
@@ -159,16 +161,20 @@ export function headNote(params, accuracy) {
 }
 
 /**
- * The untrained head's note (the attention map's): why its pattern looks random, and the switch that shows a trained one.
+ * The untrained head's note (the attention map's): why its pattern looks random, and the switch that shows a trained one
+ * (or why the trained head could not be had: head.untrainedBecause).
  * @returns {HTMLElement|null}  null for the trained head
  */
-export function untrainedNote(params) {
-  if (params.trained_head) return null;
+export function untrainedNote(params, head = {}) {
+  if (params.trained_head && !head.untrainedBecause) return null;
   const note = document.createElement('p');
   note.className = 'note untrained-note';
-  note.textContent = `Untrained head: W_q, W_k and W_v are ${params.projections === 'identity' ? 'the identity' : 'random draws'}, ` +
-    'so the map’s pattern is mostly noise: nothing has taught the head where to look. Tick “trained head” to see one that ' +
-    'learned a task with this encoding.';
+  const why = head.untrainedBecause
+    ? `The trained head (one layer of d_model 32) cannot take this spec (${head.untrainedBecause}), so this is the untrained one: `
+    : 'Untrained head: ';
+  note.textContent = `${why}W_q, W_k and W_v are ${params.projections === 'identity' ? 'the identity' : 'random draws'}, ` +
+    'so the map’s pattern is mostly noise: nothing has taught the head where to look.' +
+    (head.untrainedBecause ? '' : ' Tick “trained head” to see one that learned a task with this encoding.');
   return note;
 }
 

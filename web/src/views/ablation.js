@@ -50,7 +50,7 @@ export function render(element, result, params) {
         `without positions${!equalWithout && (params.attn_causal || params.trained_head) ? ' (the causal mask)' : ''}, ` +
         `${equalWith ? 'identical' : 'different'} with them`;
     }).join('; ') + '.';
-  element.replaceChildren(...[note, headNote(params, result.attention.trainedAccuracy), panels(
+  element.replaceChildren(...[note, headNote(params, result.attention), panels(
     panel('with this encoding', figure(result.attention, withColours, true)),
     panel('no positional encoding', figure(result.ablation, withoutColours, false)))].filter(Boolean));
 }

@@ -21,7 +21,7 @@ export function render(element, result, params) {
     data: a.weights, tokens: a.tokens, width: size, height: size - 60, label: 'weight',
     extra: (i, j) => logitParts(a, i, j),
   });
-  element.replaceChildren(...[headNote(params, a.trainedAccuracy), untrainedNote(params), figure].filter(Boolean));
+  element.replaceChildren(...[headNote(params, a), untrainedNote(params, a), figure].filter(Boolean));
 }
 
 /** The CSV table: one row per query-key pair, with its weight and logit. */

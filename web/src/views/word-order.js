@@ -79,7 +79,7 @@ export function render(element, result, params) {
     const boxes = [panel(`${quote(x)}, ${how}`, figure(x, k)), panel(`${quote(y)}, ${how}`, figure(y, k + 1))];
     return { boxes, x, y, how };
   });
-  const children = [headNote(params, a.trainedAccuracy)];
+  const children = [headNote(params, a)];
   if (order) {
     const differences = rows.map(({ x, y }) => alignedDifference(x, y, order));
     const extent = Math.max(...differences.map(largest));
