@@ -1,5 +1,5 @@
 // Vite serves web/ in development (npm start) and bundles it into dist/ (npm run build):
-// index.html (the playground), embed.html (one view, for iframes) and posenc-view.js
+// index.html (the playground), tour.html (the guided tour), embed.html (one view, for iframes) and posenc-view.js
 // (the web component, under a fixed name so a blog can link it). Every URL is
 // relative, so dist/ works copied under any sub-path of any static host.
 import fs from 'node:fs';
@@ -31,7 +31,7 @@ export default defineConfig({
     // in a host's Content-Security-Policy; a file is 'self'.
     assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     rollupOptions: {
-      input: { index: web('index.html'), embed: web('embed.html'), 'posenc-view': web('src/shells/posenc-view.js') },
+      input: { index: web('index.html'), tour: web('tour.html'), embed: web('embed.html'), 'posenc-view': web('src/shells/posenc-view.js') },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
         // Chunks that hold the plotting libraries are named for them (scripts/sizes.mjs reports them so);

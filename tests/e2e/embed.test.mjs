@@ -83,9 +83,15 @@ test('changing a component attribute redraws it; a bad one shows a warning in pl
   await page.evaluate(() => document.getElementById('rope-view').whenReady());
   const note = () => page.$eval('#rope-view', (v) => v.shadowRoot.querySelector('.figure').innerHTML);
   const before = await note();
-  await page.evaluate(() => document.getElementById('rope-view').setAttribute('rope_theta', '10000'));
-  await page.evaluate(() => document.getElementById('rope-view').whenReady());
-  assert.notEqual(await note(), before, 'a new rope_theta redraws the decay');
+  // whenReady() called in the same task as setAttribute waits for the draw of the new value (the observer's
+  // record was still queued then), so the figure read right after it is the new one.
+  const redrawn = await page.evaluate(async () => {
+    const view = document.getElementById('rope-view');
+    view.setAttribute('rope_theta', '10000');
+    await view.whenReady();
+    return view.shadowRoot.querySelector('.figure').innerHTML;
+  });
+  assert.notEqual(redrawn, before, 'a new rope_theta redraws the decay before whenReady() resolves');
   // "open in posenc" carries the new state.
   const link = await page.$eval('#rope-view', (v) => v.shadowRoot.querySelector('.open-link').href);
   assert.match(link, /index\.html\?encoding=rope&max_position_embeddings=8192&max_distance=16384#decay$/);

@@ -6,7 +6,9 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { openPlayground, startPlayground } from './browser.mjs';
+import os from 'node:os';
+import path from 'node:path';
+import { openPlayground, serveStatic, startPlayground } from './browser.mjs';
 import { loadPosenc } from '../wasm/load.mjs';
 
 let playground;
@@ -105,6 +107,13 @@ test('the heatmap CSV holds the values the engine returns for that state; JSON, 
   const width = bytes.readUInt32BE(16);
   const figureWidth = await page.$eval('#heatmap .figure', (f) => f.getBoundingClientRect().width);
   assert.ok(Math.abs(width - 2 * Math.ceil(figureWidth)) <= 2, `a 2x picture: ${width} px for a ${figureWidth} px figure`);
+  // The ablation's outlines around the identical rows (their stroke comes from the style sheet) are in its SVG.
+  await openPlayground(playground, page, '?trained_head=false');
+  const ablation = (await download(page, '#ablation [data-export=svg]')).text;
+  const outlines = ablation.match(/<rect class="outline" [^>]*>/g) ?? [];
+  assert.equal(outlines.length, 2, 'the rows of "the" at 0 and 3');
+  for (const rect of outlines) assert.match(rect, / stroke="rgb\(\d+, \d+, \d+\)"/, rect);
+  for (const rect of outlines) assert.match(rect, / stroke-width="2px"/, rect);
   // Every view has the four buttons.
   const views = await page.$$eval('section.view', (s) => s.map((x) => [...x.querySelectorAll('[data-export]')].map((b) => b.textContent).join(' ')));
   assert.ok(views.length >= 9);
@@ -204,4 +213,34 @@ test('every parameter of every family round-trips through the URL', async () => 
   }
   assert.deepEqual(page.problems, []);
   await page.close();
+});
+
+test('the iframe snippet, pasted into a page on another origin at 390 px, sizes its iframe to the view (not clipped)', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
+  await page.click('#decay .share summary');
+  const snippet = await page.inputValue('#decay [data-share=iframe]');
+  assert.match(snippet, /<\/iframe>\n<script>[\s\S]*posenc:resize[\s\S]*<\/script>$/, 'the resize script comes with the iframe');
+  await page.close();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-host-'));
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta name="viewport" content="width=device-width">
+<h1>A post</h1><p>Before the figure.</p>\n${snippet}\n<p>After the figure.</p>`);
+  const host = await serveStatic(dir, { host: 'localhost' });  // localhost, not 127.0.0.1: another origin
+  try {
+    const phone = await playground.newPage();
+    await phone.setViewportSize({ width: 390, height: 800 });
+    await phone.goto(host.url);
+    // The iframe grows to the height the embed posts: its content's full height, more than the snippet's 480 px at 390 px.
+    await phone.waitForFunction(() => document.querySelector('iframe').style.height !== '', null, { timeout: 30000 });
+    const frame = phone.frames().find((f) => f.url().includes('embed.html'));
+    await frame.waitForSelector('body[data-ready=true]', { timeout: 30000 });
+    await phone.waitForTimeout(500);
+    const outer = await phone.$eval('iframe', (f) => f.getBoundingClientRect().height);
+    const inner = await frame.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(Math.abs(outer - inner) <= 2, `iframe ${outer} px, its content ${inner} px`);
+    await phone.close();
+  } finally {
+    await host.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

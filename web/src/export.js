@@ -91,6 +91,29 @@ function textLines(node) {
   return lines;
 }
 
+/** The paint an SVG element may take from a style sheet rather than its own attributes. */
+const PAINT = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity', 'fill-opacity', 'opacity'];
+
+/**
+ * Writes into `copy` (a clone of the SVG `original`) the paint each element has from a style sheet (the ablation's
+ * outlines: `.outlines rect { stroke: var(--ink) }`), as attributes: the snapshot has no style sheet, and without
+ * them such marks vanish. An element's own attributes stay as they are.
+ */
+function inlineStyles(original, copy) {
+  const from = [original, ...original.querySelectorAll('*')];
+  const to = [copy, ...copy.querySelectorAll('*')];
+  for (let k = 0; k < from.length; k++) {
+    if (!(from[k] instanceof SVGElement)) continue;
+    const computed = getComputedStyle(from[k]);
+    for (const property of PAINT) {
+      if (from[k].hasAttribute(property)) continue;
+      const value = computed.getPropertyValue(property);
+      const inherited = from[k].parentElement && getComputedStyle(from[k].parentElement).getPropertyValue(property);
+      if (value && value !== inherited) to[k].setAttribute(property, value);
+    }
+  }
+}
+
 /**
  * A standalone SVG of a figure element as it is laid out now.
  * @returns {{text: string, width: number, height: number}}
@@ -126,6 +149,7 @@ export function snapshotSvg(root, title) {
       const { x, y } = at(r);
       if (child instanceof SVGSVGElement) {
         const copy = child.cloneNode(true);
+        inlineStyles(child, copy);
         copy.setAttribute('x', x.toFixed(1));
         copy.setAttribute('y', y.toFixed(1));
         copy.setAttribute('width', r.width);

@@ -32,6 +32,19 @@ export function queryOf(name, raw) {
 }
 
 /**
+ * What the iframe snippet carries after the iframe: embed.html posts its height ({type: 'posenc:resize', height},
+ * shells/embed.js) on load and whenever it changes; this sizes the iframe to it, so a narrow screen, where the view is
+ * taller, does not clip it (once per page is enough for every posenc iframe).
+ */
+export const RESIZE_SCRIPT = `<script>
+  // posenc: each embed posts its height; this sizes its iframe to it.
+  addEventListener('message', (e) => {
+    if (e.data?.type !== 'posenc:resize') return;
+    for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.style.height = \`\${e.data.height}px\`;
+  });
+</script>`;
+
+/**
  * The three ways to share a view in a state.
  * @param {URL|string} site  where index.html, embed.html and posenc-view.js are
  * @returns {{link: string, iframe: string, component: string}}
@@ -44,7 +57,7 @@ export function shareSnippets(site, viewId, name, raw, { title = viewId, height 
   return {
     link: `${root}index.html${query}#${viewId}`,
     iframe: `<iframe src="${escapeAttribute(`${root}embed.html?${embedQuery.toString().replaceAll('%2C', ',')}`)}" title="posenc: ${escapeAttribute(title)}"\n` +
-      `  width="100%" height="${Math.round(height)}" style="border: 0" loading="lazy"></iframe>`,
+      `  width="100%" height="${Math.round(height)}" style="border: 0" loading="lazy"></iframe>\n${RESIZE_SCRIPT}`,
     component: `<script type="module" src="${root}posenc-view.js"></script>\n` +
       `<posenc-view view="${viewId}" encoding="${name}"${pairs.filter(([k]) => k !== 'encoding').map(([k, v]) => ` ${k}="${escapeAttribute(v)}"`).join('')}></posenc-view>`,
   };

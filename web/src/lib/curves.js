@@ -152,7 +152,7 @@ export function curveChart(o) {
       const { colour, dash } = style.get(s.name);
       marks.push(Plot.lineY(s.points, { x: 'x', y: 'y', stroke: colour, strokeDasharray: dash, strokeWidth: s.bold ? 3 : 1.8,
         strokeOpacity: s.faded ? 0.5 : 1 }));
-      if (o.dots) marks.push(Plot.dot(s.points, { x: 'x', y: 'y', stroke: colour, r: 2 }));
+      if (o.dots) marks.push(Plot.dot(s.points, { x: 'x', y: 'y', stroke: colour, r: 2, strokeOpacity: s.faded ? 0.5 : 1 }));
     }
     marks.push(
       Plot.text(ends, { x: 'x', y: 'y', text: 'text', fill: 'colour', textAnchor: 'start', dx: 6, fontSize: 11 }),

@@ -46,8 +46,10 @@ class PosencView extends HTMLElement {
     this.#generation++;
   }
 
-  /** Resolves when the view has drawn its current attributes. */
+  /** Resolves when the view has drawn its current attributes (those set just before the call too). */
   async whenReady() {
+    // setAttribute(...) then whenReady(): the observer's record is still queued (a microtask away); take it now.
+    if (this.#observer?.takeRecords().length) this.#schedule();
     while (this.#pending) await this.#pending;
     await this.#mounted?.stage?.whenSettled();
   }

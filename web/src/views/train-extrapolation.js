@@ -10,22 +10,53 @@ export const title = 'Train short, test long: accuracy against length';
 export const caption = 'Each encoding’s model, trained at L_train (the dashed rule) and tested on fresh sequences of ' +
   '1, 2, 4 and 8 times that length without retraining. A flat curve extrapolates; a falling one has learned positions ' +
   'only up to the length it saw. “rope + PI” and the like: the RoPE model, tested with that scaling by 8 (applied at every ' +
-  'test length, which is why it can cost accuracy at L_train too). Toy models, one seed: run other seeds before reading much into small gaps.';
+  'test length, which is why it can cost accuracy at L_train too). An arm below 0.9 at L_train did not learn the task: it is drawn ' +
+  'faint and named so. Toy models, one seed: run other seeds before reading much into small gaps.';
 export const needs = ['experiment'];
 
-/** @param {{experiment: {trainLength: number, runs: {name, eval: {length, accuracy, loss}[]}[]}}} result */
+/**
+ * The accuracy at L_train below which an arm has not learned the task: its curve past L_train says nothing about
+ * extrapolation. (A copy or induction head that learned reaches 0.97-1.00 at L_train in the default experiment; those
+ * that did not stay near chance, 0.1-0.5.)
+ */
+export const LEARNED = 0.9;
+
+/**
+ * The arms that did not learn the task at L_train: trained with their own encoding (not a scaling applied at test
+ * time to a model that did learn, whose loss at L_train is the scaling's), below LEARNED there.
+ * @returns {Map<string, number>}  name -> accuracy at L_train
+ */
+export function notLearned({ trainLength, runs }) {
+  const out = new Map();
+  for (const r of runs) {
+    const at = r.eval.find((e) => e.length === trainLength)?.accuracy;
+    if (!r.retrained && at !== undefined && at < LEARNED) out.set(r.name, at);
+  }
+  return out;
+}
+
+/** @param {{experiment: {trainLength: number, runs: {name, eval: {length, accuracy, loss}[], retrained: boolean}[]}}} result */
 export function render(element, result) {
   const { trainLength, runs } = result.experiment;
   const theme = themeOf(element);
+  const failed = notLearned(result.experiment);
+  const nameOf = (r) => (failed.has(r.name) ? `${r.name} (did not learn: ${failed.get(r.name).toFixed(2)} at L_train)` : r.name);
+  const note = document.createElement('p');
+  note.className = 'note';
+  if (failed.size) {
+    note.textContent = `Drawn faint: ${[...failed.keys()].join(', ')}, below ${LEARNED} accuracy at L_train = ${trainLength}. ` +
+      'They did not learn the task at the length they were trained on, so their fall beyond it says nothing about extrapolation.';
+  }
   element.replaceChildren(curveChart({
     theme, width: figureWidth(element), height: 320, dots: true,
-    series: runs.map((r) => ({ name: r.name, points: r.eval.map((e) => ({ x: e.length, y: e.accuracy, loss: e.loss })) })),
+    series: runs.map((r) => ({ name: nameOf(r), faded: failed.has(r.name),
+      points: r.eval.map((e) => ({ x: e.length, y: e.accuracy, loss: e.loss })) })),
     x: { label: 'test length (tokens, log scale) →', type: 'log', ticks: runs[0].eval.map((e) => e.length), tickFormat: (d) => String(d) },
     y: { label: '↑ accuracy (share of answers right)', domain: [0, 1] },
     channels: { 'mean loss': 'loss' },
     marks: [Plot.ruleX([trainLength], { stroke: theme.accent, strokeDasharray: '5,4' }),
       Plot.text([`L_train = ${trainLength}`], { x: trainLength, frameAnchor: 'bottom', dx: 4, dy: -4, textAnchor: 'start', fill: theme.accent, fontSize: 11 })],
-  }));
+  }), note);
 }
 
 /** The CSV table: one row per encoding and test length. */
