@@ -73,7 +73,7 @@ struct Train {
 POSENC_COLD Family make_family() {
     Family f("kerple", Acts::bias, "", "KERPLE: a kernel of the distance (log or power) added to the logits",
              "Chi et al. 2022, \"KERPLE: Kernelized Relative Positional Embedding for Length Extrapolation\", "
-             "section 4",
+             "section 4; as chijames/KERPLE",
              {Key::choice("variant", {"log", "power"}), Key::above("r1", 1.0, 0.0, "a finite number > 0 and <= 1e6", 1e6),
               Key::above("r2", 1.0, 0.0, "a finite number > 0 and <= 1e6", 1e6), Key::boolean("causal", false)});
     set_relative_bias<relative_of>(f);

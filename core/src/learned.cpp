@@ -28,7 +28,7 @@ POSENC_COLD Family make_family() {
     Family f("learned", Acts::absolute, "d_model",
              "Learned: a trained table with one row per position (shown at its initialisation), added to the token "
              "embeddings",
-             "Radford et al. 2019, GPT-2 (wpe, initialised N(0, 0.02^2))",
+             "Radford et al. 2019, GPT-2 (wpe, initialised N(0, 0.02^2)); as transformers' modeling_gpt2.py",
              {Key::integer("d_model", 768, 1, kMaxTableElements),
               Key::integer("max_position_embeddings", 1024, 1, kMaxTableElements), Key::integer("seed", 0, 0, kMaxSeed),
               Key::number("std", 0.02, 0.0, 1e6, "a number in [0, 1e6] (larger overflows float32 in the head's logits)"),

@@ -65,7 +65,7 @@ struct Train {
 POSENC_COLD Family make_family() {
     Family f("shaw", Acts::bias, "head_dim",
              "Shaw: a learned vector per clipped relative distance, so the logit gains q_i . a_(j-i)",
-             "Shaw et al. 2018, \"Self-Attention with Relative Position Representations\", eq. 4-5",
+             "Shaw et al. 2018, \"Self-Attention with Relative Position Representations\", eq. 4-5; as transformers' modeling_bert.py (relative_key)",
              {Key::integer("head_dim", 64, 1, 4096), Key::integer("max_relative_position", 16, 0, 4096),
               Key::integer("seed", 0, 0, kMaxSeed), Key::boolean("causal", false),
               Key::list("relative_key", Value{}, -kMaxEmbedding, kMaxEmbedding,

@@ -41,7 +41,7 @@ struct Train {
 POSENC_COLD Family make_family() {
     Family f("sinusoidal", Acts::absolute, "d_model",
              "Sinusoidal: a fixed table of sines and cosines added to the token embeddings",
-             "Vaswani et al. 2017, \"Attention Is All You Need\", section 3.5",
+             "Vaswani et al. 2017, \"Attention Is All You Need\", section 3.5; timescales as tensor2tensor's get_timing_signal_1d",
              {Key::integer("d_model", 512, 2, kMaxTableElements,
                            "an even integer in [2, " + std::to_string(kMaxTableElements) + "]"),
               Key::above("base", 10000.0, 1.0, kBaseAllowed, kMaxBase), Key::choice("layout", {"interleaved", "concat"}),

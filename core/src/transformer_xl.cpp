@@ -56,7 +56,7 @@ struct Train {
 POSENC_COLD Family make_family() {
     Family f("transformer_xl", Acts::bias, "d_head",
              "Transformer-XL: (q_i + v) . R_(i-j), a sinusoid of the distance, added to the logits",
-             "Dai et al. 2019, \"Transformer-XL\", section 3.3",
+             "Dai et al. 2019, \"Transformer-XL\", section 3.3; as kimiyoung/transformer-xl",
              {Key::integer("d_head", 64, 2, 4096, "an even integer in [2, 4096]"), Key::integer("seed", 0, 0, kMaxSeed),
               Key::boolean("causal", true),
               Key::list("r_w_bias", Value{}, -kMaxBias, kMaxBias, "numbers in [-1e4, 1e4], d_head of them"),

@@ -107,7 +107,7 @@ test('n = 4096, d_model = 1024: dragging base redraws the heatmap during the dra
   await openPlayground(playground(), page, '?n=4096&d_model=1024');
   // Every view drew (the waves at 4096 positions draw bands, without a dot per position).
   assert.deepEqual(await page.$$eval('section.view .view-error', (e) => e.map((x) => x.textContent).filter(Boolean)), []);
-  assert.ok(await page.$eval('#waves .figure svg', Boolean));
+  assert.ok(await page.$eval('#waves .figure svg', (svg) => svg.childElementCount > 0));
   await page.evaluate(() => {
     window.heatmapDraws = 0;
     new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'posenc: draw heatmap') window.heatmapDraws++; })

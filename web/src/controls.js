@@ -3,6 +3,9 @@
 // writes raw strings back through onInput and shows its own error beside it.
 // A parameter's `when(params)` hides it when it does not apply.
 
+import { linkify } from './citations.js';
+
+
 function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
@@ -103,7 +106,7 @@ export function createControls(form, parameters, onInput, onCommit = () => {}) {
     const field = makeField(p, id, error.id);
     const row = element('div', { class: `control kind-${p.kind}`, 'data-name': p.name },
       [label, element('div', { class: 'inputs' }, field.inputs), error]);
-    if (p.help) row.append(element('div', { class: 'help' }, [p.help]));
+    if (p.help) row.append(element('div', { class: 'help' }, linkify(p.help)));
     fields.set(p.name, { ...field, error, row });
     form.append(row);
   }

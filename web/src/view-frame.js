@@ -5,6 +5,9 @@
 // until the new one is drawn; a job's progress bar and Cancel button), a line
 // for an error that belongs to the view itself, and a note (e.g. "cancelled").
 
+import { linkify } from './citations.js';
+
+
 function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
@@ -58,7 +61,7 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
   noteAction.addEventListener('click', () => noteRun?.());
   const formula = element('div', { class: 'formula', hidden: '' });
   const section = element('section', { id: view.id, class: 'view', 'aria-labelledby': title.id },
-    [element('div', { class: 'view-head' }, [title, tools]), element('p', { class: 'caption' }, [view.caption]), formula, box, error, note]);
+    [element('div', { class: 'view-head' }, [title, tools]), element('p', { class: 'caption' }, linkify(view.caption)), formula, box, error, note]);
   let shownTex = null;
   let formulaRequest = 0;
 

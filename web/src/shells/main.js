@@ -1,5 +1,6 @@
 // The playground: the URL's state, every view of the chosen encoding, its
 // controls, and the history (each committed change is a step of Back/Forward).
+import { linkify } from '../citations.js';
 import { sharedEngine } from '../engine/page.js';
 import { carryOver } from '../state.js';
 import { createStage, queryOf, readLink } from '../stage.js';
@@ -79,7 +80,7 @@ async function showFamilyFormula(name, family) {
   typeset(math, entry.tex, { displayMode: false });
   const cite = document.createElement('span');
   cite.className = 'cite';
-  cite.textContent = ` (${[familyDescription(name).source, entry.note].filter(Boolean).join('; ')})`;
+  cite.replaceChildren(...linkify(` (${[familyDescription(name).source, entry.note].filter(Boolean).join('; ')})`));
   box.replaceChildren(math, cite);
 }
 

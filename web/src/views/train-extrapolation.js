@@ -42,7 +42,7 @@ export function render(element, result) {
   const failed = notLearned(result.experiment);
   const nameOf = (r) => (failed.has(r.name) ? `${r.name} (did not learn: ${failed.get(r.name).toFixed(2)} at L_train)` : r.name);
   const note = document.createElement('p');
-  note.className = 'note';
+  note.className = 'note learned-note';
   if (failed.size) {
     note.textContent = `Drawn faint: ${[...failed.keys()].join(', ')}, below ${LEARNED} accuracy at L_train = ${trainLength}. ` +
       'They did not learn the task at the length they were trained on, so their fall beyond it says nothing about extrapolation.';
