@@ -174,9 +174,13 @@ test('refusals say why: custom-code ChatGLM, unknown keys of an excerpt', () => 
 test('compare mode: a pasted config of any family becomes that family’s configuration line', async () => {
   const { readSlot } = await import('../../web/src/labs/compare-mode.js');
   const bloom = readSlot('config_a', JSON.stringify(CONFIGS['ALiBi (BLOOM n_head)'][0]));
-  assert.deepEqual([bloom.family, bloom.params.n_heads, bloom.label], ['alibi', 32, 'alibi (pasted config)']);
-  const phi = readSlot('config_b', JSON.stringify(CONFIGS['longrope without factor (Phi-3.5-mini: factor 131072 / 4096 = 32)'][0]));
-  assert.deepEqual([phi.family, phi.params.factor, phi.label], ['rope', 32, 'rope (pasted config, longrope)']);
+  // The label names the model: its _name_or_path (the last part), else its model_type, with the family read.
+  assert.deepEqual([bloom.family, bloom.params.n_heads, bloom.label], ['alibi', 32, 'bloom (alibi)']);
+  const phiConfig = CONFIGS['longrope without factor (Phi-3.5-mini: factor 131072 / 4096 = 32)'][0];
+  const phi = readSlot('config_b', JSON.stringify({ ...phiConfig, _name_or_path: 'microsoft/Phi-3.5-mini-instruct' }));
+  assert.deepEqual([phi.family, phi.params.factor, phi.label], ['rope', 32, 'Phi-3.5-mini-instruct (rope, longrope)']);
+  const { model_type: _, ...anonymous } = phiConfig;  // eslint-disable-line no-unused-vars
+  assert.equal(readSlot('config_b', JSON.stringify(anonymous)).label, 'rope (pasted config, longrope)');
   const deberta = readSlot('config_c', JSON.stringify({ model_type: 'deberta-v2', hidden_size: 768, num_attention_heads: 12,
     relative_attention: true, position_buckets: 256, pos_att_type: 'p2c|c2p' }));
   assert.deepEqual([deberta.family, deberta.params.position_buckets, deberta.params.pos_att], ['deberta', 256, 'p2c|c2p']);

@@ -79,9 +79,12 @@ export function readSlot(slot, text) {
   const trimmed = text.trim();
   let family;
   let raw = {};
+  let model = null;  // a pasted config's model: its _name_or_path (as transformers saves it), else its model_type
   if (trimmed.startsWith('{')) {
     let config;
     try { config = JSON.parse(trimmed); } catch (error) { throw fail(`not JSON (${error.message})`); }
+    const named = config?._name_or_path ?? config?.model_type;
+    model = typeof named === 'string' && named.trim() ? named.trim().split('/').pop() : null;
     let read;
     try { read = specFromConfig(config); } catch (error) { throw fail(error.message.replace(/^config: /, '')); }
     family = read.spec.type;
@@ -105,7 +108,8 @@ export function readSlot(slot, text) {
   const { params, errors } = parse(list, full);
   const first = Object.values(errors)[0];
   if (first) throw fail(first);
-  const label = trimmed.startsWith('{') ? `${family} (pasted config${family === 'rope' ? `, ${raw.rope_type}` : ''})` : trimmed;
+  const scaling = family === 'rope' ? `, ${raw.rope_type}` : '';
+  const label = trimmed.startsWith('{') ? (model ? `${model} (${family}${scaling})` : `${family} (pasted config${scaling})`) : trimmed;
   return { family, params: { ...params, encoding: family }, label };
 }
 
