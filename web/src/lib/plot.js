@@ -11,5 +11,8 @@ import * as Plot from '@observablehq/plot';
 export function plot(options) {
   const chart = Plot.plot({ className: 'posenc-plot', ...options });
   for (const style of chart.querySelectorAll('style')) style.remove();
+  // Plot names each mark's <g> with aria-label ("line", "x-axis tick"); ARIA allows a name on a <g> only with a
+  // role (axe-core: aria-prohibited-attr), so each named mark is a group, read as "line, group".
+  for (const g of chart.querySelectorAll('g[aria-label]:not([role])')) g.setAttribute('role', 'group');
   return chart;
 }

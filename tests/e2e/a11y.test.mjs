@@ -1,0 +1,38 @@
+// axe-core (npm axe-core) in the built pages: no violation of "serious" or "critical" impact on the playground,
+// the tour and an embedded view, in both themes.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { openPlayground, startPlayground } from './browser.mjs';
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+let playground;
+before(async () => { playground = await startPlayground(); });
+after(async () => { await playground?.close(); });
+
+/** The serious and critical violations axe finds in the page as it is: "rule: target (summary)". */
+async function seriousViolations(page) {
+  await page.evaluate(axeSource);
+  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary?.split('\n')[1]?.trim() ?? v.help})`));
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe: no serious or critical violation on the playground, the tour and an embed (${scheme})`, async () => {
+    const page = await playground.newPage();
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const query of ['', '?encoding=rope', '?encoding=alibi']) {
+      await openPlayground(playground, page, query);
+      assert.deepEqual(await seriousViolations(page), [], `playground ${query}`);
+    }
+    await page.goto(`${playground.url}tour.html?stop=why-order`);
+    await page.waitForSelector('body[data-ready=true]', { timeout: 60000 });
+    assert.deepEqual(await seriousViolations(page), [], 'tour');
+    await page.goto(`${playground.url}embed.html?view=decay&encoding=rope&controls=1`);
+    await page.waitForSelector('body[data-ready=true]', { timeout: 60000 });
+    assert.deepEqual(await seriousViolations(page), [], 'embed');
+    await page.close();
+  });
+}
