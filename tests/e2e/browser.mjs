@@ -140,7 +140,7 @@ export function drawn(root) {
  * does, then waits until the link holds the value and no view is busy.
  */
 export async function dragSlider(page, name) {
-  const slider = await page.locator(`input[name="${name}-slider"]`).boundingBox();
+  const slider = await page.locator(`input[name="${name}-slider"]:visible`).first().boundingBox();  // the sidebar's, or a view's shown one
   const y = slider.y + slider.height / 2;
   await page.mouse.move(slider.x + slider.width * 0.5, y);
   await page.mouse.down();

@@ -118,7 +118,8 @@ test('a bad value shows an inline error naming it and keeps the last good plot',
   // views did); a view with no figure yet says where the message is.
   await page.waitForFunction(() => ![...document.querySelectorAll('section.view')].some((v) => v.getAttribute('aria-busy') === 'true'));
   await page.waitForTimeout(500);
-  const messages = await page.$$eval('output.error', (all) => all.map((e) => e.textContent).filter((t) => /d_model = 7/.test(t)));
+  const messages = await page.$$eval('output.error', (all) => all.filter((e) => e.checkVisibility())
+    .map((e) => e.textContent).filter((t) => /d_model = 7/.test(t)));
   assert.deepEqual(messages, ['d_model = 7 is invalid: expected an even integer in [2, 16777216]']);
 
   // The core names the first bad parameter; with d_model fixed, base's error shows.
@@ -199,5 +200,32 @@ test('the first tab stop skips the controls to the figures', async () => {
   // The next tab stop is in the first figure's frame, not among the sidebar's controls.
   await page.keyboard.press('Tab');
   assert.ok(await page.evaluate(() => document.getElementById('views').contains(document.activeElement)));
+  await page.close();
+});
+
+test('below 1000 px each view has its own controls beside it, one state with the sidebar\'s', async () => {
+  const page = await playground.newPage();
+  await page.setViewportSize({ width: 390, height: 900 });
+  await openPlayground(playground, page);
+  assert.equal(await page.isVisible('#controls'), false, 'the long box is folded');
+  await page.click('#heatmap .view-controls summary');
+  // The heatmap's own: the controls it reads, not every control of the family.
+  assert.deepEqual(await page.$$eval('#heatmap .view-controls .control:not([hidden])', (r) => r.map((x) => x.dataset.name)),
+    ['n', 'd_model', 'base', 'layout', 'timescales']);
+  const before = await heatmapPixels(page);
+  await page.fill('#heatmap--control-d_model', '32');
+  await page.waitForFunction(() => document.querySelector('#heatmap canvas.matrix').width === 32);
+  assert.notDeepEqual(await heatmapPixels(page), before);
+  assert.equal(await page.inputValue('#control-d_model'), '32', 'the sidebar shows it too');
+  assert.equal(await page.inputValue('#waves--control-d_model'), '32', 'and every other view that reads it');
+  await page.waitForFunction(() => /d_model=32/.test(location.search));
+  // A bad value is named beside the control it was typed in.
+  await page.fill('#heatmap--control-d_model', '7');
+  await page.waitForFunction(() => document.getElementById('heatmap--error-d_model').textContent !== '');
+  assert.match(await page.textContent('#heatmap--error-d_model'), /^d_model = 7 is invalid/);
+  // From 1000 px the sidebar holds them all, and the views' own are gone.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.equal(await page.isVisible('#heatmap .view-controls'), false);
+  assert.deepEqual(page.problems, []);
   await page.close();
 });

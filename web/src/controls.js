@@ -94,14 +94,16 @@ function makeField(p, id, describedBy) {
  *   name of the parameter the user changed
  * @param {(changed: string) => void} [onCommit]  the user finished a change: released a slider, left or
  *   submitted a text box, picked a choice, or paused typing for a second
+ * @param {string} [prefix]  before each id (control-<name>, error-<name>), for a second set of the same controls
+ *   in one page (a view's own, stage.js)
  * @returns {{set(raw), showErrors(errors), showOnly(visible: Set<string>)}}
  */
-export function createControls(form, parameters, onInput, onCommit = () => {}) {
+export function createControls(form, parameters, onInput, onCommit = () => {}, prefix = '') {
   form.replaceChildren();
   const fields = new Map();
   for (const p of parameters) {
-    const id = `control-${p.name}`;
-    const error = element('output', { class: 'error', id: `error-${p.name}`, for: id, 'aria-live': 'polite' });
+    const id = `${prefix}control-${p.name}`;
+    const error = element('output', { class: 'error', id: `${prefix}error-${p.name}`, for: id, 'aria-live': 'polite' });
     const label = element('label', { for: id, title: p.help ?? '' }, [p.label]);
     const field = makeField(p, id, error.id);
     const row = element('div', { class: `control kind-${p.kind}`, 'data-name': p.name },

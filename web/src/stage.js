@@ -75,6 +75,8 @@ export function shareSnippets(site, viewId, name, raw, { title = viewId, height 
  * @param {HTMLElement} o.container  where the view frames go
  * @param {'h2'|'h3'} [o.heading]
  * @param {HTMLFormElement} [o.form] where the controls go (none without it)
+ * @param {boolean} [o.viewControls]  also give each view its own controls (those it reads), folded under its caption:
+ *   the playground's, which a narrow screen shows instead of the one long box (styles.css); every set is one state
  * @param {'all'|'dependencies'} [o.controls]  every control, or only those the views read
  * @param {(viewId: string) => object} [o.shareContext]  {site, height} for the share control (none without it)
  * @param {(view: object) => HTMLElement[]} [o.tools]   more toolbar items per view
@@ -96,8 +98,11 @@ export async function createStage(o) {
   let params;
   let lastChanged = null;
 
-  const controls = o.form ? createControls(o.form, parameters, onInput, (changed) => o.onCommit?.(raw, changed)) : null;
+  const commitOf = (changed) => o.onCommit?.(raw, changed);
+  const controls = o.form ? createControls(o.form, parameters, (r, c) => onInput(r, c, controls), commitOf) : null;
   const hasControl = (param) => controls && shownControls().has(param);
+  /** Each view's own controls (o.viewControls), by view id; a change in one is written into the others. */
+  const viewControls = new Map();
 
   for (const view of views) {
     const frame = createViewFrame(view, {
@@ -109,6 +114,21 @@ export async function createStage(o) {
     });
     frames.set(view.id, frame);
     o.container.append(frame.section);
+    if (o.viewControls) {
+      const box = document.createElement('details');
+      box.className = 'view-controls';
+      const summary = document.createElement('summary');
+      summary.textContent = 'controls of this view';
+      const form = document.createElement('form');
+      form.className = 'inline-controls';
+      form.setAttribute('aria-label', `Controls of ${view.title}`);
+      form.autocomplete = 'off';
+      form.noValidate = true;
+      box.append(summary, form);
+      frame.section.querySelector('.caption').after(box);
+      const own = createControls(form, parameters, (r, c) => onInput(r, c, own), commitOf, `${view.id}--`);
+      viewControls.set(view.id, own);
+    }
   }
 
   const session = createSession({
@@ -141,24 +161,34 @@ export async function createStage(o) {
     if (!controls) return;
     const errors = { ...parseErrors };
     for (const { param, message } of controlErrors.values()) errors[param] ??= message;
-    controls.showOnly(shownControls());
+    const shown = shownControls();
+    controls.showOnly(shown);
     controls.showErrors(errors);
+    for (const [viewId, own] of viewControls) {  // a view's own: those of the shown ones it reads (not the encoding)
+      const reads = session.dependencies(viewId);
+      own.showOnly(new Set([...shown].filter((n) => reads.has(n) && n !== 'encoding')));
+      own.showErrors(errors);
+    }
   }
 
-  function onInput(nextRaw, changed) {
+  function onInput(nextRaw, changed, source = null) {
     if (changed === 'encoding') {
       o.onEncoding?.(nextRaw);
       return;
     }
     fromLink.delete(changed);
-    set(nextRaw, changed);
+    set(nextRaw, changed, source);
   }
 
-  /** Applies raw values (a family's consistency rule first) and brings the views up to them. */
-  function set(nextRaw, changed) {
+  /**
+   * Applies raw values (a family's consistency rule first) and brings the views up to them; every set of
+   * controls shows them (the one the reader typed in too, when the rule changed what was typed).
+   */
+  function set(nextRaw, changed, source = null) {
     const fixed = family.adjustRaw ? family.adjustRaw(nextRaw, changed) : nextRaw;
     raw = fixed;
-    if (controls && (fixed !== nextRaw || changed === null)) controls.set(fixed);
+    const rewrite = fixed !== nextRaw || changed === null;
+    for (const c of [controls, ...viewControls.values()]) if (c && (c !== source || rewrite)) c.set(fixed);
     lastChanged = changed;
     return update(changed);
   }

@@ -45,7 +45,7 @@ async function show(name, raw, fromLinkNames) {
   const family = FAMILIES[name];
   const container = document.createElement('div');
   const next = await createStage({
-    engine, name, raw, fromLink: new Set(fromLinkNames), container, form,
+    engine, name, raw, fromLink: new Set(fromLinkNames), container, form, viewControls: true,
     warn: (w) => warnings.add(w),
     shareContext: () => ({ site: new URL('.', location.href) }),
     onEncoding: (nextRaw) => switchEncoding(nextRaw),
