@@ -99,3 +99,22 @@ test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the 
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a pasted config.json keeps its model’s name in the legend, and the link stays short', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=compare&comparison=llama');
+  const llama = JSON.stringify({ _name_or_path: 'meta-llama/Llama-3.1-8B', model_type: 'llama', hidden_size: 4096,
+    num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000,
+    rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } });
+  await page.fill('#control-config_b', llama);
+  await page.press('#control-config_b', 'Tab');  // commits
+  await page.waitForFunction(() => /as=Llama-3\.1-8B/.test(decodeURIComponent(location.search)), null, { timeout: 30000 });
+  const query = await page.evaluate(() => location.search);
+  assert.ok(query.length < 300, `a short link (${query.length} characters): ${query}`);
+  await page.waitForFunction(() => [...document.querySelectorAll('.curve-toggles label')].some((l) => l.textContent.includes('Llama-3.1-8B (rope, llama3)')));
+  // The link opens the same comparison, named the same.
+  await openPlayground(playground, page, query);
+  await page.waitForFunction(() => [...document.querySelectorAll('.curve-toggles label')].some((l) => l.textContent.includes('Llama-3.1-8B (rope, llama3)')));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

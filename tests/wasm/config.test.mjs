@@ -181,6 +181,18 @@ test('compare mode: a pasted config of any family becomes that family’s config
   assert.deepEqual([phi.family, phi.params.factor, phi.label], ['rope', 32, 'Phi-3.5-mini-instruct (rope, longrope)']);
   const { model_type: _, ...anonymous } = phiConfig;  // eslint-disable-line no-unused-vars
   assert.equal(readSlot('config_b', JSON.stringify(anonymous)).label, 'rope (pasted config, longrope)');
+  // The link carries a pasted config as the short line it reads into, named: the same configuration again.
+  const { linkLine } = await import('../../web/src/labs/compare-mode.js');
+  const llama = JSON.stringify({ _name_or_path: 'meta-llama/Llama-3.1-8B', model_type: 'llama', hidden_size: 4096,
+    num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000,
+    rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } });
+  const line = linkLine(llama);
+  assert.ok(line.length < 200 && line.startsWith('rope ') && line.endsWith(' as=Llama-3.1-8B'), line);
+  const [pasted, linked] = [readSlot('config_a', llama), readSlot('config_a', line)];
+  assert.deepEqual(linked.params, pasted.params);
+  assert.equal(linked.label, 'Llama-3.1-8B (rope, llama3)');
+  assert.equal(linkLine('rope rope_theta=20000'), 'rope rope_theta=20000', 'a line is linked as it is');
+  assert.equal(linkLine('{not json'), '{not json', 'what does not read is linked as typed');
   const deberta = readSlot('config_c', JSON.stringify({ model_type: 'deberta-v2', hidden_size: 768, num_attention_heads: 12,
     relative_attention: true, position_buckets: 256, pos_att_type: 'p2c|c2p' }));
   assert.deepEqual([deberta.family, deberta.params.position_buckets, deberta.params.pos_att], ['deberta', 256, 'p2c|c2p']);

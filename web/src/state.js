@@ -167,7 +167,8 @@ export function toQuery(parameters, params, base = defaultsOf(parameters)) {
   const query = new URLSearchParams();
   const visible = visibleNames(parameters, params);
   for (const p of parameters) {
-    const value = format(params[p.name]);
+    // p.toLink: how the link writes a value (compare mode: a pasted config.json as its short line).
+    const value = p.toLink ? p.toLink(format(params[p.name])) : format(params[p.name]);
     // A list is written compactly (1,2 for "1, 2"); a text, as the reader typed it.
     const compact = p.kind === 'list' || p.kind === 'dims';
     if (visible.has(p.name) && value !== base[p.name]) query.set(p.name, compact ? value.replaceAll(', ', ',') : value);

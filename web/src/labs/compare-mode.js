@@ -40,7 +40,7 @@ export const parameters = [
     choiceLabels: { custom: 'custom (your configurations)', ...Object.fromEntries(Object.entries(COMPARISONS).map(([k, c]) => [k, c.label])) },
     help: 'Fills the configurations below.' },
   ...SLOTS.map((name, k) => ({ name, kind: 'text', default: COMPARISONS.families.slots[k], label: `configuration ${'ABCD'[k]}`,
-    help: k === 0 ? slotHelp : undefined })),
+    help: k === 0 ? slotHelp : undefined, toLink: (text) => linkLine(text) })),
   { name: 'compare_values', view: true, kind: 'choice', default: 'normalised', choices: ['normalised', 'raw'], label: 'decay values',
     choiceLabels: { normalised: 'normalised: (f(m) − f(0)) / max |f − f(0)|', raw: 'raw f(m)' } },
   COMPARE_DISTANCE,
@@ -96,7 +96,8 @@ export function readSlot(slot, text) {
     for (const pair of pairs) {
       const at = pair.indexOf('=');
       if (at < 1) throw fail(`expected key=value pairs after the encoding, not ${JSON.stringify(pair)}`);
-      raw[pair.slice(0, at)] = pair.slice(at + 1);
+      if (pair.slice(0, at) === 'as') model = pair.slice(at + 1);  // the name a pasted config had (linkLine)
+      else raw[pair.slice(0, at)] = pair.slice(at + 1);
     }
   }
   const f = FAMILY_PAGES[family];
@@ -108,9 +109,26 @@ export function readSlot(slot, text) {
   const { params, errors } = parse(list, full);
   const first = Object.values(errors)[0];
   if (first) throw fail(first);
-  const scaling = family === 'rope' ? `, ${raw.rope_type}` : '';
-  const label = trimmed.startsWith('{') ? (model ? `${model} (${family}${scaling})` : `${family} (pasted config${scaling})`) : trimmed;
-  return { family, params: { ...params, encoding: family }, label };
+  const scaling = family === 'rope' ? `, ${params.rope_type}` : '';
+  const label = model ? `${model} (${family}${scaling})` : trimmed.startsWith('{') ? `${family} (pasted config${scaling})` : trimmed;
+  return { family, params: { ...params, encoding: family }, label, raw, model };
+}
+
+/**
+ * A configuration as its link writes it: a pasted config.json (kilobytes) as the line it reads into, "<encoding>
+ * key=value ..." with the values that differ from the family's defaults, and as=<model> naming it; a line as it is.
+ * What does not read is linked as typed (the page says what is wrong).
+ */
+export function linkLine(text) {
+  if (!text.trim().startsWith('{')) return text;
+  let read;
+  try { read = readSlot('config', text); } catch { return text; }
+  const defaults = defaultsOf(FAMILY_PAGES[read.family].parameters);
+  const pairs = Object.entries(read.raw).filter(([k, v]) => !/\s/.test(String(v)) && String(v) !== String(defaults[k]))
+    .map(([k, v]) => `${k}=${String(v).replaceAll(', ', ',')}`);
+  const line = [read.family, ...pairs, ...(read.model && !/\s/.test(read.model) ? [`as=${read.model}`] : [])].join(' ');
+  try { readSlot('config', line); } catch { return text; }  // (a value the line form cannot carry: the text itself)
+  return line;
 }
 
 /** The configurations in use, read: [{slot, family, params, label}]. */
