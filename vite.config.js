@@ -8,12 +8,14 @@ import { defineConfig } from 'vite';
 
 const web = (file) => fileURLToPath(new URL(`./web/${file}`, import.meta.url));
 
-/** web/examples/ (a blog post embedding posenc) is copied as it is, next to the built files. */
+/** web/examples/ (a blog post embedding posenc) is copied as it is, next to the built files, and the README (the
+ * pages' footers link it: what posenc is, how to run, test and embed it). */
 const copyExamples = {
   name: 'posenc-copy-examples',
   apply: 'build',
   writeBundle(options) {
     fs.cpSync(web('examples'), `${options.dir}/examples`, { recursive: true });
+    fs.copyFileSync(fileURLToPath(new URL('./README.md', import.meta.url)), `${options.dir}/README.txt`);  // .txt: every static host serves it as text
   },
 };
 

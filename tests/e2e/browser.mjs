@@ -13,7 +13,8 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const DIST = process.env.POSENC_DIST ?? path.join(root, 'dist');  // another build's folder, for parallel runs
 export const SUB_PATH = '/blog/2026/posenc/';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8' };
 
 /**
  * A static file server for `dir` under `prefix`, on a free loopback port.

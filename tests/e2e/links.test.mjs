@@ -42,3 +42,15 @@ test('every citation on every family page is a link; each family names its paper
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('the playground and the tour link the README, served with the pages', async () => {
+  const page = await playground.newPage();
+  for (const file of ['index.html', 'tour.html']) {
+    await page.goto(`${playground.url}${file}`);
+    const href = await page.$eval('footer a[href$="README.txt"]', (a) => a.href);
+    const response = await page.request.get(href);
+    assert.equal(response.status(), 200, `${file}: ${href}`);
+    assert.match(await response.text(), /^# posenc\n/);
+  }
+  await page.close();
+});
