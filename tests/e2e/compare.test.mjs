@@ -118,3 +118,16 @@ test('a pasted config.json keeps its model’s name in the legend, and the link 
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('the ready-made comparisons: the first shows four different shapes; a random draw is said and drawn faint', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=compare');
+  assert.deepEqual(await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim())),
+    ['A: sinusoidal d_model=64', 'B: rope head_dim=64 rope_theta=500000', 'C: alibi', 'D: kerple']);
+  assert.equal(await page.textContent('#compare-decay .coincide-note'), '', 'no two curves coincide');
+  await openPlayground(playground, page, '?encoding=compare&comparison=bias');
+  const t5 = await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim()).find((t) => t.includes('t5')));
+  assert.equal(t5, 'B: t5 (random draw, untrained)');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

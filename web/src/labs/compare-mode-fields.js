@@ -32,7 +32,12 @@ export function sideBySideFields(engine, params, table) {
   });
   return {
     get curves() {
-      return each((s, f) => ({ label: s.label, short: s.short, ...(engine.curveOf(f.spec, params.compare_distance) ?? { values: null, scale: 1 }) }));
+      return each((s, f) => {
+        // A family whose parameters are drawn at random (a seed key) shows one untrained draw: said, and drawn faint.
+        const random = familyDescription(s.family).keys.some((k) => k.name === 'seed');
+        return { label: random ? `${s.label} (random draw, untrained)` : s.label, short: s.short, random,
+          ...(engine.curveOf(f.spec, params.compare_distance) ?? { values: null, scale: 1 }) };
+      });
     },
     get spectra() {
       return each((s, f) => {

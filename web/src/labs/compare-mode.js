@@ -20,8 +20,10 @@ export const SLOTS = ['config_a', 'config_b', 'config_c', 'config_d'];
 
 /** Ready-made comparisons: the slots each fills. */
 export const COMPARISONS = {
-  families: { label: 'sinusoidal vs RoPE vs ALiBi vs T5 (one sentence)',
-    slots: ['sinusoidal d_model=64', 'rope head_dim=64', 'alibi', 't5'] },
+  // Four shapes, none a copy of another (RoPE at rope_theta 10000 would be the sinusoid's curve, by construction) and
+  // none a random draw: a wave, a slower wave, a straight line, a logarithm.
+  families: { label: 'sinusoidal vs RoPE (θ 500000) vs ALiBi vs KERPLE (one sentence)',
+    slots: ['sinusoidal d_model=64', 'rope head_dim=64 rope_theta=500000', 'alibi', 'kerple'] },
   llama: { label: 'Llama-2 vs Llama-3.1 (spectra)', slots: ['rope preset=llama-2-7b', 'rope preset=llama-3.1-8b', '', ''] },
   scalings: { label: 'PI vs NTK vs YaRN vs llama3, factor 8', slots: ['rope rope_type=linear factor=8 seq_len=32768',
     'rope rope_type=ntk factor=8 seq_len=32768', 'rope rope_type=yarn factor=8 original_max_position_embeddings=4096 seq_len=32768',
