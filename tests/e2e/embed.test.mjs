@@ -56,6 +56,10 @@ test('the example post on another origin: its iframe and components draw, sharin
   assert.deepEqual(components.map((c) => [c.id, c.drawn]), [['rope-view', true], ['alibi-view', true], ['late-view', true]]);
   assert.deepEqual(components.map((c) => c.title),
     ['Decay: q·k against relative distance', 'Ablation: the same sentence without positions', 'Embedding heatmap']);
+  // The post says repeated words get identical rows without positions: its ablation (the untrained head, no mask)
+  // outlines the two rows of "the" in the panel without positions.
+  assert.deepEqual(await page.$eval('#alibi-view', (v) => [...v.shadowRoot.querySelectorAll('.panel')].map((p) =>
+    [...p.querySelectorAll('.outlines rect')].map((r) => Number(r.dataset.row)))), [[], [0, 4]]);
 
   // The iframe: its own page on the posenc origin, drawn, and its height told to the host.
   const frame = page.frames().find((f) => f.url().includes('embed.html'));
