@@ -27,11 +27,9 @@ for (const scheme of ['light', 'dark']) {
       await openPlayground(playground, page, query);
       assert.deepEqual(await seriousViolations(page), [], `playground ${query}`);
     }
-    await page.goto(`${playground.url}tour.html?stop=why-order`);
-    await page.waitForSelector('body[data-ready=true]', { timeout: 60000 });
+    await openPlayground(playground, page, '?stop=why-order', 'tour.html');
     assert.deepEqual(await seriousViolations(page), [], 'tour');
-    await page.goto(`${playground.url}embed.html?view=decay&encoding=rope&controls=1`);
-    await page.waitForSelector('body[data-ready=true]', { timeout: 60000 });
+    await openPlayground(playground, page, '?view=decay&encoding=rope&controls=1', 'embed.html');
     assert.deepEqual(await seriousViolations(page), [], 'embed');
     await page.close();
   });

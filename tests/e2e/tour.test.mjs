@@ -10,10 +10,7 @@ before(async () => { playground = await startPlayground(); });
 after(async () => { await playground?.close(); });
 
 /** Opens the tour at `query` and waits until its stop has drawn. */
-async function openTour(page, query) {
-  await page.goto(`${playground.url}tour.html${query}`);
-  await page.waitForSelector('body[data-ready=true]', { timeout: 60000 });
-}
+const openTour = (page, query) => openPlayground(playground, page, query, 'tour.html');
 
 for (const [width, scheme] of [[390, 'dark'], [1280, 'light']]) {
   test(`every stop loads by its URL and draws its view, at ${width} px (${scheme}), without errors`, async () => {

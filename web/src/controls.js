@@ -87,6 +87,15 @@ function makeField(p, id, describedBy) {
 }
 
 /**
+ * An empty form for a view's own controls, beside the view (an embed's controls=1, a narrow playground's).
+ * @param {string} label  what assistive technology calls it
+ * @returns {HTMLFormElement}
+ */
+export function inlineForm(label) {
+  return element('form', { class: 'inline-controls', 'aria-label': label, autocomplete: 'off', novalidate: '' });
+}
+
+/**
  * Builds the controls of `parameters` inside `form` (emptying it first).
  * @param {HTMLFormElement} form
  * @param {object[]} parameters  a family's parameter list (see families/)

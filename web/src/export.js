@@ -105,11 +105,11 @@ function inlineStyles(original, copy) {
   for (let k = 0; k < from.length; k++) {
     if (!(from[k] instanceof SVGElement)) continue;
     const computed = getComputedStyle(from[k]);
+    const parent = from[k].parentElement && getComputedStyle(from[k].parentElement);
     for (const property of PAINT) {
       if (from[k].hasAttribute(property)) continue;
       const value = computed.getPropertyValue(property);
-      const inherited = from[k].parentElement && getComputedStyle(from[k].parentElement).getPropertyValue(property);
-      if (value && value !== inherited) to[k].setAttribute(property, value);
+      if (value && value !== parent?.getPropertyValue(property)) to[k].setAttribute(property, value);
     }
   }
 }

@@ -5,7 +5,7 @@
 // the control it names, or in the view it stopped. A value that came from a
 // link (or an attribute) and is refused becomes a warning, and its default
 // is used, so a page opened from a link always draws.
-import { createControls } from './controls.js';
+import { createControls, inlineForm } from './controls.js';
 import { defaultsOf, parameterOf, parse, readQuery, toQuery, visibleNames } from './state.js';
 import { ENCODING, FAMILIES, parametersOf } from './families/index.js';
 import { loadView } from './views/index.js';
@@ -119,11 +119,7 @@ export async function createStage(o) {
       box.className = 'view-controls';
       const summary = document.createElement('summary');
       summary.textContent = 'controls of this view';
-      const form = document.createElement('form');
-      form.className = 'inline-controls';
-      form.setAttribute('aria-label', `Controls of ${view.title}`);
-      form.autocomplete = 'off';
-      form.noValidate = true;
+      const form = inlineForm(`Controls of ${view.title}`);
       box.append(summary, form);
       frame.section.querySelector('.caption').after(box);
       const own = createControls(form, parameters, (r, c) => onInput(r, c, own), commitOf, `${view.id}--`);
@@ -188,7 +184,9 @@ export async function createStage(o) {
     const fixed = family.adjustRaw ? family.adjustRaw(nextRaw, changed) : nextRaw;
     raw = fixed;
     const rewrite = fixed !== nextRaw || changed === null;
-    for (const c of [controls, ...viewControls.values()]) if (c && (c !== source || rewrite)) c.set(fixed);
+    // The other sets take the one value the reader changed (a dragged slider fires on every pixel); a rewrite, all.
+    const values = rewrite ? fixed : { [changed]: fixed[changed] };
+    for (const c of [controls, ...viewControls.values()]) if (c && (c !== source || rewrite)) c.set(values);
     lastChanged = changed;
     return update(changed);
   }

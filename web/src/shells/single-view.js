@@ -4,6 +4,7 @@
 // shadow root.
 import { createStage, queryOf, readLink } from '../stage.js';
 import { createWarnings } from '../warnings.js';
+import { inlineForm } from '../controls.js';
 import { VIEW_IDS } from '../views/index.js';
 
 /** Keys the single-view shells read themselves. */
@@ -46,13 +47,7 @@ export async function mountSingleView(root, { engine, entries, site }) {
   open.target = '_blank';
   open.rel = 'noopener';
   open.textContent = 'open in posenc ↗';
-  const form = get('controls') === '1' ? document.createElement('form') : null;
-  if (form) {
-    form.className = 'inline-controls';
-    form.setAttribute('aria-label', 'Controls of this view');
-    form.autocomplete = 'off';
-    form.noValidate = true;
-  }
+  const form = get('controls') === '1' ? inlineForm('Controls of this view') : null;
   const linkTo = (state) => { open.href = `${new URL('index.html', site).href}${queryOf(name, state)}#${viewId}`; };
   const stage = await createStage({
     engine, name, raw, fromLink: new Set(Object.keys(raw)), container: views, form, controls: 'dependencies', viewIds: [viewId],
