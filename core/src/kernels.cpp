@@ -501,8 +501,15 @@ void sinusoid_table(float* out, std::int64_t n, std::size_t half, bool interleav
     const std::size_t padded = (half + 3) / 4 * 4, d = 2 * half;
     std::vector<float> cf(padded), sf(padded);
     Phasors ph(inv_freq, nullptr, half, offset, 1.0);
+    const f32x4 one = simd::splat(1.0f), minus_one = simd::splat(-1.0f);
     for (std::int64_t r = 0; r < n; ++r, out += d) {
         ph.row(r, cf.data(), sf.data());
+        // The phasor products are within 3e-7 of the exact values, so a sine or cosine of 1 can come out one
+        // float32 ulp past it (-1.0000001): clamped, every entry is a sine or cosine, within [-1, 1].
+        for (std::size_t j = 0; j < padded; j += 4) {
+            simd::store(cf.data() + j, simd::min(simd::max(simd::load(cf.data() + j), minus_one), one));
+            simd::store(sf.data() + j, simd::min(simd::max(simd::load(sf.data() + j), minus_one), one));
+        }
         std::size_t i = 0;
         if (interleaved) {
             for (; i + 4 <= half; i += 4) {

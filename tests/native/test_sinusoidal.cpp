@@ -144,6 +144,23 @@ TEST_CASE("entries are within 1e-6 of a long-double evaluation up to position 1e
     }
 }
 
+TEST_CASE("every entry is within [-1, 1]: the audit's base 32.27 table and a sweep of bases and widths", "[sinusoidal]") {
+    // Issue 24's fuzzer found -1.0000001192 (one float32 ulp below -1) at row 53, column 136 of this table.
+    const Spec audit = make(150, 32.26876309860319, Layout::concat, Timescales::vaswani);
+    const auto table = sinusoidal::table(audit, 143);
+    CHECK(table(53, 136) == -1.0f);
+    CHECK(double(table(53, 136)) == Approx(std::cos(53.0 * reference_omega(audit, 136 - 75))).margin(3e-7));
+    std::int64_t outside = 0, entries = 0;
+    for (double base : {2.0, 7.5, 32.26876309860319, 100.0, 10000.0, 1e6})
+        for (std::int64_t d : {2, 6, 64, 150, 254}) {
+            const auto t = sinusoidal::table(make(d, base, Layout::interleaved, Timescales::vaswani), 600, 3);
+            for (float v : t) outside += (v < -1.0f || v > 1.0f) ? 1 : 0;
+            entries += std::int64_t(t.size());
+        }
+    CHECK(entries == 6 * (2 + 6 + 64 + 150 + 254) * 600);
+    CHECK(outside == 0);
+}
+
 TEST_CASE("a spec object selects the same table through the registry", "[sinusoidal][registry]") {
     const Config spec{{"type", std::string("sinusoidal")},
                       {"d_model", 6.0},
