@@ -15,19 +15,27 @@
 //    Proxy trap or toJSON of the caller's runs then, never during the call).
 //  - Errors: a `PosencError` (RangeError for a bad value, Error otherwise) whose
 //    message names the parameter, the value and the allowed range; a TypeError
-//    for a call with more arguments than the function takes.
+//    for a call with more arguments than the function takes. Every item of an
+//    input array is checked finite first: a NaN is named where it is (`wk[17] = NaN`).
+//  - Memory: what a caller must free is a `Trainer` (free() or finish()) and a
+//    `Float32Buffer` (free()); nothing else holds wasm memory past its call. One
+//    dropped without free() is freed when the JS garbage collector reclaims it (a
+//    FinalizationRegistry; a buffer's `array` view keeps its buffer alive), but
+//    free() gives the memory back at once: the heap may grow to 2 GiB, never shrinks.
 
 /** A thrown error of the API. Callers read these fields; they never parse the message. */
 export interface PosencError extends Error {
   /** 'bad_param' (a bad value, with .param), 'bad_request' (a combination refused without one
-   *  parameter to blame), 'out_of_memory', 'internal' (a bug). */
-  code: 'bad_param' | 'bad_request' | 'out_of_memory' | 'internal';
-  /** The parameter: a spec key ('d_model', 'factor') or an argument ('n', 'seqLen', 'x', 'out'), without index. */
-  param?: string;
-  /** The value as the message writes it: '7', '"concat"', 'string', 'undefined' for a missing key. */
-  value?: string;
+   *  parameter to blame), 'out_of_memory' (.param: the function that asked), 'freed' (a Trainer or
+   *  Float32Buffer used after free()), 'bad_call' (too many arguments), 'reentrant', 'internal' (a bug). */
+  code: 'bad_param' | 'bad_request' | 'out_of_memory' | 'freed' | 'bad_call' | 'reentrant' | 'internal';
+  /** The parameter: a spec key ('d_model', 'factor') or an argument ('n', 'seqLen', 'x', 'out'), without index;
+   *  for an error about no one input, the function ('positionTable'), 'trainer', 'buffer' or 'arguments'. */
+  param: string;
+  /** The value as the message writes it: '7', '"concat"', 'NaN', 'string', 'undefined' for a missing key. */
+  value: string;
   /** What was expected: 'an even integer in [2, 16777216]'. */
-  allowed?: string;
+  allowed: string;
 }
 
 /** An encoding: `type` names the family; the rest are its keys (describe().families[k].keys). */
@@ -44,7 +52,7 @@ export interface Float32Buffer {
   readonly length: number;
   /** A view on it: take it again after any call (a growing heap detaches old views); throws after free(). */
   readonly array: Float32Array;
-  /** Frees it; a second call does nothing. */
+  /** Frees it; a second call does nothing. (A buffer dropped unfreed is freed when collected, once no view of it is left.) */
   free(): void;
 }
 

@@ -23,25 +23,53 @@
   /** The embind functions, Module.posenc_<name> (registered when the module starts, after this file has run). */
   const core = (name) => Module['posenc_' + name];
 
-  /**
-   * A RangeError with .code 'bad_param', .param, .value and .allowed; its message "<name> = <value> is
-   * invalid: expected <allowed>" (`name` may hold an index: x[3]), or `message` when given.
-   */
-  function badParam(param, value, allowed, name, message) {
-    const error = new RangeError(message || `${name || param} = ${value} is invalid: expected ${allowed}`);
-    error.code = 'bad_param';
+  /** An error of the API: `Type` (Error, RangeError, TypeError) with `message`, .code, .param, .value and .allowed. */
+  function apiError(Type, message, code, param, value, allowed) {
+    const error = new Type(message);
+    error.code = code;
     error.param = param;
     error.value = value;
     error.allowed = allowed;
     return error;
   }
 
-  /** The error the last failing embind function kept, as a JS error with .code, .param, .value and .allowed. */
-  function lastError() {
+  /**
+   * A RangeError with .code 'bad_param', .param, .value and .allowed; its message "<name> = <value> is
+   * invalid: expected <allowed>" (`name` may hold an index: x[3]), or `message` when given.
+   */
+  function badParam(param, value, allowed, name, message) {
+    return apiError(RangeError, message || `${name || param} = ${value} is invalid: expected ${allowed}`, 'bad_param', param,
+      value, allowed);
+  }
+
+  /** The largest the module's memory may grow to, in MiB (-sMAXIMUM_MEMORY). */
+  const MAX_MEMORY_MIB = 2048;
+
+  /**
+   * The error the last failing embind function (of the API's function `name`) kept, as a JS error with .code,
+   * .param, .value and .allowed. The core names the parameter of every bad input; an error that is not about one
+   * input (out of memory, an internal error) names the function that asked, as .param.
+   */
+  function lastError(name) {
     const data = core('lastError')();
-    if (data === undefined) return new Error('posenc: a call failed and its error could not be kept');
+    if (data === undefined)
+      return apiError(Error, `posenc: ${name} failed and its error could not be kept`, 'internal', name, 'a failed call', 'a call that succeeds');
     const error = new (data.name === 'RangeError' ? RangeError : Error)(data.message);
     for (const part of ['code', 'param', 'value', 'allowed']) if (data[part] !== undefined) error[part] = data[part];
+    if (error.param === undefined) {
+      error.param = name;
+      if (error.code === 'out_of_memory') {
+        const used = Math.round(HEAPU8.buffer.byteLength / 1048576);
+        error.value = `a ${name} request larger than the memory left (${used} MiB of ${MAX_MEMORY_MIB} MiB in use)`;
+        error.allowed = `a request that fits in the ${MAX_MEMORY_MIB} MiB WebAssembly memory of this tab; ` +
+          'free the trainers and allocFloat32 buffers no longer needed';
+        error.message = `${name}: ${OUT_OF_MEMORY} (${used} MiB of ${MAX_MEMORY_MIB} MiB of WebAssembly memory in use; ` +
+          'free the trainers and allocFloat32 buffers no longer needed, or ask for less)';
+      } else {
+        if (error.value === undefined) error.value = 'a failed call';
+        if (error.allowed === undefined) error.allowed = 'a call that succeeds';
+      }
+    }
     return error;
   }
 
@@ -209,7 +237,7 @@
       specs.delete(oldest);
     }
     const spec = core('parseSpec')(text, what);
-    if (spec === undefined) throw lastError();
+    if (spec === undefined) throw lastError(what === 1 ? 'request' : 'spec');
     specs.set(text, { spec, used: ++specClock });
     return spec;
   }
@@ -250,6 +278,8 @@
 
   // allocFloat32 buffers -> their state {address (0 once freed), length}.
   const handles = new WeakMap();
+  /** The key under which a buffer's .array view holds the buffer. */
+  const OWNER = Symbol('posenc allocFloat32 buffer');
 
   /** A number, boolean or undefined as it is; another value as {shown: how a message quotes it} (bindings.cpp reads either). */
   function scalar(value) {
@@ -311,9 +341,24 @@
   };
 
   /**
+   * Throws, naming `name` and the first bad index, unless every item of `array` from `start` to `start + length`
+   * is finite: one pass (a sum of items times 0 is 0 unless one is NaN or infinite), then a second only to find it.
+   */
+  function checkFinite(array, start, length, name) {
+    let sum = 0;
+    for (let i = start, end = start + length; i < end; i++) sum += array[i] * 0;
+    if (sum === 0) return;
+    for (let i = 0; i < length; i++) {
+      const item = array[start + i];
+      if (item - item !== 0) throw badParam(name, String(item), 'a finite number', `${name}[${i}]`);
+    }
+  }
+
+  /**
    * An input array named `name`, at most `maxLength()` numbers: {typed, length} (the caller's typed array of type
    * `typed`, or a `Copy` of a plain array's items, each `item()`: 'a finite number' by default), or an allocFloat32
-   * buffer's {address, length}, read in place.
+   * buffer's {address, length}, read in place. Every float item is checked finite here (checkFinite), so a NaN or
+   * infinity is named where it is (wk[17] = NaN), not by a bound of the core's that it breaks later.
    */
   function floats(name, allowed, maxLength, typed = 'Float32Array', Copy = Float32Array, item = () => 'a finite number') {
     return {
@@ -323,6 +368,7 @@
         if (typedArrayType(value) === typed) {
           const length = typedLength(value);
           checkLength(name, length, maxLength(), 'numbers');
+          if (typed === 'Float32Array') checkFinite(value, 0, length, name);
           return { typed: value, length };
         }
         if (!Array.isArray(value)) throw badParam(name, quoted(value), allowed);
@@ -330,7 +376,14 @@
         return { typed: copy, length: copy.length };
       },
       args(list, staged) {
-        list.push(staged.state !== undefined ? buffer(staged.state, name) : staged);
+        if (staged.state === undefined) {
+          list.push(staged);
+          return;
+        }
+        // A buffer is read in place, so its items are checked now: no code of the caller's runs from here to the call.
+        const target = buffer(staged.state, name);
+        checkFinite(HEAPF32, target.address >>> 2, target.length, name);
+        list.push(target);
       },
     };
   }
@@ -437,10 +490,14 @@
     const arity = converters.length;
     Module[name] = {
       [name](...values) {
-        if (values.length > arity) throw new TypeError(`${name} takes ${arity} arguments, got ${values.length}`);
+        if (values.length > arity)
+          throw apiError(TypeError, `${name} takes ${arity} arguments, got ${values.length}`, 'bad_call', 'arguments',
+            `${values.length} arguments`, `at most ${arity}`);
         // Nothing of the caller's runs once a call is inside the module, so this
         // is only reached if a built-in the API uses was replaced: refused, named.
-        if (running !== null) throw new Error(`posenc: ${name} was called while ${running} was running; call it after ${running} returns`);
+        if (running !== null)
+          throw apiError(Error, `posenc: ${name} was called while ${running} was running; call it after ${running} returns`,
+            'reentrant', name, `a call inside ${running}`, `a call after ${running} returns`);
         const staged = new Array(arity);
         for (let i = 0; i < arity; i++) staged[i] = converters[i].read(values[i]);
         running = name;
@@ -452,7 +509,7 @@
         } finally {
           running = null;
         }
-        if (result === undefined) throw lastError();
+        if (result === undefined) throw lastError(name);
         return result;
       },
     }[name];
@@ -490,10 +547,12 @@
    */
   Module['trainer'] = function trainer(request) {
     const started = Module['trainerStart'](request);
-    let handle = started.handle;
+    const owned = { handle: started.handle };  // what the finalizer frees: it must not hold the trainer itself
     const check = (what) => {
-      if (handle === 0) throw new Error(`trainer: ${what} after finish() or free()`);
-      return handle;
+      if (owned.handle === 0)
+        throw apiError(Error, `trainer: ${what} after finish() or free()`, 'freed', 'trainer', 'a finished or freed trainer',
+          'a trainer before finish() or free()');
+      return owned.handle;
     };
     const state = {
       total: started.total,
@@ -504,20 +563,37 @@
       },
       finish() {
         const h = check('finish');
-        handle = 0;
+        owned.handle = 0;
+        dropped.unregister(state);
         const result = Module['trainerFinish'](h);
         state.done = state.total;
         return result;
       },
       free() {
-        if (handle !== 0) core('trainerFree')(handle);
-        handle = 0;
+        dropped.unregister(state);
+        freeOwned(owned);
       },
     };
+    dropped.register(state, owned, state);
     return state;
   };
   define('describe', []);
   define('version', []);
+
+  /** Frees what a trainer ({handle}) or an allocFloat32 buffer ({address}) holds in the wasm heap, once. */
+  function freeOwned(owned) {
+    if (owned.handle) core('trainerFree')(owned.handle);
+    else if (owned.address) _free(owned.address);
+    owned.handle = 0;
+    owned.address = 0;
+  }
+
+  /**
+   * The safety net for what a caller drops without free(): a trainer or allocFloat32 buffer that is garbage
+   * collected gives its wasm memory back (when the collector gets to it: free() gives it back at once).
+   * A buffer's .array view keeps the buffer alive, so memory still read through a view is never freed.
+   */
+  const dropped = new FinalizationRegistry(freeOwned);
 
   /** Drops an experiment under way by its trainerStart handle (nothing for one finished or freed). */
   Module['trainerFree'] = (handle) => {
@@ -545,23 +621,27 @@
     let view = null;
     const buffer = Object.freeze({
       get ptr() {
-        if (state.address === 0) throw new Error('allocFloat32: this buffer was freed');
+        if (state.address === 0)
+          throw apiError(Error, 'allocFloat32: this buffer was freed', 'freed', 'buffer', 'a freed buffer', 'a buffer before free()');
         return state.address;
       },
       length,
       get array() {
         const start = this.ptr;
-        if (view === null || view.buffer !== HEAPF32.buffer) view = new Float32Array(HEAPF32.buffer, start, length);
+        if (view === null || view.buffer !== HEAPF32.buffer) {
+          view = new Float32Array(HEAPF32.buffer, start, length);
+          Object.defineProperty(view, OWNER, { value: buffer });  // while the view is in use, the buffer is not collected
+        }
         return view;
       },
       free() {
-        if (state.address === 0) return;
-        _free(state.address);
-        state.address = 0;
+        dropped.unregister(buffer);
+        freeOwned(state);
         view = null;
       },
     });
     handles.set(buffer, state);
+    dropped.register(buffer, state, buffer);
     return buffer;
   };
 })();

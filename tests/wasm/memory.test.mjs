@@ -6,6 +6,8 @@
 // argument before anything goes in the heap).
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { errorOf, leakAfter, loadPosenc } from './load.mjs';
 
 const pe = await loadPosenc();
@@ -151,4 +153,42 @@ test('100,000 mixed calls (throwing getters, Proxies, BigInts, Symbols, re-entra
   assert.equal(thrown, 16 * (rounds + 50), 'every round throws the same 16 times');
   assert.deepEqual(Array.from(pe.alibiSlopes(4)), SLOPES);
   console.log(`# memory: ${rounds * 25} calls in ${seconds.toFixed(1)} s, heap +${change.heap} B, stack +${change.stack} B`);
+});
+
+test('trainers and buffers a caller drops without free() give their memory back when collected; a buffer read through its .array view is kept', async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const collect = vm.runInNewContext('gc');
+  const settle = async () => {  // a collection, then the finalizers' task
+    for (let i = 0; i < 3; i++) {
+      collect();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const request = { task: 'copy', encoding: { type: 'rope', head_dim: 8 }, d_model: 8, steps: 4, train_length: 8, eval_lengths: [8] };
+  // Once first: the spec cache, a trainer's first allocations, the table of 20 trainer handles at once.
+  const first = Array.from({ length: 20 }, () => pe.trainer(request));
+  for (const trainer of first) trainer.step(1);
+  for (const trainer of first) trainer.free();
+  await settle();
+  const heap = pe.heapBytesInUse();
+  (() => {
+    for (let i = 0; i < 20; i++) {
+      pe.allocFloat32(2 ** 18);  // 1 MiB each, dropped
+      pe.trainer(request).step(1);  // dropped mid-run
+    }
+  })();
+  assert.ok(pe.heapBytesInUse() >= heap + 20 * 2 ** 20, 'the dropped objects still hold their memory before a collection');
+  await settle();
+  assert.equal(pe.heapBytesInUse(), heap, 'every dropped trainer and buffer was freed');
+
+  // Only the view is kept: the buffer stays alive through it, so the view never reads freed memory.
+  const view = (() => {
+    const buffer = pe.allocFloat32(4096);
+    buffer.array.fill(7);
+    return buffer.array;
+  })();
+  await settle();
+  assert.ok(pe.heapBytesInUse() >= heap + 4096 * 4, 'the buffer behind a live view is not freed');
+  pe.allocFloat32(4096).array.fill(-1);  // would land on the freed bytes if they had been freed
+  assert.equal(view.every((v) => v === 7), true);
 });
