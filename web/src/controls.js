@@ -24,7 +24,8 @@ export function sliderScale(p) {
 }
 
 function numericField(p, id, describedBy) {
-  const { lo, hi, log } = sliderScale(p);
+  let { lo, hi } = sliderScale(p);
+  const { log } = sliderScale(p);
   // A log slider's value, rounded to 3 digits, and for an integer to its step (d_model stays even).
   const step = p.kind.endsWith('int') ? (p.step ?? 1) : null;
   const round = (x) => {
@@ -57,7 +58,15 @@ function numericField(p, id, describedBy) {
     }
   };
   box.addEventListener('input', () => write(box.value));
-  return { inputs: [slider, box], read: () => box.value, write };
+  /** Narrows the slider to [min, max] within its own range (p.sliderRange: the values valid with the others). */
+  const limit = ({ min, max }) => {
+    const { lo: ownLo, hi: ownHi } = sliderScale(p);
+    lo = Number.isFinite(min) ? Math.max(ownLo, Math.min(min, ownHi)) : ownLo;
+    hi = Number.isFinite(max) ? Math.max(lo, Math.min(max, ownHi)) : ownHi;
+    slider.min = String(toSlider(lo));
+    slider.max = String(toSlider(hi));
+  };
+  return { inputs: [slider, box], read: () => box.value, write, limit };
 }
 
 function makeField(p, id, describedBy) {
@@ -98,7 +107,8 @@ export function inlineForm(label) {
 /**
  * Builds the controls of `parameters` inside `form` (emptying it first).
  * @param {HTMLFormElement} form
- * @param {object[]} parameters  a family's parameter list (see families/)
+ * @param {object[]} parameters  a family's parameter list (see families/); a numeric one's sliderRange(raw) ->
+ *   {min?, max?} narrows its slider to the values valid with the other raw values (a number box takes any)
  * @param {(raw: Record<string, string>, changed: string) => void} onInput  every raw value, and the
  *   name of the parameter the user changed
  * @param {(changed: string) => void} [onCommit]  the user finished a change: released a slider, left or
@@ -122,17 +132,28 @@ export function createControls(form, parameters, onInput, onCommit = () => {}, p
     form.append(row);
   }
   const rawValues = () => Object.fromEntries([...fields].map(([name, f]) => [name, f.read()]));
+  // Sliders whose valid values depend on other controls (a head below n_heads): narrowed to them on every change.
+  const ranged = parameters.filter((p) => p.sliderRange);
+  const narrow = () => {
+    if (!ranged.length) return;
+    const raw = rawValues();
+    for (const p of ranged) fields.get(p.name).limit?.(p.sliderRange(raw));
+  };
   const changedName = (target) => (target.name ?? '').replace(/-slider$/, '');
   let idle = null;
   form.oninput = (event) => {
     const name = changedName(event.target);
+    narrow();
     onInput(rawValues(), name);
     clearTimeout(idle);
     idle = setTimeout(() => onCommit(name), 1000);
   };
   form.onchange = (event) => {
     const name = changedName(event.target);
-    if (event.target.type === 'checkbox') onInput(rawValues(), name);
+    if (event.target.type === 'checkbox') {
+      narrow();
+      onInput(rawValues(), name);
+    }
     clearTimeout(idle);
     onCommit(name);
   };
@@ -141,6 +162,7 @@ export function createControls(form, parameters, onInput, onCommit = () => {}, p
   return {
     set(raw) {
       for (const [name, text] of Object.entries(raw)) fields.get(name)?.write(text);
+      narrow();
     },
     showErrors(errors) {
       for (const [name, field] of fields) {

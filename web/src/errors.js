@@ -16,3 +16,18 @@ export function invalid(name, value, expected) {
 export function badParam(param, value, allowed) {
   return Object.assign(new RangeError(invalid(param, value, allowed)), { param, value: String(value), allowed });
 }
+
+/**
+ * Runs `compute` and, if the core refuses its key `from` (a key the page fills from another of its own: Gemma-3's
+ * rope_local_base_freq goes to the core as the rope_theta of the sliding layers' spec), throws the same error
+ * as the page names it: param `to`, and the message's leading name too.
+ */
+export function renamingParam(from, to, compute) {
+  try {
+    return compute();
+  } catch (error) {
+    if (error?.param !== from) throw error;
+    const renamed = new RangeError(String(error.message).replace(new RegExp(`^${from}\\b`), to));
+    throw Object.assign(renamed, { code: error.code, param: to, value: error.value, allowed: error.allowed });
+  }
+}

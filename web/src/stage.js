@@ -182,6 +182,13 @@ export async function createStage(o) {
    */
   function set(nextRaw, changed, source = null) {
     const fixed = family.adjustRaw ? family.adjustRaw(nextRaw, changed) : nextRaw;
+    // A link's value the family's rule moved (a rotation pair past the last pair of head_dim): said, not silent.
+    // (A preset or comparison that becomes "custom" only says the values no longer match it.)
+    for (const key of fromLink) {
+      if (fixed[key] === nextRaw[key] || fixed[key] === 'custom') continue;
+      o.warn({ param: key, message: `${key} = ${JSON.stringify(nextRaw[key])} does not fit the link's other values; using ${JSON.stringify(fixed[key])}` });
+      fromLink.delete(key);
+    }
     raw = fixed;
     const rewrite = fixed !== nextRaw || changed === null;
     // The other sets take the one value the reader changed (a dragged slider fires on every pixel); a rewrite, all.
@@ -224,26 +231,77 @@ export async function createStage(o) {
       const drawn = session.drawn(id);
       if (drawn) frame.setFormula(drawn.params, drawn.data).catch((e) => console.error(e));
     }
-    // A value from the link that the core refuses: warn, use the default, draw again.
-    const refused = [];
-    for (const { error } of outcome.errors) {
-      const param = paramOf(error);
-      if (param && fromLink.has(param) && !refused.includes(param)) refused.push(param);
+    // Values from a link (or attributes) that the core refuses together: fall back, draw again.
+    if (outcome.errors.length && (fromLink.size || fallback)) {
+      const next = fallBack(outcome.errors);
+      if (next) return set(next, null);
     }
-    if (refused.length) {
-      const defaults = defaultsOf(parameters);
-      const next = { ...raw };
-      for (const param of refused) {
-        const { message } = outcome.errors.find(({ error }) => paramOf(error) === param).error;
-        o.warn({ param, message: `${message}; using the default ${JSON.stringify(defaults[param] || '(none)')}` });
-        fromLink.delete(param);
-        next[param] = defaults[param];
-      }
-      return set(next, null);
-    }
+    if (fallback) warnFallback();
     const ok = outcome.errors.length === 0 && !outcome.cancelled.length && Object.keys(parsed.errors).length === 0;
-    if (ok) o.onSettled?.(raw, params, changed);
+    if (ok) {
+      lastGood = { ...raw };
+      o.onSettled?.(raw, params, changed);
+    }
     return { ok };
+  }
+
+  // A link's fallback under way: {replaced: [{param, from, to, why}], whole: the whole states tried}.
+  let fallback = null;
+  /** The raw values of the last state every view drew without error (a component's attributes before a bad change). */
+  let lastGood = null;
+
+  /**
+   * The raw values to try after the core refused the link's values (`errors`, one per failing view), or null when
+   * nothing is left to replace. Each round replaces, key by key: a link key an error names; else the last link key
+   * (in the link's order) that a failing view read, for a refusal of values that are each valid alone (yarn with
+   * factor 1e308) or of a default with a link value (n = 128 with d_model = 2^24). Its default comes in (the
+   * family's base: a model preset's value). When no link key is left to blame, the last state that drew comes
+   * back whole, else the family's defaults: the page always draws, and a fallback is never itself left invalid.
+   */
+  function fallBack(errors) {
+    fallback ??= { replaced: [], whole: [] };
+    const base = baseOf(name, raw);
+    const blamed = new Map();  // key -> the message that blamed it
+    for (const { viewId, error } of errors) {
+      const param = paramOf(error);
+      const read = session.dependencies(viewId);
+      const key = param && fromLink.has(param) ? param : [...fromLink].reverse().find((k) => read.has(k));
+      if (key && !blamed.has(key)) blamed.set(key, error.message);
+    }
+    const next = { ...raw };
+    for (const [key, why] of blamed) {
+      fallback.replaced.push({ param: key, from: raw[key], to: base[key], why });
+      fromLink.delete(key);
+      next[key] = base[key];
+    }
+    if (blamed.size) return next;
+    // Nothing left to blame key by key: the last state that drew (a component's attributes before this change), then the defaults.
+    const whole = [lastGood, { ...base, encoding: name }].find((state) => state && !fallback.whole.includes(state));
+    if (!whole) return null;  // the defaults refused too: each view says why (the defaults' test keeps this from happening)
+    fallback.whole.push(whole);
+    const why = errors[0].error.message;
+    for (const key of Object.keys(raw)) {
+      if (raw[key] !== whole[key] && !fallback.replaced.some((r) => r.param === key)) fallback.replaced.push({ param: key, from: raw[key], to: whole[key], why });
+    }
+    fromLink.clear();
+    return { ...whole };
+  }
+
+  /** One warning for a finished fallback: what the core refused, and each value replaced with what replaced it. */
+  function warnFallback() {
+    const { replaced } = fallback;
+    fallback = null;
+    if (!replaced.length) return;
+    const shown = (value) => JSON.stringify(value || '(none)');
+    const swap = (r) => `${r.param} = ${shown(r.from)} by ${shown(r.to)}`;
+    const whys = [...new Set(replaced.map((r) => r.why))];
+    // One value the core's message names: that message, as for a value refused alone; else what was replaced, for each reason.
+    const message = replaced.length === 1 && replaced[0].why.startsWith(`${replaced[0].param} = `)
+      ? `${replaced[0].why}; using the default ${shown(replaced[0].to)}`
+      : whys.length === 1 ? `${whys[0]}; replaced ${replaced.map(swap).join(', ')}`
+        : `These values of the link do not work together: ${whys.map((why) =>
+          `${why} (replaced ${replaced.filter((r) => r.why === why).map(swap).join(', ')})`).join('; ')}`;
+    o.warn({ param: replaced[0].param, params: replaced.map((r) => r.param), message });
   }
 
   async function exportFigure(view, viewFrame, kind) {
@@ -293,6 +351,7 @@ export async function createStage(o) {
     /** Replaces the raw values (a link reloaded, an attribute changed); names in fromLinkNames came from a link. */
     load(nextRaw, fromLinkNames = []) {
       fromLink.clear();
+      fallback = null;
       for (const n of fromLinkNames) fromLink.add(n);
       return set({ ...baseOf(name, nextRaw), ...nextRaw, encoding: name }, null);
     },
@@ -323,6 +382,15 @@ export async function createStage(o) {
 
 
 const ALL_KEYS = new Set(Object.keys(FAMILIES).flatMap((n) => parametersOf(n).map((p) => p.name)));
+const BY_LOWER_CASE = new Map([...ALL_KEYS].map((key) => [key.toLowerCase(), key]));
+
+/**
+ * The state key an HTML attribute name stands for: HTML lowercases attribute names (init_L="64" reaches the
+ * component as init_l), so a component's attribute is matched to a key without regard to case.
+ */
+export function keyOfAttribute(name) {
+  return BY_LOWER_CASE.get(name.toLowerCase()) ?? name;
+}
 
 /**
  * Reads a link's query (or a component's attributes) into a family and its raw values.

@@ -1,12 +1,10 @@
 // ALiBi on the page: the bias of one head, every head side by side, the slopes.
-import { biasFamily } from './bias.js';
-import { coreParameter } from '../describe.js';
+import { biasFamily, headParameters } from './bias.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 'alibi',
   parameters: [
-    coreParameter('alibi', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
-    coreParameter('alibi', 'head', { sliderMin: 0, sliderMax: 63 }),
+    ...headParameters('alibi'),
     { name: 'heads_show', view: true, kind: 'choice', default: 'kept', choices: ['kept', 'bias'], label: 'every head shows',
       choiceLabels: { kept: 'e^b: what the bias keeps of a key’s weight', bias: 'the bias b (one scale: flat heads look blank)' } },
   ],

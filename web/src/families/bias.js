@@ -6,6 +6,17 @@ import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
 
 /**
+ * The page's controls of a multi-head bias family's `n_heads` and `head` (the core's keys): the head slider
+ * stops at n_heads - 1, so every position of it is a head the model has.
+ */
+export function headParameters(type) {
+  return [
+    coreParameter(type, 'n_heads', { sliderMin: 1, sliderMax: 64 }),
+    coreParameter(type, 'head', { sliderMin: 0, sliderMax: 63, sliderRange: (raw) => ({ max: Number(raw.n_heads) - 1 }) }),
+  ];
+}
+
+/**
  * @param {object} o
  * @param {string} o.type  the family's spec `type` (its causal control is the core's key, with the core's default)
  * @param {object[]} o.parameters the family's own parameters

@@ -1,7 +1,7 @@
 // FIRE on the page (Li et al. 2023): the bias of one head of its MLP, and its
 // cross-sections b(i, ·) at a few query positions, against the distance and
 // against the MLP's input, the normalised distance.
-import { biasFamily } from './bias.js';
+import { biasFamily, headParameters } from './bias.js';
 import { coreParameter } from '../describe.js';
 
 /** The view setting: the context whose queries the cross-sections are taken at. */
@@ -19,8 +19,7 @@ export function sectionQueries(n) {
 export const { parameters, spec, fields, views } = biasFamily({
   type: 'fire',
   parameters: [
-    coreParameter('fire', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
-    coreParameter('fire', 'head', { sliderMin: 0, sliderMax: 63 }),
+    ...headParameters('fire'),
     coreParameter('fire', 'mlp_width', { sliderMin: 1, sliderMax: 256, log: true,
       help: 'Hidden units of the MLP f_θ: Linear(1, mlp_width), ReLU, Linear(mlp_width, n_heads).' }),
     coreParameter('fire', 'init_c', { sliderMin: 0.001, sliderMax: 100, log: true, label: 'c (init_c)',

@@ -7,6 +7,7 @@ import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../labs/att
 import { format } from '../lib/format.js';
 import { ROPE_TYPES, coreParameter, ropeTypeKeys, scalingParameter } from '../describe.js';
 import { rotaryFields } from './rotary.js';
+import { renamingParam } from '../errors.js';
 
 
 const is = (...types) => (p) => types.includes(p.rope_type);
@@ -104,8 +105,9 @@ export function fields(engine, params) {
     get unscaled() { return engine.rotary(unscaledSpec(), params.seq_len); },
     // The sliding-window layers of a model whose local layers have their own base (Gemma-3), unscaled as there.
     get local() {
-      return params.rope_local_base_freq == null ? null
-        : { rope_theta: params.rope_local_base_freq, ...engine.rotary({ ...unscaledSpec(), rope_theta: params.rope_local_base_freq }, params.seq_len) };
+      return params.rope_local_base_freq == null ? null : { rope_theta: params.rope_local_base_freq,
+        ...renamingParam('rope_theta', 'rope_local_base_freq',
+          () => engine.rotary({ ...unscaledSpec(), rope_theta: params.rope_local_base_freq }, params.seq_len)) };
     },
     get slidingWindow() { return params.sliding_window; },
     get rope() { return { seq_len: params.seq_len, ...engine.rotary(specOf(), params.seq_len) }; },

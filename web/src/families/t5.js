@@ -1,15 +1,17 @@
 // T5's relative buckets on the page: the bias of one head and the bucket map.
-import { biasFamily } from './bias.js';
+import { biasFamily, headParameters } from './bias.js';
 import { coreParameter } from '../describe.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 't5',
   parameters: [
-    coreParameter('t5', 'num_buckets', { sliderMin: 2, sliderMax: 128 }),
-    coreParameter('t5', 'max_distance', { sliderMin: 1, sliderMax: 1024, log: true }),
+    // The slider steps over even counts from 4: valid both ways (bidirectional splits the buckets in two).
+    coreParameter('t5', 'num_buckets', { sliderMin: 4, sliderMax: 128, step: 2 }),
+    // From num_buckets / 2 (T5's rule: max_distance reaches past the exact buckets).
+    coreParameter('t5', 'max_distance', { sliderMin: 1, sliderMax: 1024, log: true,
+      sliderRange: (raw) => ({ min: Math.floor(Number(raw.num_buckets) / 2) + 1 }) }),
     coreParameter('t5', 'bidirectional', { help: 'Separate buckets for keys after the query (T5’s encoder).' }),
-    coreParameter('t5', 'n_heads', { sliderMin: 1, sliderMax: 64 }),
-    coreParameter('t5', 'head', { sliderMin: 0, sliderMax: 63 }),
+    ...headParameters('t5'),
     coreParameter('t5', 'seed', { sliderMin: 0, sliderMax: 100, label: 'seed (untrained table)' }),
   ],
   spec: (p) => ({ type: 't5', n_heads: p.n_heads, head: p.head, num_buckets: p.num_buckets, max_distance: p.max_distance,

@@ -214,4 +214,12 @@ function followViews(s) {
 await loadLocation();
 document.body.dataset.ready = 'true';
 // A deep link (#decay) lands on its view once the figures above it have their sizes.
-if (location.hash.length > 1 && window.scrollY === 0) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+/** The element id a link's #fragment names (percent-decoded; as written when it is not valid percent-encoding). */
+function fragmentId(hash) {
+  try {
+    return decodeURIComponent(hash);
+  } catch {
+    return hash;  // "#%E0%A4%A": no view has that id, and no URIError reaches the reader
+  }
+}
+if (location.hash.length > 1 && window.scrollY === 0) document.getElementById(fragmentId(location.hash.slice(1)))?.scrollIntoView();

@@ -7,6 +7,7 @@
 // another origin that serves it with CORS.
 import { sharedEngine } from '../engine/page.js';
 import { mountSingleView } from './single-view.js';
+import { keyOfAttribute } from '../stage.js';
 import css from '../../views.css?inline';
 
 // Where index.html is: next to this script once built, one folder up in the sources.
@@ -56,7 +57,7 @@ class PosencView extends HTMLElement {
 
   /** The state entries: every attribute but the element's own HTML ones. */
   #entries() {
-    return [...this.attributes].map((a) => [a.name, a.value])
+    return [...this.attributes].map((a) => [keyOfAttribute(a.name), a.value])
       .filter(([k]) => !['class', 'style', 'id', 'title', 'hidden', 'lang', 'slot', 'tabindex'].includes(k) && !/^(aria|data)-/.test(k));
   }
 
