@@ -31,7 +31,7 @@ export default defineConfig({
     manifest: true,
     // Vite preloads a dynamic import's dependencies by adding <link rel=modulepreload> to document.head at run time.
     // The chunks are shared by the pages and by <posenc-view>, whose document is a host's: it must add nothing there
-    // (README, "Embedding"), so dynamic imports preload nothing (each loads its own imports, a round trip more per
+    // (README, "Embed in your post"), so dynamic imports preload nothing (each loads its own imports, a round trip more per
     // level). The pages keep the <link rel=modulepreload> written into their HTML for their entries' static imports.
     modulePreload: { resolveDependencies: (file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
     // Fonts stay files: a data: URL font (Vite inlines assets under 4 KB, as one of KaTeX's is) needs font-src data:
