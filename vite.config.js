@@ -29,6 +29,11 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,  // scripts/sizes.mjs reports what a reader downloads, from the manifest
     manifest: true,
+    // Vite preloads a dynamic import's dependencies by adding <link rel=modulepreload> to document.head at run time.
+    // The chunks are shared by the pages and by <posenc-view>, whose document is a host's: it must add nothing there
+    // (README, "Embed in your post"), so dynamic imports preload nothing (each loads its own imports, a round trip more per
+    // level). The pages keep the <link rel=modulepreload> written into their HTML for their entries' static imports.
+    modulePreload: { resolveDependencies: (file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
     // Fonts stay files: a data: URL font (Vite inlines assets under 4 KB, as one of KaTeX's is) needs font-src data:
     // in a host's Content-Security-Policy; a file is 'self'.
     assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),

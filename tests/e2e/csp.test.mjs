@@ -4,7 +4,8 @@
 // views, and the example post on another origin, under its own policy that
 // names posenc's origin, with its iframe and components. No violation, no
 // console error, no dialog, no request off those origins; the charts keep
-// Plot's rules (from views.css), KaTeX its sizes and fonts; markup typed into
+// Plot's rules (from views.css), KaTeX its sizes and fonts (a component's
+// formulas are MathML, with no font); markup typed into
 // the page or put in a link is shown as text.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,7 +86,8 @@ async function formulasTypeset(target, host = null) {
 
 /**
  * What the policy would break, read in the page for a root (document or shadow root): <style> elements, Plot charts
- * without the rules of views.css or wider than their figure (clipped), KaTeX boxes without their sizes, and its fonts.
+ * without the rules of views.css or wider than their figure (clipped), KaTeX boxes without their sizes, MathML-only
+ * formulas, and KaTeX's fonts loaded in the document.
  */
 async function styling(r) {
   await document.fonts.ready;
@@ -96,6 +98,7 @@ async function styling(r) {
     unstyled: charts.filter((svg) => getComputedStyle(svg).maxWidth !== '100%' || getComputedStyle(svg).display !== 'block').length,
     clipped: charts.filter((svg) => svg.getBoundingClientRect().right > svg.closest('.figure').getBoundingClientRect().right + 0.5).length,
     struts: [...r.querySelectorAll('.katex [class*=strut]')].filter((s) => s.style.height).length,
+    mathmlOnly: r.querySelectorAll('.formula .katex > math').length,  // a component's formulas (lib/katex.js)
     katexFonts: [...document.fonts].filter((f) => f.family.startsWith('KaTeX') && f.status === 'loaded').length,
   };
 }
@@ -181,7 +184,7 @@ test('the example post on another origin, under its own strict policy: the ifram
     await formulasTypeset(page, id);
     const s = await page.evaluate(`(${styling})(${shadow})`);
     assert.deepEqual([s.styleElements, s.unstyled, s.clipped], [0, 0, 0], `${id}: ${JSON.stringify(s)}`);
-    assert.ok(s.struts > 0 && s.katexFonts > 0, `${id}: KaTeX's sizes and fonts, ${JSON.stringify(s)}`);
+    assert.ok(s.mathmlOnly > 0 && s.katexFonts === 0, `${id}: MathML, no font added to the host, ${JSON.stringify(s)}`);
     assert.ok(await page.evaluate(`(${drawn})(${shadow})`), `${id}: drawn`);
   }
   assert.equal(await page.$eval('#markup-view', (v) => v.shadowRoot.querySelectorAll('img').length), 0);

@@ -360,12 +360,20 @@ export async function createStage(o) {
       for (const key of Object.keys(values)) fromLink.delete(key);
       return set({ ...raw, ...values }, changed);
     },
-    /** Resolves when the latest state has been drawn: {ok} (no errors anywhere), after any newer one. */
+    /**
+     * Resolves when the latest state has been drawn, figures and formulas: {ok} (no errors anywhere), after any newer
+     * one (a change made while a formula was typeset is waited for too).
+     */
     async whenSettled() {
       for (;;) {
         const outcome = await (scheduled ?? latestRun);
-        if (!outcome.superseded) return outcome;
-        if (destroyed) return { ok: false };
+        if (outcome.superseded) {
+          if (destroyed) return { ok: false };
+          continue;
+        }
+        const run = latestRun;
+        await Promise.all([...frames.values()].map((f) => f.whenFormula()));
+        if (!scheduled && run === latestRun) return outcome;
       }
     },
     /** Draws the views again at the current size and theme. */

@@ -23,7 +23,7 @@ function element(tag, attributes = {}, children = []) {
  * @param {() => {link: string, iframe: string, component: string}} [o.share]  the snippets (no share control without it)
  * @param {HTMLElement[]} [o.extra]  more toolbar items (e.g. "open in posenc")
  * @returns {{section: HTMLElement, figure: HTMLElement, setBusy(on: boolean): void, setError(message: string|null): void,
- *   setStale(on: boolean): void, setFormula(params: object, result?: object): Promise<void>,
+ *   setStale(on: boolean): void, setFormula(params: object, result?: object): Promise<void>, whenFormula(): Promise<void>,
  *   setProgress(progress: {done: number, total: number, arm?: {name, index, count, done, total}}, onCancel: () => void): void,
  *   setNote(message: string|null, action?: {label: string, run: () => void}): void}}
  */
@@ -64,6 +64,7 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
     [element('div', { class: 'view-head' }, [title, tools]), element('p', { class: 'caption' }, linkify(view.caption)), formula, box, error, note]);
   let shownTex = null;
   let formulaRequest = 0;
+  let formulaTypeset = Promise.resolve();
 
   let timer = null;
   return {
@@ -128,20 +129,34 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
      * wait for them); each formula is typeset in a task of its own once the values have rested for 120 ms, so a
      * dragged slider's figures come first.
      */
-    async setFormula(params, result) {
-      const mine = ++formulaRequest;
-      const [{ formulaOf }, { typeset }, { familyDescription }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js'),
-        import('./describe.js')]);
-      await new Promise((resolve) => { setTimeout(resolve, 120); });
-      if (mine !== formulaRequest) return;
-      const tex = formulaOf(view.id, params, result, familyDescription(params.encoding) ?? null);
-      if (tex === shownTex) return;
-      shownTex = tex;
-      formula.hidden = !tex;
-      if (tex) typeset(formula, tex);
-      else formula.replaceChildren();
+    setFormula(params, result) {
+      const shown = showFormula(params, result);
+      formulaTypeset = shown.catch(() => {});  // the caller reports the error
+      return shown;
+    },
+    /** Resolves once the formula of the latest setFormula is shown (or failed), after any newer call. */
+    async whenFormula() {
+      for (let waited = null; waited !== formulaTypeset;) {
+        waited = formulaTypeset;
+        await waited;
+      }
     },
   };
+
+  /** setFormula's work: the latest call typesets, an older one returns once a newer one has come. */
+  async function showFormula(params, result) {
+    const mine = ++formulaRequest;
+    const [{ formulaOf }, { typeset }, { familyDescription }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js'),
+      import('./describe.js')]);
+    await new Promise((resolve) => { setTimeout(resolve, 120); });
+    if (mine !== formulaRequest) return;
+    const tex = formulaOf(view.id, params, result, familyDescription(params.encoding) ?? null);
+    if (tex === shownTex) return;
+    shownTex = tex;
+    formula.hidden = !tex;
+    if (tex) typeset(formula, tex);
+    else formula.replaceChildren();
+  }
 }
 
 /** "share": the link, the iframe snippet and the component snippet, each with a copy button. */

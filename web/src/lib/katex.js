@@ -1,9 +1,13 @@
 // KaTeX for the formulas beside the views (formulas.js), loaded on first use
 // (view-frame.js imports this module dynamically), with its stylesheet and
-// fonts from the bundle: nothing is fetched from elsewhere. The fonts are
-// registered in the document (an @font-face inside a shadow root does not
-// apply), the rest of KaTeX's CSS goes where the formula is: the document, or
-// the shadow root of a <posenc-view>.
+// fonts from the bundle: nothing is fetched from elsewhere. In a document (the
+// playground, embed.html, the tour) a formula is KaTeX's HTML, set in its own
+// fonts, with MathML for assistive technology; the fonts are registered in the
+// document. In a shadow root (a <posenc-view> on someone's page) it is MathML
+// alone, set by the browser in its math font: KaTeX's HTML needs its fonts,
+// and a font reaches a shadow root only through the host's document.fonts
+// (Chromium ignores an @font-face inside a shadow root, crbug.com/336876),
+// which the component leaves as it found it (README, "Embed in your post").
 import katex from 'katex';
 import katexCss from 'katex/dist/katex.min.css?raw';
 
@@ -12,7 +16,7 @@ const FONTS = import.meta.glob('../../../node_modules/katex/dist/fonts/*.woff2',
 const RULES = katexCss.replace(/@font-face\{[^}]*\}/g, '');
 
 let fontsAdded = false;
-/** Registers KaTeX's fonts in the document once; each loads when a formula first uses it. */
+/** Registers KaTeX's fonts in the document once (for its HTML output); each loads when a formula first uses it. */
 function addFonts() {
   if (fontsAdded || typeof FontFace !== 'function') return;
   fontsAdded = true;
@@ -58,20 +62,22 @@ function styleThroughCssom(node) {
 }
 
 /**
- * Typesets TeX into `element` (its content replaced): HTML for the eye and MathML for assistive technology.
+ * Typesets TeX into `element` (its content replaced): in a document, HTML for the eye and MathML for assistive
+ * technology; in a shadow root, MathML for both (it needs no web font: see the top of this file).
  * Built as nodes (what katex.render does, with styleThroughCssom between tree and nodes), never as markup:
  * renderToString's style="..." attributes are blocked by a strict Content-Security-Policy.
  * A TeX error shows as the source text in red (.katex-error), never as an exception (KaTeX's own error span
  * sets a style attribute).
- * @param {HTMLElement} element
+ * @param {HTMLElement} element  in the document or in a shadow root (where it is when this is called)
  * @param {string} tex
  * @param {{displayMode?: boolean}} [o]  display (centred, full size) or inline (wraps at relations and operators)
  */
 export function typeset(element, tex, { displayMode = true } = {}) {
-  addFonts();
+  const inShadow = element.getRootNode() instanceof ShadowRoot;
+  if (!inShadow) addFonts();
   addRules(element);
   try {
-    const tree = katex.__renderToDomTree(tex, { displayMode, throwOnError: true, output: 'htmlAndMathml' });
+    const tree = katex.__renderToDomTree(tex, { displayMode, throwOnError: true, output: inShadow ? 'mathml' : 'htmlAndMathml' });
     element.replaceChildren(styleThroughCssom(tree).toNode());
   } catch (error) {
     if (!(error instanceof katex.ParseError)) throw error;

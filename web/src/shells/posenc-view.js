@@ -4,7 +4,9 @@
 // redraws when an attribute changes, and shows a warning in place for a bad
 // one. Every <posenc-view> of a page shares one engine (one Web Worker, one
 // .wasm fetch), loaded relative to this script, so the page may load it from
-// another origin that serves it with CORS.
+// another origin that serves it with CORS. It adds nothing to the page outside
+// itself: no preload link (vite.config.js), no font (its formulas are MathML,
+// lib/katex.js), and the page's inherited styles stop at :host (views.css).
 import { sharedEngine } from '../engine/page.js';
 import { mountSingleView } from './single-view.js';
 import { keyOfAttribute } from '../stage.js';
@@ -47,7 +49,7 @@ class PosencView extends HTMLElement {
     this.#generation++;
   }
 
-  /** Resolves when the view has drawn its current attributes (those set just before the call too). */
+  /** Resolves when the view has drawn its current attributes (those set just before the call too): figure and formula. */
   async whenReady() {
     // setAttribute(...) then whenReady(): the observer's record is still queued (a microtask away); take it now.
     if (this.#observer?.takeRecords().length) this.#schedule();
