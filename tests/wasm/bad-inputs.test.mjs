@@ -75,6 +75,10 @@ test(`catalogue: ${ARGUMENTS.length} arguments x ${BAD.length} bad values each g
       assert.equal(error.param, name, `${what}: .param ${error.param} (${error.message})`);
       assert.match(error.message, new RegExp(`(^|\\W)${name}\\b`), `${what}: message ${error.message}`);
       assert.match(error.message, /expected|accepted keys|must be|not both|invalid/, `${what}: message ${error.message}`);
+      assert.equal(typeof error.allowed, 'string', `${what}: .allowed`);
+      // The range said is the key's own, never a reader's wide internal one (the audit saw T5's num_buckets
+      // refused with "[-1099511627776, 65536]").
+      if (name !== 'relativePositions') assert.doesNotMatch(error.allowed, /-1099511627776/, `${what}: ${error.allowed}`);  // (theirs: ±2^40)
       refused += 1;
     }
   }

@@ -61,7 +61,7 @@ export function render(element, result) {
     plot({ ...common, height: 220, x, y: { label: '↑ position', grid: true },
       color: { legend: true, domain: ['contextual position p', 'token distance i − j'], range: [theme.accent, theme.rule] },
       marks: [
-        Plot.lineY(positions, { x: 'token', y: 'value', stroke: 'series', curve: 'step', strokeWidth: 2 }),
+        Plot.lineY(positions, { x: 'token', y: 'value', z: 'series', stroke: 'series', curve: 'step', strokeWidth: 2 }),
         Plot.dot(rows, { x: 'token', y: 'p', fill: theme.accent, r: 2.5, ...tip }),
         Plot.ruleY([c.target], { stroke: theme.warm, strokeDasharray: '4,3' }),
         Plot.text([`target count ${c.target}`], { frameAnchor: 'top-right', dx: -4, dy: 4, textAnchor: 'end', fill: theme.warm, fontSize: 11 }),

@@ -51,7 +51,7 @@ export function render(element, result) {
     marks: [
       Plot.ruleY(marks, { y: 'value', stroke: (d) => d.colour, strokeDasharray: '5,4' }),
       Plot.text(marks, { y: 'value', text: 'text', frameAnchor: 'left', dx: 4, dy: -7, fill: (d) => d.colour, fontSize: 11 }),
-      Plot.lineY(rows, { x: 'pair', y: 'wavelength', stroke: 'series', strokeWidth: 1.8 }),
+      Plot.lineY(rows, { x: 'pair', y: 'wavelength', z: 'series', stroke: 'series', strokeWidth: 1.8 }),
       Plot.dot(rows, {
         x: 'pair', y: 'wavelength', stroke: 'series', r: 2.2,
         channels: { 'pair i': 'pair', 'wavelength (tokens)': 'wavelength', 'ratio to unscaled': 'ratio' },

@@ -76,7 +76,7 @@ export function render(element, result, params) {
       // Every position drawn: a smooth curve through them (a natural spline: the fastest wave, 2π tokens long, is
       // a wave, not a zigzag between integers), and a dot at each position, the table's own value.
       Plot.lineY(points, {
-        x: 'position', y: 'value', stroke: 'series', strokeWidth: 1.5, curve: bucket === 1 ? 'natural' : 'linear',
+        x: 'position', y: 'value', z: 'series', stroke: 'series', strokeWidth: 1.5, curve: bucket === 1 ? 'natural' : 'linear',
         channels: { dimension: 'dimension', 'pair i': 'pair', 'wavelength (tokens)': 'wavelength' },
         tip: { format: { stroke: false, x: true, y: (v) => v.toPrecision(6), 'wavelength (tokens)': (v) => v.toPrecision(6) } },
       }),
