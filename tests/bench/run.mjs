@@ -235,7 +235,7 @@ if (selected('train')) {
   results.train = await measureTrain();
 }
 if (selected('page')) {
-  log('page: the built playground in headless Chromium (dragging base, typing 500 tokens) ...');
+  log('page: the built playground in headless Chromium (dragging base, typing 500 tokens, pasting a 12 MB config) ...');
   try { results.page = await measurePage(); } catch (e) { results.page = { error: String(e.message).split('\n')[0] }; }
 }
 if (selected('simd')) {
@@ -284,9 +284,10 @@ if (results.page) {
   console.log('\npage: the longest main-thread task (reported, not enforced; the engine works in a Web Worker)');
   if (results.page.error) console.log(`  failed: ${results.page.error}`);
   else {
-    const { dragBase, typing } = results.page;
+    const { dragBase, typing, paste } = results.page;
     console.log(`  ${pad('drag base, n 4096, d_model 1024', 36)} ${pad(fmtMs(dragBase.longestMs), 10)} (${dragBase.longTasks} tasks over 50 ms; heatmap drawn ${dragBase.heatmapDraws} times)`);
     console.log(`  ${pad('type into 500 tokens (rope)', 36)} ${pad(fmtMs(typing.longestMs), 10)} (${typing.longTasks} tasks over 50 ms)`);
+    console.log(`  ${pad(`paste a ${paste.megabytes.toFixed(1)} MB config.json`, 36)} ${pad(fmtMs(paste.longestMs), 10)} (${paste.longTasks} tasks over 50 ms)`);
   }
 }
 

@@ -85,3 +85,19 @@ test('a custom-code config is refused with the reason; the controls and the view
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a rope_scaling nested 5,000 levels deep: a message naming the config, never a platform error; the view stays', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope');
+  const deep = `${'{"rope_type": "linear", "factor": 2, "nested": '.repeat(5000)}{}${'}'.repeat(5000)}`;
+  if (!(await page.isVisible('#config-text'))) await page.click('#paste-config summary');
+  await page.fill('#config-text', `{"model_type": "llama", "head_dim": 128, "rope_theta": 10000, "rope_scaling": ${deep}}`);
+  await page.click('#config-apply');
+  await page.waitForFunction(() => document.getElementById('error-config').textContent !== '');
+  const message = await page.textContent('#error-config');
+  assert.match(message, /^config: nested more than 32 levels deep \(at character \d+\)/);
+  assert.doesNotMatch(message, /postMessage|call stack/);
+  assert.equal(await page.inputValue('#control-encoding'), 'rope');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -6,7 +6,7 @@
 // page's names are the core's).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConfigText, readConfig } from '../../web/src/config/hf-config.js';
+import { MAX_CONFIG_DEPTH, parseConfigText, readConfig } from '../../web/src/config/hf-config.js';
 
 const NAMES = {
   familyTypes: ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta', 'fire', 'cope'],
@@ -123,3 +123,26 @@ test('what it refuses: a misspelt positional key (naming the ones it reads), a n
   assert.throws(() => parseConfigText('{"rope_theta": 1e4,}'), /^Error: config: not valid JSON \(/);
   assert.deepEqual(parseConfigText('{"rope_theta": 1e4}'), { rope_theta: 10000 });
 });
+
+test('a paste nested thousands of levels deep is refused before it is parsed, naming the config and where', () => {
+  // (written as text: JSON.stringify itself overflows the stack at this depth)
+  const deep = `${'{"rope_type": "linear", "factor": 2, "nested": '.repeat(5000)}{}${'}'.repeat(5000)}`;
+  const text = `{"model_type": "llama", "head_dim": 128, "rope_scaling": ${deep}}`;
+  const error = (() => { try { parseConfigText(text); } catch (e) { return e; } })();
+  assert.equal(error.param, 'config');
+  // the 33rd opening brace: the outer object, rope_scaling, then 31 levels of nested
+  assert.equal(error.message, `config: nested more than ${MAX_CONFIG_DEPTH} levels deep (at character ${nthBrace(text, MAX_CONFIG_DEPTH + 1)}); ` +
+    "a model's config.json nests three or four");
+  // 32 levels read; brackets inside strings do not count
+  let ok = { factor: 2 };
+  for (let k = 1; k < MAX_CONFIG_DEPTH; k++) ok = { nested: ok };
+  assert.deepEqual(parseConfigText(JSON.stringify(ok)), ok);
+  assert.deepEqual(parseConfigText(JSON.stringify({ note: '{'.repeat(100) + '\\"[[[' })), { note: `${'{'.repeat(100)}\\"[[[` });
+});
+
+/** The index of text's n-th '{'. */
+function nthBrace(text, n) {
+  let at = -1;
+  for (let k = 0; k < n; k++) at = text.indexOf('{', at + 1);
+  return at;
+}

@@ -1,7 +1,8 @@
 // The import graph of web/src: no module imports itself back through others (a
 // cycle makes the order modules initialise in depend on which is imported first:
 // "Cannot access 'X' before initialization"), the engine's worker bundle holds
-// none of the page's controls, state, presets or config reader, and the views
+// none of the page's controls, state or presets (the config reader only as
+// a chunk loaded on a paste), and the views
 // draw what they are given without reading the page's state.
 // The graph is read from the source text (import-graph.mjs).
 import test from 'node:test';
@@ -30,13 +31,16 @@ test('web/src has no import cycle through dynamic imports either', () => {
   assert.equal(cycle, null, `an import cycle: ${cycle?.join(' -> ')}`);
 });
 
-test("the engine's worker bundle holds none of the page's controls, state, presets or config reader", () => {
-  const graph = graphOf({ dynamic: true });
-  const worker = reachable(graph, 'engine/worker.js');
+test("the engine's worker bundle holds none of the page's controls, state or presets; the config reader only on a paste", () => {
+  const worker = reachable(graphOf(), 'engine/worker.js');
   assert.ok(worker.has('engine/calls.js'), 'the worker runs engine/calls.js');
-  const pageOnly = ['controls.js', 'state.js', 'config/presets.js', 'config/rope-presets.js', 'config/hf-config.js',
-    'config/model-config.js', 'stage.js', 'shells/main.js'];
-  assert.deepEqual(pageOnly.filter((f) => worker.has(f)), []);
+  const configReader = ['config/hf-config.js', 'config/model-config.js'];
+  const pageOnly = ['controls.js', 'state.js', 'config/presets.js', 'config/rope-presets.js', 'stage.js', 'shells/main.js'];
+  assert.deepEqual([...pageOnly, ...configReader].filter((f) => worker.has(f)), [], 'statically: the bundle every embed loads');
+  // A pasted config.json is parsed in the worker (calls.js readConfig), its reader a chunk of its own loaded then.
+  const withDynamic = reachable(graphOf({ dynamic: true }), 'engine/worker.js');
+  assert.deepEqual(configReader.filter((f) => !withDynamic.has(f)), [], 'the worker imports the config reader when a config is pasted');
+  assert.deepEqual(pageOnly.filter((f) => withDynamic.has(f)), []);
 });
 
 test("no view reads the page's state: views draw what they are given", () => {

@@ -71,11 +71,37 @@ function configError(message) {
   return Object.assign(new Error(`config: ${message}`), { param: 'config' });
 }
 
+// How deep a pasted config may nest objects and arrays: a model's config.json nests three or four levels
+// (text_config.rope_scaling.long_factor); a deeper paste is refused before it is parsed, so it never reaches
+// a recursive copy (postMessage's structured clone overflows the stack at a few thousand levels).
+export const MAX_CONFIG_DEPTH = 32;
+
+/** The character at which text's objects and arrays first nest deeper than `limit` (outside strings), or -1. */
+function tooDeepAt(text, limit) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;  // \ escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {  // { [
+      if (++depth > limit) return i;
+    } else if (c === 125 || c === 93) depth--;  // } ]
+  }
+  return -1;
+}
+
 /**
  * Parses pasted text as JSON, with a message that says where it failed.
- * @throws {Error} "config: not valid JSON (...)", .param = 'config'
+ * @throws {Error} "config: not valid JSON (...)" or "config: nested more than 32 levels deep ...", .param = 'config'
  */
 export function parseConfigText(text) {
+  const deep = tooDeepAt(text, MAX_CONFIG_DEPTH);
+  if (deep >= 0) {
+    throw configError(`nested more than ${MAX_CONFIG_DEPTH} levels deep (at character ${deep}); a model's config.json nests three or four`);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -12,26 +12,67 @@ import { seededRandom } from '../lib/random.js';
 import { attachPreviews } from '../lib/box-average.js';
 import { tracking } from '../lib/reads.js';
 
-/** The last `size` values by key, the least recently used dropped first. */
-function lru(size) {
-  const cache = new Map();  // key -> value, oldest first
+/** Bytes of the typed arrays in value (each counted once). */
+function bytesOf(value, seen = new Set()) {
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (value === null || typeof value !== 'object' || seen.has(value)) return 0;
+  seen.add(value);
+  let bytes = 0;
+  for (const v of Object.values(value)) bytes += bytesOf(v, seen);
+  return bytes;
+}
+
+/**
+ * The results the calls remember, all calls together: each call keeps its last `size` values, and all of them
+ * hold at most `maxBytes` of typed arrays, the least recently used dropped first (the newest value is kept
+ * whatever its size: the views of one change share it). Without the byte bound a long session kept the last
+ * four [4096, 4096] similarity matrices (256 MiB) and twelve 2048-token attention heads after they were drawn.
+ */
+function resultStore(maxBytes) {
+  const order = new Map();  // entry -> its bytes, least recently used first, over every call's cache
+  let total = 0;
+  const drop = (entry) => {
+    total -= order.get(entry);
+    order.delete(entry);
+    entry.cache.delete(entry.key);
+  };
   return {
-    has: (key) => cache.has(key),
-    get(key) {
-      const value = cache.get(key);
-      cache.delete(key);
-      cache.set(key, value);
-      return value;
-    },
-    set(key, value) {
-      cache.set(key, value);
-      if (cache.size > size) cache.delete(cache.keys().next().value);
+    /** Bytes of typed arrays held now. */
+    bytes: () => total,
+    /** One call's cache: its last `size` values by key. */
+    cache(size) {
+      const cache = new Map();  // key -> {key, value, cache}, oldest first
+      return {
+        has: (key) => cache.has(key),
+        get(key) {
+          const entry = cache.get(key);
+          cache.delete(key);
+          cache.set(key, entry);
+          const bytes = order.get(entry);
+          order.delete(entry);
+          order.set(entry, bytes);
+          return entry.value;
+        },
+        set(key, value) {
+          const entry = { key, value, cache };
+          const bytes = bytesOf(value);
+          cache.set(key, entry);
+          order.set(entry, bytes);
+          total += bytes;
+          if (cache.size > size) drop(cache.values().next().value);
+          for (const oldest of order.keys()) {
+            if (total <= maxBytes || oldest === entry) break;
+            drop(oldest);
+          }
+        },
+      };
     },
   };
 }
 
-function memoize(fn, size = 4) {
-  const cache = lru(size);
+/** fn with its last `size` values remembered by arguments (JSON), in `store` (resultStore). */
+function memoizeStored(store, fn, size = 4) {
+  const cache = store.cache(size);
   return (...args) => {
     const key = JSON.stringify(args);
     if (cache.has(key)) return cache.get(key);
@@ -46,8 +87,8 @@ function memoize(fn, size = 4) {
  * runs it a slice at a time). A remembered value returns at once, without yielding; a job stopped
  * before its end (the server calls return()) or failing remembers nothing.
  */
-function memoizeJob(job, size = 4) {
-  const cache = lru(size);
+function memoizeJobStored(store, job, size = 4) {
+  const cache = store.cache(size);
   return function* memoized(...args) {
     const key = JSON.stringify(args);
     if (cache.has(key)) return cache.get(key);
@@ -56,6 +97,9 @@ function memoizeJob(job, size = 4) {
     return value;
   };
 }
+
+/** Bytes of typed arrays all the memoised calls of one instance keep between requests (resultStore). */
+export const CACHE_BYTES = 64 * 2 ** 20;
 
 /** Steps of train() between two progress reports (and chances to stop): ~10 ms at the default sizes. */
 const TRAIN_CHUNK = 25;
@@ -68,6 +112,9 @@ const COMPARISON = createComparison(CORE_FAMILIES);
  * @param {object} pe  the instantiated module (createPosenc())
  */
 export function createCalls(pe) {
+  const store = resultStore(CACHE_BYTES);
+  const memoize = (fn, size) => memoizeStored(store, fn, size);
+  const memoizeJob = (job, size) => memoizeJobStored(store, job, size);
   const rotary = memoize((spec, seqLen) => pe.ropeInvFreq(spec, seqLen));
 
   /**
@@ -89,6 +136,13 @@ export function createCalls(pe) {
   const calls = {
     /** The build's version string, e.g. "posenc 0.1.0 (wasm, SIMD on)". */
     version: () => pe.version(),
+
+    /**
+     * What the instance holds: its wasm memory and the typed arrays its memoised calls keep (at most CACHE_BYTES,
+     * and the newest value).
+     * @returns {{wasmBytes: number, cachedBytes: number}}
+     */
+    memory: () => ({ wasmBytes: pe.HEAPU8.buffer.byteLength, cachedBytes: store.bytes() }),
 
     /**
      * The decay comparison with spec's curve in place of its family's reference (null: none of its own).
@@ -266,6 +320,14 @@ export function createCalls(pe) {
       return { vocab, d_model: 32, E: r.params.E, layer: r.params.layers[0], accuracy: r.eval[0].accuracy };
     }, 4),
 
+    /**
+     * A pasted config.json read into its family's spec (config/model-config.js readConfigText), here rather than
+     * on the page's thread: a 12 MB paste takes a few hundred ms to parse. The reader is loaded on the first paste.
+     * @returns {Promise<{spec, sliding, notes, used, unmodelled, ignored, ignoredCount}>}
+     * @throws {Error} .param 'config'
+     */
+    readConfig: async (text) => (await import('../config/model-config.js')).readConfigText(text),
+
     /** The attention head's tokens of a text (lower-cased words and punctuation, as attention() splits it). */
     tokens: memoize((text) => pe.embedTokens(text, 1, 0).tokens, 8),
 
@@ -409,7 +471,9 @@ function isJob(value) {
  * memory is above `memoryLimit` bytes after a request, the server drops the instance and its
  * caches and loads a fresh one (about 15 ms) before the next request; it posts
  * {op: 'restarted', memoryBytes} (the size it dropped) so the page can tell. The default
- * keeps the page's usual large views (attention on 2048 tokens: 123 MiB) on one instance.
+ * keeps the page's usual large views (attention on 2048 tokens: 123 MiB) on one instance. It does the
+ * same after a request whose error may have left the instance in a bad state (a WebAssembly trap, or an
+ * error with code 'internal'). The memoised calls keep at most CACHE_BYTES of results between requests.
  * @param {() => Promise<object>} load  instantiates the wasm module (createPosenc)
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
  * @param {{memoryLimit?: number, sliceMs?: number}} [options]  bytes of wasm memory kept between requests (default
@@ -432,10 +496,14 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     post({ op: 'ready', error: errorMessage(failure) });
   });
 
-  /** A fresh instance in place of one whose memory grew past memoryLimit. */
-  function restartIfLarge() {
+  let broken = null;  // the error of a request that may have left the instance in a bad state (a trap, an 'internal' error)
+
+  /** A fresh instance in place of one whose memory grew past memoryLimit, or that a request may have broken. */
+  function restartIfNeeded() {
     const memoryBytes = pe?.HEAPU8.buffer.byteLength ?? 0;
-    if (memoryBytes <= memoryLimit) return;
+    if (memoryBytes <= memoryLimit && !broken) return;
+    const reason = broken ? `after ${broken.message}` : `after a request used ${memoryBytes} bytes`;
+    broken = null;
     pe = null;
     calls = null;
     ready = load().then((module) => {
@@ -443,7 +511,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       calls = createCalls(pe);
       post({ op: 'restarted', memoryBytes });
     }, (error) => {
-      failure = new Error(`${error?.message ?? error} (reloading the engine after a request used ${memoryBytes} bytes)`);
+      failure = new Error(`${error?.message ?? error} (reloading the engine ${reason})`);
     });
   }
 
@@ -485,7 +553,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
         }
         return [{ id: request.id, data: value, reads }, transfer];
       }
-      let value = calls[request.method](...request.args);
+      let value = await calls[request.method](...request.args);
       if (isJob(value)) {
         const outcome = await drive(request, value);
         if (outcome.stopped) return { id: request.id, [outcome.stopped]: true };
@@ -494,6 +562,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       const { value: out, transfer } = detach(value);
       return [{ id: request.id, value: out }, transfer];
     } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError || error?.code === 'internal') broken = error;
       if (error && typeof error === 'object') error.reads ??= reads;
       return { id: request.id, error: errorMessage(error) };
     }
@@ -518,9 +587,13 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       performance.clearMeasures(`posenc: compute ${label}`);  // not kept in the timeline
       if (globalThis.POSENC_TRACE) console.debug(  // set POSENC_TRACE = true in the worker to log each computation
         `posenc: compute ${label}: ${(performance.now() - start).toFixed(1)} ms`);
-      if (Array.isArray(reply)) post(reply[0], reply[1]);
-      else post(reply);
-      restartIfLarge();
+      try {
+        if (Array.isArray(reply)) post(reply[0], reply[1]);
+        else post(reply);
+      } catch (error) {  // a reply that cannot be copied to the page: its request is answered all the same
+        post({ id: request.id, error: errorMessage(new Error(`the engine's answer could not be sent to the page (${error?.message ?? error})`)) });
+      }
+      restartIfNeeded();
       await ready;
       await new Promise((resolve) => setTimeout(resolve, 0));  // let newer requests in
     }

@@ -16,7 +16,8 @@ import { previewLimits } from '../lib/box-average.js';
  *   view(key: string, family: string, params: object, needs: string[],
  *        options?: {previews?: boolean, priority?: number, onStart?: () => void,
  *          onProgress?: (progress: {done: number, total: number, arm?: object}) => void}):
- *     Promise<{data: object, reads: string[]} | {error: Error, reads: string[]} | {superseded: true} | {cancelled: true}>,
+ *     Promise<{data: object, reads: string[]} | {error: Error, reads: string[]} | {superseded: true} | {cancelled: true}>
+ *     (an error also when the request cannot be sent: .param names the params key that cannot be copied),
  *   prioritise(key: string, priority: number): void,
  *   call(method: string, ...args): Promise<any>,
  *   cancel(key: string): void,
@@ -34,10 +35,11 @@ import { previewLimits } from '../lib/box-average.js';
  *   call: one memoised call of engine/calls.js (e.g. call('rotary', spec, 1));
  *   cancel: drops the queued requests of a key ({superseded: true}) and stops its running job ({cancelled: true});
  *   restarts: how many times the engine replaced its wasm instance after a request grew its
- *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer).
+ *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer) or may have broken it,
+ *     or replaced its worker after it died (a fresh worker gets the requests the old one had, once).
  */
 export function createEngine() {
-  const pending = new Map();  // id -> {resolve, reject, kind}
+  const pending = new Map();  // id -> {resolve, reject, kind, message, retried, onStart, onProgress}
   let nextId = 1;
   let send;
   let settleReady;
@@ -61,15 +63,20 @@ export function createEngine() {
     pending.delete(message.id);
     if (message.superseded) request.resolve({ superseded: true });
     else if (message.cancelled) request.resolve({ cancelled: true });
-    else if (request.kind === 'view') request.resolve(message.error ? { error: toError(message.error), reads: message.error.reads } : message);
-    else if (message.error) request.reject(toError(message.error));
-    else request.resolve(message.value);
+    else if (message.error) fail(request, toError(message.error), message.error.reads);
+    else request.resolve(request.kind === 'view' ? message : message.value);
+  }
+
+  /** Answers a request with an error: a view's {error, reads}, a call's rejection. */
+  function fail(request, error, reads = []) {
+    if (request.kind === 'view') request.resolve({ error, reads });
+    else request.reject(error);
   }
 
   const engine = {
     ready,
     mode: 'worker',
-    restarts: 0,  // fresh instances the engine loaded after a request grew its memory past 128 MiB
+    restarts: 0,  // fresh instances the engine loaded (memory past 128 MiB, a broken instance) and workers it replaced
     view(key, family, params, needs, { previews = false, priority = 0, onStart = null, onProgress = null } = {}) {
       return ask({ op: 'view', key, family, params, needs, priority,
         ...(previews ? { previews: previewLimits(globalThis.devicePixelRatio) } : {}) }, 'view', { onStart, onProgress });
@@ -88,8 +95,14 @@ export function createEngine() {
   function ask(message, kind, { onStart = null, onProgress = null } = {}) {
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject, kind, onStart, onProgress });
-      send({ ...message, id });
+      const request = { resolve, reject, kind, message: { ...message, id }, retried: false, onStart, onProgress };
+      pending.set(id, request);
+      try {
+        send(request.message);
+      } catch (error) {  // postMessage could not copy it (a value nested thousands of levels deep, a function)
+        pending.delete(id);
+        fail(request, uncopyable(message, error));
+      }
     });
   }
 
@@ -107,21 +120,54 @@ export function createEngine() {
     }, (error) => settleReady.reject(error));
   }
 
-  try {
+  /**
+   * The engine's worker. Before it answers, a failure to start moves the engine to the page's thread;
+   * after, a worker that dies (an uncaught error, a reply it could not deliver) is replaced by a fresh
+   * one, and every request it had is sent again, once: one that was waiting when the second worker
+   * died too is answered with an error. No request is left waiting.
+   */
+  function connect() {
     const worker = startWorker();
     let started = false;
+    let gone = false;
     const pendingMessages = [];  // sent before the worker answered: resent to a page-thread server if it fails to start
+    const replace = (reason) => {
+      if (gone) return;
+      gone = true;
+      worker.terminate();
+      engine.restarts += 1;
+      console.info(`posenc: the engine's worker stopped (${reason}); starting a fresh one`);
+      const again = [];
+      for (const [id, request] of pending) {
+        if (!request.retried) {
+          request.retried = true;
+          again.push(request.message);
+        } else {
+          pending.delete(id);
+          fail(request, new Error(`the engine stopped twice while computing this (${reason}); change a value to try again`));
+        }
+      }
+      connect();
+      for (const message of again) send(message);
+    };
     worker.onmessage = (event) => {
+      if (gone) return;
       if (event.data.op === 'ready') {
         started = true;
         pendingMessages.length = 0;
       }
       receive(event.data);
     };
+    worker.onmessageerror = () => replace('a reply that could not be read');
     worker.onerror = (event) => {
       event.preventDefault?.();
-      if (started || fallback) return;
+      if (fallback) return;
+      if (started) {
+        replace(event.message || 'an error in the worker');
+        return;
+      }
       // The worker script could not load: resend what was asked to a server on this thread.
+      gone = true;
       worker.terminate();
       const waiting = [...pendingMessages];
       runHere(event.message || 'the worker failed to start');
@@ -131,10 +177,33 @@ export function createEngine() {
       if (!started) pendingMessages.push(message);
       worker.postMessage(message);
     };
+  }
+
+  try {
+    connect();
   } catch (error) {
     runHere(error.message);
   }
   return engine;
+}
+
+/**
+ * The error for a request postMessage could not copy, naming the first of its params (or arguments) that
+ * cannot be copied, as .param: never the platform's "Maximum call stack size exceeded".
+ */
+function uncopyable(message, error) {
+  const values = message.op === 'view' ? message.params : Object.fromEntries(message.args.map((a, k) => [`argument ${k + 1}`, a]));
+  const param = Object.keys(values).find((key) => {
+    try {
+      structuredClone(values[key]);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  const what = param ?? (message.op === 'view' ? message.family : message.method);
+  const problem = error?.name === 'DataCloneError' ? 'holds a value that cannot be copied' : 'is nested too deeply';
+  return Object.assign(new Error(`${what} cannot be sent to the engine: it ${problem}`), { param: what });
 }
 
 /** A module worker for engine/worker.js; cross-origin (the component on a blog), through a same-origin stub. */

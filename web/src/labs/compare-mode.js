@@ -11,6 +11,7 @@ import { ATTENTION_PARAMETERS } from './attention-lab.js';
 import { FAMILY_PAGES, rawFromSpec } from '../families/pages.js';
 import { defaultsOf, parse } from '../state.js';
 import { specFromConfig } from '../config/model-config.js';
+import { parseConfigText } from '../config/hf-config.js';
 
 export const label = 'compare 2–4 configurations';
 export const formula = 'each configuration: the encoding, then its parameters, e.g. <code>rope preset=llama-3.1-8b</code> ' +
@@ -69,6 +70,9 @@ export function adjustRaw(raw, changed) {
   return SLOTS.some((s, k) => (raw[s] ?? '').trim() !== named.slots[k]) ? { ...raw, comparison: 'custom' } : raw;
 }
 
+/** The longest configuration line read (a pasted config.json included): parsing 1 MiB of JSON takes ~10 ms. */
+export const MAX_SLOT_CHARS = 2 ** 20;
+
 /**
  * Reads one configuration line into its family and parameters.
  * @param {string} slot  the parameter name (config_a ...), for messages
@@ -77,14 +81,19 @@ export function adjustRaw(raw, changed) {
  * @throws {RangeError} naming the slot, the text and what is wrong, with .param = slot
  */
 export function readSlot(slot, text) {
-  const fail = (why) => Object.assign(new RangeError(`${slot} = ${JSON.stringify(text)} is invalid: ${why}`), { param: slot });
+  const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  const fail = (why) => Object.assign(new RangeError(`${slot} = ${JSON.stringify(shown)} is invalid: ${why}`), { param: slot });
+  // The page reads a line on its own thread at every change (and again to write the link): a cheap size check first.
+  if (text.length > MAX_SLOT_CHARS) {
+    throw fail(`${text.length} characters, more than ${MAX_SLOT_CHARS}: a model's config.json is a few kilobytes (or paste its positional keys)`);
+  }
   const trimmed = text.trim();
   let family;
   let raw = {};
   let model = null;  // a pasted config's model: its _name_or_path (as transformers saves it), else its model_type
   if (trimmed.startsWith('{')) {
     let config;
-    try { config = JSON.parse(trimmed); } catch (error) { throw fail(`not JSON (${error.message})`); }
+    try { config = parseConfigText(trimmed); } catch (error) { throw fail(error.message.replace(/^config: /, '')); }
     const named = config?._name_or_path ?? config?.model_type;
     model = typeof named === 'string' && named.trim() ? named.trim().split('/').pop() : null;
     let read;

@@ -5,8 +5,6 @@ import { sharedEngine } from '../engine/page.js';
 import { carryOver } from '../state.js';
 import { createStage, queryOf, readLink } from '../stage.js';
 import { FAMILIES, parametersOf, rawFromSpec } from '../families/index.js';
-import { parseConfigText } from '../config/hf-config.js';
-import { specFromConfig } from '../config/model-config.js';
 import { familyDescription } from '../describe.js';
 import { createWarnings } from '../warnings.js';
 
@@ -153,25 +151,25 @@ const VERDICT = { absolute: (spec) => ['table', spec, 1], none: (spec) => ['tabl
   rotary: (spec) => ['rotary', spec, 1], bias: (spec) => ['bias', spec, 1] };
 
 /** The note under the paste box: the reader's notes, then every key used, not modelled, and ignored. */
-function configNote({ spec, notes, used, unmodelled, ignored }) {
+function configNote({ spec, notes, used, unmodelled, ignored, ignoredCount }) {
   return [
     `shown as ${FAMILIES[spec.type].label}`,
     ...notes,
     used.length ? `read: ${used.join(', ')}` : '',
     ...unmodelled.map(({ key, why }) => `positional, not modelled: ${key} (${why})`),
-    ignored.length ? `ignored (not positional): ${ignored.join(', ')}` : '',
+    ignored.length ? `ignored (not positional): ${ignored.join(', ')}${ignoredCount > ignored.length ? `, and ${ignoredCount - ignored.length} more` : ''}` : '',
   ].filter(Boolean).join('\n');
 }
 
-// Pasting a config.json: read it into its family, check it with the core, then switch to that
-// family with its controls filled from it.
+// Pasting a config.json: read it into its family (in the engine's worker: a paste of megabytes is
+// parsed off this thread), check it with the core, then switch to that family with its controls filled from it.
 document.getElementById('config-apply').addEventListener('click', async () => {
   const error = document.getElementById('error-config');
   const notes = document.getElementById('config-notes');
   error.textContent = '';
   notes.textContent = '';
   try {
-    const read = specFromConfig(parseConfigText(document.getElementById('config-text').value));
+    const read = await engine.call('readConfig', document.getElementById('config-text').value);
     const [method, ...args] = VERDICT[familyDescription(read.spec.type).acts](read.spec);
     await engine.call(method, ...args);  // the core's verdict on every key, before any control changes
     const raw = { ...rawFromSpec(read.spec, read.sliding), ...(read.spec.type === 'rope' ? { preset: 'custom' } : {}) };
