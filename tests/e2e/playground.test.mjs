@@ -229,3 +229,23 @@ test('below 1000 px each view has its own controls beside it, one state with the
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('sliders step over valid values only: T5\'s num_buckets by even counts from 4, a head below n_heads, max_distance from num_buckets / 2', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=t5&n_heads=8');
+  const slider = (name) => page.$eval(`#controls input[name="${name}-slider"]`, (s) => ({ min: Number(s.min), max: Number(s.max), step: Number(s.step) }));
+  const buckets = await slider('num_buckets');
+  assert.deepEqual(buckets, { min: 4, max: 128, step: 2 }, 'every position even and at least 4: valid bidirectional or not');
+  assert.equal((await slider('head')).max, 7, 'heads 0..7 of 8');
+  assert.equal(Math.round(10 ** (await slider('max_distance')).min), 17, 'past num_buckets / 2 = 16');
+  // Moving n_heads moves the head slider's end with it.
+  await page.fill('#controls #control-n_heads', '3');
+  await page.waitForFunction(() => document.querySelector('#controls input[name="head-slider"]').max === '2');
+  // From the keyboard: End on the num_buckets slider lands on a valid count, and nothing is refused.
+  await page.focus('#controls input[name="num_buckets-slider"]');
+  for (const key of ['End', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('num_buckets') === '122');
+  assert.equal(await page.textContent('#controls #error-num_buckets'), '');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -54,6 +54,7 @@ test('pasting a config.json shows its encoding; bad JSON and unknown keys get a 
   await page.click('#paste-config summary');
   await page.fill('#config-text', '{"rope_theta": 10000, "head_dim": 64,');
   await page.click('#config-apply');
+  await page.waitForFunction(() => document.getElementById('error-config').textContent !== '');  // read in the worker
   assert.match(await page.textContent('#error-config'), /^config: not valid JSON/);
   await page.fill('#config-text', JSON.stringify({ model_type: 'llama', vocab_size: 32000, hidden_size: 2048, num_attention_heads: 32,
     rope_theta: 500000, max_position_embeddings: 32768,

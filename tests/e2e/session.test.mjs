@@ -98,7 +98,7 @@ test('100 heavy rounds in one tab end within 1.5x of the memory they started wit
 test('a worker that breaks after it started is replaced, and the views waiting on it draw', async () => {
   const page = await playground.newPage();
   await openPlayground(playground, page, '?encoding=experiment&steps=100');
-  await page.evaluate(() => { history.pushState(null, '', '?encoding=experiment&steps=1500'); dispatchEvent(new PopStateEvent('popstate')); });
+  await page.evaluate(() => { history.pushState(null, '', '?encoding=experiment&steps=600'); dispatchEvent(new PopStateEvent('popstate')); });
   await page.waitForSelector('section.busy-view', { state: 'attached' });  // the training is running in the worker
   const [broken] = page.workers();
   await broken.evaluate(() => { setTimeout(() => { throw new Error('posenc test: the worker broke'); }); });

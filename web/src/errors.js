@@ -11,10 +11,10 @@ export function invalid(name, value, expected) {
 /**
  * A bad value the page itself refuses, in the core's format and with the
  * core's fields: a RangeError "<param> = <value> is invalid: expected <allowed>"
- * with .param, .value and .allowed.
+ * with .code 'bad_param', .param, .value and .allowed.
  */
 export function badParam(param, value, allowed) {
-  return Object.assign(new RangeError(invalid(param, value, allowed)), { param, value: String(value), allowed });
+  return Object.assign(new RangeError(invalid(param, value, allowed)), { code: 'bad_param', param, value: String(value), allowed });
 }
 
 /**

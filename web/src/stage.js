@@ -172,7 +172,7 @@ export async function createStage(o) {
       o.onEncoding?.(nextRaw);
       return;
     }
-    fromLink.delete(changed);
+    leaveLink();
     set(nextRaw, changed, source);
   }
 
@@ -243,6 +243,15 @@ export async function createStage(o) {
       o.onSettled?.(raw, params, changed);
     }
     return { ok };
+  }
+
+  /**
+   * The reader changed a value: the state is theirs now, not the link's. A value the core refuses from here on is
+   * said beside its control and never replaced (a fallback under way stops: what it replaced is warned of).
+   */
+  function leaveLink() {
+    fromLink.clear();
+    if (fallback) warnFallback();
   }
 
   // A link's fallback under way: {replaced: [{param, from, to, why}], whole: the whole states tried}.
@@ -357,20 +366,23 @@ export async function createStage(o) {
     },
     /** Sets some raw values as if the reader had typed them. */
     change(values, changed = null) {
-      for (const key of Object.keys(values)) fromLink.delete(key);
+      leaveLink();
       return set({ ...raw, ...values }, changed);
     },
     /**
-     * Resolves when the latest state has been drawn, figures and formulas: {ok} (no errors anywhere), after any newer
-     * one (a change made while a formula was typeset is waited for too).
+     * Resolves when the latest state has been drawn: {ok} (no errors anywhere), after any newer one. With
+     * formulas, also once every formula shows it (a change made while one was typeset is waited for too): what a
+     * component's whenReady() promises; the playground's URL follows the figures without waiting for them.
+     * @param {{formulas?: boolean}} [o]
      */
-    async whenSettled() {
+    async whenSettled({ formulas = false } = {}) {
       for (;;) {
         const outcome = await (scheduled ?? latestRun);
         if (outcome.superseded) {
           if (destroyed) return { ok: false };
           continue;
         }
+        if (!formulas) return outcome;
         const run = latestRun;
         await Promise.all([...frames.values()].map((f) => f.whenFormula()));
         if (!scheduled && run === latestRun) return outcome;

@@ -438,8 +438,8 @@ function collectBuffers(value, transfer) {
 }
 
 function errorMessage(error) {
-  return { name: error instanceof RangeError ? 'RangeError' : 'Error', message: String(error?.message ?? error), param: error?.param,
-    value: error?.value, allowed: error?.allowed, reads: error?.reads ?? [] };
+  return { name: error instanceof RangeError ? 'RangeError' : 'Error', message: String(error?.message ?? error), code: error?.code,
+    param: error?.param, value: error?.value, allowed: error?.allowed, reads: error?.reads ?? [] };
 }
 
 /** Whether value is a job: a generator that yields progress and returns a field's value (memoizeJob). */

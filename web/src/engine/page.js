@@ -215,10 +215,10 @@ function startWorker() {
   return new Worker(URL.createObjectURL(stub), { type: 'module' });
 }
 
-/** The JS Error of a worker's reply, with the core's .param, .value and .allowed when it named them. */
-function toError({ name, message, param, value, allowed }) {
+/** The JS Error of a worker's reply, with the core's .code, .param, .value and .allowed when it named them. */
+function toError({ name, message, code, param, value, allowed }) {
   const error = new (name === 'RangeError' ? RangeError : Error)(message);
-  for (const [key, field] of Object.entries({ param, value, allowed })) if (field !== undefined) error[key] = field;
+  for (const [key, field] of Object.entries({ code, param, value, allowed })) if (field !== undefined) error[key] = field;
   return error;
 }
 

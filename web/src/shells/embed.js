@@ -21,6 +21,6 @@ new ResizeObserver(postHeight).observe(document.documentElement);
 
 const mounted = await mountSingleView(root, { engine: sharedEngine(), entries: query, site: new URL('.', location.href) });
 document.title = `posenc: ${mounted.stage?.views[0].title ?? 'view'}`;
-if (mounted.stage) await mounted.stage.whenSettled();
+if (mounted.stage) await mounted.stage.whenSettled({ formulas: true });
 postHeight();
 document.body.dataset.ready = 'true';

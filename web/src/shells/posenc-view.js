@@ -54,7 +54,7 @@ class PosencView extends HTMLElement {
     // setAttribute(...) then whenReady(): the observer's record is still queued (a microtask away); take it now.
     if (this.#observer?.takeRecords().length) this.#schedule();
     while (this.#pending) await this.#pending;
-    await this.#mounted?.stage?.whenSettled();
+    await this.#mounted?.stage?.whenSettled({ formulas: true });
   }
 
   /** The state entries: every attribute but the element's own HTML ones. */

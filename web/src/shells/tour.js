@@ -54,7 +54,7 @@ async function show(k, push) {
     ...Object.entries(stop.state)], site });
   if (current !== k) { next.destroy(); return; }
   mounted = next;
-  if (mounted.stage) await mounted.stage.whenSettled();
+  if (mounted.stage) await mounted.stage.whenSettled({ formulas: true });
   if (current === k) document.body.dataset.ready = 'true';
 }
 
