@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "posenc/kernels.hpp"
 #include "posenc/alibi.hpp"
 #include "posenc/args.hpp"
 #include "posenc/attention.hpp"
@@ -240,11 +241,19 @@ std::pair<const void*, std::size_t> items(const val& v, Scratch<T>& storage, con
     return {data, count};
 }
 
-/// An input array of float32 (see items).
+/// An input array of float32 (see items), every item checked finite first (kernels::first_nonfinite, SIMD): a NaN
+/// or infinity is named where it is, "wk[17] = NaN", not by a bound of the core's that it breaks later.
 posenc::Floats floats(const val& v, Scratch<float>& storage, const char* name) {
     const auto [data, count] = items(v, storage, name, "a detached Float32Array",
                                      "a live array (a view on the heap is detached when the heap grows: pass the allocFloat32 buffer itself)");
-    return {static_cast<const float*>(data), count};
+    const float* x = static_cast<const float*>(data);
+    const std::size_t bad = posenc::kernels::first_nonfinite(x, count);
+    if (bad < count) {
+        const std::string value = std::isnan(x[bad]) ? "NaN" : x[bad] > 0 ? "Infinity" : "-Infinity";
+        throw posenc::BadParam(name, std::string(name) + "[" + std::to_string(bad) + "] = " + value +
+                                         " is invalid: expected a finite number", value, "a finite number");
+    }
+    return {x, count};
 }
 
 /// A spec or request object, parsed once from its JSON text (parseSpec) and cached by post.js under its id

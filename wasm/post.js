@@ -357,8 +357,9 @@
   /**
    * An input array named `name`, at most `maxLength()` numbers: {typed, length} (the caller's typed array of type
    * `typed`, or a `Copy` of a plain array's items, each `item()`: 'a finite number' by default), or an allocFloat32
-   * buffer's {address, length}, read in place. Every float item is checked finite here (checkFinite), so a NaN or
-   * infinity is named where it is (wk[17] = NaN), not by a bound of the core's that it breaks later.
+   * buffer's {address, length}, read in place. Every item is checked finite before the core reads it, so a NaN or
+   * infinity is named where it is (wk[17] = NaN): a plain array's here, a float32 array's or buffer's by
+   * bindings.cpp (SIMD, on the heap copy or the buffer itself), a buffer read as float64 positions here.
    */
   function floats(name, allowed, maxLength, typed = 'Float32Array', Copy = Float32Array, item = () => 'a finite number') {
     return {
@@ -368,7 +369,6 @@
         if (typedArrayType(value) === typed) {
           const length = typedLength(value);
           checkLength(name, length, maxLength(), 'numbers');
-          if (typed === 'Float32Array') checkFinite(value, 0, length, name);
           return { typed: value, length };
         }
         if (!Array.isArray(value)) throw badParam(name, quoted(value), allowed);
@@ -380,9 +380,10 @@
           list.push(staged);
           return;
         }
-        // A buffer is read in place, so its items are checked now: no code of the caller's runs from here to the call.
+        // A buffer of positions (read as float64, not through bindings.cpp's float32 check): its items are checked
+        // now, as no code of the caller's runs from here to the call.
         const target = buffer(staged.state, name);
-        checkFinite(HEAPF32, target.address >>> 2, target.length, name);
+        if (Copy !== Float32Array) checkFinite(HEAPF32, target.address >>> 2, target.length, name);
         list.push(target);
       },
     };

@@ -541,6 +541,23 @@ void sinusoid_table_reference(float* out, std::int64_t n, std::size_t half, bool
     }
 }
 
+std::size_t first_nonfinite(const float* x, std::size_t n) {
+    constexpr std::size_t kBlock = 256;
+    const f32x4 zero = simd::splat(0.0f);
+    for (std::size_t start = 0; start < n; start += kBlock) {
+        const std::size_t end = std::min(n, start + kBlock);
+        std::size_t i = start;
+        f32x4 acc = zero;
+        for (; i + 4 <= end; i += 4) acc = simd::add(acc, simd::mul(simd::load(x + i), zero));
+        float tail = 0.0f;
+        for (; i < end; ++i) tail += x[i] * 0.0f;
+        if (simd::hsum(acc) + tail == 0.0f) continue;
+        for (i = start; i < end; ++i)
+            if (!std::isfinite(x[i])) return i;
+    }
+    return n;
+}
+
 const char* backend() { return POSENC_SIMD; }
 
 }  // namespace posenc::kernels

@@ -248,3 +248,21 @@ TEST_CASE("max_abs and column_max_abs are the largest |x| of plain loops, for ev
         }
     }
 }
+
+TEST_CASE("first_nonfinite finds the first NaN or infinity at any place, in and past a block, and n when none", "[kernels]") {
+    const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                         -std::numeric_limits<float>::infinity()};
+    for (std::size_t n : {1u, 3u, 4u, 7u, 255u, 256u, 257u, 1000u}) {
+        std::vector<float> x(n);
+        for (std::size_t i = 0; i < n; ++i) x[i] = (i % 2 ? -1.0f : 1.0f) * 3.0e38f * (float(i % 5) / 4.0f);  // large, finite
+        CHECK(kernels::first_nonfinite(x.data(), n) == n);
+        for (float b : bad)
+            for (std::size_t at : {std::size_t(0), n / 2, n - 1}) {
+                std::vector<float> y = x;
+                y[at] = b;
+                if (at + 1 < n) y[n - 1] = b;  // a second one after it: the first is named
+                CHECK(kernels::first_nonfinite(y.data(), n) == at);
+            }
+    }
+    CHECK(kernels::first_nonfinite(nullptr, 0) == 0);
+}
