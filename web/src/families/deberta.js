@@ -29,9 +29,15 @@ export const { parameters, spec, fields, views, rawFromSpec } = biasFamily({
       help: 'The width of the relative embeddings, projected by W_q and W_k into position queries and keys.' }),
     coreParameter('deberta', 'position_buckets', { sliderMin: -1, sliderMax: 512,
       help: 'Distances up to half of it get their own bucket, farther ones log buckets; ≤ 0: no buckets.' }),
+    // The slider: from past position_buckets / 2 + 1 (the core's rule for a log-bucket end); -1 (take
+    // max_position_embeddings) is typed in the box, as the values between are refused.
     coreParameter('deberta', 'max_relative_positions', { sliderMin: -1, sliderMax: 2048,
-      help: 'Where the log buckets end; < 1 takes max_position_embeddings.' }),
-    coreParameter('deberta', 'max_position_embeddings', { sliderMin: 1, sliderMax: 4096 }),
+      sliderRange: (raw) => (Number(raw.position_buckets) > 0 ? { min: Math.floor(Number(raw.position_buckets) / 2) + 2 } : {}),
+      help: 'Where the log buckets end; < 1 (type -1) takes max_position_embeddings.' }),
+    // Read as the log buckets' end when max_relative_positions < 1: then past position_buckets / 2 + 1 (the core's rule).
+    coreParameter('deberta', 'max_position_embeddings', { sliderMin: 1, sliderMax: 4096,
+      sliderRange: (raw) => (Number(raw.max_relative_positions) < 1 && Number(raw.position_buckets) > 0
+        ? { min: Math.floor(Number(raw.position_buckets) / 2) + 2 } : {}) }),
     { name: 'pos_att', kind: 'choice', default: 'p2c|c2p', choices: Object.keys(POS_ATT), label: 'pos_att_type',
       choiceLabels: { 'p2c|c2p': 'c2p and p2c (DeBERTa-v3)', c2p: 'content → position only', p2c: 'position → content only', none: 'none' } },
     coreParameter('deberta', 'relative_attention'),
