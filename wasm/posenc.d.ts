@@ -67,10 +67,12 @@ export interface TrainRequest {
   eval_encoding?: Spec;
   layers?: number; d_model?: number; vocab?: number; train_length?: number; steps?: number; seed?: number;
   eval_lengths?: number[]; eval_examples?: number; lr?: number; recalibration_steps?: number;
+  /** Sequences per step (1..256, default 1): the gradient is the mean of theirs, the step's loss their mean loss. */
+  batch_size?: number;
 }
 
 export interface TrainResult {
-  /** Float32Array(steps + recalibration_steps): the cross-entropy of each step, in nats. */
+  /** Float32Array(steps + recalibration_steps): the cross-entropy of each step (the mean over its batch), in nats. */
   loss: Float32Array;
   eval: { length: number; accuracy: number; loss: number }[];
   /** E [vocab, d_model]; per layer Wq, Wk, Wv [d_model, d_model] and the encoding with its trained parameters

@@ -309,7 +309,7 @@ void Adam<Real>::update(Params<Real>& params, const Params<Real>& grad) {
 Request parse_request(const Config& config) {
     const SpecReader read(config, "train request",
                           {"task", "encoding", "eval_encoding", "layers", "d_model", "vocab", "train_length", "steps", "seed",
-                           "eval_lengths", "eval_examples", "lr", "recalibration_steps"});
+                           "eval_lengths", "eval_examples", "lr", "recalibration_steps", "batch_size"});
     Request r;
     r.task = task_of(read.choice("task", "copy", {"copy", "induction", "first_marker"}));
     if (const Config* encoding = read.object("encoding")) r.encoding = *encoding;
@@ -321,6 +321,7 @@ Request parse_request(const Config& config) {
     r.train_length = read.integer("train_length", r.train_length, 2, 1024);
     r.steps = read.integer("steps", r.steps, 1, 100000);
     r.recalibration_steps = read.integer("recalibration_steps", 0, 0, 100000);
+    r.batch_size = read.integer("batch_size", 1, 1, 256);
     r.seed = read.integer("seed", 0, 0, kMaxSeed);
     r.eval_examples = read.integer("eval_examples", r.eval_examples, 1, 1024);
     r.lr = read.number("lr", r.lr, 1e-6, 1.0, "a number in [1e-6, 1]");
@@ -353,7 +354,7 @@ Request parse_request(const Config& config) {
     const double longest_length = double(std::max(r.train_length, *std::max_element(r.eval_lengths.begin(), r.eval_lengths.end())));
     const double classes = r.task == Task::first_marker ? longest_length : double(r.vocab);
     const double parameters = d * (double(r.vocab) + 3 * double(r.layers) * d + classes + (training.f.table ? longest_length : 0.0));
-    r.step_work = double(r.layers) * pass(double(r.train_length)) + 4000 + 3 * parameters;
+    r.step_work = double(r.batch_size) * (double(r.layers) * pass(double(r.train_length)) + 4000) + 3 * parameters;
     for (const std::int64_t n : r.eval_lengths)
         r.evaluation_work += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;  // forward only
     // A request is refused when one step, or the evaluation, is above the budget of one call;
@@ -400,8 +401,27 @@ std::int64_t Trainer<Real>::step(std::int64_t count) {
         }
         Params<Real> grad;
         const Evaluation e = loss_and_grad(model_, make_example(request_.task, request_.vocab, request_.train_length, rng_), &grad);
-        loss_.push_back(e.loss);
-        if (e.targets > 0) {
+        if (request_.batch_size == 1) {
+            loss_.push_back(e.loss);
+            if (e.targets > 0) {
+                adam_.update(model_.params, grad);
+                constrain(model_);
+            }
+            continue;
+        }
+        // A mini-batch: the mean of the sequences' gradients (loss_and_grad adds each one's to grad), the mean loss.
+        double loss = e.loss;
+        std::int64_t targets = e.targets;
+        for (std::int64_t b = 1; b < request_.batch_size; ++b) {
+            const Evaluation more = loss_and_grad(model_, make_example(request_.task, request_.vocab, request_.train_length, rng_), &grad);
+            loss += more.loss;
+            targets += more.targets;
+        }
+        const Real mean = Real(1) / Real(request_.batch_size);
+        for (auto& group : groups(grad))
+            for (Real& x : *group.second) x *= mean;
+        loss_.push_back(loss / double(request_.batch_size));
+        if (targets > 0) {
             adam_.update(model_.params, grad);
             constrain(model_);
         }

@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadPosenc } from './load.mjs';
+import { errorOf, loadPosenc } from './load.mjs';
 
 const pe = await loadPosenc();
 const dump = fileURLToPath(new URL('../../build/native/posenc_dump', import.meta.url));
@@ -89,4 +89,21 @@ test('trainer() steps an experiment in chunks to train()\'s exact result, and fr
   assert.ok(pe.heapBytesInUse() <= before + 4096, `heap grew from ${before} to ${pe.heapBytesInUse()} bytes`);
   assert.throws(() => pe.trainerStep(99, 1), (e) => e.param === 'handle' && /handle = 99 is invalid/.test(e.message));
   assert.throws(() => pe.trainerStep(t, 0), (e) => e.param === 'count');
+});
+
+test('mini-batches: a step\'s loss is the mean over its sequences, and with 16 sequences per step two RoPE layers learn induction', () => {
+  const base = { task: 'induction', encoding: { type: 'rope', head_dim: 32 }, layers: 2, d_model: 32, vocab: 16, train_length: 32,
+    seed: 5, eval_lengths: [32] };
+  // batch_size 2 draws the two sequences that two steps of batch_size 1 draw; at lr 1e-6 the first update moves the
+  // second step's loss by about 1e-6, so step 0 of the batch is their mean within that.
+  const single = pe.trainer({ ...base, steps: 2, lr: 1e-6 }).finish().loss;
+  const pair = pe.trainer({ ...base, steps: 1, lr: 1e-6, batch_size: 2 }).finish().loss;
+  assert.ok(Math.abs(pair[0] - (single[0] + single[1]) / 2) < 1e-5 * single[0], `${pair[0]} vs ${(single[0] + single[1]) / 2}`);
+  assert.notEqual(single[0], single[1], 'two different sequences');
+  // The issue's transcription: 16 sequences per step at lr 3e-3 learn induction within 400 steps; one per step does not.
+  const batched = pe.trainer({ ...base, seed: 0, steps: 400, lr: 3e-3, batch_size: 16 }).finish();
+  assert.ok(batched.eval[0].accuracy >= 0.95, `batch 16: accuracy ${batched.eval[0].accuracy} at L_train`);
+  const one = pe.trainer({ ...base, seed: 0, steps: 400 }).finish();
+  assert.ok(one.eval[0].accuracy < 0.5, `batch 1: accuracy ${one.eval[0].accuracy} at L_train`);
+  assert.equal(errorOf(() => pe.trainer({ ...base, batch_size: 0 })).param, 'batch_size');
 });

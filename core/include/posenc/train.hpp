@@ -144,6 +144,9 @@ struct Request {
     /// "none") and trained this many more steps at train_length, the same Adam, before the
     /// evaluation. 0: no drop.
     std::int64_t recalibration_steps = 0;
+    /// Sequences per step: the gradient is the mean of theirs, the step's loss the mean of their losses
+    /// (1: one sequence per step, as before mini-batches, bit for bit).
+    std::int64_t batch_size = 1;
     double lr = 1e-2;
     std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
     /// The budget's operations of one training step and of the evaluation (parse_request).
@@ -151,7 +154,7 @@ struct Request {
 };
 
 /// Reads {task, encoding, eval_encoding?, layers (1 or 2), d_model, vocab, train_length, steps, seed,
-/// eval_lengths, eval_examples, lr, recalibration_steps}. Throws BadParam naming the key for
+/// eval_lengths, eval_examples, lr, recalibration_steps, batch_size (1 to 256)}. Throws BadParam naming the key for
 /// values out of range, and ("train_length", "eval_lengths") when one step or the evaluation is
 /// above the work budget of one call (budget.hpp). run() refuses ("steps") an experiment whose
 /// steps and evaluation are together above it (one call); a Trainer counts each chunk instead.

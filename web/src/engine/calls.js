@@ -266,7 +266,8 @@ export function createCalls(pe) {
     }),
 
     /**
-     * Train short, test long (trainer()): for each arm, a model trained on `task` at trainLength with
+     * Train short, test long (trainer()): for each arm, a model trained on `task` at trainLength (steps of batchSize
+     * sequences each, Adam at learning rate lr) with
      * arm.encoding (then arm.recalibration_steps more steps without it: DroPE) and evaluated at 1, 2, 4
      * and 8 times trainLength, with arm.eval_encoding when it has one (a RoPE scaling applied at test time:
      * the same seed trains the same model again). A job (memoizeJob): it trains TRAIN_CHUNK steps at a time
@@ -279,9 +280,9 @@ export function createCalls(pe) {
      *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's; maps: train()'s
      *   trained attention weights at trainLength and 4 x trainLength (the parameters are not kept)
      */
-    experiment: memoizeJob(function* experiment(task, layers, trainLength, steps, dModel, vocab, seed, arms) {
+    experiment: memoizeJob(function* experiment(task, layers, trainLength, steps, dModel, vocab, seed, batchSize, lr, arms) {
       const requests = arms.map((arm) => ({ task, layers, train_length: trainLength, steps, d_model: dModel, vocab, seed,
-        encoding: arm.encoding, ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}),
+        batch_size: batchSize, lr, encoding: arm.encoding, ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}),
         recalibration_steps: arm.recalibration_steps ?? 0, eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) }));
       const total = requests.reduce((sum, r) => sum + r.steps + r.recalibration_steps, 0);
       const runs = [];
@@ -291,7 +292,7 @@ export function createCalls(pe) {
         let result;
         try {
           while (trainer.done < trainer.total) {
-            trainer.step(TRAIN_CHUNK);
+            trainer.step(Math.max(1, Math.round(TRAIN_CHUNK / (batchSize ?? 1))));  // about TRAIN_CHUNK sequences a slice
             yield { done: before + trainer.done, total, arm: { name: arm.name, index, count: arms.length, done: trainer.done, total: trainer.total } };
           }
           result = trainer.finish();

@@ -27,7 +27,12 @@ export const parameters = [
   { name: 'layers', view: true, kind: 'int', default: 1, min: 1, max: 2, label: 'attention layers',
     help: 'Induction needs two: one layer to find the previous occurrence, one to read what followed it.' },
   { name: 'train_length', view: true, kind: 'int', default: 32, min: 2, max: 128, sliderMax: 128, label: 'training length L_train (tokens)' },
-  { name: 'steps', view: true, kind: 'int', default: 400, min: 1, max: 4000, sliderMax: 2000, log: true, label: 'training steps (one sequence each)' },
+  { name: 'steps', view: true, kind: 'int', default: 400, min: 1, max: 4000, sliderMax: 2000, log: true, label: 'training steps (Adam updates)' },
+  { name: 'batch_size', view: true, kind: 'int', default: 1, min: 1, max: 64, sliderMax: 64, label: 'sequences per step (mini-batch)',
+    help: 'Each step averages the gradient over this many fresh sequences. Induction with two layers needs about 16 ' +
+      '(with lr 0.003): one sequence per step is too noisy a gradient to find the induction head.' },
+  { name: 'lr', view: true, kind: 'number', default: 0.01, min: 1e-5, max: 1, sliderMin: 1e-4, sliderMax: 0.1, log: true,
+    label: 'learning rate (Adam)' },
   { name: 'd_model', view: true, kind: 'int', default: 32, min: 2, max: 64, sliderMax: 64, label: 'd_model' },
   { name: 'vocab', view: true, kind: 'int', default: 16, min: 2, max: 64, sliderMax: 64, label: 'vocabulary size' },
   { name: 'seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (data and initialisation)' },
@@ -78,7 +83,7 @@ function* mapJob(job, fn) {
 export function fields(engine, params) {
   // Every parameter is read here, not in the jobs: the engine records what a field reads while its getter runs.
   const train = () => engine.experiment(params.task, params.layers, params.train_length, params.steps, params.d_model, params.vocab,
-    params.seed, armsOf(params));
+    params.seed, params.batch_size, params.lr, armsOf(params));
   return {
     get experiment() {
       const trainLength = params.train_length;

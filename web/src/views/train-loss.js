@@ -8,7 +8,7 @@ import { themeOf } from '../lib/theme.js';
 
 export const id = 'train-loss';
 export const title = 'Training loss per encoding';
-export const caption = 'The cross-entropy of each step’s sequence (natural log; ln(vocab) is guessing), as a running mean over ' +
+export const caption = 'The cross-entropy of each step’s sequences (their mean, with a mini-batch; natural log; ln(vocab) is guessing), as a running mean over ' +
   '20 steps: how fast, and whether, each encoding’s model learns the task at its training length. (The RoPE scaling arms ' +
   'train the rope model again, step for step, so only rope is drawn.) DroPE trains the rope model too, then goes on past the ' +
   'dashed rule without its encoding: the jump there is what dropping RoPE costs, the rest of its curve how much recalibration wins back.';
