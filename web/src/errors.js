@@ -18,16 +18,17 @@ export function badParam(param, value, allowed) {
 }
 
 /**
- * Runs `compute` and, if the core refuses its key `from` (a key the page fills from another of its own: Gemma-3's
- * rope_local_base_freq goes to the core as the rope_theta of the sliding layers' spec), throws the same error
- * as the page names it: param `to`, and the message's leading name too.
+ * Runs `compute` and, if the core refuses one of the keys of `names` ({core's name: the page's}), throws the same
+ * error as the page names that key: .param and the message's leading name. (Gemma-3's rope_local_base_freq goes to
+ * the core as the rope_theta of the sliding layers' spec; T5's bucket map calls t5Bucket, whose argument is numBuckets.)
  */
-export function renamingParam(from, to, compute) {
+export function renamingParam(names, compute) {
   try {
     return compute();
   } catch (error) {
-    if (error?.param !== from) throw error;
-    const renamed = new RangeError(String(error.message).replace(new RegExp(`^${from}\\b`), to));
+    const to = Object.hasOwn(names, error?.param ?? '') ? names[error.param] : null;
+    if (!to) throw error;
+    const renamed = new RangeError(String(error.message).replace(new RegExp(`^${error.param}\\b`), to));
     throw Object.assign(renamed, { code: error.code, param: to, value: error.value, allowed: error.allowed });
   }
 }

@@ -179,7 +179,7 @@ export function toQuery(parameters, params, base = defaultsOf(parameters)) {
 
 // Names the JS API uses for what the page calls otherwise.
 // The core names some arguments as its JS functions do (seqLen); the page's controls use the config key.
-const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance', nHeads: 'n_heads', numBuckets: 'num_buckets' };
+const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance', nHeads: 'n_heads' };
 
 /**
  * The control an error belongs to: its .param (set by the core for every bad

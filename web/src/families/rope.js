@@ -106,7 +106,7 @@ export function fields(engine, params) {
     // The sliding-window layers of a model whose local layers have their own base (Gemma-3), unscaled as there.
     get local() {
       return params.rope_local_base_freq == null ? null : { rope_theta: params.rope_local_base_freq,
-        ...renamingParam('rope_theta', 'rope_local_base_freq',
+        ...renamingParam({ rope_theta: 'rope_local_base_freq' },
           () => engine.rotary({ ...unscaledSpec(), rope_theta: params.rope_local_base_freq }, params.seq_len)) };
     },
     get slidingWindow() { return params.sliding_window; },

@@ -1,6 +1,7 @@
 // T5's relative buckets on the page: the bias of one head and the bucket map.
 import { biasFamily, headParameters } from './bias.js';
 import { coreParameter } from '../describe.js';
+import { renamingParam } from '../errors.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 't5',
@@ -20,7 +21,8 @@ export const { parameters, spec, fields, views } = biasFamily({
   fields: (engine, p) => ({
     get t5() { return { bidirectional: p.bidirectional, num_buckets: p.num_buckets, max_distance: p.max_distance }; },
     get buckets() {
-      return engine.t5Buckets(p.bidirectional, p.num_buckets, p.max_distance, Math.max(1, Math.min(4096, Math.ceil(p.max_distance * 1.5))));
+      return renamingParam({ numBuckets: 'num_buckets', maxDistance: 'max_distance' }, () => engine.t5Buckets(p.bidirectional,
+        p.num_buckets, p.max_distance, Math.max(1, Math.min(4096, Math.ceil(p.max_distance * 1.5)))));
     },
   }),
 });
