@@ -241,18 +241,22 @@ std::pair<const void*, std::size_t> items(const val& v, Scratch<T>& storage, con
     return {data, count};
 }
 
-/// An input array of float32 (see items), every item checked finite first (kernels::first_nonfinite, SIMD): a NaN
-/// or infinity is named where it is, "wk[17] = NaN", not by a bound of the core's that it breaks later.
+/// Throws unless every item of the float32 input array `name` is finite (kernels::first_nonfinite, SIMD): a NaN or
+/// infinity is named where it is, "wk[17] = NaN", not by a bound of the core's that it breaks later.
+void check_finite(const float* x, std::size_t count, const char* name) {
+    const std::size_t bad = posenc::kernels::first_nonfinite(x, count);
+    if (bad == count) return;
+    const std::string value = std::isnan(x[bad]) ? "NaN" : x[bad] > 0 ? "Infinity" : "-Infinity";
+    throw posenc::BadParam(name, std::string(name) + "[" + std::to_string(bad) + "] = " + value +
+                                     " is invalid: expected a finite number", value, "a finite number");
+}
+
+/// An input array of float32 (see items), every item checked finite first (check_finite).
 posenc::Floats floats(const val& v, Scratch<float>& storage, const char* name) {
     const auto [data, count] = items(v, storage, name, "a detached Float32Array",
                                      "a live array (a view on the heap is detached when the heap grows: pass the allocFloat32 buffer itself)");
     const float* x = static_cast<const float*>(data);
-    const std::size_t bad = posenc::kernels::first_nonfinite(x, count);
-    if (bad < count) {
-        const std::string value = std::isnan(x[bad]) ? "NaN" : x[bad] > 0 ? "Infinity" : "-Infinity";
-        throw posenc::BadParam(name, std::string(name) + "[" + std::to_string(bad) + "] = " + value +
-                                         " is invalid: expected a finite number", value, "a finite number");
-    }
+    check_finite(x, count, name);
     return {x, count};
 }
 
@@ -460,6 +464,7 @@ val t5_bucket(val positions, val bidirectional, val num_buckets, val max_distanc
         } else {  // an allocFloat32 buffer's float32 values, as the float64 the core reads
             Scratch<float> unused;
             const auto [data, count] = items(positions, unused, "relativePositions", "", "");
+            check_finite(static_cast<const float*>(data), count, "relativePositions");
             std::copy_n(static_cast<const float*>(data), count, values.allocate(count));
         }
         return i32(posenc::t5::buckets(values.items.get(), values.count, both, buckets, distance));

@@ -341,25 +341,11 @@
   };
 
   /**
-   * Throws, naming `name` and the first bad index, unless every item of `array` from `start` to `start + length`
-   * is finite: one pass (a sum of items times 0 is 0 unless one is NaN or infinite), then a second only to find it.
-   */
-  function checkFinite(array, start, length, name) {
-    let sum = 0;
-    for (let i = start, end = start + length; i < end; i++) sum += array[i] * 0;
-    if (sum === 0) return;
-    for (let i = 0; i < length; i++) {
-      const item = array[start + i];
-      if (item - item !== 0) throw badParam(name, String(item), 'a finite number', `${name}[${i}]`);
-    }
-  }
-
-  /**
    * An input array named `name`, at most `maxLength()` numbers: {typed, length} (the caller's typed array of type
    * `typed`, or a `Copy` of a plain array's items, each `item()`: 'a finite number' by default), or an allocFloat32
    * buffer's {address, length}, read in place. Every item is checked finite before the core reads it, so a NaN or
-   * infinity is named where it is (wk[17] = NaN): a plain array's here, a float32 array's or buffer's by
-   * bindings.cpp (SIMD, on the heap copy or the buffer itself), a buffer read as float64 positions here.
+   * infinity is named where it is (wk[17] = NaN): a plain array's here, a typed array's or buffer's by
+   * bindings.cpp (check_finite, SIMD, on the heap copy or the buffer itself).
    */
   function floats(name, allowed, maxLength, typed = 'Float32Array', Copy = Float32Array, item = () => 'a finite number') {
     return {
@@ -376,15 +362,7 @@
         return { typed: copy, length: copy.length };
       },
       args(list, staged) {
-        if (staged.state === undefined) {
-          list.push(staged);
-          return;
-        }
-        // A buffer of positions (read as float64, not through bindings.cpp's float32 check): its items are checked
-        // now, as no code of the caller's runs from here to the call.
-        const target = buffer(staged.state, name);
-        if (Copy !== Float32Array) checkFinite(HEAPF32, target.address >>> 2, target.length, name);
-        list.push(target);
+        list.push(staged.state !== undefined ? buffer(staged.state, name) : staged);
       },
     };
   }

@@ -24,8 +24,9 @@ export function sliderScale(p) {
 }
 
 function numericField(p, id, describedBy) {
-  let { lo, hi } = sliderScale(p);
-  const { log } = sliderScale(p);
+  const { lo: ownLo, hi: ownHi, log } = sliderScale(p);
+  let lo = ownLo;
+  let hi = ownHi;
   // A log slider's value, rounded to 3 digits, and for an integer to its step (d_model stays even).
   const step = p.kind.endsWith('int') ? (p.step ?? 1) : null;
   const round = (x) => {
@@ -60,7 +61,6 @@ function numericField(p, id, describedBy) {
   box.addEventListener('input', () => write(box.value));
   /** Narrows the slider to [min, max] within its own range (p.sliderRange: the values valid with the others). */
   const limit = ({ min, max }) => {
-    const { lo: ownLo, hi: ownHi } = sliderScale(p);
     lo = Number.isFinite(min) ? Math.max(ownLo, Math.min(min, ownHi)) : ownLo;
     hi = Number.isFinite(max) ? Math.max(lo, Math.min(max, ownHi)) : ownHi;
     slider.min = String(toSlider(lo));

@@ -310,7 +310,7 @@ export async function createStage(o) {
       : whys.length === 1 ? `${whys[0]}; replaced ${replaced.map(swap).join(', ')}`
         : `These values of the link do not work together: ${whys.map((why) =>
           `${why} (replaced ${replaced.filter((r) => r.why === why).map(swap).join(', ')})`).join('; ')}`;
-    o.warn({ param: replaced[0].param, params: replaced.map((r) => r.param), message });
+    o.warn({ param: replaced[0].param, message });
   }
 
   async function exportFigure(view, viewFrame, kind) {
