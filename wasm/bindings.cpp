@@ -560,33 +560,71 @@ val cope(int request_id, val q, val k, val pos_emb) {
     });
 }
 
+/// UTF-8 of the corpus characters `tokens` index.
+std::string characters(const posenc::train::Corpus& corpus, const std::vector<int>& tokens) {
+    std::string out;
+    for (const int t : tokens) {
+        const std::uint32_t c = corpus.characters[std::size_t(t)];
+        if (c < 0x80) out += char(c);
+        else if (c < 0x800) out += {char(0xC0 | (c >> 6)), char(0x80 | (c & 0x3F))};
+        else if (c < 0x10000) out += {char(0xE0 | (c >> 12)), char(0x80 | ((c >> 6) & 0x3F)), char(0x80 | (c & 0x3F))};
+        else out += {char(0xF0 | (c >> 18)), char(0x80 | ((c >> 12) & 0x3F)), char(0x80 | ((c >> 6) & 0x3F)), char(0x80 | (c & 0x3F))};
+    }
+    return out;
+}
+
 /// An experiment's result (trained in float32): {loss: Float32Array(steps + recalibration_steps), eval: [{length,
-/// accuracy, loss}], params: {E [vocab, d], layers: [{Wq, Wk, Wv [d, d], encoding}], Wout [d, classes], c},
-/// maps: [{length, tokens, targets: Int32Array(length), weights: [Float32Array(length^2) per layer]}]}.
-/// Each layer's encoding is its spec with the trained parameters in the family's explicit form
-/// (posenc::train::trained_spec), arrays row-major.
-val experiment(const posenc::train::Result<float>& result) {
+/// accuracy, loss, perplexity}], validation: [{step, loss}], params: {E [vocab, d], layers: [{heads: [{Wq, Wk, Wv
+/// [d, head_dim], encoding}], Wo? [d, d], norm1?, norm2? [d], W1? [d, m], b1? [m], W2? [m, d], b2? [d]}], norm? [d],
+/// Wout [d, classes], c}, maps: [{length, tokens, targets: Int32Array(length), weights: [Float32Array(length^2) per
+/// layer (head 0's)]}], samples: [{prompt, generated}] (task "text": strings), characters (task "text": the
+/// vocabulary, token k = characters[k])}. Each head's encoding is its spec with the trained parameters in the
+/// family's explicit form (posenc::train::trained_spec), arrays row-major; the optional arrays are present when the
+/// model has them (several heads, an MLP, norm "rms_norm").
+val experiment(const posenc::train::Result<float>& result, const posenc::train::Corpus* corpus) {
     val eval = val::array();
     for (std::size_t i = 0; i < result.eval.size(); ++i) {
         val point = val::object();
         point.set("length", double(result.eval[i].length));
         point.set("accuracy", result.eval[i].accuracy);
         point.set("loss", result.eval[i].loss);
+        point.set("perplexity", result.eval[i].perplexity());
         eval.set(i, point);
     }
+    val validation = val::array();
+    for (std::size_t i = 0; i < result.validation.size(); ++i)
+        validation.set(i, Record().number("step", double(result.validation[i].step)).number("loss", result.validation[i].loss).value());
     const auto& p = result.model.params;
+    const auto optional = [](val& object, const char* name, const std::vector<float>& values) {
+        if (!values.empty()) object.set(name, f32(values));
+    };
     val layers = val::array();
     for (std::size_t l = 0; l < p.layers.size(); ++l) {
+        const auto& source = p.layers[l];
+        val heads = val::array();
+        for (std::size_t h = 0; h < source.heads.size(); ++h) {
+            val head = val::object();
+            head.set("Wq", f32(source.heads[h].Wq));
+            head.set("Wk", f32(source.heads[h].Wk));
+            head.set("Wv", f32(source.heads[h].Wv));
+            head.set("encoding", parsed(posenc::to_json(posenc::train::trained_spec(result.model, l, h))));
+            heads.set(h, head);
+        }
         val layer = val::object();
-        layer.set("Wq", f32(p.layers[l].Wq));
-        layer.set("Wk", f32(p.layers[l].Wk));
-        layer.set("Wv", f32(p.layers[l].Wv));
-        layer.set("encoding", parsed(posenc::to_json(posenc::train::trained_spec(result.model, l))));
+        layer.set("heads", heads);
+        optional(layer, "Wo", source.Wo);
+        optional(layer, "norm1", source.norm1);
+        optional(layer, "norm2", source.norm2);
+        optional(layer, "W1", source.W1);
+        optional(layer, "b1", source.b1);
+        optional(layer, "W2", source.W2);
+        optional(layer, "b2", source.b2);
         layers.set(l, layer);
     }
     val params = val::object();
     params.set("E", f32(p.E));
     params.set("layers", layers);
+    optional(params, "norm", p.norm);
     params.set("Wout", f32(p.Wout));
     params.set("c", f32(p.c));
     val maps = val::array();
@@ -604,15 +642,28 @@ val experiment(const posenc::train::Result<float>& result) {
     val out = val::object();
     out.set("loss", f32(result.loss));
     out.set("eval", eval);
+    out.set("validation", validation);
     out.set("params", params);
     out.set("maps", maps);
+    if (corpus) {
+        val samples = val::array();
+        for (std::size_t k = 0; k < result.samples.size(); ++k)
+            samples.set(k, Record().text("prompt", characters(*corpus, result.samples[k].prompt))
+                               .text("generated", characters(*corpus, result.samples[k].generated)).value());
+        out.set("samples", samples);
+        std::vector<int> all(corpus->characters.size());
+        for (std::size_t k = 0; k < all.size(); ++k) all[k] = int(k);
+        out.set("characters", characters(*corpus, all));
+    }
     return out;
 }
 
 /// train(request): the experiment in one call (posenc::train::run), as experiment().
 val train(int request_id) {
     return guarded([&] {
-        const Spec& request = spec_of(request_id); return experiment(posenc::train::run<float>(posenc::train::parse_request(request.config))); });
+        const posenc::train::Request request = posenc::train::parse_request(spec_of(request_id).config);
+        return experiment(posenc::train::run<float>(request), request.corpus.get());
+    });
 }
 
 /// The experiments under way, a few steps at a time (JS trainer(request)); slot k is handle k + 1.
@@ -652,7 +703,7 @@ val trainer_step(val handle, val count) {
 val trainer_finish(val handle) {
     return guarded([&] {
         const std::unique_ptr<posenc::train::Trainer<float>> owned = std::move(trainers[trainer_slot(handle)]);
-        return experiment(owned->finish());
+        return experiment(owned->finish(), owned->request().corpus.get());
     });
 }
 

@@ -56,7 +56,7 @@ struct Train {
         };
         s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
             const std::size_t n = in.pass.n;
-            train::LayerBias<Real> out;
+            train::HeadBias<Real> out;
             out.b.assign(n * n, Real(0));
             train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) { return in.pass.fixed[i * n + j]; });
             return out;
@@ -73,6 +73,10 @@ POSENC_COLD Family make_family() {
     set_relative_bias<relative_of>(f);
     train::Training t;
     t.pair_work = [](const Config&, double) { return 0.0; };
+    t.head = [](Config& spec, std::int64_t head, std::int64_t heads) {  // the paper's slopes for the model's heads
+        spec["n_heads"] = double(heads);
+        spec["head"] = double(head);
+    };
     f.training = train::training<Train>(std::move(t));
     return f;
 }

@@ -142,8 +142,8 @@ struct Train {
         s.bias = [](const Config&, const train::BiasInputs<Real>& in) {  // gates, their suffix sums, and q . e interpolated there
             const std::size_t n = in.pass.n, d = in.pass.d, P = in.pass.width;
             const Real top = Real(P - 1);
-            const train::Vec<Real>& pos = in.layer.pos;
-            train::LayerBias<Real> out;
+            const train::Vec<Real>& pos = in.head.pos;
+            train::HeadBias<Real> out;
             out.b.assign(n * n, Real(0));
             out.saved = {train::Vec<Real>(n * n, Real(0)), train::Vec<Real>(n * n, Real(0)), train::Vec<Real>(n * P, Real(0))};
             train::Vec<Real>&gates = out.saved[0], &positions = out.saved[1], &qe = out.saved[2];
@@ -161,11 +161,11 @@ struct Train {
             }
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>& fw, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>& fw, const train::Vec<Real>& ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n, d = in.pass.d, P = in.pass.width;
             const Real top = Real(P - 1);
-            const train::Vec<Real>& pos = in.layer.pos;
+            const train::Vec<Real>& pos = in.head.pos;
             const train::Vec<Real>&gates = fw.saved[0], &positions = fw.saved[1], &qe = fw.saved[2];
             train::Vec<Real> dqe(P), dp(n);
             for (std::size_t i = 0; i < n; ++i) {
@@ -186,7 +186,7 @@ struct Train {
                 }
                 for (std::size_t e = 0; e < P; ++e) {
                     train::axpy(dqe[e], &pos[e * d], &g.dq[i * d], d);
-                    train::axpy(dqe[e], &in.q[i * d], &g.layer.pos[e * d], d);
+                    train::axpy(dqe[e], &in.q[i * d], &g.head.pos[e * d], d);
                 }
             }
         };

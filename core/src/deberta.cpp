@@ -135,17 +135,17 @@ std::vector<double> stand_in_rows(const Spec& spec, std::int64_t first, std::int
     return out;
 }
 
-/// Training: the relative embeddings E [2 att_span, d] as the attention reads them (norm_rel_ebd "none"),
-/// projected by the layer's W_k and W_q: b(i, j) = (q_i . K_r[idx] + k_j . Q_r[idx]) / sqrt(3 d).
+/// Training: the relative embeddings E [2 att_span, d_model] as the attention reads them (norm_rel_ebd "none"),
+/// projected by the head's W_k and W_q [d_model, head_dim]: b(i, j) = (q_i . K_r[idx] + k_j . Q_r[idx]) / sqrt(3 head_dim).
 template <class Real>
 struct Train {
     static train::Slots<Real> slots() {
         train::Slots<Real> s;
-        s.init = [](const Config& own, std::int64_t d) {
+        s.init = [](const Config& own, std::int64_t) {
             const Spec spec = parse(own);
             train::check_table(spec.position_buckets > 0 ? "encoding.position_buckets" : "encoding.max_relative_positions",
                                std::to_string(spec.position_buckets > 0 ? spec.position_buckets : spec.max_relative()),
-                               double(2 * spec.span()), d);
+                               double(2 * spec.span()), spec.hidden_size);
             const auto E = relative_embeddings(spec, 0, 2 * spec.span());
             return train::Vec<Real>(E.begin(), E.end());
         };
@@ -169,24 +169,24 @@ struct Train {
         };
         s.bias = [](const Config&, const train::BiasInputs<Real>& in) {  // saved: K_r = E W_k, Q_r = E W_q of the rows reached
             const train::Pass<Real>& pass = in.pass;
-            const std::size_t n = pass.n, d = pass.d;
-            const Real* E = &in.layer.pos[pass.first * d];
-            train::LayerBias<Real> out;
+            const std::size_t n = pass.n, d = pass.d, d_in = pass.d_in;
+            const Real* E = &in.head.pos[pass.first * d_in];
+            train::HeadBias<Real> out;
             out.b.assign(n * n, Real(0));
             out.saved.assign(2, train::Vec<Real>(pass.count * d));
             train::Vec<Real>&Kr = out.saved[0], &Qr = out.saved[1];
-            train::matmul(E, in.layer.Wk.data(), Kr.data(), pass.count, d, d);
-            train::matmul(E, in.layer.Wq.data(), Qr.data(), pass.count, d, d);
+            train::matmul(E, in.head.Wk.data(), Kr.data(), pass.count, d_in, d);
+            train::matmul(E, in.head.Wq.data(), Qr.data(), pass.count, d_in, d);
             train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {
                 const std::size_t r = std::size_t(pass.index[i * n + j]) - pass.first;
                 return pass.content_scale * (train::dot(&in.q[i * d], &Kr[r * d], d) + train::dot(&in.k[j * d], &Qr[r * d], d));
             });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>& fw, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>& fw, const train::Vec<Real>& ds,
                         const train::BiasGradients<Real>& g) {
             const train::Pass<Real>& pass = in.pass;
-            const std::size_t n = pass.n, d = pass.d;
+            const std::size_t n = pass.n, d = pass.d, d_in = pass.d_in;
             const train::Vec<Real>&Kr = fw.saved[0], &Qr = fw.saved[1];
             train::Vec<Real> dKr(pass.count * d, Real(0)), dQr(pass.count * d, Real(0));
             for (std::size_t i = 0; i < n; ++i)
@@ -198,10 +198,10 @@ struct Train {
                     train::axpy(s_, &in.k[j * d], &dQr[r * d], d);
                     train::axpy(s_, &Qr[r * d], &g.dk[j * d], d);
                 }
-            const Real* E = &in.layer.pos[pass.first * d];
-            Real* dE = &g.layer.pos[pass.first * d];
-            train::matmul_backward(E, in.layer.Wk.data(), dKr.data(), dE, g.layer.Wk.data(), pass.count, d, d);
-            train::matmul_backward(E, in.layer.Wq.data(), dQr.data(), dE, g.layer.Wq.data(), pass.count, d, d);
+            const Real* E = &in.head.pos[pass.first * d_in];
+            Real* dE = &g.head.pos[pass.first * d_in];
+            train::matmul_backward(E, in.head.Wk.data(), dKr.data(), dE, g.head.Wk.data(), pass.count, d_in, d);
+            train::matmul_backward(E, in.head.Wq.data(), dQr.data(), dE, g.head.Wq.data(), pass.count, d_in, d);
         };
         return s;
     }

@@ -43,8 +43,8 @@ struct Train {
         };
         s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
             const std::size_t n = in.pass.n, W = in.pass.width;
-            const train::Vec<Real>& pos = in.layer.pos;
-            train::LayerBias<Real> out;
+            const train::Vec<Real>& pos = in.head.pos;
+            train::HeadBias<Real> out;
             out.b.assign(n * n, Real(0));
             train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {
                 const Real x = in.pass.fixed[i * n + j];
@@ -54,20 +54,20 @@ struct Train {
             });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n, W = in.pass.width;
-            const train::Vec<Real>& pos = in.layer.pos;
+            const train::Vec<Real>& pos = in.head.pos;
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j <= i; ++j) {
                     const Real x = in.pass.fixed[i * n + j], s_ = ds[i * n + j];
-                    g.layer.pos[3 * W] += s_;
+                    g.head.pos[3 * W] += s_;
                     for (std::size_t u = 0; u < W; ++u) {
                         const Real pre = pos[u] * x + pos[W + u];
                         if (pre <= 0) continue;
-                        g.layer.pos[2 * W + u] += s_ * pre;
-                        g.layer.pos[u] += s_ * pos[2 * W + u] * x;
-                        g.layer.pos[W + u] += s_ * pos[2 * W + u];
+                        g.head.pos[2 * W + u] += s_ * pre;
+                        g.head.pos[u] += s_ * pos[2 * W + u] * x;
+                        g.head.pos[W + u] += s_ * pos[2 * W + u];
                     }
                 }
         };

@@ -34,8 +34,8 @@ struct Train {
         s.bias = [](const Config& c, const train::BiasInputs<Real>& in) {
             const std::size_t n = in.pass.n;
             const bool power = parse(c).variant == Variant::power;
-            const train::Vec<Real>& pos = in.layer.pos;
-            train::LayerBias<Real> out;
+            const train::Vec<Real>& pos = in.head.pos;
+            train::HeadBias<Real> out;
             out.b.assign(n * n, Real(0));
             train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {
                 const Real r = Real(i - j);
@@ -43,21 +43,21 @@ struct Train {
             });
             return out;
         };
-        s.backward = [](const Config& c, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config& c, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n;
             const bool power = parse(c).variant == Variant::power;
-            const train::Vec<Real>& pos = in.layer.pos;
+            const train::Vec<Real>& pos = in.head.pos;
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j < i; ++j) {  // the diagonal is 0 whatever r1, r2
                     const Real r = Real(i - j), s_ = ds[i * n + j];
                     if (power) {
                         const Real rp = kernel(r, pos[1], true);
-                        g.layer.pos[0] -= s_ * rp;
-                        g.layer.pos[1] -= s_ * pos[0] * rp * Real(std::log(double(r)));
+                        g.head.pos[0] -= s_ * rp;
+                        g.head.pos[1] -= s_ * pos[0] * rp * Real(std::log(double(r)));
                     } else {
-                        g.layer.pos[0] -= s_ * kernel(r, pos[1], false);
-                        g.layer.pos[1] -= s_ * pos[0] * r / (Real(1) + pos[1] * r);
+                        g.head.pos[0] -= s_ * kernel(r, pos[1], false);
+                        g.head.pos[1] -= s_ * pos[0] * r / (Real(1) + pos[1] * r);
                     }
                 }
         };

@@ -41,21 +41,21 @@ struct Train {
         };
         s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
             const std::size_t n = in.pass.n, d = in.pass.d;
-            train::LayerBias<Real> out;
+            train::HeadBias<Real> out;
             out.b.assign(n * n, Real(0));
             train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {
-                return train::dot(&in.q[i * d], &in.layer.pos[std::size_t(in.pass.index[i * n + j]) * d], d);
+                return train::dot(&in.q[i * d], &in.head.pos[std::size_t(in.pass.index[i * n + j]) * d], d);
             });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n, d = in.pass.d;
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j <= i; ++j) {
                     const std::size_t row = std::size_t(in.pass.index[i * n + j]) * d;
-                    train::axpy(ds[i * n + j], &in.layer.pos[row], &g.dq[i * d], d);
-                    train::axpy(ds[i * n + j], &in.q[i * d], &g.layer.pos[row], d);
+                    train::axpy(ds[i * n + j], &in.head.pos[row], &g.dq[i * d], d);
+                    train::axpy(ds[i * n + j], &in.q[i * d], &g.head.pos[row], d);
                 }
         };
         return s;

@@ -85,16 +85,16 @@ struct Train {
         };
         s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
             const std::size_t n = in.pass.n;
-            train::LayerBias<Real> out;
+            train::HeadBias<Real> out;
             out.b.assign(n * n, Real(0));
-            train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) { return in.layer.pos[std::size_t(in.pass.index[i * n + j])]; });
+            train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) { return in.head.pos[std::size_t(in.pass.index[i * n + j])]; });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n;
             for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t j = 0; j <= i; ++j) g.layer.pos[std::size_t(in.pass.index[i * n + j])] += ds[i * n + j];
+                for (std::size_t j = 0; j <= i; ++j) g.head.pos[std::size_t(in.pass.index[i * n + j])] += ds[i * n + j];
         };
         return s;
     }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <optional>
 
 #include "posenc/budget.hpp"
 #include "posenc/registry.hpp"
@@ -18,49 +20,217 @@ void check_table(const std::string& key, const std::string& value, double rows, 
 
 namespace {
 
-/// The spec as the model uses it: its width key d, one head, causal (see Model::encoding).
-Config sized(const Config& encoding, std::int64_t d) {
+/// The RMSNorm's epsilon (added to mean(x^2)).
+constexpr double kNormEps = 1e-5;
+
+/// The spec as the model uses it: its width key (head_dim; an absolute family's: d), causal, the family's size slot.
+Config sized(const Config& encoding, std::int64_t d, std::int64_t head_dim) {
     const Family& family = family_of(encoding);
     Config out = encoding;
-    if (!family.width_key.empty()) out[family.width_key] = double(d);
+    if (!family.width_key.empty()) out[family.width_key] = double(family.acts == Acts::absolute ? d : head_dim);
     if (family.key("causal")) out["causal"] = true;
     if (family.training.size) family.training.size(out, d);
     return out;
 }
 
-/// The spec with its seed key set to `seed` (the draw of one layer's parameters).
+/// The spec with its seed key set to `seed` (the draw of one head's parameters).
 Config seeded(const Config& encoding, std::uint64_t seed) {
     Config out = encoding;
     out["seed"] = double(seed);
     return out;
 }
 
-/// What a pass over n tokens precomputes: the content scale 1 / sqrt(d), then the family's prepare slot.
+/// Head h's spec: model.encoding, set per head by the family where its fixed bias depends on the head.
 template <class Real>
-Pass<Real> pass_of(const Model<Real>& m, std::size_t n) {
+Config head_spec(const Model<Real>& m, std::size_t h) {
+    if (m.arch.n_heads == 1 || !m.family->training.head) return m.encoding;
+    Config out = m.encoding;
+    m.family->training.head(out, std::int64_t(h), m.arch.n_heads);
+    return out;
+}
+
+/// What a pass over n tokens precomputes for head h: the content scale 1 / sqrt(width), then the family's prepare slot.
+template <class Real>
+Pass<Real> pass_of(const Model<Real>& m, std::size_t n, std::size_t h) {
     Pass<Real> pass;
     pass.n = n;
-    pass.d = std::size_t(m.d);
-    pass.content_scale = Real(1.0 / std::sqrt(double(m.d)));
+    pass.d_in = std::size_t(m.d);
+    pass.d = m.family->acts == Acts::absolute ? std::size_t(m.d) : std::size_t(m.head_dim());
+    pass.content_scale = Real(1.0 / std::sqrt(double(m.head_dim())));
     const Slots<Real>& slot = slots<Real>(m.family->training);
-    if (slot.prepare) slot.prepare(m.encoding, pass);
+    if (slot.prepare) slot.prepare(head_spec(m, h), pass);
     return pass;
 }
 
 template <class Real>
 void zero_like(Params<Real>& g, const Params<Real>& p) {
     g.layers.resize(p.layers.size());
+    for (std::size_t l = 0; l < p.layers.size(); ++l) g.layers[l].heads.resize(p.layers[l].heads.size());
     auto to = groups(g);
     auto from = groups(const_cast<Params<Real>&>(p));
     for (std::size_t k = 0; k < to.size(); ++k) to[k].second->assign(from[k].second->size(), 0.0);
 }
 
+/// y [n, d] = x / sqrt(mean(x^2) + eps) * gain; inv [n] keeps each row's 1 / sqrt(mean(x^2) + eps).
+template <class Real>
+void rms_norm(const Vec<Real>& x, const Vec<Real>& gain, Vec<Real>& y, Vec<Real>& inv, std::size_t n, std::size_t d) {
+    y.resize(n * d);
+    inv.resize(n);
+    for (std::size_t t = 0; t < n; ++t) {
+        const Real* row = &x[t * d];
+        Real sum = 0;
+        for (std::size_t c = 0; c < d; ++c) sum += row[c] * row[c];
+        inv[t] = Real(1) / std::sqrt(sum / Real(d) + Real(kNormEps));
+        for (std::size_t c = 0; c < d; ++c) y[t * d + c] = row[c] * inv[t] * gain[c];
+    }
+}
+
+/// The backward pass of rms_norm: given dy [n, d], adds to dx [n, d] and dgain [d].
+template <class Real>
+void rms_norm_backward(const Vec<Real>& x, const Vec<Real>& gain, const Vec<Real>& inv, const Vec<Real>& dy, Vec<Real>& dx,
+                       Vec<Real>& dgain, std::size_t n, std::size_t d) {
+    for (std::size_t t = 0; t < n; ++t) {
+        const Real* row = &x[t * d];
+        const Real* g = &dy[t * d];
+        Real dot_ = 0;  // sum_c dxhat_c xhat_c, with xhat = x inv and dxhat = dy gain
+        for (std::size_t c = 0; c < d; ++c) {
+            const Real xhat = row[c] * inv[t];
+            dgain[c] += g[c] * xhat;
+            dot_ += g[c] * gain[c] * xhat;
+        }
+        const Real mean = dot_ / Real(d);
+        for (std::size_t c = 0; c < d; ++c) dx[t * d + c] += inv[t] * (g[c] * gain[c] - row[c] * inv[t] * mean);
+    }
+}
+
+/// One head's values in the forward pass, kept for the backward pass.
+template <class Real>
+struct HeadCache {
+    Vec<Real> q, k, v, a;  // q and k as they enter q . k [n, hd], v [n, hd], weights [n, n]
+    HeadBias<Real> bias;
+};
+
 /// One layer's values in the forward pass, kept for the backward pass.
 template <class Real>
 struct Cache {
-    Vec<Real> in, q, k, v, a;  // in [n, d] (the layer's x), q and k as they enter q . k, v, weights [n, n]
-    LayerBias<Real> bias;
+    Vec<Real> in;             // [n, d] the layer's input h
+    Vec<Real> u, inv1;        // the attention's input N1(in) [n, d] and its rows' 1 / rms (norm only)
+    std::vector<HeadCache<Real>> heads;
+    Vec<Real> o;              // [n, d] the heads' outputs side by side (before W_o)
+    Vec<Real> mid;            // [n, d] in + attention: the MLP's residual input (MLP only)
+    Vec<Real> u2, inv2;       // N2(mid) and its 1 / rms (MLP and norm)
+    Vec<Real> act;            // [n, m] relu(u2 W_1 + b_1) (MLP only)
 };
+
+/// The forward pass's values the backward pass and the callers read.
+template <class Real>
+struct Forward {
+    std::vector<Pass<Real>> passes;  // per head (one when the heads share a spec)
+    std::vector<Cache<Real>> caches;
+    Vec<Real> h, hn, inv;            // the last layer's output [n, d], N(h) and its 1 / rms (norm only)
+    Vec<Real> z;                     // [n, classes] the logits
+    const Pass<Real>& pass(std::size_t head) const { return passes[passes.size() == 1 ? 0 : head]; }
+};
+
+/// x [n, cols] += the row vector b [cols].
+template <class Real>
+void add_rows(Vec<Real>& x, const Vec<Real>& b, std::size_t n, std::size_t cols) {
+    for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t c = 0; c < cols; ++c) x[t * cols + c] += b[c];
+}
+
+/// db [cols] += the column sums of g [n, cols].
+template <class Real>
+void sum_rows(const Vec<Real>& g, Vec<Real>& db, std::size_t n, std::size_t cols) {
+    for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t c = 0; c < cols; ++c) db[c] += g[t * cols + c];
+}
+
+template <class Real>
+Forward<Real> forward(const Model<Real>& model, const std::vector<int>& tokens, std::vector<std::vector<Real>>* weights) {
+    const std::size_t n = tokens.size(), d = std::size_t(model.d), C = std::size_t(model.classes);
+    const std::size_t H = std::size_t(model.arch.n_heads), hd = std::size_t(model.head_dim());
+    const std::size_t m = std::size_t(model.arch.intermediate_size);
+    const bool norm = model.arch.norm;
+    const Params<Real>& p = model.params;
+    Forward<Real> f;
+    Vec<Real> x(n * d);
+    for (std::size_t t = 0; t < n; ++t)
+        std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t(tokens[t]) * d), d, x.begin() + std::ptrdiff_t(t * d));
+    const bool per_head = H > 1 && model.family->training.head;
+    for (std::size_t h = 0; h < (per_head ? H : 1); ++h) f.passes.push_back(pass_of(model, n, h));
+    const Slots<Real>& slot = slots<Real>(model.family->training);
+    if (!f.passes[0].table.empty())  // an absolute family's fixed table
+        for (std::size_t k = 0; k < n * d; ++k) x[k] += f.passes[0].table[k];
+    else if (!p.P.empty())  // its learned table
+        for (std::size_t k = 0; k < n * d; ++k) x[k] += p.P[k];
+    f.caches.resize(p.layers.size());
+    Vec<Real>& hidden = f.h;
+    hidden = std::move(x);
+    Vec<Real> head_out(n * hd);
+    for (std::size_t l = 0; l < p.layers.size(); ++l) {
+        const Layer<Real>& layer = p.layers[l];
+        Cache<Real>& cache = f.caches[l];
+        cache.in = hidden;
+        if (norm) rms_norm(cache.in, layer.norm1, cache.u, cache.inv1, n, d);
+        const Vec<Real>& u = norm ? cache.u : cache.in;
+        cache.heads.resize(H);
+        cache.o.assign(H > 1 ? n * d : 0, Real(0));
+        for (std::size_t h = 0; h < H; ++h) {
+            const Head<Real>& head = layer.heads[h];
+            HeadCache<Real>& hc = cache.heads[h];
+            const Pass<Real>& sh = f.pass(h);
+            hc.q.resize(n * hd);
+            hc.k.resize(n * hd);
+            hc.v.resize(n * hd);
+            matmul(u.data(), head.Wq.data(), hc.q.data(), n, d, hd);
+            matmul(u.data(), head.Wk.data(), hc.k.data(), n, d, hd);
+            matmul(u.data(), head.Wv.data(), hc.v.data(), n, d, hd);
+            if (sh.rotary) {
+                sh.rq.apply(hc.q.data(), n, hd, false);
+                sh.rk.apply(hc.k.data(), n, hd, false);
+            }
+            Vec<Real>& a = hc.a;  // the content scores, then the scores, then the weights; 0 above the diagonal
+            a.resize(n * n);
+            scores(hc.q.data(), hc.k.data(), a.data(), n, n, hd, sh.content_scale);
+            if (slot.bias) {
+                hc.bias = slot.bias(head_spec(model, h), BiasInputs<Real>{sh, head, hc.q, hc.k, a});
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t j = 0; j <= i; ++j) a[i * n + j] += hc.bias.b[i * n + j];
+            }
+            attend(a.data(), hc.v.data(), head_out.data(), n, hd, true);
+            if (H == 1) {  // one head: its output is added to the residual, as in issue 14's model
+                for (std::size_t e = 0; e < n * d; ++e) hidden[e] += head_out[e];
+            } else {
+                for (std::size_t t = 0; t < n; ++t) std::copy_n(&head_out[t * hd], hd, &cache.o[t * d + h * hd]);
+            }
+            if (weights && h == 0) weights->push_back(a);
+        }
+        if (H > 1) {
+            Vec<Real> projected(n * d);
+            matmul(cache.o.data(), layer.Wo.data(), projected.data(), n, d, d);
+            for (std::size_t e = 0; e < n * d; ++e) hidden[e] += projected[e];
+        }
+        if (m > 0) {
+            cache.mid = hidden;
+            if (norm) rms_norm(cache.mid, layer.norm2, cache.u2, cache.inv2, n, d);
+            const Vec<Real>& u2 = norm ? cache.u2 : cache.mid;
+            cache.act.resize(n * m);
+            matmul(u2.data(), layer.W1.data(), cache.act.data(), n, d, m);
+            add_rows(cache.act, layer.b1, n, m);
+            for (Real& e : cache.act) e = e > Real(0) ? e : Real(0);
+            Vec<Real> out(n * d);
+            matmul(cache.act.data(), layer.W2.data(), out.data(), n, m, d);
+            add_rows(out, layer.b2, n, d);
+            for (std::size_t e = 0; e < n * d; ++e) hidden[e] += out[e];
+        }
+    }
+    if (norm) rms_norm(hidden, p.norm, f.hn, f.inv, n, d);
+    f.z.resize(n * C);
+    matmul((norm ? f.hn : hidden).data(), p.Wout.data(), f.z.data(), n, d, C);
+    add_rows(f.z, p.c, n, C);
+    return f;
+}
 
 }  // namespace
 
@@ -70,9 +240,15 @@ std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>& par
     for (std::size_t l = 0; l < params.layers.size(); ++l) {
         const std::string at = "layer" + std::to_string(l) + ".";
         Layer<Real>& layer = params.layers[l];
-        out.insert(out.end(), {{at + "Wq", &layer.Wq}, {at + "Wk", &layer.Wk}, {at + "Wv", &layer.Wv}, {at + "pos", &layer.pos}});
+        for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+            const std::string head = at + "head" + std::to_string(h) + ".";
+            Head<Real>& x = layer.heads[h];
+            out.insert(out.end(), {{head + "Wq", &x.Wq}, {head + "Wk", &x.Wk}, {head + "Wv", &x.Wv}, {head + "pos", &x.pos}});
+        }
+        out.insert(out.end(), {{at + "Wo", &layer.Wo}, {at + "norm1", &layer.norm1}, {at + "norm2", &layer.norm2}, {at + "W1", &layer.W1},
+                               {at + "b1", &layer.b1}, {at + "W2", &layer.W2}, {at + "b2", &layer.b2}});
     }
-    out.insert(out.end(), {{"Wout", &params.Wout}, {"c", &params.c}, {"P", &params.P}});
+    out.insert(out.end(), {{"norm", &params.norm}, {"Wout", &params.Wout}, {"c", &params.c}, {"P", &params.P}});
     return out;
 }
 
@@ -80,7 +256,8 @@ Task task_of(const std::string& name) {
     if (name == "copy") return Task::copy;
     if (name == "induction") return Task::induction;
     if (name == "first_marker") return Task::first_marker;
-    throw_bad_param("task", '"' + name + '"', "one of \"copy\", \"induction\", \"first_marker\"");
+    if (name == "text") return Task::text;
+    throw_bad_param("task", '"' + name + '"', "one of \"copy\", \"induction\", \"first_marker\", \"text\"");
 }
 
 Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random& rng) {
@@ -110,31 +287,115 @@ Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random&
     return e;
 }
 
+namespace {
+
+/// The window of length + 1 tokens at `at`: its first length as tokens, its last length as targets.
+Example window(const std::vector<std::int32_t>& tokens, std::size_t at, std::int64_t length) {
+    Example e;
+    e.tokens.assign(tokens.begin() + std::ptrdiff_t(at), tokens.begin() + std::ptrdiff_t(at + std::size_t(length)));
+    e.targets.assign(tokens.begin() + std::ptrdiff_t(at + 1), tokens.begin() + std::ptrdiff_t(at + 1 + std::size_t(length)));
+    return e;
+}
+
+}  // namespace
+
+Example Corpus::example(std::int64_t length, Random& rng) const {
+    if (std::size_t(length) + 1 > train_end)
+        throw_bad_param("train_length", std::to_string(length), "at most " + std::to_string(train_end - 1) + " (the training text's characters - 1)");
+    const std::size_t starts = train_end - std::size_t(length);  // windows [at, at + length] inside [0, train_end)
+    return window(tokens, std::min(starts - 1, std::size_t(rng.uniform() * double(starts))), length);
+}
+
+Example Corpus::validation(std::int64_t length, std::int64_t k, std::int64_t count) const {
+    const std::size_t size = tokens.size() - train_end;
+    if (std::size_t(length) + 1 > size)
+        throw_bad_param("eval_lengths", std::to_string(length), "at most " + std::to_string(size - 1) + " (the validation text's characters - 1)");
+    const std::size_t starts = size - std::size_t(length);
+    return window(tokens, train_end + std::size_t(k) * starts / std::size_t(std::max<std::int64_t>(count, 1)), length);
+}
+
+std::shared_ptr<const Corpus> corpus_of(const std::string& text, double validation_fraction) {
+    std::vector<std::uint32_t> points;
+    points.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {  // UTF-8 (RFC 3629): 1 to 4 bytes, no overlong forms, no surrogates
+        const unsigned char b = static_cast<unsigned char>(text[i]);
+        const int extra = b < 0x80 ? 0 : (b >> 5) == 0x6 ? 1 : (b >> 4) == 0xE ? 2 : (b >> 3) == 0x1E ? 3 : -1;
+        std::uint32_t cp = extra == 0 ? b : extra == 1 ? (b & 0x1Fu) : extra == 2 ? (b & 0x0Fu) : (b & 0x07u);
+        bool ok = extra >= 0 && i + std::size_t(extra) < text.size() + (extra == 0 ? 1 : 0);
+        for (int k = 1; ok && k <= extra; ++k) {
+            const unsigned char c = static_cast<unsigned char>(text[i + std::size_t(k)]);
+            ok = (c >> 6) == 0x2;
+            cp = (cp << 6) | (c & 0x3Fu);
+        }
+        static const std::uint32_t lowest[] = {0, 0x80, 0x800, 0x10000};
+        if (!ok || cp < lowest[std::max(extra, 0)] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            throw_bad_param("text", "a text with byte " + std::to_string(b) + " at " + std::to_string(i), "UTF-8 text");
+        points.push_back(cp);
+        i += std::size_t(extra) + 1;
+    }
+    if (points.size() < 1000)
+        throw_bad_param("text", "a text of " + std::to_string(points.size()) + " characters", "at least 1000 characters");
+    auto corpus = std::make_shared<Corpus>();
+    corpus->characters = points;
+    std::sort(corpus->characters.begin(), corpus->characters.end());
+    corpus->characters.erase(std::unique(corpus->characters.begin(), corpus->characters.end()), corpus->characters.end());
+    if (corpus->characters.size() > 1024)
+        throw_bad_param("text", "a text of " + std::to_string(corpus->characters.size()) + " distinct characters", "at most 1024");
+    corpus->tokens.reserve(points.size());
+    for (const std::uint32_t cp : points)
+        corpus->tokens.push_back(std::int32_t(std::lower_bound(corpus->characters.begin(), corpus->characters.end(), cp) - corpus->characters.begin()));
+    std::size_t end = std::size_t(double(points.size()) * (1.0 - validation_fraction));
+    while (end < points.size() && end > 0 && points[end - 1] != '\n') ++end;  // to the next line start
+    if (end >= points.size()) end = std::size_t(double(points.size()) * (1.0 - validation_fraction));
+    corpus->train_end = end;
+    return corpus;
+}
+
 template <class Real>
 Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
-                 std::int64_t max_length, std::uint64_t seed, std::int64_t layers) {
-    if (layers < 1 || layers > 2) throw_bad_param("layers", std::to_string(layers), "1 or 2");
+                       std::int64_t max_length, std::uint64_t seed, const Architecture& arch) {
+    if (arch.layers < 1 || arch.layers > 6) throw_bad_param("layers", std::to_string(arch.layers), "an integer in [1, 6]");
+    if (arch.n_heads < 1 || d % arch.n_heads != 0)
+        throw_bad_param("n_heads", std::to_string(arch.n_heads), "a divisor of d_model = " + std::to_string(d));
     Model<Real> m;
     m.vocab = vocab;
     m.d = d;
     m.classes = classes;
     m.max_length = max_length;
-    m.encoding = sized(encoding, d);
+    m.arch = arch;
+    m.encoding = sized(encoding, d, m.head_dim());
     m.family = &family_of(m.encoding);
     const Slots<Real>& slot = slots<Real>(m.family->training);
+    const std::size_t hd = std::size_t(m.head_dim()), H = std::size_t(arch.n_heads), mw = std::size_t(arch.intermediate_size);
     Random rng(seed);
     const Real std = Real(1.0 / std::sqrt(double(d)));
     Params<Real>& p = m.params;
     p.E = normals(rng, std::size_t(vocab * d), std);
-    p.layers.resize(std::size_t(layers));
+    p.layers.resize(std::size_t(arch.layers));
     for (std::size_t l = 0; l < p.layers.size(); ++l) {
         Layer<Real>& layer = p.layers[l];
-        layer.Wq = normals(rng, std::size_t(d * d), std);
-        layer.Wk = normals(rng, std::size_t(d * d), std);
-        layer.Wv = normals(rng, std::size_t(d * d), std);
-        const Config own = family_of(m.encoding).key("seed") ? seeded(m.encoding, seed + l) : m.encoding;
-        if (slot.init) layer.pos = slot.init(own, d);
+        layer.heads.resize(H);
+        for (std::size_t h = 0; h < H; ++h) {
+            Head<Real>& head = layer.heads[h];
+            head.Wq = normals(rng, std::size_t(d) * hd, std);
+            head.Wk = normals(rng, std::size_t(d) * hd, std);
+            head.Wv = normals(rng, std::size_t(d) * hd, std);
+            const Config own = m.family->key("seed") ? seeded(m.encoding, seed + l * H + h) : m.encoding;
+            if (slot.init) head.pos = slot.init(own, std::int64_t(hd));
+        }
+        if (H > 1) layer.Wo = normals(rng, std::size_t(d * d), std);
+        if (arch.norm) {
+            layer.norm1.assign(std::size_t(d), Real(1));
+            if (mw > 0) layer.norm2.assign(std::size_t(d), Real(1));
+        }
+        if (mw > 0) {
+            layer.W1 = normals(rng, std::size_t(d) * mw, std);
+            layer.b1.assign(mw, Real(0));
+            layer.W2 = normals(rng, mw * std::size_t(d), Real(1.0 / std::sqrt(double(mw))));
+            layer.b2.assign(std::size_t(d), Real(0));
+        }
     }
+    if (arch.norm) p.norm.assign(std::size_t(d), Real(1));
     p.Wout = normals(rng, std::size_t(d * classes), std);
     p.c.assign(std::size_t(classes), 0.0);
     if (slot.table) p.P = slot.table(rng, max_length, d);
@@ -142,9 +403,9 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
 }
 
 template <class Real>
-Config trained_spec(const Model<Real>& model, std::size_t layer) {
-    Config out = model.encoding;
-    const Vec<Real>& pos = model.params.layers.at(layer).pos;
+Config trained_spec(const Model<Real>& model, std::size_t layer, std::size_t head) {
+    Config out = head_spec(model, head);
+    const Vec<Real>& pos = model.params.layers.at(layer).heads.at(head).pos;
     const Training& training = model.family->training;
     const std::vector<double> values(pos.begin(), pos.end());
     if (training.write)
@@ -155,53 +416,18 @@ Config trained_spec(const Model<Real>& model, std::size_t layer) {
 }
 
 template <class Real>
-Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Params<Real>* grad, std::vector<std::vector<Real>>* weights) {
+Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Params<Real>* grad, std::vector<std::vector<Real>>* weights,
+                         std::vector<Real>* logits) {
     const std::size_t n = example.tokens.size(), d = std::size_t(model.d), C = std::size_t(model.classes);
+    const std::size_t H = std::size_t(model.arch.n_heads), hd = std::size_t(model.head_dim());
+    const std::size_t m = std::size_t(model.arch.intermediate_size);
+    const bool norm = model.arch.norm;
     if (n < 1 || std::int64_t(n) > model.max_length)
         throw_bad_param("length", std::to_string(n), "an integer in [1, " + std::to_string(model.max_length) + "]");
     const Params<Real>& p = model.params;
-    // Forward.
-    Vec<Real> x(n * d);
-    for (std::size_t t = 0; t < n; ++t)
-        std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t(example.tokens[t]) * d), d, x.begin() + std::ptrdiff_t(t * d));
-    const Pass<Real> sh = pass_of(model, n);
-    const Slots<Real>& slot = slots<Real>(model.family->training);
-    if (!sh.table.empty())  // an absolute family's fixed table
-        for (std::size_t k = 0; k < n * d; ++k) x[k] += sh.table[k];
-    else if (!p.P.empty())  // its learned table
-        for (std::size_t k = 0; k < n * d; ++k) x[k] += p.P[k];
-    const bool biased = bool(slot.bias);
-    std::vector<Cache<Real>> caches(p.layers.size());
-    Vec<Real> h = x;
-    for (std::size_t l = 0; l < p.layers.size(); ++l) {
-        const Layer<Real>& layer = p.layers[l];
-        Cache<Real>& cache = caches[l];
-        cache.in = h;
-        cache.q.resize(n * d);
-        cache.k.resize(n * d);
-        cache.v.resize(n * d);
-        matmul(cache.in.data(), layer.Wq.data(), cache.q.data(), n, d, d);
-        matmul(cache.in.data(), layer.Wk.data(), cache.k.data(), n, d, d);
-        matmul(cache.in.data(), layer.Wv.data(), cache.v.data(), n, d, d);
-        if (sh.rotary) {
-            sh.rq.apply(cache.q.data(), n, d, false);
-            sh.rk.apply(cache.k.data(), n, d, false);
-        }
-        Vec<Real>& a = cache.a;  // the content scores, then the scores, then the weights; 0 above the diagonal
-        a.resize(n * n);
-        scores(cache.q.data(), cache.k.data(), a.data(), n, n, d, sh.content_scale);
-        if (biased) {
-            cache.bias = slot.bias(model.encoding, BiasInputs<Real>{sh, layer, cache.q, cache.k, a});
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t j = 0; j <= i; ++j) a[i * n + j] += cache.bias.b[i * n + j];
-        }
-        Vec<Real> o(n * d);  // the head's output, added to the residual: h = in + o
-        attend(a.data(), cache.v.data(), o.data(), n, d, true);
-        for (std::size_t e = 0; e < n * d; ++e) h[e] += o[e];
-        if (weights) weights->push_back(a);
-    }
-    Vec<Real> z(n * C);
-    matmul(h.data(), p.Wout.data(), z.data(), n, d, C);
+    Forward<Real> f = forward(model, example.tokens, weights);
+    Vec<Real>& z = f.z;
+    if (logits) *logits = z;
     Evaluation result;
     Vec<Real> dz(n * C, 0.0);
     for (std::size_t t = 0; t < n; ++t)
@@ -211,10 +437,8 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
         if (y < 0) continue;
         Real top = -HUGE_VAL;
         std::size_t best = 0;
-        for (std::size_t c = 0; c < C; ++c) {
-            z[t * C + c] += p.c[c];
+        for (std::size_t c = 0; c < C; ++c)
             if (z[t * C + c] > top) top = z[t * C + c], best = c;
-        }
         Real sum = 0;
         for (std::size_t c = 0; c < C; ++c) sum += std::exp(z[t * C + c] - top);
         result.loss += (top + std::log(sum) - z[t * C + std::size_t(y)]) / Real(result.targets);
@@ -226,47 +450,82 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
 
     // Backward.
     if (grad->E.size() != p.E.size() || grad->layers.size() != p.layers.size()) zero_like(*grad, p);
-    Vec<Real> dh(n * d, 0.0);
-    matmul_backward(h.data(), p.Wout.data(), dz.data(), dh.data(), grad->Wout.data(), n, d, C);
-    for (std::size_t t = 0; t < n; ++t)
-        for (std::size_t c = 0; c < C; ++c) grad->c[c] += dz[t * C + c];
-    Vec<Real> du = dh;  // the gradient of the current layer's output
+    const Slots<Real>& slot = slots<Real>(model.family->training);
+    Vec<Real> dh(n * d, 0.0);  // the gradient of the current layer's output
+    if (norm) {
+        Vec<Real> dhn(n * d, 0.0);
+        matmul_backward(f.hn.data(), p.Wout.data(), dz.data(), dhn.data(), grad->Wout.data(), n, d, C);
+        rms_norm_backward(f.h, p.norm, f.inv, dhn, dh, grad->norm, n, d);
+    } else {
+        matmul_backward(f.h.data(), p.Wout.data(), dz.data(), dh.data(), grad->Wout.data(), n, d, C);
+    }
+    sum_rows(dz, grad->c, n, C);
+    Vec<Real> dhead(n * hd);
     for (std::size_t l = p.layers.size(); l-- > 0;) {
         const Layer<Real>& layer = p.layers[l];
-        Layer<Real>& g = grad->layers[l];
-        const Cache<Real>& cache = caches[l];
-        const Vec<Real>& a = cache.a;
-        Vec<Real> din = du, dq(n * d, 0.0), dk(n * d, 0.0), dv(n * d, 0.0);  // the residual passes du to the input
-        Vec<Real> ds(n * n, 0.0);  // d loss / d s_ij
-        for (std::size_t i = 0; i < n; ++i) {
-            Real weighted = 0;
-            for (std::size_t j = 0; j <= i; ++j) {
-                ds[i * n + j] = dot(&du[i * d], &cache.v[j * d], d);
-                axpy(a[i * n + j], &du[i * d], &dv[j * d], d);
-                weighted += a[i * n + j] * ds[i * n + j];
-            }
-            for (std::size_t j = 0; j <= i; ++j) ds[i * n + j] = a[i * n + j] * (ds[i * n + j] - weighted);  // the softmax's Jacobian
+        Layer<Real>& gl = grad->layers[l];
+        const Cache<Real>& cache = f.caches[l];
+        if (m > 0) {  // h = mid + relu(N2(mid) W_1 + b_1) W_2 + b_2
+            const Vec<Real>& u2 = norm ? cache.u2 : cache.mid;
+            Vec<Real> dact(n * m, 0.0), du2(norm ? n * d : 0, 0.0);
+            matmul_backward(cache.act.data(), layer.W2.data(), dh.data(), dact.data(), gl.W2.data(), n, m, d);
+            sum_rows(dh, gl.b2, n, d);
+            for (std::size_t e = 0; e < n * m; ++e)
+                if (!(cache.act[e] > Real(0))) dact[e] = 0;
+            sum_rows(dact, gl.b1, n, m);
+            // Without a norm, u2 = mid: the gradient adds to dh's residual part in place.
+            matmul_backward(u2.data(), layer.W1.data(), dact.data(), (norm ? du2 : dh).data(), gl.W1.data(), n, d, m);
+            if (norm) rms_norm_backward(cache.mid, layer.norm2, cache.inv2, du2, dh, gl.norm2, n, d);
         }
-        Vec<Real> dcontent = ds;  // d loss / d (scale q_i . k_j)
-        if (biased && slot.backward)
-            slot.backward(model.encoding, BiasInputs<Real>{sh, layer, cache.q, cache.k, a}, cache.bias, ds,
-                          BiasGradients<Real>{g, dq, dk, dcontent});
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) {
-                const Real s = dcontent[i * n + j] * sh.content_scale;
-                axpy(s, &cache.k[j * d], &dq[i * d], d);
-                axpy(s, &cache.q[i * d], &dk[j * d], d);
-            }
-        if (sh.rotary) {  // q = R q0: dq0 = R^T dq
-            sh.rq.apply(dq.data(), n, d, true);
-            sh.rk.apply(dk.data(), n, d, true);
+        // h = in + attention(u), u = N1(in) (or in): dh reaches in through the residual and through u.
+        const Vec<Real>& u = norm ? cache.u : cache.in;
+        Vec<Real> du(norm ? n * d : 0, 0.0), dO;
+        Vec<Real>& dinput = norm ? du : dh;  // without a norm, u = in: the heads' gradients add to the residual's in place
+        if (H > 1) {
+            dO.assign(n * d, 0.0);
+            matmul_backward(cache.o.data(), layer.Wo.data(), dh.data(), dO.data(), gl.Wo.data(), n, d, d);
         }
-        matmul_backward(cache.in.data(), layer.Wq.data(), dq.data(), din.data(), g.Wq.data(), n, d, d);
-        matmul_backward(cache.in.data(), layer.Wk.data(), dk.data(), din.data(), g.Wk.data(), n, d, d);
-        matmul_backward(cache.in.data(), layer.Wv.data(), dv.data(), din.data(), g.Wv.data(), n, d, d);
-        du = std::move(din);
+        for (std::size_t h = 0; h < H; ++h) {
+            const Head<Real>& head = layer.heads[h];
+            Head<Real>& g = gl.heads[h];
+            const HeadCache<Real>& hc = cache.heads[h];
+            const Pass<Real>& sh = f.pass(h);
+            const Vec<Real>& a = hc.a;
+            if (H == 1) dhead = dh;
+            else
+                for (std::size_t t = 0; t < n; ++t) std::copy_n(&dO[t * d + h * hd], hd, &dhead[t * hd]);
+            Vec<Real> dq(n * hd, 0.0), dk(n * hd, 0.0), dv(n * hd, 0.0);
+            Vec<Real> ds(n * n, 0.0);  // d loss / d s_ij
+            for (std::size_t i = 0; i < n; ++i) {
+                Real weighted = 0;
+                for (std::size_t j = 0; j <= i; ++j) {
+                    ds[i * n + j] = dot(&dhead[i * hd], &hc.v[j * hd], hd);
+                    axpy(a[i * n + j], &dhead[i * hd], &dv[j * hd], hd);
+                    weighted += a[i * n + j] * ds[i * n + j];
+                }
+                for (std::size_t j = 0; j <= i; ++j) ds[i * n + j] = a[i * n + j] * (ds[i * n + j] - weighted);  // the softmax's Jacobian
+            }
+            Vec<Real> dcontent = ds;  // d loss / d (scale q_i . k_j)
+            if (slot.bias && slot.backward)
+                slot.backward(head_spec(model, h), BiasInputs<Real>{sh, head, hc.q, hc.k, a}, hc.bias, ds,
+                              BiasGradients<Real>{g, dq, dk, dcontent});
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j) {
+                    const Real s = dcontent[i * n + j] * sh.content_scale;
+                    axpy(s, &hc.k[j * hd], &dq[i * hd], hd);
+                    axpy(s, &hc.q[i * hd], &dk[j * hd], hd);
+                }
+            if (sh.rotary) {  // q = R q0: dq0 = R^T dq
+                sh.rq.apply(dq.data(), n, hd, true);
+                sh.rk.apply(dk.data(), n, hd, true);
+            }
+            matmul_backward(u.data(), head.Wq.data(), dq.data(), dinput.data(), g.Wq.data(), n, d, hd);
+            matmul_backward(u.data(), head.Wk.data(), dk.data(), dinput.data(), g.Wk.data(), n, d, hd);
+            matmul_backward(u.data(), head.Wv.data(), dv.data(), dinput.data(), g.Wv.data(), n, d, hd);
+        }
+        if (norm) rms_norm_backward(cache.in, layer.norm1, cache.inv1, du, dh, gl.norm1, n, d);
     }
-    const Vec<Real>& dx = du;
+    const Vec<Real>& dx = dh;
     for (std::size_t t = 0; t < n; ++t)
         for (std::size_t c = 0; c < d; ++c) {
             grad->E[std::size_t(example.tokens[t]) * d + c] += dx[t * d + c];
@@ -279,8 +538,59 @@ template <class Real>
 void constrain(Model<Real>& model) {
     const Slots<Real>& slot = slots<Real>(model.family->training);
     if (!slot.constrain) return;
-    for (Layer<Real>& layer : model.params.layers) slot.constrain(model.encoding, layer.pos);
+    for (Layer<Real>& layer : model.params.layers)
+        for (Head<Real>& head : layer.heads) slot.constrain(model.encoding, head.pos);
 }
+
+template <class Real>
+double clip_gradient(Params<Real>& grad, double max_norm) {
+    double sum = 0;
+    for (auto& group : groups(grad))
+        for (const Real x : *group.second) sum += double(x) * double(x);
+    const double norm = std::sqrt(sum);
+    if (max_norm > 0 && norm > max_norm) {
+        const Real scale = Real(max_norm / norm);
+        for (auto& group : groups(grad))
+            for (Real& x : *group.second) x *= scale;
+    }
+    return norm;
+}
+
+double learning_rate(double lr, std::int64_t step, std::int64_t steps, std::int64_t warmup, bool cosine) {
+    if (step < warmup) return lr * double(step + 1) / double(warmup);
+    if (!cosine || steps - warmup <= 1) return lr;
+    const double progress = double(step - warmup) / double(steps - warmup - 1);  // 0 .. 1
+    return lr * (0.1 + 0.9 * 0.5 * (1.0 + portable_cos_turns(progress / 2)));
+}
+
+template <class Real>
+std::vector<int> generate(const Model<Real>& model, std::vector<int> prompt, std::int64_t count, double temperature, Random& rng) {
+    std::vector<int> out;
+    const std::size_t C = std::size_t(model.classes);
+    for (std::int64_t k = 0; k < count; ++k) {
+        const std::size_t context = std::min(prompt.size(), std::size_t(model.max_length));
+        const std::vector<int> window(prompt.end() - std::ptrdiff_t(context), prompt.end());
+        const Forward<Real> f = forward<Real>(model, window, nullptr);
+        const Real* z = &f.z[(context - 1) * C];
+        std::size_t pick = std::size_t(std::max_element(z, z + C) - z);
+        if (temperature > 0) {
+            std::vector<double> w(C);
+            double sum = 0;
+            for (std::size_t c = 0; c < C; ++c) sum += (w[c] = std::exp((double(z[c]) - double(z[pick])) / temperature));
+            double u = rng.uniform() * sum;
+            for (std::size_t c = 0; c < C; ++c)
+                if ((u -= w[c]) <= 0 || c + 1 == C) {
+                    pick = c;
+                    break;
+                }
+        }
+        out.push_back(int(pick));
+        prompt.push_back(int(pick));
+    }
+    return out;
+}
+
+double EvalPoint::perplexity() const { return std::exp(loss); }
 
 template <class Real>
 void Adam<Real>::update(Params<Real>& params, const Params<Real>& grad) {
@@ -309,14 +619,21 @@ void Adam<Real>::update(Params<Real>& params, const Params<Real>& grad) {
 Request parse_request(const Config& config) {
     const SpecReader read(config, "train request",
                           {"task", "encoding", "eval_encoding", "layers", "d_model", "vocab", "train_length", "steps", "seed",
-                           "eval_lengths", "eval_examples", "lr", "recalibration_steps", "batch_size"});
+                           "eval_lengths", "eval_examples", "lr", "recalibration_steps", "batch_size", "n_heads",
+                           "intermediate_size", "norm", "warmup_steps", "lr_decay", "grad_clip", "validation_every", "text",
+                           "validation_fraction", "samples", "sample_length"});
     Request r;
-    r.task = task_of(read.choice("task", "copy", {"copy", "induction", "first_marker"}));
+    r.task = task_of(read.choice("task", "copy", {"copy", "induction", "first_marker", "text"}));
     if (const Config* encoding = read.object("encoding")) r.encoding = *encoding;
     else r.encoding = Config{{"type", std::string("none")}};
     if (const Config* eval = read.object("eval_encoding")) r.eval_encoding = *eval;
-    r.layers = read.integer("layers", 1, 1, 2);
+    r.layers = read.integer("layers", 1, 1, 6);
     r.d_model = read.integer("d_model", r.d_model, 2, 256);
+    r.n_heads = read.integer("n_heads", 1, 1, 16);
+    if (r.d_model % r.n_heads != 0)
+        throw_bad_param("n_heads", std::to_string(r.n_heads), "a divisor of d_model = " + std::to_string(r.d_model));
+    r.intermediate_size = read.integer("intermediate_size", 0, 0, 1024);
+    r.norm = read.choice("norm", "none", {"none", "rms_norm"}) == "rms_norm";
     r.vocab = read.integer("vocab", r.vocab, 2, 1024);
     r.train_length = read.integer("train_length", r.train_length, 2, 1024);
     r.steps = read.integer("steps", r.steps, 1, 100000);
@@ -325,6 +642,10 @@ Request parse_request(const Config& config) {
     r.seed = read.integer("seed", 0, 0, kMaxSeed);
     r.eval_examples = read.integer("eval_examples", r.eval_examples, 1, 1024);
     r.lr = read.number("lr", r.lr, 1e-6, 1.0, "a number in [1e-6, 1]");
+    r.warmup_steps = read.integer("warmup_steps", 0, 0, 100000);
+    r.cosine = read.choice("lr_decay", "none", {"none", "cosine"}) == "cosine";
+    r.grad_clip = read.number("grad_clip", 0.0, 0.0, 1e6, "a number in [0, 1e6] (0: no clipping)");
+    r.validation_every = read.integer("validation_every", 0, 0, 100000);
     if (const auto lengths = read.number_list("eval_lengths", 2, 4096, "an integer in [2, 4096]")) {
         if (lengths->empty() || lengths->size() > 16)
             throw_bad_param("eval_lengths", "a list of " + std::to_string(lengths->size()) + " lengths", "1 to 16 lengths");
@@ -335,28 +656,49 @@ Request parse_request(const Config& config) {
             r.eval_lengths.push_back(std::int64_t(x));
         }
     }
+    if (r.task == Task::text) {
+        const std::optional<std::string> text = read.text("text");
+        if (!text) throw_bad_param("text", "absent", "the corpus as a string (task \"text\")");
+        const double fraction = read.number("validation_fraction", 0.1, 0.01, 0.5, "a number in [0.01, 0.5]");
+        r.corpus = corpus_of(*text, fraction);
+        r.vocab = r.corpus->vocab();
+        r.samples = read.integer("samples", 0, 0, 8);
+        r.sample_length = read.integer("sample_length", 64, 1, 512);
+        const std::int64_t longest_eval = *std::max_element(r.eval_lengths.begin(), r.eval_lengths.end());
+        Random probe(0);
+        r.corpus->example(r.train_length, probe);  // each throws for a window longer than its part of the text
+        r.corpus->validation(longest_eval, 0, 1);
+    } else if (read.present("text") || read.present("samples")) {
+        throw_bad_param(read.present("text") ? "text" : "samples", "present", "only with task \"text\"");
+    }
     // The work: each step's (and each evaluated example's) forward and backward passes, about
-    // 8 n d^2 multiply-adds (projections, read-out) and, per (query, key) pair, 6 d (scores,
-    // weights . v, their gradients) + 80 (the exp, the softmax's bookkeeping) + the encoding's own
+    // 8 n d^2 multiply-adds (projections, read-out) + 6 n d m (the MLP) and, per (query, key) pair, 6 d (scores,
+    // weights . v, their gradients) + per head 80 (the exp, the softmax's bookkeeping) + the encoding's own
     // (deberta 9 d for c2p, p2c and their gradients; cope 2 d + 50 for its gates and interpolation;
     // fire 8 mlp_width; shaw 4 d; transformer_xl 6 d; 80 for a log per pair: t5's and deberta's
     // buckets, fire's psi), 8 to a budget operation. Measured in wasm
     // on this machine (README "Limits"): about 0.5 ns per multiply-add and 40 ns of the 80 per
     // pair, so the budget's 3e8 operations are about 1.2 s.
-    const double d = double(r.d_model);
-    const Config encoding = sized(r.encoding, r.d_model);
+    const double d = double(r.d_model), heads = double(r.n_heads), hd = d / heads;
+    const Config encoding = sized(r.encoding, r.d_model, r.d_model / r.n_heads);
     const Training& training = family_of(encoding).training;
-    const double own = training.pair_work ? training.pair_work(encoding, d) : 0.0;
-    const auto pass = [&](double n) { return (8 * n * d * double(std::max(r.d_model, r.vocab)) + n * n * (6 * d + 80 + own)) / 8; };
+    const double own = training.pair_work ? training.pair_work(encoding, hd) : 0.0;
+    const double m = double(r.intermediate_size);
+    const auto pass = [&](double n) {
+        return (8 * n * d * double(std::max(r.d_model, r.vocab)) + 6 * n * d * m + n * n * (6 * d + heads * (80 + own))) / 8;
+    };
     // Per step besides the passes: drawing the example, the gradient's buffers, and Adam over every
     // parameter (a sqrt and a division each: about 3 operations), measured: about 4000 operations
     // of overhead at toy sizes (d_model 4: 78432 steps took 2 s when only the passes were counted).
     const double longest_length = double(std::max(r.train_length, *std::max_element(r.eval_lengths.begin(), r.eval_lengths.end())));
     const double classes = r.task == Task::first_marker ? longest_length : double(r.vocab);
-    const double parameters = d * (double(r.vocab) + 3 * double(r.layers) * d + classes + (training.f.table ? longest_length : 0.0));
+    const double parameters = d * (double(r.vocab) + double(r.layers) * (3 * d + (heads > 1 ? d : 0) + 2 * m) + classes +
+                                   (training.f.table ? longest_length : 0.0));
     r.step_work = double(r.batch_size) * (double(r.layers) * pass(double(r.train_length)) + 4000) + 3 * parameters;
     for (const std::int64_t n : r.eval_lengths)
         r.evaluation_work += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;  // forward only
+    // The samples: sample_length forward passes over up to the longest length each.
+    r.evaluation_work += double(r.samples * r.sample_length) * double(r.layers) * pass(longest_length) / 2;
     // A request is refused when one step, or the evaluation, is above the budget of one call;
     // its steps are counted by run() (one call) or by each Trainer::step (a chunk).
     budget::check_work("train", "train_length",
@@ -375,7 +717,18 @@ std::int64_t longest(const Request& r) {
 template <class Real>
 Model<Real> model_of(const Request& r) {
     const std::int64_t classes = r.task == Task::first_marker ? longest(r) : r.vocab;
-    return make_model<Real>(r.encoding, r.vocab, r.d_model, classes, longest(r), std::uint64_t(r.seed), r.layers);
+    Architecture arch;
+    arch.layers = r.layers;
+    arch.n_heads = r.n_heads;
+    arch.intermediate_size = r.intermediate_size;
+    arch.norm = r.norm;
+    return make_model<Real>(r.encoding, r.vocab, r.d_model, classes, longest(r), std::uint64_t(r.seed), arch);
+}
+
+/// The k-th of `count` evaluation examples of `length` tokens: the validation part's windows (text), or
+/// fresh examples drawn from rng.
+Example evaluation_example(const Request& r, std::int64_t length, std::int64_t k, std::int64_t count, Random& rng) {
+    return r.corpus ? r.corpus->validation(length, k, count) : make_example(r.task, r.vocab, length, rng);
 }
 
 }  // namespace
@@ -387,57 +740,84 @@ Trainer<Real>::Trainer(Request request) : request_(std::move(request)), model_(m
 }
 
 template <class Real>
+Example Trainer<Real>::next_example() {
+    return request_.corpus ? request_.corpus->example(request_.train_length, rng_)
+                           : make_example(request_.task, request_.vocab, request_.train_length, rng_);
+}
+
+template <class Real>
+double Trainer<Real>::validation_loss() const {
+    Random rng(std::uint64_t(request_.seed) + 3);
+    double loss = 0;
+    for (std::int64_t k = 0; k < request_.eval_examples; ++k)
+        loss += loss_and_grad<Real>(model_, evaluation_example(request_, request_.train_length, k, request_.eval_examples, rng), nullptr).loss;
+    return loss / double(request_.eval_examples);
+}
+
+template <class Real>
 std::int64_t Trainer<Real>::step(std::int64_t count) {
     count = std::min(count, total() - done_);
-    budget::check_work("trainerStep", "count", budget::Factors{{double(count), "steps"}, {request_.step_work, "operations per step"}}, 0);
+    const double validations = request_.validation_every > 0 ? double(count / request_.validation_every + 1) : 0.0;
+    budget::check_work("trainerStep", "count", {{{double(count), "steps"}, {request_.step_work, "operations per step"}},
+                                                 {{validations, "validations"}, {double(request_.eval_examples), "examples"},
+                                                  {request_.step_work / double(request_.batch_size) / 2, "operations per example"}}},
+                       0);
     for (std::int64_t k = 0; k < count && done_ < total(); ++k, ++done_) {
         if (done_ == request_.steps) {  // DroPE: the encoding is dropped, the rest recalibrates without it
-            model_.encoding = sized(Config{{"type", std::string("none")}}, request_.d_model);
+            model_.encoding = sized(Config{{"type", std::string("none")}}, request_.d_model, model_.head_dim());
             model_.family = &family_of(model_.encoding);
             model_.params.P.clear();
-            for (Layer<Real>& layer : model_.params.layers) layer.pos.clear();
+            for (Layer<Real>& layer : model_.params.layers)
+                for (Head<Real>& head : layer.heads) head.pos.clear();
             adam_ = Adam<Real>{};  // fresh moments for the parameters that remain
             adam_.lr = request_.lr;
         }
+        const bool recalibrating = done_ >= request_.steps;
+        adam_.lr = learning_rate(request_.lr, recalibrating ? done_ - request_.steps : done_,
+                                 recalibrating ? request_.recalibration_steps : request_.steps, request_.warmup_steps, request_.cosine);
         Params<Real> grad;
-        const Evaluation e = loss_and_grad(model_, make_example(request_.task, request_.vocab, request_.train_length, rng_), &grad);
-        if (request_.batch_size == 1) {
-            loss_.push_back(e.loss);
-            if (e.targets > 0) {
-                adam_.update(model_.params, grad);
-                constrain(model_);
-            }
-            continue;
-        }
-        // A mini-batch: the mean of the sequences' gradients (loss_and_grad adds each one's to grad), the mean loss.
+        const Evaluation e = loss_and_grad(model_, next_example(), &grad);
         double loss = e.loss;
         std::int64_t targets = e.targets;
-        for (std::int64_t b = 1; b < request_.batch_size; ++b) {
-            const Evaluation more = loss_and_grad(model_, make_example(request_.task, request_.vocab, request_.train_length, rng_), &grad);
-            loss += more.loss;
-            targets += more.targets;
+        if (request_.batch_size > 1) {
+            // A mini-batch: the mean of the sequences' gradients (loss_and_grad adds each one's to grad), the mean loss.
+            for (std::int64_t b = 1; b < request_.batch_size; ++b) {
+                const Evaluation more = loss_and_grad(model_, next_example(), &grad);
+                loss += more.loss;
+                targets += more.targets;
+            }
+            const Real mean = Real(1) / Real(request_.batch_size);
+            for (auto& group : groups(grad))
+                for (Real& x : *group.second) x *= mean;
+            loss /= double(request_.batch_size);
         }
-        const Real mean = Real(1) / Real(request_.batch_size);
-        for (auto& group : groups(grad))
-            for (Real& x : *group.second) x *= mean;
-        loss_.push_back(loss / double(request_.batch_size));
+        loss_.push_back(loss);
         if (targets > 0) {
+            if (request_.grad_clip > 0) clip_gradient(grad, request_.grad_clip);
             adam_.update(model_.params, grad);
             constrain(model_);
         }
+        if (request_.validation_every > 0 && ((done_ + 1) % request_.validation_every == 0 || done_ + 1 == total()))
+            validation_.push_back({done_ + 1, validation_loss()});
     }
     return done_;
 }
 
 template <class Real>
 Result<Real> Trainer<Real>::finish() {
-    while (done_ < total()) step(std::max<std::int64_t>(1, std::int64_t(budget::kMaxOperations / std::max(1.0, request_.step_work))));
+    // Chunks within one call's budget: count steps and (count / validation_every + 1) validations of V operations.
+    const double V = request_.validation_every > 0
+                         ? double(request_.eval_examples) * request_.step_work / double(request_.batch_size) / 2 : 0.0;
+    const double per_step = request_.step_work + (request_.validation_every > 0 ? V / double(request_.validation_every) : 0.0);
+    const std::int64_t chunk = std::max<std::int64_t>(1, std::int64_t((budget::kMaxOperations - V) / std::max(1.0, per_step)));
+    while (done_ < total()) step(chunk);
     Result<Real> result;
     result.loss = loss_;
+    result.validation = validation_;
     result.model = model_;
     Model<Real>& evaluated = result.model;
     if (!request_.eval_encoding.empty()) {
-        const Config eval = sized(request_.eval_encoding, request_.d_model);
+        const Config eval = sized(request_.eval_encoding, request_.d_model, evaluated.head_dim());
         if (family_of(eval).type != family_of(evaluated.encoding).type)
             throw_bad_param("eval_encoding.type", '"' + family_of(eval).type + '"',
                             "the trained encoding's family, \"" + family_of(evaluated.encoding).type + "\"");
@@ -449,7 +829,7 @@ Result<Real> Trainer<Real>::finish() {
         point.length = n;
         std::int64_t correct = 0, targets = 0;
         for (std::int64_t k = 0; k < request_.eval_examples; ++k) {
-            const Evaluation e = loss_and_grad<Real>(evaluated, make_example(request_.task, request_.vocab, n, eval_rng), nullptr);
+            const Evaluation e = loss_and_grad<Real>(evaluated, evaluation_example(request_, n, k, request_.eval_examples, eval_rng), nullptr);
             correct += e.correct;
             targets += e.targets;
             point.loss += e.loss / double(request_.eval_examples);
@@ -461,9 +841,20 @@ Result<Real> Trainer<Real>::finish() {
         Random map_rng(std::uint64_t(request_.seed) + 2 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
         AttentionMap<Real> map;
         map.length = n;
-        map.example = make_example(request_.task, request_.vocab, n, map_rng);
+        map.example = evaluation_example(request_, n, 0, 1, map_rng);
         loss_and_grad<Real>(evaluated, map.example, nullptr, &map.weights);
         result.maps.push_back(std::move(map));
+    }
+    if (request_.corpus && request_.samples > 0) {
+        // Prompts from the validation part, as long as the model's context allows with the sample after them.
+        const std::int64_t prompt = std::max<std::int64_t>(1, std::min(4 * request_.train_length, evaluated.max_length - request_.sample_length));
+        Random sample_rng(std::uint64_t(request_.seed) + 4);
+        for (std::int64_t k = 0; k < request_.samples; ++k) {
+            Sample sample;
+            sample.prompt = request_.corpus->validation(prompt, k, request_.samples).tokens;
+            sample.generated = generate(evaluated, sample.prompt, request_.sample_length, 0.8, sample_rng);
+            result.samples.push_back(std::move(sample));
+        }
     }
     return result;
 }
@@ -480,9 +871,12 @@ Result<Real> run(const Request& request) {
 #define POSENC_TRAIN_INSTANTIATE(Real)                                                                                     \
     template std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>&);                              \
     template Model<Real> make_model(const Config&, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::uint64_t, \
-                                    std::int64_t);                                                                        \
-    template Config trained_spec(const Model<Real>&, std::size_t);                                                        \
-    template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*, std::vector<std::vector<Real>>*); \
+                                    const Architecture&);                                                                 \
+    template Config trained_spec(const Model<Real>&, std::size_t, std::size_t);                                           \
+    template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*, std::vector<std::vector<Real>>*, \
+                                      std::vector<Real>*);                                                                \
+    template double clip_gradient(Params<Real>&, double);                                                                 \
+    template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&);              \
     template void constrain(Model<Real>&);                                                                                \
     template struct Adam<Real>;                                                                                           \
     template class Trainer<Real>;                                                                                         \

@@ -31,22 +31,22 @@ struct Train {
         };
         s.bias = [](const Config&, const train::BiasInputs<Real>& in) {
             const std::size_t n = in.pass.n, d = in.pass.d;
-            train::LayerBias<Real> out;
+            train::HeadBias<Real> out;
             out.b.assign(n * n, Real(0));
             train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) {  // (q_i + v) . R_(i-j)
                 const Real* R = &in.pass.rows[(i - j) * d];
-                return train::dot(&in.q[i * d], R, d) + train::dot(in.layer.pos.data(), R, d);
+                return train::dot(&in.q[i * d], R, d) + train::dot(in.head.pos.data(), R, d);
             });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::LayerBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n, d = in.pass.d;
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j <= i; ++j) {
                     const Real* R = &in.pass.rows[(i - j) * d];
                     train::axpy(ds[i * n + j], R, &g.dq[i * d], d);
-                    train::axpy(ds[i * n + j], R, g.layer.pos.data(), d);
+                    train::axpy(ds[i * n + j], R, g.head.pos.data(), d);
                 }
         };
         return s;

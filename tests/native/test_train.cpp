@@ -56,14 +56,23 @@ TEST_CASE("train: every gradient equals central finite differences, for each tra
         R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})"};
     Random rng(5);
     const Example example = make_example(Task::copy, 5, 7, rng);
+    // The attention-only model with one and two layers, and the transformer: two layers of two heads
+    // (W_o), an MLP of width 6 and RMSNorm before each part and the read-out.
+    std::vector<Architecture> architectures(3);
+    architectures[1].layers = 2;
+    architectures[2] = Architecture{2, 2, 6, true};
     for (const std::string& json : encodings) {
         INFO(json);
         int checked = 0;
-        for (const std::int64_t layers : {1, 2}) {
-            INFO(layers << " layers");
-            Model<double> model = make_model<double>(S(json), 5, 4, 5, 16, 9, layers);
+        for (const Architecture& arch : architectures) {
+            INFO(arch.layers << " layers, " << arch.n_heads << " heads, MLP " << arch.intermediate_size << ", norm " << arch.norm);
+            Model<double> model = make_model<double>(S(json), 5, 4, 5, 16, 9, arch);
+            for (Layer<double>& layer : model.params.layers)  // the norms' gains away from 1, the MLP's biases from 0
+                for (std::vector<double>* v : {&layer.norm1, &layer.norm2, &layer.b1, &layer.b2})
+                    for (std::size_t b = 0; b < v->size(); ++b) (*v)[b] += 0.3 * std::cos(double(b) + 2.0);
             for (Layer<double>& layer : model.params.layers)  // away from the initial zeros (t5, cope) and ones (kerple)
-                for (std::size_t b = 0; b < layer.pos.size(); ++b) layer.pos[b] += 0.2 * std::sin(double(b) + 1.0);
+                for (Head<double>& head : layer.heads)
+                    for (std::size_t b = 0; b < head.pos.size(); ++b) head.pos[b] += 0.2 * std::sin(double(b) + 1.0);
             Params<double> grad;
             loss_and_grad(model, example, &grad);
             auto values = groups(model.params);
@@ -132,7 +141,12 @@ TEST_CASE("train: an experiment is deterministic, evaluates every length, and ca
     CHECK(c.eval[0].loss != a.eval[0].loss);  // evaluated with positions / 4
     CHECK_THROWS_WITH(run<float>(parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"alibi"},"steps":1})"))),
                       Catch::Matchers::Contains("eval_encoding.type = \"alibi\" is invalid"));
-    CHECK_THROWS_WITH(parse_request(S(R"({"layers":3})")), Catch::Matchers::Contains("layers = 3 is invalid: expected an integer in [1, 2]"));
+    CHECK_THROWS_WITH(parse_request(S(R"({"layers":7})")), Catch::Matchers::Contains("layers = 7 is invalid: expected an integer in [1, 6]"));
+    CHECK_THROWS_WITH(parse_request(S(R"({"d_model":12,"n_heads":5})")),
+                      Catch::Matchers::Contains("n_heads = 5 is invalid: expected a divisor of d_model = 12"));
+    CHECK_THROWS_WITH(parse_request(S(R"({"norm":"layer_norm"})")), Catch::Matchers::Contains("norm = \"layer_norm\" is invalid"));
+    CHECK_THROWS_WITH(parse_request(S(R"({"task":"text"})")), Catch::Matchers::Contains("text = absent is invalid"));
+    CHECK_THROWS_WITH(parse_request(S(R"({"task":"copy","text":"abc"})")), Catch::Matchers::Contains("only with task \"text\""));
     CHECK_THROWS_WITH(parse_request(S(R"({"steps":100000,"train_length":1024,"d_model":256})")), Catch::Matchers::Contains("exceeds the limit"));
 }
 
@@ -166,7 +180,7 @@ TEST_CASE("train: a Trainer stepped in chunks gives run()'s result bit for bit, 
             }
     }
     // KERPLE's r1, r2 were trained (away from 1, 1) and stayed positive.
-    const std::vector<float>& r = whole.model.params.layers[0].pos;
+    const std::vector<float>& r = whole.model.params.layers[0].heads[0].pos;
     CHECK(r[0] != 1.0);
     CHECK(r[1] > 0.0);
 }
@@ -187,7 +201,7 @@ TEST_CASE("train: DroPE drops the encoding after training and recalibrates witho
 
 TEST_CASE("train: each family's trained spec carries its parameters under the spec's own keys", "[train]") {
     Model<double> t5m = make_model<double>(S(R"({"type":"t5","num_buckets":8})"), 4, 4, 4, 16, 0, 2);
-    t5m.params.layers[1].pos[3] = 0.25;
+    t5m.params.layers[1].heads[0].pos[3] = 0.25;
     const Config t5spec = trained_spec(t5m, 1);
     CHECK((t5spec.at("relative_attention_bias")).get<std::vector<double>>()[3] == 0.25);
     CHECK((t5spec.at("n_heads")).get<double>() == 1);
@@ -225,9 +239,10 @@ TEST_CASE("train: the trained head, given back to attention() as its spec and W,
         head.causal = true;
         head.encoding = trained_spec(trained.model, 0);
         head.projections = attention::Projections::given;
-        head.wq.assign(p.layers[0].Wq.begin(), p.layers[0].Wq.end());
-        head.wk.assign(p.layers[0].Wk.begin(), p.layers[0].Wk.end());
-        head.wv.assign(p.layers[0].Wv.begin(), p.layers[0].Wv.end());
+        const Head<float>& trained_head = p.layers[0].heads[0];
+        head.wq.assign(trained_head.Wq.begin(), trained_head.Wq.end());
+        head.wk.assign(trained_head.Wk.begin(), trained_head.Wk.end());
+        head.wv.assign(trained_head.Wv.begin(), trained_head.Wv.end());
         head.x = xt::zeros<float>({n, d});
         for (std::size_t t = 0; t < n; ++t)
             for (std::size_t c = 0; c < d; ++c) head.x(t, c) = float(p.E[std::size_t(map.example.tokens[t]) * d + c]);
@@ -260,4 +275,111 @@ TEST_CASE("train: float32 training follows float64 training step for step at fir
         INFO("step " << s);
         CHECK(f.loss[s] == Approx(d.loss[s]).epsilon(1e-4));
     }
+}
+
+TEST_CASE("train: clipping scales the whole gradient to the norm, and the schedule warms up and decays", "[train]") {
+    Model<double> model = make_model<double>(S(R"({"type":"rope"})"), 3, 4, 3, 8, 1);
+    Params<double> grad = model.params;  // any numbers: the parameters themselves
+    double sum = 0;
+    for (auto& group : groups(grad))
+        for (const double x : *group.second) sum += x * x;
+    const double before = std::sqrt(sum);
+    const std::vector<double> E = grad.E;
+    CHECK(clip_gradient(grad, before * 2) == Approx(before));  // under the limit: unchanged
+    CHECK(grad.E == E);
+    CHECK(clip_gradient(grad, 0.5) == Approx(before));
+    double after = 0;
+    for (auto& group : groups(grad))
+        for (const double x : *group.second) after += x * x;
+    CHECK(std::sqrt(after) == Approx(0.5));
+    CHECK(grad.E[1] == Approx(E[1] * 0.5 / before));  // every entry by the same factor
+    // Warm-up over 4 steps: lr / 4, 2 lr / 4, ... then the half cosine from lr at step 4 to lr / 10 at step 9.
+    CHECK(learning_rate(1.0, 0, 10, 4, true) == Approx(0.25));
+    CHECK(learning_rate(1.0, 3, 10, 4, true) == Approx(1.0));
+    CHECK(learning_rate(1.0, 4, 10, 4, true) == Approx(1.0));
+    CHECK(learning_rate(1.0, 9, 10, 4, true) == Approx(0.1));
+    CHECK(learning_rate(1.0, 6, 10, 4, true) == Approx(0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * 2 / 5))));
+    CHECK(learning_rate(0.3, 7, 10, 0, false) == 0.3);  // constant, bit for bit
+}
+
+TEST_CASE("train: a corpus reads UTF-8 as characters, sorts its vocabulary and splits at a line start", "[train]") {
+    std::string text;
+    for (int line = 0; line < 200; ++line) text += "ab\xE2\x80\x94" "c d " + std::to_string(line % 10) + "\n";  // an em dash
+    const auto corpus = corpus_of(text, 0.25);
+    // Characters: '\n', ' ', '0'..'9', 'a', 'b', 'c', 'd', U+2014.
+    REQUIRE(corpus->vocab() == 17);
+    CHECK(corpus->characters.front() == '\n');
+    CHECK(corpus->characters.back() == 0x2014);
+    CHECK(corpus->tokens.size() == 200 * 9);
+    CHECK(corpus->tokens[2] == 16);  // the em dash, one token
+    CHECK(corpus->train_end % 9 == 0);  // after a newline
+    CHECK(corpus->train_end == 9 * 150);
+    Random rng(1);
+    for (int k = 0; k < 50; ++k) {
+        const Example e = corpus->example(8, rng);
+        REQUIRE(e.tokens.size() == 8);
+        for (std::size_t t = 0; t + 1 < 8; ++t) CHECK(e.targets[t] == e.tokens[t + 1]);  // the next character
+    }
+    const Example last = corpus->validation(8, 3, 4);  // the last of 4 windows ends inside the text
+    CHECK(last.targets.back() == corpus->tokens[corpus->train_end + 3 * (450 - 8) / 4 + 8]);
+    CHECK_THROWS_WITH(corpus_of("ab\xE2\x80", 0.1), Catch::Matchers::Contains("text = a text with byte 226 at 2 is invalid: expected UTF-8 text"));
+    CHECK_THROWS_WITH(corpus_of("\xC0\xAF" + text, 0.1), Catch::Matchers::Contains("UTF-8"));  // overlong
+    CHECK_THROWS_WITH(corpus_of("short", 0.1), Catch::Matchers::Contains("at least 1000 characters"));
+    CHECK_THROWS_WITH(corpus->validation(450, 0, 1), Catch::Matchers::Contains("eval_lengths = 450 is invalid"));
+}
+
+TEST_CASE("train: several heads read their own ALiBi slope and their own learned parameters", "[train]") {
+    Architecture arch{1, 4, 0, false};
+    const Model<double> alibi = make_model<double>(S(R"({"type":"alibi"})"), 4, 8, 4, 16, 0, arch);
+    for (std::size_t h = 0; h < 4; ++h) {  // the paper's slopes for 4 heads: 2^-2, 2^-4, 2^-6, 2^-8
+        const Config spec = trained_spec(alibi, 0, h);
+        CHECK(spec.at("n_heads").get<double>() == 4);
+        CHECK(spec.at("head").get<double>() == double(h));
+    }
+    const Model<double> shaw = make_model<double>(S(R"({"type":"shaw","max_relative_position":2})"), 4, 8, 4, 16, 0, arch);
+    CHECK(shaw.head_dim() == 2);
+    CHECK(shaw.params.layers[0].heads[1].pos.size() == 5 * 2);  // relative_key [2K + 1, head_dim]
+    CHECK(shaw.params.layers[0].heads[1].pos != shaw.params.layers[0].heads[2].pos);  // drawn with seed + head
+    CHECK(shaw.params.layers[0].Wo.size() == 64);
+    CHECK_THROWS_WITH((make_model<double>(S(R"({"type":"none"})"), 4, 8, 4, 16, 0, Architecture{1, 3, 0, false})),
+                      Catch::Matchers::Contains("n_heads = 3 is invalid: expected a divisor of d_model = 8"));
+}
+
+TEST_CASE("train: a small transformer learns a text's characters better than their frequencies, and generates", "[train]") {
+    // A text with structure a model can learn from the previous characters: words from a small list.
+    const std::vector<std::string> words = {"the ", "whale ", "sea ", "ship ", "and ", "of ", "captain ", "ahab "};
+    std::string text;
+    Random pick(7);
+    for (int w = 0; w < 3000; ++w) text += words[std::size_t(pick.uniform() * 8)] + (w % 12 == 11 ? "\n" : "");
+    Config request = S(R"({"task":"text","encoding":{"type":"rope"},"layers":2,"n_heads":2,"d_model":32,"intermediate_size":64,
+        "norm":"rms_norm","train_length":32,"steps":150,"batch_size":8,"lr":0.01,"warmup_steps":10,"lr_decay":"cosine",
+        "grad_clip":1,"validation_every":50,"eval_lengths":[32,64],"eval_examples":8,"samples":2,"sample_length":40,"seed":1})");
+    request["text"] = text;
+    const Request r = parse_request(request);
+    const Result<float> result = Trainer<float>(r).finish();  // in chunks: above one call's budget
+    // The unigram perplexity of the training part: exp of the entropy of its character frequencies.
+    std::vector<double> counts(std::size_t(r.vocab), 0.0);
+    for (std::size_t t = 0; t < r.corpus->train_end; ++t) counts[std::size_t(r.corpus->tokens[t])] += 1;
+    double entropy = 0;
+    for (const double c : counts)
+        if (c > 0) entropy -= c / double(r.corpus->train_end) * std::log(c / double(r.corpus->train_end));
+    const double unigram = std::exp(entropy);
+    INFO("unigram perplexity " << unigram << ", validation " << result.eval[0].perplexity());
+    CHECK(result.eval[0].perplexity() < 0.5 * unigram);
+    REQUIRE(result.validation.size() == 3);
+    CHECK(result.validation[0].step == 50);
+    CHECK(result.validation[2].step == 150);
+    CHECK(result.validation[2].loss < result.validation[0].loss);
+    CHECK(result.validation[2].loss == Approx(result.eval[0].loss).epsilon(0.2));  // the same windows' kind, other windows
+    REQUIRE(result.samples.size() == 2);
+    CHECK(result.samples[0].prompt.size() == 24);  // min(4 x 32, max_length 64 - 40)
+    CHECK(result.samples[0].generated.size() == 40);
+    // Generated text is made of the list's words (most of the time): count the words it spells.
+    std::string sample;
+    for (const int t : result.samples[1].generated) sample += char(r.corpus->characters[std::size_t(t)]);
+    int known = 0;
+    for (const std::string& w : words)
+        for (std::size_t at = sample.find(w); at != std::string::npos; at = sample.find(w, at + 1)) ++known;
+    INFO(sample);
+    CHECK(known >= 3);
 }

@@ -38,10 +38,11 @@ test('train() returns the trained parameters and names bad requests', () => {
   const r = pe.train({ encoding: { type: 't5', num_buckets: 8 }, layers: 2, d_model: 8, vocab: 6, train_length: 8, steps: 5, eval_lengths: [8] });
   assert.deepEqual(Object.keys(r.params), ['E', 'layers', 'Wout', 'c']);
   assert.equal(r.params.layers.length, 2);
-  assert.deepEqual(Object.keys(r.params.layers[1]), ['Wq', 'Wk', 'Wv', 'encoding']);
+  assert.deepEqual(Object.keys(r.params.layers[1]), ['heads']);  // one head, no MLP, no norm: nothing else
+  assert.deepEqual(Object.keys(r.params.layers[1].heads[0]), ['Wq', 'Wk', 'Wv', 'encoding']);
   assert.equal(r.params.E.length, 6 * 8);
-  // The layer's spec in the family's explicit form: one head, causal, the trained bias per bucket.
-  const spec = r.params.layers[0].encoding;
+  // The head's spec in the family's explicit form: one head, causal, the trained bias per bucket.
+  const spec = r.params.layers[0].heads[0].encoding;
   assert.equal(spec.type, 't5');
   assert.equal(spec.n_heads, 1);
   assert.equal(spec.causal, true);
@@ -79,7 +80,7 @@ test('trainer() steps an experiment in chunks to train()\'s exact result, and fr
   const chunked = t.finish();
   assert.deepEqual(Array.from(chunked.loss), Array.from(whole.loss));
   assert.deepEqual(chunked.eval, whole.eval);
-  assert.equal(chunked.params.layers[0].encoding.type, 'none');  // DroPE: evaluated without its encoding
+  assert.equal(chunked.params.layers[0].heads[0].encoding.type, 'none');  // DroPE: evaluated without its encoding
   assert.throws(() => t.step(1), /after finish\(\) or free\(\)/);
   const dropped = pe.trainer(request);
   dropped.step(3);

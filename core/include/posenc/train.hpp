@@ -1,22 +1,27 @@
-// posenc/train.hpp: training a small attention model on tasks that need
-// position (issue 14): the tasks, the model's forward and backward passes for
-// every family, Adam, and the experiment (train short, test long). The model, for a
-// sequence of n tokens:
+// posenc/train.hpp: training a small decoder-only transformer on tasks that need
+// position (issue 14) and on text (issue 25): the tasks and the corpus, the
+// model's forward and backward passes for every family, Adam with warm-up,
+// decay and clipping, and the experiment (train short, test long). The model,
+// for a sequence of n tokens (Vaswani et al. 2017 with pre-normalisation, as
+// GPT-2 and LLaMA place it):
 //   x_t = E[token_t] (+ P_t for an absolute encoding)
-//   q, k, v = x W_q, x W_k, x W_v              [n, d]; rotary: q, k rotated by position
-//   s_ij = q_i . k_j / sqrt(d) + b(i, j)        causal (j <= i); bias families add b, as the
-//                                               family's head bias adds it in attention()
-//                                               (deberta: q . k / sqrt(3 d), its scale_factor)
-//   o_i = sum_j softmax_j(s_ij) v_j,  h_i = x_i + o_i,  z_i = h_i W_out + c
-//   loss = mean over the positions with a target of cross-entropy(z_i, y_i)
-// computed in Real: float for the JS API (float32, as the issue asks, deterministic: plain
-// loops, no SIMD, no FMA contraction), double for the native tests, whose finite
-// differences need it to check the gradients tightly. With two
-// layers the second takes the first's h as its x (each layer its own W_q, W_k, W_v and,
-// for T5, its own table; the encoding's rotation or bias in both, an absolute table once).
+//   per layer:  u = N1(h)  (RMSNorm when norm is "rms_norm", else u = h)
+//     per head: q, k, v = u W_q, u W_k, u W_v    [n, head_dim]; rotary: q, k rotated by position
+//               s_ij = q_i . k_j / sqrt(head_dim) + b(i, j)   causal (j <= i); bias families add b,
+//                      as the family's head bias adds it in attention() (deberta: / sqrt(3 head_dim))
+//               o_i = sum_j softmax_j(s_ij) v_j
+//     h = h + [o_1 ... o_H] W_o               (W_o only with several heads)
+//     h = h + relu(N2(h) W_1 + b_1) W_2 + b_2  (the MLP, when intermediate_size > 0; Vaswani eq. 2)
+//   z_t = N(h_t) W_out + c;  loss = mean over the positions with a target of cross-entropy(z_t, y_t)
+// RMSNorm (Zhang and Sennrich 2019): N(x) = x / sqrt(mean(x^2) + 1e-5) * g, a gain g [d] per norm.
+// One head, no MLP and no norm is the attention-only model of issue 14, bit for bit.
+// Computed in Real: float for the JS API (float32, deterministic: the same operations in the
+// same order natively and in wasm, no FMA contraction), double for the native tests, whose
+// finite differences need it to check the gradients tightly.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,9 +39,10 @@ namespace posenc::train {
 ///   first_marker: token 0 is the marker; y_t = the position of the first marker at or before t
 ///     (class t + 1 ... none before it appears).
 ///     tokens 3 0 2 0 1 -> targets - 1 1 1 1
-enum class Task { copy, induction, first_marker };
+///   text: a language model's task on a corpus: y_t = token_(t+1), every position a target.
+enum class Task { copy, induction, first_marker, text };
 
-/// "copy", "induction", "first_marker"; throws BadParam ("task") otherwise.
+/// "copy", "induction", "first_marker", "text"; throws BadParam ("task") otherwise.
 Task task_of(const std::string& name);
 
 struct Example {
@@ -45,77 +51,149 @@ struct Example {
 };
 
 /// One example of `length` tokens drawn from rng (tokens uniform in [0, vocab), first_marker's
-/// marker 0 placed once uniformly in the first half). copy uses k = 1.
+/// marker 0 placed once uniformly in the first half). copy uses k = 1. Not for Task::text (Corpus::example).
 Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random& rng);
 
-/// One attention layer's parameters, row-major. Real: float (the JS API's and the page's
+/// A text as character tokens (one token per Unicode code point), split by position: the first
+/// part trains, the rest validates.
+struct Corpus {
+    std::vector<std::int32_t> tokens;      ///< [characters], each an index into `characters`
+    std::vector<std::uint32_t> characters; ///< [vocab]: the code points of the text, ascending
+    std::size_t train_end = 0;             ///< tokens [0, train_end) train, [train_end, size) validate
+    std::int64_t vocab() const { return std::int64_t(characters.size()); }
+    /// A window of length + 1 tokens at a uniform offset in the training part: tokens = its first
+    /// length, targets = its last length (the next character). Throws BadParam ("train_length") for
+    /// a window longer than the training part.
+    Example example(std::int64_t length, Random& rng) const;
+    /// The k-th of `count` windows of length + 1 spread evenly over the validation part (fixed:
+    /// the same windows in every evaluation). Throws BadParam ("eval_lengths") for a window longer
+    /// than the validation part.
+    Example validation(std::int64_t length, std::int64_t k, std::int64_t count) const;
+};
+
+/// The corpus of a UTF-8 text: the last validation_fraction of its characters (moved forward to
+/// the next line start, so no line is split) validate. Throws BadParam ("text") for invalid UTF-8, a
+/// text of fewer than 1000 characters or more than 1024 distinct ones.
+std::shared_ptr<const Corpus> corpus_of(const std::string& text, double validation_fraction);
+
+/// One attention head's parameters, row-major. Real: float (the JS API's and the page's
 /// training) or double (the native tests' finite differences).
 template <class Real>
-struct Layer {
-    std::vector<Real> Wq, Wk, Wv;  ///< [d, d]
-    /// The layer's learned position parameters, named as the family's spec names them
-    /// (its Training::position_key, posenc/train_slots.hpp); empty for the families without any:
-    ///   t5: relative_attention_bias [num_buckets] (one head);  shaw: relative_key [2K + 1, d];
-    ///   transformer_xl: r_r_bias (v) [d];  kerple: [r1, r2];
+struct Head {
+    std::vector<Real> Wq, Wk, Wv;  ///< [d, head_dim]
+    /// The head's learned position parameters, named as the family's spec names them
+    /// (its Training::position_key, posenc/train_slots.hpp); empty for the families without any
+    /// (hd = head_dim):
+    ///   t5: relative_attention_bias [num_buckets] (this head's);  shaw: relative_key [2K + 1, hd];
+    ///   transformer_xl: r_r_bias (v) [hd];  kerple: [r1, r2];
     ///   fire: [linear1_weight (W), linear1_bias (W), linear2_weight (W), linear2_bias (1)], W = mlp_width;
     ///   deberta: rel_embeddings [2 att_span, d] (norm_rel_ebd "none": trained as the attention reads it);
-    ///   cope: pos_emb [npos_max, d].
+    ///   cope: pos_emb [npos_max, hd].
     std::vector<Real> pos;
+};
+
+/// One layer's parameters; the empty ones are absent from the model (see the model at the top).
+template <class Real>
+struct Layer {
+    std::vector<Head<Real>> heads;   ///< n_heads
+    std::vector<Real> Wo;            ///< [d, d] with several heads
+    std::vector<Real> norm1, norm2;  ///< [d] the RMSNorm gains before the attention and the MLP
+    std::vector<Real> W1, b1;        ///< [d, intermediate_size], [intermediate_size]
+    std::vector<Real> W2, b2;        ///< [intermediate_size, d], [d]
 };
 
 /// The model's parameters, each row-major.
 template <class Real>
 struct Params {
     std::vector<Real> E;             ///< [vocab, d]
-    std::vector<Layer<Real>> layers; ///< one or two
+    std::vector<Layer<Real>> layers; ///< 1 to 6
+    std::vector<Real> norm;          ///< [d] the final RMSNorm's gain
     std::vector<Real> Wout;          ///< [d, classes]
     std::vector<Real> c;             ///< [classes]
     std::vector<Real> P;             ///< learned: [max_length, d]
 };
 
-/// Every parameter group with its name ("E", "layer0.Wq", ..., "layer0.pos", "Wout", "c", "P"), in one order.
+/// Every parameter group with its name ("E", "layer0.head0.Wq", ..., "layer0.head0.pos", "layer0.Wo",
+/// "layer0.norm1", ..., "norm", "Wout", "c", "P"), in one order (empty groups included).
 template <class Real>
 std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>& params);
+
+/// The model's shape beyond its widths: the attention-only model of issue 14 by default.
+struct Architecture {
+    std::int64_t layers = 1;             ///< 1 to 6
+    std::int64_t n_heads = 1;            ///< dividing d; head_dim = d / n_heads
+    std::int64_t intermediate_size = 0;  ///< the MLP's width; 0: no MLP
+    bool norm = false;                   ///< RMSNorm before the attention, the MLP and the read-out
+};
 
 /// A model: its sizes, its encoding, and its parameters.
 template <class Real>
 struct Model {
     std::int64_t vocab = 16, d = 32, classes = 16, max_length = 512;
-    /// The family's spec with its width key set to d, one head (n_heads 1, head 0 where the
-    /// family has heads), causal true where it has the key; deberta: hidden_size d and
-    /// norm_rel_ebd "none"; fire: n_heads 1.
+    Architecture arch;
+    std::int64_t head_dim() const { return d / arch.n_heads; }
+    /// The family's spec with its width key set to head_dim (an absolute family's: d), causal true
+    /// where it has the key; deberta: hidden_size d and norm_rel_ebd "none"; t5, fire: n_heads 1
+    /// (each head has its own parameters); alibi with several heads: head h's spec is set per head
+    /// (Training::head).
     Config encoding;
     /// The encoding's family (registry.hpp), whose training slots the model runs.
     const Family* family = nullptr;
     Params<Real> params;
 };
 
-/// A model with parameters drawn from seed: E, W_q, W_k, W_v, W_out ~ N(0, 1/d), c = 0;
+/// A model with parameters drawn from seed: E, W_q, W_k, W_v, W_o, W_1, W_out ~ N(0, 1/d),
+/// W_2 ~ N(0, 1/intermediate_size), c, b_1, b_2 = 0, the norms' gains 1;
 /// learned P ~ N(0, 0.02^2); the T5 table and CoPE's pos_emb 0 (as transformers and
 /// x-transformers start them); shaw's relative_key, transformer_xl's v, deberta's
-/// rel_embeddings and fire's MLP as the family draws them (its seed key set to seed + layer);
-/// kerple's r1, r2 from the spec (1, 1). classes = vocab (first_marker: max_length).
-/// Every family of the registry is trained; throws BadParam ("layers") outside 1 or 2.
+/// rel_embeddings and fire's MLP as the family draws them (its seed key set to seed + layer, or
+/// seed + layer x n_heads + head); kerple's r1, r2 from the spec (1, 1). classes = vocab (first_marker: max_length).
+/// Every family of the registry is trained; throws BadParam ("layers") outside 1 to 6, ("n_heads")
+/// for a count that does not divide d.
 template <class Real>
 Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
-                 std::int64_t max_length, std::uint64_t seed, std::int64_t layers = 1);
-
-/// The spec of layer `layer`'s encoding with its trained parameters in the family's explicit
-/// form (model.encoding plus the keys of the family's Training::write; learned: weight [max_length, d] with
-/// max_position_embeddings = max_length), so attention() computes the trained head's bias.
+                       std::int64_t max_length, std::uint64_t seed, const Architecture& arch);
+/// The attention-only model of `layers` layers of one head.
 template <class Real>
-Config trained_spec(const Model<Real>& model, std::size_t layer);
+Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t d, std::int64_t classes,
+                       std::int64_t max_length, std::uint64_t seed, std::int64_t layers = 1) {
+    Architecture arch;
+    arch.layers = layers;
+    return make_model<Real>(encoding, vocab, d, classes, max_length, seed, arch);
+}
+
+/// The spec of head `head` of layer `layer` with its trained parameters in the family's explicit
+/// form (the head's encoding plus the keys of the family's Training::write; learned: weight
+/// [max_length, d] with max_position_embeddings = max_length), so attention() computes the trained head's bias.
+template <class Real>
+Config trained_spec(const Model<Real>& model, std::size_t layer, std::size_t head = 0);
 
 /// The loss on one example and, when grad is not null, its gradient (grad has the
 /// shape of model.params and is added to). Returns {loss, right answers, targets}.
-/// weights, when not null, receives each layer's attention weights [n, n] (row-major, 0 above the diagonal).
+/// weights, when not null, receives each layer's attention weights [n, n] (row-major, 0 above the
+/// diagonal; with several heads, head 0's); logits, when not null, the read-out z [n, classes].
 struct Evaluation {
     double loss = 0;
     std::int64_t correct = 0, targets = 0;
 };
 template <class Real>
 Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Params<Real>* grad,
-                         std::vector<std::vector<Real>>* weights = nullptr);
+                         std::vector<std::vector<Real>>* weights = nullptr, std::vector<Real>* logits = nullptr);
+
+/// Scales grad to a global L2 norm of at most max_norm (as torch.nn.utils.clip_grad_norm_: the norm
+/// over every parameter at once, summed in double in groups() order); returns the norm before.
+template <class Real>
+double clip_gradient(Params<Real>& grad, double max_norm);
+
+/// The learning rate of step `step` (0-based) of `steps`: linear warm-up from lr / warmup to lr over the
+/// first warmup steps, then constant, or (cosine) a half cosine from lr down to lr / 10 at the last step.
+double learning_rate(double lr, std::int64_t step, std::int64_t steps, std::int64_t warmup, bool cosine);
+
+/// `count` characters continuing `prompt` (token ids), each drawn from softmax(z / temperature) of the
+/// last position (the context: the last max_length tokens); temperature 0: the most likely one.
+template <class Real>
+std::vector<int> generate(const Model<Real>& model, std::vector<int> prompt, std::int64_t count, double temperature,
+                          Random& rng);
 
 /// Keeps the parameters a family constrains in their range after a step: kerple's
 /// r1, r2 >= 1e-3 (r2 <= 2 for the power variant), as the KERPLE code clamps them.
@@ -139,6 +217,18 @@ struct Request {
     Config eval_encoding;         ///< empty: the trained one; else evaluated with this spec of the same
                                   ///< family instead (RoPE with a scaling applied at test time, no retraining)
     std::int64_t layers = 1, d_model = 32, vocab = 16, train_length = 32, steps = 400, seed = 0, eval_examples = 16;
+    std::int64_t n_heads = 1, intermediate_size = 0;
+    bool norm = false;                 ///< norm "rms_norm"
+    /// task "text": the corpus (its vocabulary sets vocab) and how many characters to generate per sample.
+    std::shared_ptr<const Corpus> corpus;
+    std::int64_t samples = 0, sample_length = 0;
+    /// The optimiser's schedule (learning_rate) and the global gradient-norm clip (0: none).
+    std::int64_t warmup_steps = 0;
+    bool cosine = false;               ///< lr_decay "cosine"
+    double grad_clip = 0;
+    /// Every this many steps the validation loss at train_length (0: never): text, over eval_examples
+    /// windows of the validation part; the synthetic tasks, over eval_examples fixed examples.
+    std::int64_t validation_every = 0;
     /// DroPE (Gelberg et al. 2025, "Extending the Context of Pretrained LLMs by Dropping Their
     /// Positional Embeddings"): after `steps`, the encoding is dropped (the model continues as
     /// "none") and trained this many more steps at train_length, the same Adam, before the
@@ -153,8 +243,10 @@ struct Request {
     double step_work = 0, evaluation_work = 0;
 };
 
-/// Reads {task, encoding, eval_encoding?, layers (1 or 2), d_model, vocab, train_length, steps, seed,
-/// eval_lengths, eval_examples, lr, recalibration_steps, batch_size (1 to 256)}. Throws BadParam naming the key for
+/// Reads {task, encoding, eval_encoding?, layers (1 to 6), d_model, vocab, train_length, steps, seed,
+/// eval_lengths, eval_examples, lr, recalibration_steps, batch_size (1 to 256), n_heads, intermediate_size,
+/// norm ("none", "rms_norm"), warmup_steps, lr_decay ("none", "cosine"), grad_clip, validation_every,
+/// text and validation_fraction (task "text"), samples, sample_length}. Throws BadParam naming the key for
 /// values out of range, and ("train_length", "eval_lengths") when one step or the evaluation is
 /// above the work budget of one call (budget.hpp). run() refuses ("steps") an experiment whose
 /// steps and evaluation are together above it (one call); a Trainer counts each chunk instead.
@@ -164,6 +256,18 @@ Request parse_request(const Config& config);
 struct EvalPoint {
     std::int64_t length = 0;
     double accuracy = 0, loss = 0;
+    double perplexity() const;  ///< exp(loss), per token
+};
+
+/// The validation loss after `step` steps (Request::validation_every).
+struct ValidationPoint {
+    std::int64_t step = 0;
+    double loss = 0;
+};
+
+/// A generated continuation (task "text"): the prompt's tokens and the sample_length drawn after it.
+struct Sample {
+    std::vector<int> prompt, generated;
 };
 
 /// The trained model's attention on one fresh example: tokens, targets and each layer's weights.
@@ -182,6 +286,8 @@ struct Result {
     /// if shorter), with the evaluated encoding.
     std::vector<AttentionMap<Real>> maps;
     Model<Real> model;                  ///< the trained model (as evaluated: DroPE's without its encoding)
+    std::vector<ValidationPoint> validation;
+    std::vector<Sample> samples;        ///< task "text": prompts from the validation part, 4 x train_length long
 };
 
 /// An experiment a few steps at a time, so a caller can report progress and stop between
@@ -195,6 +301,7 @@ public:
     /// steps + recalibration_steps.
     std::int64_t total() const { return request_.steps + request_.recalibration_steps; }
     std::int64_t done() const { return done_; }
+    const Request& request() const { return request_; }
     /// Runs up to `count` more steps; returns done(). Throws BadParam ("count") when those steps
     /// are above the work budget of one call.
     std::int64_t step(std::int64_t count);
@@ -202,11 +309,14 @@ public:
     Result<Real> finish();
 
 private:
+    Example next_example();
+    double validation_loss() const;
     Request request_;
     Model<Real> model_;
     Adam<Real> adam_;
     Random rng_;
     std::vector<double> loss_;
+    std::vector<ValidationPoint> validation_;
     std::int64_t done_ = 0;
 };
 
@@ -218,10 +328,12 @@ Result<Real> run(const Request& request);
 #define POSENC_TRAIN_EXTERN(Real)                                                                                         \
     extern template std::vector<std::pair<std::string, std::vector<Real>*>> groups(Params<Real>&);                       \
     extern template Model<Real> make_model(const Config&, std::int64_t, std::int64_t, std::int64_t, std::int64_t,        \
-                                           std::uint64_t, std::int64_t);                                                  \
-    extern template Config trained_spec(const Model<Real>&, std::size_t);                                                 \
+                                           std::uint64_t, const Architecture&);                                           \
+    extern template Config trained_spec(const Model<Real>&, std::size_t, std::size_t);                                    \
     extern template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*,                           \
-                                             std::vector<std::vector<Real>>*);                                            \
+                                             std::vector<std::vector<Real>>*, std::vector<Real>*);                        \
+    extern template double clip_gradient(Params<Real>&, double);                                                          \
+    extern template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&);       \
     extern template void constrain(Model<Real>&);                                                                         \
     extern template struct Adam<Real>;                                                                                    \
     extern template class Trainer<Real>;                                                                                  \

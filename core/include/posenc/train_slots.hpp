@@ -28,7 +28,7 @@
 namespace posenc::train {
 
 template <class Real>
-struct Layer;
+struct Head;
 
 template <class Real>
 using Vec = std::vector<Real>;
@@ -156,7 +156,9 @@ Rotation<Real> rotation(const std::vector<double>& inv_freq, bool interleaved, s
 /// family's prepare slot fills what it uses; the rest stays empty.
 template <class Real>
 struct Pass {
-    std::size_t n = 0, d = 0;
+    std::size_t n = 0;
+    std::size_t d = 0;             ///< the width of q and k: the head's (head_dim; an absolute family: d_model)
+    std::size_t d_in = 0;          ///< the model's width d_model, the rows of W_q and W_k
     Real content_scale = 1;        ///< of q . k: 1 / sqrt(d) unless the family changes it
     bool rotary = false;           ///< q and k rotated by rq and rk after their projections
     Rotation<Real> rq, rk;
@@ -168,29 +170,30 @@ struct Pass {
     std::size_t width = 0;         ///< fire: mlp_width; cope: npos_max
 };
 
-/// One layer's bias b(i, j) [n, n] and what its backward pass keeps of the forward pass.
+/// One head's bias b(i, j) [n, n] and what its backward pass keeps of the forward pass.
 template <class Real>
-struct LayerBias {
+struct HeadBias {
     Vec<Real> b;
     std::vector<Vec<Real>> saved;
 };
 
-/// What a bias slot reads: the pass, the layer, its queries and keys [n, d] as they enter
-/// q . k, and (in the forward pass only) content [n, n], their scaled products content_scale q_i . k_j.
+/// What a bias slot reads: the pass, the head (its projections and learned position parameters),
+/// its queries and keys [n, d] as they enter q . k, and (in the forward pass only) content [n, n],
+/// their scaled products content_scale q_i . k_j.
 template <class Real>
 struct BiasInputs {
     const Pass<Real>& pass;
-    const Layer<Real>& layer;
+    const Head<Real>& head;
     const Vec<Real>& q;
     const Vec<Real>& k;
     const Vec<Real>& content;
 };
 
-/// Where a bias slot's backward pass adds: the layer's gradient, dq and dk [n, d], and
+/// Where a bias slot's backward pass adds: the head's gradient, dq and dk [n, d], and
 /// dcontent [n, n] (d loss / d (content_scale q_i . k_j), for a bias that reads the content).
 template <class Real>
 struct BiasGradients {
-    Layer<Real>& layer;
+    Head<Real>& head;
     Vec<Real>& dq;
     Vec<Real>& dk;
     Vec<Real>& dcontent;
@@ -201,20 +204,21 @@ struct BiasGradients {
 /// std::function: 13 families x 2 precisions of type-erased wrappers were 33 KB of .wasm, 7 KB gzip.)
 template <class Real>
 struct Slots {
-    /// A layer's learned position parameters (Layer::pos) at the start, from `own` (the spec
-    /// with its seed key set to seed + layer); d: the model's width. Throws BadParam for a table too large to train.
+    /// A head's learned position parameters (Head::pos) at the start, from `own` (the spec
+    /// with its seed key set to seed + layer, or seed + layer x n_heads + head with several heads); d: the head's
+    /// width (head_dim). Throws BadParam for a table too large to train.
     Vec<Real> (*init)(const Config& own, std::int64_t d) = nullptr;
     /// An absolute family's learned table P [max_length, d] at the start, drawn from rng after the
     /// other parameters; it is added to the token embeddings and trained.
     Vec<Real> (*table)(Random& rng, std::int64_t max_length, std::int64_t d) = nullptr;
     /// Fills what a pass over pass.n tokens of width pass.d precomputes.
     void (*prepare)(const Config&, Pass<Real>&) = nullptr;
-    /// b(i, j) of one layer; set for the families that act as a bias.
-    LayerBias<Real> (*bias)(const Config&, const BiasInputs<Real>&) = nullptr;
+    /// b(i, j) of one head; set for the families that act as a bias.
+    HeadBias<Real> (*bias)(const Config&, const BiasInputs<Real>&) = nullptr;
     /// The backward pass of bias: given ds [n, n] = d loss / d b(i, j), adds to the gradients.
-    void (*backward)(const Config&, const BiasInputs<Real>&, const LayerBias<Real>&, const Vec<Real>& ds,
+    void (*backward)(const Config&, const BiasInputs<Real>&, const HeadBias<Real>&, const Vec<Real>& ds,
                      const BiasGradients<Real>&) = nullptr;
-    /// Keeps a layer's parameters in range after each optimiser step.
+    /// Keeps a head's parameters in range after each optimiser step.
     void (*constrain)(const Config&, Vec<Real>& pos) = nullptr;
 };
 
@@ -227,9 +231,12 @@ struct Trained {
 
 /// A family's training: its slots in both precisions and what does not depend on one.
 struct Training {
-    /// Sets the spec as the model uses it at width d (beyond the width key and causal, which every family gets).
+    /// Sets the spec as the model uses it at model width d (beyond the width key and causal, which every family gets).
     void (*size)(Config& spec, std::int64_t d) = nullptr;
-    /// The spec key of Layer::pos, as messages and the trained spec name it ("relative_attention_bias");
+    /// With several heads, sets the spec of head `head` of `heads` where the family's fixed bias depends on
+    /// the head (ALiBi's slope); null: every head reads the same spec (its learned parameters are its own).
+    void (*head)(Config& spec, std::int64_t head, std::int64_t heads) = nullptr;
+    /// The spec key of Head::pos, as messages and the trained spec name it ("relative_attention_bias");
     /// the keys, comma-separated, when write splits the parameters ("r1, r2").
     std::string position_key;
     /// Writes the trained parameters into the spec under the family's own explicit keys; null: the

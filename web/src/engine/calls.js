@@ -318,7 +318,7 @@ export function createCalls(pe) {
       const vocab = 16;
       const r = pe.train({ task, encoding: spec, layers: 1, d_model: 32, vocab, train_length: 32, steps: 400, seed: 0,
         eval_lengths: [32, 128], eval_examples: 4 });
-      return { vocab, d_model: 32, E: r.params.E, layer: r.params.layers[0], accuracy: r.eval[0].accuracy };
+      return { vocab, d_model: 32, E: r.params.E, layer: r.params.layers[0].heads[0], accuracy: r.eval[0].accuracy };
     }, 4),
 
     /**
