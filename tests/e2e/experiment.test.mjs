@@ -23,7 +23,7 @@ async function csvOf(page, id) {
 
 test('a short experiment draws accuracy against length and the loss curves of every encoding and DroPE', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=experiment&steps=40&train_length=8&d_model=8');
+  await openPlayground(playground, page, '?encoding=experiment&sequences=40&batch_size=1&train_length=8&d_model=8');
   await page.waitForSelector('#train-loss .curve-toggles');
   const labels = await page.$$eval('#train-extrapolation .curve-toggles label', (l) => l.map((x) => x.textContent.trim()));
   assert.deepEqual(labels.map((l) => l.replace(/ \(did not learn: [0-9.]+ at L_train\)$/, '')), ARMS);
@@ -52,7 +52,7 @@ test('a short experiment draws accuracy against length and the loss curves of ev
 
 test('the trained attention maps: L_train and 4 x L_train per layer, L_train marked, exact weights in the tooltip', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=experiment&steps=60&train_length=8&d_model=8&layers=2');
+  await openPlayground(playground, page, '?encoding=experiment&sequences=60&batch_size=1&train_length=8&d_model=8&layers=2');
   await page.waitForSelector('#train-attention canvas.matrix');
   const maps = page.locator('#train-attention canvas.matrix');
   assert.equal(await maps.count(), 4);  // two layers, two lengths
@@ -108,7 +108,7 @@ async function openTraining(page, query) {
 
 test('a long experiment shows its progress; Cancel stops it, and a changed control replaces it', async () => {
   const page = await playground.newPage();
-  const bar = await openTraining(page, '?encoding=experiment&steps=4000&d_model=16');  // ~4 s an arm
+  const bar = await openTraining(page, '?encoding=experiment&sequences=4000&batch_size=1&d_model=16');  // ~4 s an arm
   await page.waitForFunction(() => Number(document.querySelector('#train-extrapolation progress')?.value) >= 50);
   const label = await page.textContent('#train-extrapolation .busy-text');
   assert.match(label, new RegExp(`^training ${ARMS[0]}: \\d+ / 4000 steps \\(arm 1 of ${ARMS.length}\\)$`));
@@ -123,7 +123,7 @@ test('a long experiment shows its progress; Cancel stops it, and a changed contr
   await page.click('#train-extrapolation .view-note button');
   await bar.waitFor();
   assert.equal(await page.locator('#train-extrapolation .view-note').isHidden(), true);
-  await page.fill('#control-steps', '30');
+  await page.fill('#control-sequences', '30');
   await page.waitForSelector('#train-loss .curve-toggles', { timeout: 20000 });
   await idle(page);
   const loss = await csvOf(page, 'train-loss');
@@ -134,9 +134,9 @@ test('a long experiment shows its progress; Cancel stops it, and a changed contr
 
 test('Cancel is reachable with Tab and works with Enter; the last figure stays, dimmed', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=experiment&steps=20&d_model=16');
+  await openPlayground(playground, page, '?encoding=experiment&sequences=20&batch_size=1&d_model=16');
   await page.waitForSelector('#train-loss .curve-toggles');
-  await page.fill('#control-steps', '4000');
+  await page.fill('#control-sequences', '4000');
   await page.getByRole('progressbar', { name: /^training / }).first().waitFor();
   await page.focus('#train-extrapolation .view-tools summary');
   await page.keyboard.press('Tab');
@@ -152,7 +152,7 @@ test('Cancel is reachable with Tab and works with Enter; the last figure stays, 
   await page.close();
 });
 
-test(`the default experiment (copy, 400 steps at L_train 32: ${ARMS.length} arms) finishes in the worker; its time is reported`, async () => {
+test(`the default experiment (copy, 600 steps of 16 sequences at L_train 32: ${ARMS.length} arms) finishes in the worker; its time is reported`, async () => {
   const page = await playground.newPage();
   const start = Date.now();
   await page.goto(`${playground.url}?encoding=experiment`);
@@ -166,7 +166,7 @@ test(`the default experiment (copy, 400 steps at L_train 32: ${ARMS.length} arms
 
 test('an experiment too large for one call is named beside L_train, and the last figure stays', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=experiment&steps=20&d_model=64');
+  await openPlayground(playground, page, '?encoding=experiment&sequences=20&batch_size=1&d_model=64');
   await page.waitForSelector('#train-extrapolation .curve-toggles', { timeout: 60000 });
   const before = await page.innerHTML('#train-extrapolation .figure');
   await page.fill('#control-train_length', '128');  // tested at up to 1024 tokens with d_model 64: above the budget

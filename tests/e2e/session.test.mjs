@@ -71,7 +71,7 @@ function heavyRound(r) {
   return [
     `?encoding=sinusoidal&n=4096&d_model=1024&base=${10000 + r}`,
     `?encoding=rope&rope_theta=${10000 + r}&text=${encodeURIComponent(words(700))}`,
-    `?encoding=experiment&steps=60&seed=${r}`,
+    `?encoding=experiment&sequences=60&batch_size=1&seed=${r}`,
     `?encoding=alibi&n=1024&n_heads=${8 + (r % 8)}`,
   ][r % 4];
 }
@@ -97,8 +97,8 @@ test('100 heavy rounds in one tab end within 1.5x of the memory they started wit
 
 test('a worker that breaks after it started is replaced, and the views waiting on it draw', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=experiment&steps=100');
-  await page.evaluate(() => { history.pushState(null, '', '?encoding=experiment&steps=600'); dispatchEvent(new PopStateEvent('popstate')); });
+  await openPlayground(playground, page, '?encoding=experiment&sequences=100&batch_size=1');
+  await page.evaluate(() => { history.pushState(null, '', '?encoding=experiment&sequences=600&batch_size=1'); dispatchEvent(new PopStateEvent('popstate')); });
   await page.waitForSelector('section.busy-view', { state: 'attached' });  // the training is running in the worker
   const [broken] = page.workers();
   await broken.evaluate(() => { setTimeout(() => { throw new Error('posenc test: the worker broke'); }); });
@@ -112,7 +112,7 @@ test('a worker that breaks after it started is replaced, and the views waiting o
   assert.equal(page.workers().length, 1, 'one worker: the broken one is gone');
   assert.notEqual(page.workers()[0], broken);
   // The fresh worker answers the next change too.
-  await follow(page, '?encoding=experiment&steps=100&seed=3');
+  await follow(page, '?encoding=experiment&sequences=100&batch_size=1&seed=3');
   assert.ok(await page.evaluate(drawn, await page.$('section.view')));
   assert.deepEqual(page.problems.filter((p) => !p.includes('posenc test: the worker broke')), []);
   await page.close();

@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (mode == "train" && argc == 3) {
-            const auto result = posenc::train::run<float>(posenc::train::parse_request(posenc::parse_json_object(argv[2], "request")));
+            // Trainer::finish: in chunks, so a run above one call's work budget can be compared too.
+            const auto result = posenc::train::Trainer<float>(posenc::train::parse_request(posenc::parse_json_object(argv[2], "request"))).finish();
             std::fwrite(result.loss.data(), sizeof(double), result.loss.size(), stdout);
             for (const auto& point : result.eval) {
                 std::fwrite(&point.accuracy, sizeof(double), 1, stdout);

@@ -6,6 +6,7 @@
 // the attention lab) reads params.encoding. Each formula is the one the core
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
 import { dropeSteps } from './labs/drope.js';
+import { stepsOf } from './labs/schedule.js';
 
 /** A number as TeX: integers in full, others to 4 significant digits (a × 10^k when tiny or huge). */
 export function num(x) {
@@ -309,8 +310,8 @@ const FORMULAS = {
   'deberta-buckets': (p) => debertaBuckets(p),
   'train-extrapolation': (p) => lines(`\\text{accuracy}(L) = \\frac{\\#\\{t: \\arg\\max_c z_{t,c} = y_t\\}}{\\#\\{t: y_t \\text{ defined}\\}}\\ ${text('over 16 sequences of length')}\\ L \\in \\{${[1, 2, 4, 8].map((f) => f * p.train_length).join(', ')}\\}`,
     `z_t = \\big(x_t + \\textstyle\\sum_j \\alpha_{tj} v_j\\big) W_{\\mathrm{out}} + c\\ ${text(`(${p.layers} layer${p.layers > 1 ? 's' : ''}, each with the encoding in its place)`)}`),
-  'train-loss': (p) => lines(`\\mathcal{L} = -\\frac{1}{T}\\sum_{t} \\ln \\operatorname{softmax}(z_t)_{y_t},\\ ${text(`Adam, lr 0.01, ${p.steps} steps of one sequence of ${p.train_length} tokens`)}`,
-    p.drope && `${text(`DroPE: then ${dropeSteps(p.steps)} more steps (steps / 4) with the encoding dropped:`)}\\ q_i \\cdot k_j\\ ${text('in place of')}\\ R_i q_i \\cdot R_j k_j`),
+  'train-loss': (p) => lines(`\\mathcal{L} = -\\frac{1}{T}\\sum_{t} \\ln \\operatorname{softmax}(z_t)_{y_t},\\ ${text(`Adam, peak lr ${p.lr}, ${stepsOf(p)} steps of ${p.batch_size} sequence${p.batch_size > 1 ? 's' : ''} of ${p.train_length} tokens`)}`,
+    p.drope && `${text(`DroPE: then ${dropeSteps(stepsOf(p))} more steps (steps / 4) with the encoding dropped:`)}\\ q_i \\cdot k_j\\ ${text('in place of')}\\ R_i q_i \\cdot R_j k_j`),
   'train-attention': (p) => lines(`\\alpha^{(\\ell)}_{ij} = \\operatorname{softmax}_{j \\le i}\\big(s^{(\\ell)}_{ij}\\big),\\ i, j < L \\in \\{${p.train_length}, ${4 * p.train_length}\\}`,
     `s^{(\\ell)}_{ij}:\\ ${text('the trained scores of layer')}\\ \\ell\\ ${text('of the')}\\ ${p.map_arm.split(' → ').map(text).join('\\to ')}\\ ${text('model')}`),
   'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +

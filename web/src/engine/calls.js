@@ -267,7 +267,7 @@ export function createCalls(pe) {
 
     /**
      * Train short, test long (trainer()): for each arm, a model trained on `task` at trainLength (steps of batchSize
-     * sequences each, Adam at learning rate lr) with
+     * sequences each, Adam at peak learning rate lr, schedule: the request's {warmup_steps, lr_decay, grad_clip}) with
      * arm.encoding (then arm.recalibration_steps more steps without it: DroPE) and evaluated at 1, 2, 4
      * and 8 times trainLength, with arm.eval_encoding when it has one (a RoPE scaling applied at test time:
      * the same seed trains the same model again). A job (memoizeJob): it trains TRAIN_CHUNK steps at a time
@@ -280,9 +280,9 @@ export function createCalls(pe) {
      *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's; maps: train()'s
      *   trained attention weights at trainLength and 4 x trainLength (the parameters are not kept)
      */
-    experiment: memoizeJob(function* experiment(task, layers, trainLength, steps, dModel, vocab, seed, batchSize, lr, arms) {
+    experiment: memoizeJob(function* experiment(task, layers, trainLength, steps, dModel, vocab, seed, batchSize, lr, arms, schedule) {
       const requests = arms.map((arm) => ({ task, layers, train_length: trainLength, steps, d_model: dModel, vocab, seed,
-        batch_size: batchSize, lr, encoding: arm.encoding, ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}),
+        batch_size: batchSize, lr, ...schedule, encoding: arm.encoding, ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}),
         recalibration_steps: arm.recalibration_steps ?? 0, eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) }));
       const total = requests.reduce((sum, r) => sum + r.steps + r.recalibration_steps, 0);
       const runs = [];

@@ -7,6 +7,7 @@
 import { FAMILY_TYPES } from '../describe.js';
 import { badParam } from '../errors.js';
 import { dropeSteps } from './drope.js';
+import { scheduleOf, stepsOf } from './schedule.js';
 
 export const label = 'train short, test long (experiment)';
 export const formula = 'Each encoding trains its own small attention model on the task at L_train, then is tested on ' +
@@ -27,12 +28,17 @@ export const parameters = [
   { name: 'layers', view: true, kind: 'int', default: 1, min: 1, max: 2, label: 'attention layers',
     help: 'Induction needs two: one layer to find the previous occurrence, one to read what followed it.' },
   { name: 'train_length', view: true, kind: 'int', default: 32, min: 2, max: 128, sliderMax: 128, label: 'training length L_train (tokens)' },
-  { name: 'steps', view: true, kind: 'int', default: 400, min: 1, max: 4000, sliderMax: 2000, log: true, label: 'training steps (Adam updates)' },
-  { name: 'batch_size', view: true, kind: 'int', default: 1, min: 1, max: 64, sliderMax: 64, label: 'sequences per step (mini-batch)',
-    help: 'Each step averages the gradient over this many fresh sequences. Induction with two layers needs about 16 ' +
-      '(with lr 0.003): one sequence per step is too noisy a gradient to find the induction head.' },
+  { name: 'sequences', view: true, kind: 'int', default: 9600, min: 1, max: 256000, sliderMax: 64000, log: true,
+    label: 'training budget (sequences)',
+    help: 'How many training sequences each model sees: the steps are this divided by the sequences per step. The default ' +
+      '(600 steps of 16) teaches induction to two layers with RoPE, learned or sinusoidal positions (accuracy ≥ 0.95 at L_train).' },
+  { name: 'batch_size', view: true, kind: 'int', default: 16, min: 1, max: 64, sliderMax: 64, label: 'sequences per step (mini-batch)',
+    help: 'Each step averages the gradient over this many fresh sequences. One sequence per step is too noisy a gradient ' +
+      'for two layers to find the induction head.' },
   { name: 'lr', view: true, kind: 'number', default: 0.01, min: 1e-5, max: 1, sliderMin: 1e-4, sliderMax: 0.1, log: true,
-    label: 'learning rate (Adam)' },
+    label: 'peak learning rate (Adam)',
+    help: 'Reached after a linear warm-up over the first tenth of the steps (at most 20), then lowered along a half cosine ' +
+      'to a tenth of it at the last step; each step’s gradient is clipped to norm 1.' },
   { name: 'd_model', view: true, kind: 'int', default: 32, min: 2, max: 64, sliderMax: 64, label: 'd_model' },
   { name: 'vocab', view: true, kind: 'int', default: 16, min: 2, max: 64, sliderMax: 64, label: 'vocabulary size' },
   { name: 'seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (data and initialisation)' },
@@ -61,7 +67,7 @@ export function armsOf(params) {
   };
   return [
     ...TRAINED.map((type) => ({ name: type, encoding: { type } })),
-    ...(params.drope ? [{ name: DROPE_ARM, encoding: { type: 'rope' }, recalibration_steps: dropeSteps(params.steps) }] : []),
+    ...(params.drope ? [{ name: DROPE_ARM, encoding: { type: 'rope' }, recalibration_steps: dropeSteps(stepsOf(params)) }] : []),
     ...(params.rope_scalings ? Object.entries(scalings).map(([name, scaling]) => ({
       name, encoding: { type: 'rope' }, eval_encoding: { type: 'rope', rope_scaling: scaling } })) : []),
   ];
@@ -82,12 +88,12 @@ function* mapJob(job, fn) {
  */
 export function fields(engine, params) {
   // Every parameter is read here, not in the jobs: the engine records what a field reads while its getter runs.
-  const train = () => engine.experiment(params.task, params.layers, params.train_length, params.steps, params.d_model, params.vocab,
-    params.seed, params.batch_size, params.lr, armsOf(params));
+  const train = () => engine.experiment(params.task, params.layers, params.train_length, stepsOf(params), params.d_model, params.vocab,
+    params.seed, params.batch_size, params.lr, armsOf(params), scheduleOf(stepsOf(params)));
   return {
     get experiment() {
       const trainLength = params.train_length;
-      const steps = params.steps;
+      const steps = stepsOf(params);
       return mapJob(train(), (runs) => ({ trainLength, steps, runs: runs.map(({ maps, ...run }) => run) }));
     },
     get trainedMaps() {

@@ -91,7 +91,7 @@ export const STOPS = [
     state: { encoding: 'experiment' },
     text: 'Here every encoding trains a tiny model at 32 tokens, then is tested on 64, 128 and 256. Flat curves extrapolate; ' +
       'falling ones learned positions only up to the length they saw. Faint curves never learned the task at all.',
-    try: 'Change the task to induction, or add training steps, and see which encodings hold up.',
+    try: 'Change the task to induction, or raise the training budget, and see which encodings hold up.',
   },
 ];
 
