@@ -32,6 +32,14 @@ if (r.bundle) {
   console.log('\n| bundle (gzip -9) | KB | files |\n|---|---|---|');
   for (const [name, b] of Object.entries(r.bundle)) console.log(`| ${name} | ${(b.gzipBytes / 1024).toFixed(1)} | ${b.files.map((f) => f.file.split('/').pop()).join(', ')} |`);
 }
+if (r.trainLm) {
+  const t = r.trainLm;
+  console.log(`\n| train-lm (${t.steps} steps of ${t.tokensPerStep} tokens; ${t.text.vocab} characters) | tokens/s | loss, first step → last |\n|---|---|---|`);
+  for (const [name, e] of Object.entries(t.engines)) {
+    if (e.error) console.log(`| ${name} | failed | |`);
+    else console.log(`| ${name} | ${Math.round(e.tokensPerSecond)}${name !== 'posenc' && t.ratio ? ` (×${t.ratio.toFixed(2)})` : ''} | ${e.losses[0].toFixed(2)} → ${e.losses.at(-1).toFixed(2)} |`);
+  }
+}
 if (r.targets) {
   console.log('\n| target | measured | |\n|---|---|---|');
   for (const t of r.targets) {

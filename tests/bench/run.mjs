@@ -7,7 +7,8 @@
 //   npm run bench                         everything (~3-4 minutes on 2 cores)
 //   npm run bench -- --only rope,startup  workloads whose id or group contains a word
 //                                         (groups: attention rope sinusoid matmul overhead,
-//                                          and the sections peak native startup bundle train page simd)
+//                                          and the sections peak native startup bundle train train-lm page simd;
+//                                          train also selects train-lm)
 //   npm run bench -- --budget 2           seconds of timed rounds per workload (default 5)
 //   npm run bench -- --json out.json      where the results go (default bench-results.json)
 //   node tests/bench/markdown.mjs         the last results as Markdown tables (for the README)
@@ -25,6 +26,7 @@ import { evaluateTargets } from './targets.mjs';
 import * as posencPeer from './peers/posenc.mjs';
 import { simdCounts } from './simd-counts.mjs';
 import { measureTrain } from './train.mjs';
+import { measureTrainLm } from './train-lm.mjs';
 import { measurePage } from './page.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -234,6 +236,10 @@ if (selected('train')) {
   log('train: the default experiment, arm by arm ...');
   results.train = await measureTrain();
 }
+if (selected('train-lm')) {
+  log('train-lm: the text transformer in posenc and in tfjs-wasm, step by step ...');
+  results.trainLm = await measureTrainLm({ log });
+}
 if (selected('page')) {
   log('page: the built playground in headless Chromium (dragging base, typing 500 tokens, pasting a 12 MB config) ...');
   try { results.page = await measurePage(); } catch (e) { results.page = { error: String(e.message).split('\n')[0] }; }
@@ -278,6 +284,21 @@ if (results.train) {
   console.log('\ntrain: the page\'s default experiment (copy, 400 steps at L_train 32), pe.train() per arm; accuracy at 1, 2, 4, 8 x L_train');
   for (const a of results.train.arms) console.log(`  ${pad(a.name, 20)} ${pad(fmtMs(a.ms), 10)} ${a.accuracy.map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`  ${pad('total', 20)} ${fmtMs(results.train.totalMs)}`);
+}
+
+if (results.trainLm) {
+  const t = results.trainLm, m = t.model;
+  console.log(`\ntrain-lm: posenc's text transformer (${m.layers} layers, ${m.n_heads} heads, d_model ${m.d_model}, MLP ${m.intermediate_size}, RMSNorm, learned positions)`
+    + ` trained on ${m.batch_size} x ${m.train_length} tokens a step, Adam lr ${m.lr}, in posenc (pe.trainer) and in tfjs-wasm (tf.train.adam);`);
+  console.log(`  ${t.steps} timed steps each after ${t.warmup} warm-up, alternating; text: ${t.text.source}, ${t.text.characters} characters, ${t.text.vocab} distinct (ln ${t.text.vocab} = ${Math.log(t.text.vocab).toFixed(2)})`);
+  const every = (losses) => [0, 0.25, 0.5, 0.75, 1].map((f) => losses[Math.round(f * (losses.length - 1))].toFixed(2)).join(' ');
+  for (const [name, e] of Object.entries(t.engines)) {
+    if (e.error) { console.log(`  ${pad(name, 20)} failed: ${e.error}`); continue; }
+    console.log(`  ${pad(name, 20)} ${pad(`${Math.round(e.tokensPerSecond)} tokens/s`, 16)} ${pad(`(${e.seconds.toFixed(1)} s)`, 9)} loss at steps 1 .. ${e.losses.length}: ${every(e.losses)}`
+      + `${e.leakedTensors ? `  (${e.leakedTensors} tensors leaked)` : ''}`);
+  }
+  if (t.ratio !== undefined) console.log(`  ${pad('posenc / tfjs-wasm', 20)} ${t.ratio.toFixed(2)}x tokens/s`);
+  if (t.vocabularyMismatch) console.log(`  warning: ${t.vocabularyMismatch}`);
 }
 
 if (results.page) {

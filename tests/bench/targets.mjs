@@ -98,6 +98,14 @@ export const TARGETS = [
     measure: (r) => (r.train ? { value: r.train.totalMs / 1000, unit: 's', met: r.train.totalMs < 30000, detail: `${r.train.arms.length} arms` } : null),
   },
   {
+    id: 'train-lm-vs-tfjs',
+    description: 'training the text transformer (2 layers, d_model 64, 16 x 64 tokens a step) >= 2x the tokens/s of tfjs-wasm',
+    measure: (r) => (r.trainLm?.ratio !== undefined
+      ? { value: r.trainLm.ratio, unit: 'x', met: r.trainLm.ratio >= 2,
+        detail: `${Math.round(r.trainLm.engines.posenc.tokensPerSecond)} vs ${Math.round(r.trainLm.engines['tfjs-wasm'].tokensPerSecond)} tokens/s` }
+      : null),
+  },
+  {
     id: 'bundle',
     description: 'posenc .wasm + glue <= 85 KB gzip',
     measure(r) {

@@ -17,7 +17,8 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-export async function create() {
+/** {tf, backend}: tfjs-core on its wasm backend, the SIMD binary, one thread (throws when that backend cannot start). */
+export async function loadTfjs() {
   const tf = await import('@tensorflow/tfjs-core');
   const backend = await import('@tensorflow/tfjs-backend-wasm');
   const dir = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm'));
@@ -27,6 +28,11 @@ export async function create() {
   await tf.ready();
   const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
   if (!simd) throw new Error('tfjs: this Node has no wasm SIMD, so the SIMD binary would not load');
+  return { tf, backend };
+}
+
+export async function create() {
+  const { tf, backend } = await loadTfjs();
 
   const masks = new Map();        // n -> [n, n] tensor, 0 on and below the diagonal, -Infinity above
   const tables = new Map();       // cos Float32Array -> {cos, sin} tensors (shape [n, d/2])
