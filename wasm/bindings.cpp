@@ -678,7 +678,7 @@ std::size_t trainer_slot(const val& handle) {
     return k;
 }
 
-/// trainerStart(request): {handle, total}, an experiment ready to step (posenc::train::Trainer).
+/// trainerStart(request): {handle, total, evaluationTotal}, an experiment ready to step (posenc::train::Trainer).
 val trainer_start(int request_id) {
     return guarded([&] {
         const Spec& request = spec_of(request_id);
@@ -687,7 +687,8 @@ val trainer_start(int request_id) {
         while (k < trainers.size() && trainers[k]) ++k;
         if (k == trainers.size()) trainers.emplace_back();
         trainers[k] = std::move(trainer);
-        return Record().number("handle", double(k + 1)).number("total", double(trainers[k]->total())).value();
+        return Record().number("handle", double(k + 1)).number("total", double(trainers[k]->total()))
+            .number("evaluationTotal", double(trainers[k]->evaluation_total())).value();
     });
 }
 
@@ -696,6 +697,14 @@ val trainer_step(val handle, val count) {
     return guarded([&] {
         const std::int64_t c = integer(count, posenc::args::train_steps);
         return val(double(trainers[trainer_slot(handle)]->step(c)));
+    });
+}
+
+/// trainerEvaluate(handle, count): the evaluation's units done after up to count more (after the steps).
+val trainer_evaluate(val handle, val count) {
+    return guarded([&] {
+        const std::int64_t c = integer(count, posenc::args::train_steps);
+        return val(double(trainers[trainer_slot(handle)]->evaluate(c)));
     });
 }
 
@@ -780,6 +789,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_train", &train);
     function("posenc_trainerStart", &trainer_start);
     function("posenc_trainerStep", &trainer_step);
+    function("posenc_trainerEvaluate", &trainer_evaluate);
     function("posenc_trainerFinish", &trainer_finish);
     function("posenc_trainerFree", &trainer_free);
     function("posenc_embedTokens", &embed_tokens);

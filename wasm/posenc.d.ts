@@ -60,27 +60,53 @@ export interface Float32Buffer {
 export type Floats = Float32Array | number[] | Float32Buffer;
 
 export interface TrainRequest {
-  /** 'copy' | 'induction' | 'first_marker' (train.hpp documents each with an example). */
+  /** 'copy' | 'induction' | 'first_marker' | 'text' (train.hpp documents each with an example; 'text': a language model
+   *  on `text`, one token per character, its last validation_fraction held out). */
   task: string;
   /** The family trained (a Spec); eval_encoding, if given, replaces it at test time (e.g. a RoPE scaling). */
   encoding: Spec;
   eval_encoding?: Spec;
+  /** layers 1..6; d_model 2..256; vocab 2..1024 (task 'text': the text's distinct characters); lengths in tokens. */
   layers?: number; d_model?: number; vocab?: number; train_length?: number; steps?: number; seed?: number;
   eval_lengths?: number[]; eval_examples?: number; lr?: number; recalibration_steps?: number;
   /** Sequences per step (1..256, default 1): the gradient is the mean of theirs, the step's loss their mean loss. */
   batch_size?: number;
+  /** The transformer: heads per layer (dividing d_model; W_o with several), the MLP's width (0: none), RMSNorm
+   *  before each part ('rms_norm') or none. Defaults: 1, 0, 'none' (the attention-only model). */
+  n_heads?: number; intermediate_size?: number; norm?: 'none' | 'rms_norm';
+  /** The schedule: lr after a linear warm-up, then constant or a half cosine to lr / 10; the gradient clipped to
+   *  this global L2 norm (0: not clipped). */
+  warmup_steps?: number; lr_decay?: 'none' | 'cosine'; grad_clip?: number;
+  /** Every this many steps, the validation loss at train_length (0: never). */
+  validation_every?: number;
+  /** task 'text': the corpus (UTF-8 text of 1000+ characters, at most 1024 distinct), the share held out (0.01..0.5,
+   *  default 0.1), and samples (0..8) of sample_length characters (1..512) generated after validation prompts. */
+  text?: string; validation_fraction?: number; samples?: number; sample_length?: number;
 }
+
+/** One head's trained parameters: W [d_model, head_dim] and its encoding with the trained parameters under the
+ *  family's own explicit keys. */
+export interface TrainedHead { Wq: Float32Array; Wk: Float32Array; Wv: Float32Array; encoding: Spec }
 
 export interface TrainResult {
   /** Float32Array(steps + recalibration_steps): the cross-entropy of each step (the mean over its batch), in nats. */
   loss: Float32Array;
-  eval: { length: number; accuracy: number; loss: number }[];
-  /** E [vocab, d_model]; per layer Wq, Wk, Wv [d_model, d_model] and the encoding with its trained parameters
-   *  under the family's own explicit keys; Wout [d_model, classes], c [classes]. */
-  params: { E: Float32Array; layers: { Wq: Float32Array; Wk: Float32Array; Wv: Float32Array; encoding: Spec }[];
-            Wout: Float32Array; c: Float32Array };
-  /** Per evaluated length: one example's tokens, targets (Int32Array(length)) and each layer's weights [length, length]. */
+  /** Per evaluated length: accuracy of the most likely class, mean loss (nats per token), perplexity = exp(loss). */
+  eval: { length: number; accuracy: number; loss: number; perplexity: number }[];
+  /** The validation loss after `step` steps (validation_every). */
+  validation: { step: number; loss: number }[];
+  /** E [vocab, d_model]; per layer its heads, and where the model has them Wo [d_model, d_model], the RMSNorm gains
+   *  norm1, norm2 [d_model], the MLP's W1 [d_model, m], b1 [m], W2 [m, d_model], b2 [d_model]; the final norm [d_model];
+   *  Wout [d_model, classes], c [classes]. */
+  params: { E: Float32Array; layers: { heads: TrainedHead[]; Wo?: Float32Array; norm1?: Float32Array; norm2?: Float32Array;
+            W1?: Float32Array; b1?: Float32Array; W2?: Float32Array; b2?: Float32Array }[];
+            norm?: Float32Array; Wout: Float32Array; c: Float32Array };
+  /** Per evaluated length: one example's tokens, targets (Int32Array(length)) and each layer's weights [length, length]
+   *  (head 0's). */
   maps: { length: number; tokens: Int32Array; targets: Int32Array; weights: Float32Array[] }[];
+  /** task 'text': generated samples (the prompt and what followed it), and the vocabulary (token k = characters[k]). */
+  samples?: { prompt: string; generated: string }[];
+  characters?: string;
 }
 
 export interface Trainer {
@@ -90,7 +116,12 @@ export interface Trainer {
   readonly done: number;
   /** Runs up to `count` more steps (1..100000); returns the steps done. Throws Error after finish() or free(). */
   step(count: number): number;
-  /** The rest of the steps, then the evaluation: train()'s result, bit for bit; frees the model. */
+  /** The evaluation's units: one per evaluated example, attention map and sampled character. */
+  readonly evaluationTotal: number;
+  readonly evaluated: number;
+  /** After the steps: runs up to `count` more units of the evaluation (within one call's work budget); returns those done. */
+  evaluate(count: number): number;
+  /** The rest of the steps, then the rest of the evaluation: train()'s result, bit for bit; frees the model. */
   finish(): TrainResult;
   /** Frees the model (the heap it holds) without finishing. */
   free(): void;
@@ -168,10 +199,12 @@ export interface Posenc {
   train(request: TrainRequest): TrainResult;
   /** train(request) a chunk of steps at a time (for progress and cancel); the same result bit for bit. */
   trainer(request: TrainRequest): Trainer;
-  /** The raw steps of trainer(): {handle, total}; trainerStep(handle, count) -> steps done; trainerFinish(handle) ->
-   *  TrainResult (frees it); trainerFree(handle) drops it. Prefer trainer(). */
-  trainerStart(request: TrainRequest): { handle: number; total: number };
+  /** The raw steps of trainer(): {handle, total, evaluationTotal}; trainerStep(handle, count) -> steps done;
+   *  trainerEvaluate(handle, count) -> evaluation units done; trainerFinish(handle) -> TrainResult (frees it);
+   *  trainerFree(handle) drops it. Prefer trainer(). */
+  trainerStart(request: TrainRequest): { handle: number; total: number; evaluationTotal: number };
   trainerStep(handle: number, count: number): number;
+  trainerEvaluate(handle: number, count: number): number;
   trainerFinish(handle: number): TrainResult;
   trainerFree(handle: number): void;
 

@@ -514,13 +514,15 @@
   define('train', [spec]);
   define('trainerStart', [spec]);
   define('trainerStep', [number, number]);
+  define('trainerEvaluate', [number, number]);
   define('trainerFinish', [number]);
 
   /**
    * An experiment of train(request) run a chunk of steps at a time, so a worker can report
-   * progress and stop between chunks: {total, done, step(count) -> done, finish() -> train()'s
-   * result (and frees it), free()}. total = steps + recalibration_steps. The result is the same
-   * as train(request)'s whatever the chunks. Call free() (or finish()) when done with it: the
+   * progress and stop between chunks: {total, done, step(count) -> done, evaluationTotal, evaluated,
+   * evaluate(count) -> evaluated (after the steps: the evaluation's units, an example or a sampled
+   * character each), finish() -> train()'s result (and frees it), free()}. total = steps +
+   * recalibration_steps. The result is the same as train(request)'s whatever the chunks. Call free() (or finish()) when done with it: the
    * model lives in the wasm heap until then. Throws as train() for a bad request; step and
    * finish throw an Error after free().
    */
@@ -540,12 +542,19 @@
         state.done = Module['trainerStep'](check('step'), count);
         return state.done;
       },
+      evaluationTotal: started.evaluationTotal,
+      evaluated: 0,
+      evaluate(count) {
+        state.evaluated = Module['trainerEvaluate'](check('evaluate'), count);
+        return state.evaluated;
+      },
       finish() {
         const h = check('finish');
         owned.handle = 0;
         dropped.unregister(state);
         const result = Module['trainerFinish'](h);
         state.done = state.total;
+        state.evaluated = state.evaluationTotal;
         return result;
       },
       free() {

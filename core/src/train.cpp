@@ -684,6 +684,8 @@ Request parse_request(const Config& config) {
     const Training& training = family_of(encoding).training;
     const double own = training.pair_work ? training.pair_work(encoding, hd) : 0.0;
     const double m = double(r.intermediate_size);
+    r.pass_linear = double(r.layers) * (8 * d * double(std::max(r.d_model, r.vocab)) + 6 * d * m) / 8 / 2;  // forward: half
+    r.pass_quadratic = double(r.layers) * (6 * d + heads * (80 + own)) / 8 / 2;
     const auto pass = [&](double n) {
         return (8 * n * d * double(std::max(r.d_model, r.vocab)) + 6 * n * d * m + n * n * (6 * d + heads * (80 + own))) / 8;
     };
@@ -703,7 +705,10 @@ Request parse_request(const Config& config) {
     // its steps are counted by run() (one call) or by each Trainer::step (a chunk).
     budget::check_work("train", "train_length",
                        budget::Factors{{1, "step"}, {double(r.layers), "layers"}, {pass(double(r.train_length)), "operations per layer"}}, 0);
-    budget::check_work("train", "eval_lengths", budget::Factors{{1, "evaluation"}, {r.evaluation_work, "operations"}}, 0);
+    // One evaluated example (or sampled character) at the longest length must fit one call; the evaluation runs in
+    // units (Trainer::evaluate).
+    budget::check_work("train", "eval_lengths",
+                       budget::Factors{{1, "example"}, {double(r.layers), "layers"}, {pass(longest_length) / 2, "operations per layer"}}, 0);
     return r;
 }
 
@@ -803,6 +808,103 @@ std::int64_t Trainer<Real>::step(std::int64_t count) {
     return done_;
 }
 
+namespace {
+
+/// The prompt's length of the samples: 4 x train_length, or as much as the model's context leaves for the sample.
+std::int64_t prompt_length(const Request& r, std::int64_t max_length) {
+    return std::max<std::int64_t>(1, std::min(4 * r.train_length, max_length - r.sample_length));
+}
+
+}  // namespace
+
+template <class Real>
+std::int64_t Trainer<Real>::evaluation_total() const {
+    const std::int64_t examples = std::int64_t(request_.eval_lengths.size()) * request_.eval_examples;
+    return examples + 2 + (request_.corpus ? request_.samples * request_.sample_length : 0);
+}
+
+template <class Real>
+double Trainer<Real>::unit_work(std::int64_t k) const {
+    const auto pass = [&](double n) { return request_.pass_linear * n + request_.pass_quadratic * n * n; };
+    const std::int64_t examples = std::int64_t(request_.eval_lengths.size()) * request_.eval_examples;
+    if (k < examples) return pass(double(request_.eval_lengths[std::size_t(k / request_.eval_examples)]));
+    if (k < examples + 2) return pass(double(k == examples ? request_.train_length : std::min(4 * request_.train_length, model_.max_length)));
+    const std::int64_t token = (k - examples - 2) % std::max<std::int64_t>(1, request_.sample_length);
+    return pass(double(std::min(prompt_length(request_, model_.max_length) + token, model_.max_length)));
+}
+
+template <class Real>
+void Trainer<Real>::run_unit(std::int64_t k) {
+    Model<Real>& evaluated = result_.model;
+    if (k == 0) {  // the trained model as evaluated
+        result_.loss = loss_;
+        result_.validation = validation_;
+        result_.model = model_;
+        if (!request_.eval_encoding.empty()) {
+            const Config eval = sized(request_.eval_encoding, request_.d_model, evaluated.head_dim());
+            if (family_of(eval).type != family_of(evaluated.encoding).type)
+                throw_bad_param("eval_encoding.type", '"' + family_of(eval).type + '"',
+                                "the trained encoding's family, \"" + family_of(evaluated.encoding).type + "\"");
+            evaluated.encoding = eval;
+        }
+        result_.eval.assign(request_.eval_lengths.size(), EvalPoint{});
+        correct_.assign(request_.eval_lengths.size(), 0);
+        targets_.assign(request_.eval_lengths.size(), 0);
+        eval_rngs_.clear();
+        for (const std::int64_t n : request_.eval_lengths)
+            eval_rngs_.emplace_back(std::uint64_t(request_.seed) + 1 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
+    }
+    const std::int64_t examples = std::int64_t(request_.eval_lengths.size()) * request_.eval_examples;
+    if (k < examples) {  // example k % eval_examples of length eval_lengths[k / eval_examples]
+        const std::size_t l = std::size_t(k / request_.eval_examples);
+        const std::int64_t n = request_.eval_lengths[l], e = k % request_.eval_examples;
+        // Each length's examples from its own generator, drawn in order (the synthetic tasks).
+        const Evaluation r = loss_and_grad<Real>(evaluated, evaluation_example(request_, n, e, request_.eval_examples, eval_rngs_[l]), nullptr);
+        EvalPoint& point = result_.eval[l];
+        point.length = n;
+        point.loss += r.loss / double(request_.eval_examples);
+        correct_[l] += r.correct;
+        targets_[l] += r.targets;
+        point.accuracy = targets_[l] ? double(correct_[l]) / double(targets_[l]) : 0.0;
+        return;
+    }
+    if (k < examples + 2) {  // the attention maps at train_length and 4 x train_length (or the longest length)
+        const std::int64_t n = k == examples ? request_.train_length : std::min(4 * request_.train_length, evaluated.max_length);
+        Random map_rng(std::uint64_t(request_.seed) + 2 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
+        AttentionMap<Real> map;
+        map.length = n;
+        map.example = evaluation_example(request_, n, 0, 1, map_rng);
+        loss_and_grad<Real>(evaluated, map.example, nullptr, &map.weights);
+        result_.maps.push_back(std::move(map));
+        return;
+    }
+    // A sampled character: prompts from the validation part, each sample drawn after the one before.
+    const std::int64_t unit = k - examples - 2, s = unit / request_.sample_length;
+    if (unit % request_.sample_length == 0) {
+        Sample sample;
+        sample.prompt = request_.corpus->validation(prompt_length(request_, evaluated.max_length), s, request_.samples).tokens;
+        result_.samples.push_back(std::move(sample));
+    }
+    if (unit == 0) sample_rng_ = Random(std::uint64_t(request_.seed) + 4);
+    Sample& sample = result_.samples.back();
+    std::vector<int> context = sample.prompt;
+    context.insert(context.end(), sample.generated.begin(), sample.generated.end());
+    sample.generated.push_back(generate(evaluated, std::move(context), 1, 0.8, sample_rng_).front());
+}
+
+template <class Real>
+std::int64_t Trainer<Real>::evaluate(std::int64_t count) {
+    if (done_ < total())
+        throw_bad_param("count", std::to_string(count), "an evaluation after the training's " + std::to_string(total()) + " steps (" +
+                                                             std::to_string(done_) + " done)");
+    count = std::min(count, evaluation_total() - evaluated_);
+    double work = 0;
+    for (std::int64_t k = evaluated_; k < evaluated_ + count; ++k) work += unit_work(k);
+    budget::check_work("trainerEvaluate", "count", budget::Factors{{1, "evaluation"}, {work, "operations"}}, 0);
+    for (std::int64_t k = 0; k < count; ++k, ++evaluated_) run_unit(evaluated_);
+    return evaluated_;
+}
+
 template <class Real>
 Result<Real> Trainer<Real>::finish() {
     // Chunks within one call's budget: count steps and (count / validation_every + 1) validations of V operations.
@@ -811,52 +913,15 @@ Result<Real> Trainer<Real>::finish() {
     const double per_step = request_.step_work + (request_.validation_every > 0 ? V / double(request_.validation_every) : 0.0);
     const std::int64_t chunk = std::max<std::int64_t>(1, std::int64_t((budget::kMaxOperations - V) / std::max(1.0, per_step)));
     while (done_ < total()) step(chunk);
-    Result<Real> result;
-    result.loss = loss_;
-    result.validation = validation_;
-    result.model = model_;
-    Model<Real>& evaluated = result.model;
-    if (!request_.eval_encoding.empty()) {
-        const Config eval = sized(request_.eval_encoding, request_.d_model, evaluated.head_dim());
-        if (family_of(eval).type != family_of(evaluated.encoding).type)
-            throw_bad_param("eval_encoding.type", '"' + family_of(eval).type + '"',
-                            "the trained encoding's family, \"" + family_of(evaluated.encoding).type + "\"");
-        evaluated.encoding = eval;
-    }
-    for (const std::int64_t n : request_.eval_lengths) {
-        Random eval_rng(std::uint64_t(request_.seed) + 1 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
-        EvalPoint point;
-        point.length = n;
-        std::int64_t correct = 0, targets = 0;
-        for (std::int64_t k = 0; k < request_.eval_examples; ++k) {
-            const Evaluation e = loss_and_grad<Real>(evaluated, evaluation_example(request_, n, k, request_.eval_examples, eval_rng), nullptr);
-            correct += e.correct;
-            targets += e.targets;
-            point.loss += e.loss / double(request_.eval_examples);
+    while (evaluated_ < evaluation_total()) {  // as many units as one call's budget holds, at least one
+        std::int64_t count = 0;
+        for (double work = 0; evaluated_ + count < evaluation_total(); ++count) {
+            work += unit_work(evaluated_ + count);
+            if (work > budget::kMaxOperations && count > 0) break;
         }
-        point.accuracy = targets ? double(correct) / double(targets) : 0.0;
-        result.eval.push_back(point);
+        evaluate(count);
     }
-    for (const std::int64_t n : {request_.train_length, std::min(4 * request_.train_length, evaluated.max_length)}) {
-        Random map_rng(std::uint64_t(request_.seed) + 2 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
-        AttentionMap<Real> map;
-        map.length = n;
-        map.example = evaluation_example(request_, n, 0, 1, map_rng);
-        loss_and_grad<Real>(evaluated, map.example, nullptr, &map.weights);
-        result.maps.push_back(std::move(map));
-    }
-    if (request_.corpus && request_.samples > 0) {
-        // Prompts from the validation part, as long as the model's context allows with the sample after them.
-        const std::int64_t prompt = std::max<std::int64_t>(1, std::min(4 * request_.train_length, evaluated.max_length - request_.sample_length));
-        Random sample_rng(std::uint64_t(request_.seed) + 4);
-        for (std::int64_t k = 0; k < request_.samples; ++k) {
-            Sample sample;
-            sample.prompt = request_.corpus->validation(prompt, k, request_.samples).tokens;
-            sample.generated = generate(evaluated, sample.prompt, request_.sample_length, 0.8, sample_rng);
-            result.samples.push_back(std::move(sample));
-        }
-    }
-    return result;
+    return std::move(result_);
 }
 
 template <class Real>

@@ -2,12 +2,13 @@
 // result on stdout, so the wasm tests can compare the module with the native build.
 //   posenc_dump table <type> [key=number ...] <n>
 //   posenc_dump attention "<text>" <type> d=<d_model = d_head> seed=<s> causal=<0|1> [key=number ...]
-//   posenc_dump train '<request JSON>'
+//   posenc_dump train '<request JSON>' | @<file of the request JSON>
 // attention writes logits, weights, then output; train its float64 losses, then each eval
 // length's accuracy and loss.
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <stdexcept>
 #include <string>
 
 #include "posenc/attention.hpp"
@@ -58,7 +59,17 @@ int main(int argc, char** argv) {
         }
         if (mode == "train" && argc == 3) {
             // Trainer::finish: in chunks, so a run above one call's work budget can be compared too.
-            const auto result = posenc::train::Trainer<float>(posenc::train::parse_request(posenc::parse_json_object(argv[2], "request"))).finish();
+            // A request in a file (@path): a text task's corpus is longer than one argument may be.
+            std::string json = argv[2];
+            if (!json.empty() && json[0] == '@') {
+                std::FILE* file = std::fopen(json.c_str() + 1, "rb");
+                if (!file) throw std::runtime_error("cannot read " + json.substr(1));
+                json.clear();
+                char buffer[65536];
+                for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) json.append(buffer, got);
+                std::fclose(file);
+            }
+            const auto result = posenc::train::Trainer<float>(posenc::train::parse_request(posenc::parse_json_object(json, "request"))).finish();
             std::fwrite(result.loss.data(), sizeof(double), result.loss.size(), stdout);
             for (const auto& point : result.eval) {
                 std::fwrite(&point.accuracy, sizeof(double), 1, stdout);

@@ -147,7 +147,11 @@ TEST_CASE("train: an experiment is deterministic, evaluates every length, and ca
     CHECK_THROWS_WITH(parse_request(S(R"({"norm":"layer_norm"})")), Catch::Matchers::Contains("norm = \"layer_norm\" is invalid"));
     CHECK_THROWS_WITH(parse_request(S(R"({"task":"text"})")), Catch::Matchers::Contains("text = absent is invalid"));
     CHECK_THROWS_WITH(parse_request(S(R"({"task":"copy","text":"abc"})")), Catch::Matchers::Contains("only with task \"text\""));
-    CHECK_THROWS_WITH(parse_request(S(R"({"steps":100000,"train_length":1024,"d_model":256})")), Catch::Matchers::Contains("exceeds the limit"));
+    // One call (run) holds at most the budget; a Trainer runs more in chunks, but one step or one evaluated example must fit.
+    CHECK_THROWS_WITH(run<float>(parse_request(S(R"({"steps":100000,"train_length":1024,"d_model":256})"))),
+                      Catch::Matchers::Contains("train (steps): 100000 steps"));
+    CHECK_THROWS_WITH(parse_request(S(R"({"train_length":8,"eval_lengths":[4096],"d_model":256})")),
+                      Catch::Matchers::Contains("train (eval_lengths): 1 example x 1 layers"));
 }
 
 TEST_CASE("train: a Trainer stepped in chunks gives run()'s result bit for bit, with the attention maps", "[train]") {
@@ -159,8 +163,13 @@ TEST_CASE("train: a Trainer stepped in chunks gives run()'s result bit for bit, 
     CHECK(trainer.step(5) == 5);
     CHECK(trainer.step(7) == 12);
     CHECK(trainer.step(100) == 23);  // stops at total
+    CHECK_THROWS_WITH(Trainer<float>(request).evaluate(1), Catch::Matchers::Contains("an evaluation after the training's 23 steps (0 done)"));
+    CHECK(trainer.evaluation_total() == 2 * 3 + 2);  // 3 examples at each of 2 lengths, 2 attention maps
+    CHECK(trainer.evaluate(4) == 4);  // the evaluation in units too: the same result
     const Result<float> chunked = trainer.finish();
     CHECK(chunked.loss == whole.loss);
+    CHECK(chunked.eval[0].loss == whole.eval[0].loss);
+    CHECK(chunked.eval[0].accuracy == whole.eval[0].accuracy);
     CHECK(chunked.eval[1].loss == whole.eval[1].loss);
     // Maps at train_length and at 4 x train_length capped at the longest evaluated length (24).
     REQUIRE(whole.maps.size() == 2);

@@ -73,7 +73,8 @@ test('requests that stay under the limit keep one instance (and its caches)', as
 });
 
 // Jobs: the experiment trains a chunk of steps at a time, posting progress between chunks.
-const EXPERIMENT = { task: 'copy', layers: 1, train_length: 8, steps: 60, d_model: 8, vocab: 6, seed: 3, rope_scalings: false, drope: true,
+const { scheduleOf } = await import('../../web/src/labs/schedule.js');
+const EXPERIMENT = { task: 'copy', layers: 1, train_length: 8, sequences: 60, batch_size: 1, lr: 0.01, d_model: 8, vocab: 6, seed: 3, rope_scalings: false, drope: true,
   map_arm: 'rope' };
 const view = (id, key, params = EXPERIMENT, needs = ['experiment']) => ({ id, op: 'view', key, family: 'experiment', params, needs });
 
@@ -105,7 +106,7 @@ test('a job posts its progress in order, and its result is train()\'s, arm by ar
   assert.deepEqual(runs.map((r) => r.name), arms.map((a) => a.name));
   for (const [k, arm] of arms.entries()) {
     const whole = pe.train({ task: 'copy', layers: 1, train_length: 8, steps: 60, d_model: 8, vocab: 6, seed: 3, encoding: arm.encoding,
-      recalibration_steps: arm.recalibration_steps ?? 0, eval_lengths: [8, 16, 32, 64] });
+      recalibration_steps: arm.recalibration_steps ?? 0, eval_lengths: [8, 16, 32, 64], batch_size: 1, lr: 0.01, ...scheduleOf(60) });
     assert.deepEqual(Array.from(runs[k].loss), Array.from(whole.loss), arm.name);
     assert.deepEqual(runs[k].eval, whole.eval, arm.name);
   }
@@ -125,7 +126,7 @@ test('cancel stops a job between chunks and frees its trainer; a newer request o
   const server = startServer(256 * 2 ** 20, { sliceMs: 0 });
   await server.event('ready');
   const pe = server.instances[0];
-  const long = { ...EXPERIMENT, steps: 4000, train_length: 32, d_model: 16 };
+  const long = { ...EXPERIMENT, sequences: 4000, train_length: 32, d_model: 16 };
   pe.train({ steps: 1, eval_lengths: [8] });  // the core's first training allocates what it keeps (35 kB, once)
   const heap = pe.heapBytesInUse();
   server.serve(view(1, 'a', long));

@@ -90,7 +90,10 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
       elapsed.textContent = 'computing…';
       timer = setInterval(() => { elapsed.textContent = `computing… ${((performance.now() - start) / 1000 + 0.2).toFixed(1)} s`; }, 250);
     },
-    /** A job's progress (steps done of total, the arm in training) over the figure, with a Cancel button that calls onCancel. */
+    /**
+     * A job's progress (steps done of total, the arm in training, or its own label: arms in parallel) over the figure,
+     * with a Cancel button that calls onCancel.
+     */
     setProgress(progress, cancelJob) {
       clearInterval(timer);
       if (busy.hidden) {
@@ -107,9 +110,9 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
       bar.setAttribute('aria-labelledby', elapsed.id);
       elapsed.removeAttribute('aria-hidden');
       const arm = progress.arm;
-      elapsed.textContent = arm
+      elapsed.textContent = progress.label ?? (arm
         ? `training ${arm.name}: ${arm.done} / ${arm.total} steps (arm ${arm.index + 1} of ${arm.count})`
-        : `${progress.done} / ${progress.total}`;
+        : `${progress.done} / ${progress.total}`);
     },
     setNote(message, action = null) {
       note.hidden = !message;

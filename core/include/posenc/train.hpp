@@ -239,17 +239,18 @@ struct Request {
     std::int64_t batch_size = 1;
     double lr = 1e-2;
     std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
-    /// The budget's operations of one training step and of the evaluation (parse_request).
-    double step_work = 0, evaluation_work = 0;
+    /// The budget's operations of one training step and of the whole evaluation (parse_request), and of one
+    /// forward pass over n tokens: pass_linear n + pass_quadratic n^2 (an evaluated example, a sampled character).
+    double step_work = 0, evaluation_work = 0, pass_linear = 0, pass_quadratic = 0;
 };
 
 /// Reads {task, encoding, eval_encoding?, layers (1 to 6), d_model, vocab, train_length, steps, seed,
 /// eval_lengths, eval_examples, lr, recalibration_steps, batch_size (1 to 256), n_heads, intermediate_size,
 /// norm ("none", "rms_norm"), warmup_steps, lr_decay ("none", "cosine"), grad_clip, validation_every,
 /// text and validation_fraction (task "text"), samples, sample_length}. Throws BadParam naming the key for
-/// values out of range, and ("train_length", "eval_lengths") when one step or the evaluation is
-/// above the work budget of one call (budget.hpp). run() refuses ("steps") an experiment whose
-/// steps and evaluation are together above it (one call); a Trainer counts each chunk instead.
+/// values out of range, and ("train_length", "eval_lengths") when one step or one evaluated example
+/// (or sampled character) is above the work budget of one call (budget.hpp). run() refuses ("steps") an
+/// experiment whose steps and evaluation are together above it (one call); a Trainer counts each chunk instead.
 Request parse_request(const Config& config);
 
 /// Accuracy and mean loss over eval_examples fresh examples of one length.
@@ -305,19 +306,34 @@ public:
     /// Runs up to `count` more steps; returns done(). Throws BadParam ("count") when those steps
     /// are above the work budget of one call.
     std::int64_t step(std::int64_t count);
-    /// Runs the steps left (in chunks within the budget: finish() itself may be long), then evaluates. Call once.
+    /// The evaluation's units, each one call's work at most: an evaluated example per length, the two
+    /// attention maps, and each sampled character.
+    std::int64_t evaluation_total() const;
+    std::int64_t evaluated() const { return evaluated_; }
+    /// Runs up to `count` more units of the evaluation (after the training: throws BadParam ("count") before
+    /// done() == total()); returns evaluated(). Throws BadParam ("count") when those units are above the work
+    /// budget of one call.
+    std::int64_t evaluate(std::int64_t count);
+    /// Runs the steps and the evaluation left (in chunks within the budget: finish() itself may be long). Call once.
     Result<Real> finish();
 
 private:
     Example next_example();
     double validation_loss() const;
+    /// The work of evaluation unit k (Request::pass_linear and pass_quadratic).
+    double unit_work(std::int64_t k) const;
+    void run_unit(std::int64_t k);
     Request request_;
     Model<Real> model_;
     Adam<Real> adam_;
     Random rng_;
     std::vector<double> loss_;
     std::vector<ValidationPoint> validation_;
-    std::int64_t done_ = 0;
+    std::int64_t done_ = 0, evaluated_ = 0;
+    Result<Real> result_;  ///< filled as the evaluation goes
+    std::vector<std::int64_t> correct_, targets_;  ///< per eval length, so far
+    std::vector<Random> eval_rngs_;                ///< per eval length: its examples in order (the synthetic tasks)
+    Random sample_rng_{0};
 };
 
 /// Trainer(request).finish(): trains (one example per step, Adam) and evaluates.

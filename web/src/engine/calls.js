@@ -11,6 +11,8 @@ import { badParam } from '../errors.js';
 import { seededRandom } from '../lib/random.js';
 import { attachPreviews } from '../lib/box-average.js';
 import { tracking } from '../lib/reads.js';
+import { detach } from './detach.js';
+import { trainArm, trainInWorkers, workerCount } from './arms.js';
 
 /** Bytes of the typed arrays in value (each counted once). */
 function bytesOf(value, seen = new Set()) {
@@ -110,12 +112,23 @@ const COMPARISON = createComparison(CORE_FAMILIES);
 /**
  * The wasm module's calls as the families use them, memoised.
  * @param {object} pe  the instantiated module (createPosenc())
+ * @param {{corpus?: () => Promise<string>, spawnArm?: () => Worker}} [options]  the shipped corpus's text (the
+ *   language-model lab; absent: that lab's views say so) and a new arm worker (engine/arm-worker.js; absent: arms
+ *   train one after the other in this instance)
  */
-export function createCalls(pe) {
+export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
   const store = resultStore(CACHE_BYTES);
   const memoize = (fn, size) => memoizeStored(store, fn, size);
   const memoizeJob = (job, size) => memoizeJobStored(store, job, size);
   const rotary = memoize((spec, seqLen) => pe.ropeInvFreq(spec, seqLen));
+  let corpusText = null;  // the shipped text, fetched once (a failed fetch is tried again next time)
+  const loadCorpus = () => {
+    corpusText ??= corpus().catch((error) => {
+      corpusText = null;
+      throw error;
+    });
+    return corpusText;
+  };
 
   /**
    * pe.trainer(request), its work limits said as the experiment's controls: one step
@@ -307,6 +320,59 @@ export function createCalls(pe) {
     }, 2),
 
     /**
+     * The language-model lab (labs/language-model.js): for each arm, a small transformer trained on the shipped corpus
+     * (`base`: the train request's model, schedule and lengths; task 'text') with arm.encoding, evaluated at `base`'s
+     * eval_lengths (with arm.eval_encoding when it has one: a RoPE scaling at test time), its validation loss every
+     * validation_every steps and its samples. A job: the text is fetched once, then the arms train in arm workers up to
+     * the cores the browser reports (engine/arms.js), or one after the other here. Stopped, it frees what it holds.
+     * @param {object} base  a TrainRequest without task, text and encoding
+     * @param {{name: string, encoding: object, eval_encoding?: object}[]} arms
+     * @yields {{done: number, total: number, label: string}}  arms' progress in thousandths of an arm
+     * @returns {{name: string, loss: Float32Array, validation: {step, loss}[], eval: {length, accuracy, loss, perplexity}[],
+     *   samples: {prompt, generated}[], msPerStep: number, retrained: boolean, heads: object[]}[]}  per arm; heads: layer
+     *   0's trained heads' encodings (the family's explicit keys)
+     */
+    languageModel: memoizeJob(function* languageModel(base, arms) {
+      if (!corpus) throw badParam('corpus', 'none', 'the shipped text, which this build of the engine has no way to load');
+      const text = yield { progress: { done: 0, total: 1000 * arms.length, label: 'loading the text…' }, wait: loadCorpus() };
+      const requests = arms.map((arm) => ({ ...base, task: 'text', text, encoding: arm.encoding,
+        ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}) }));
+      const progressOf = (states) => {
+        const fraction = (s) => (s.phase === 'done' ? 1 : s.phase === 'train' ? 0.9 * s.done / s.total
+          : s.phase === 'evaluate' ? 0.9 + 0.1 * s.done / s.total : 0);
+        const running = states.map((s, k) => ({ ...s, name: arms[k].name })).filter((s) => s.phase === 'train' || s.phase === 'evaluate');
+        const finished = states.filter((s) => s.phase === 'done').length;
+        const label = running.map((s) => (s.phase === 'train' ? `${s.name} ${s.done} / ${s.total} steps` : `${s.name} testing`)).join(', ');
+        return { done: Math.round(1000 * states.reduce((sum, s) => sum + fraction(s), 0)), total: 1000 * arms.length,
+          label: `training ${label || '…'} (${finished} of ${arms.length} arms done)` };
+      };
+      const count = spawnArm ? workerCount(arms.length) : 0;
+      let outcomes;
+      if (count > 0) {
+        outcomes = yield* trainInWorkers(spawnArm, requests, count, progressOf);
+      } else {
+        outcomes = [];
+        const states = arms.map(() => ({ phase: 'queued', done: 0, total: 0 }));
+        for (const [k, request] of requests.entries()) {
+          const job = trainArm(pe, request);
+          for (;;) {
+            const { value, done } = job.next();
+            if (done) {
+              outcomes.push(value);
+              states[k] = { phase: 'done', done: 1, total: 1 };
+              break;
+            }
+            states[k] = value;
+            yield progressOf(states);
+          }
+        }
+      }
+      return outcomes.map(({ result, msPerStep }, k) => ({ name: arms[k].name, retrained: Boolean(arms[k].eval_encoding),
+        loss: result.loss, validation: result.validation, eval: result.eval, samples: result.samples, msPerStep,
+        heads: result.params.layers[0].heads.map((h) => h.encoding) }));
+    }, 2),
+
+    /**
      * A trained head for the attention lab: a one-layer model with the family's spec (its width
      * set to 32) trained on `task` as the experiment's defaults train it (L_train 32, 400 steps,
      * d_model 32, vocabulary 16, seed 0), sized for sentences up to 128 tokens.
@@ -406,29 +472,6 @@ export function computeFields(calls, name, params, needs) {
   }
 }
 
-/**
- * Copies of the typed arrays in `value` (each shared array copied once, so the
- * structure is kept), and their buffers to transfer: the caches keep their own,
- * the page receives arrays it owns without a copy on its side.
- */
-export function detach(value, copies = new Map(), transfer = []) {
-  if (ArrayBuffer.isView(value)) {
-    if (!copies.has(value)) {
-      const copy = value.slice();
-      copies.set(value, copy);
-      transfer.push(copy.buffer);
-    }
-    return { value: copies.get(value), transfer };
-  }
-  if (Array.isArray(value)) return { value: value.map((v) => detach(v, copies, transfer).value), transfer };
-  if (value !== null && typeof value === 'object') {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = detach(v, copies, transfer).value;
-    return { value: out, transfer };
-  }
-  return { value, transfer };
-}
-
 /** Adds the buffers of typed arrays in value that are not in transfer yet. */
 function collectBuffers(value, transfer) {
   if (ArrayBuffer.isView(value)) {
@@ -477,11 +520,12 @@ function isJob(value) {
  * error with code 'internal'). The memoised calls keep at most CACHE_BYTES of results between requests.
  * @param {() => Promise<object>} load  instantiates the wasm module (createPosenc)
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
- * @param {{memoryLimit?: number, sliceMs?: number}} [options]  bytes of wasm memory kept between requests (default
- *   128 MiB); ms of a job between two progress messages (default 30; 0: after every yield)
+ * @param {{memoryLimit?: number, sliceMs?: number, corpus?: () => Promise<string>, spawnArm?: () => Worker}} [options]
+ *   bytes of wasm memory kept between requests (default 128 MiB); ms of a job between two progress messages (default 30;
+ *   0: after every yield); createCalls's corpus and spawnArm
  * @returns {(message: object) => void} the function to hand each request to
  */
-export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30 } = {}) {
+export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null } = {}) {
   const queue = [];
   let pe = null;
   let calls = null;
@@ -490,7 +534,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   let current = null;  // the request being answered; between a job's slices, a message can stop it (current.stop)
   let ready = load().then((module) => {
     pe = module;
-    calls = createCalls(pe);
+    calls = createCalls(pe, { corpus, spawnArm });
     post({ op: 'ready', version: pe.version() });
   }, (error) => {
     failure = new Error(`${error?.message ?? error} (is the .wasm next to the scripts, served as application/wasm, with CORS from another origin?)`);
@@ -509,19 +553,40 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     calls = null;
     ready = load().then((module) => {
       pe = module;
-      calls = createCalls(pe);
+      calls = createCalls(pe, { corpus, spawnArm });
       post({ op: 'restarted', memoryBytes });
     }, (error) => {
       failure = new Error(`${error?.message ?? error} (reloading the engine ${reason})`);
     });
   }
 
-  /** A job's value, run a slice at a time with progress posted between slices; {stopped} if a message stopped it. */
+  /**
+   * A job's value, run a slice at a time with progress posted between slices; {stopped} if a message stopped it.
+   * A job may yield {progress, wait: a promise} (arm workers, a text to fetch): its progress is posted, the promise
+   * awaited and its value handed back to the job (a rejection stops the job and answers with its error).
+   */
   async function drive(request, job) {
     let slice = performance.now();
+    let input;
     for (;;) {
-      const { value, done } = job.next();
+      const { value, done } = job.next(input);
+      input = undefined;
       if (done) return { value };
+      if (typeof value?.wait?.then === 'function') {
+        if (value.progress !== undefined) post({ id: request.id, progress: value.progress });
+        try {
+          input = await value.wait;
+        } catch (error) {
+          job.return();
+          throw error;
+        }
+        slice = performance.now();
+        if (request.stop) {
+          job.return();
+          return { stopped: request.stop };
+        }
+        continue;
+      }
       if (performance.now() - slice < sliceMs) continue;
       post({ id: request.id, progress: value });
       await new Promise((resolve) => { setTimeout(resolve, 0); });

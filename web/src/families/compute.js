@@ -1,7 +1,7 @@
 // The families as the engine's worker uses them (engine/calls.js): each family's
 // spec() and fields(), by spec `type`. The core's families in the core's order
 // (describe()), then `compare` (its configurations read by the page, see
-// labs/compare-mode.js) and `experiment`. Nothing here imports the page's controls,
+// labs/compare-mode.js), `experiment` and `language_model`. Nothing here imports the page's controls,
 // state, presets or config reader (tests/unit/imports.test.mjs).
 import { FAMILY_TYPES } from '../describe.js';
 import * as sinusoidal from './sinusoidal.js';
@@ -18,6 +18,7 @@ import * as deberta from './deberta.js';
 import * as fire from './fire.js';
 import * as cope from './cope.js';
 import * as experiment from '../labs/experiment.js';
+import * as languageModel from '../labs/language-model.js';
 import { sideBySideFields } from '../labs/compare-mode-fields.js';
 
 // The file of each core family, by its spec `type`.
@@ -38,4 +39,5 @@ export const COMPUTE = {
   ...CORE_FAMILIES,
   compare: { fields: (engine, params) => sideBySideFields(engine, params, CORE_FAMILIES) },
   experiment,
+  language_model: languageModel,
 };

@@ -86,8 +86,10 @@ function labelEnds(series, style) {
  * A line chart of named series with dashes, direct labels, toggles and a coincidence note.
  * @param {object} o
  * @param {{name: string, short?: string, points: {x: number, y: number, [k: string]: any}[], bold?: boolean, hidden?: boolean,
- *   faded?: boolean}[]} o.series  short: the name written at the curve's end (the toggle gives "short: name"); hidden:
- *   unticked at first (a tick away); faded: drawn lighter (a curve of random parameters, not a property of its family)
+ *   faded?: boolean, like?: string, dots?: boolean}[]} o.series  short: the name written at the curve's end (the toggle
+ *   gives "short: name"); hidden: unticked at first (a tick away); faded: drawn lighter (a curve of random parameters, not
+ *   a property of its family); like: another series' name, whose colour this one takes, dotted (a validation curve
+ *   beside its training curve); dots: dots at this series' points
  * @param {number} o.width
  * @param {number} [o.height]
  * @param {object} o.x        Plot's x scale options (label, type, ...)
@@ -104,7 +106,10 @@ export function curveChart(o) {
   box.className = 'curve-chart';
   const names = o.series.map((s) => s.name);
   const colours = o.theme.dark ? schemeObservable10 : schemeTableau10;
-  const style = new Map(names.map((name, k) => [name, { colour: colours[k % colours.length], dash: DASHES[k % DASHES.length] }]));
+  // Each series its own colour and dash, except a series `like` another: that one's colour, dotted.
+  const own = o.series.filter((s) => !s.like);
+  const style = new Map(own.map((s, k) => [s.name, { colour: colours[k % colours.length], dash: DASHES[k % DASHES.length] }]));
+  for (const s of o.series) if (s.like) style.set(s.name, { colour: style.get(s.like).colour, dash: '1.5,3' });
   const shown = new Set(o.series.filter((s) => !s.hidden).map((s) => s.name));
 
   const toggles = document.createElement('div');
@@ -152,7 +157,7 @@ export function curveChart(o) {
       const { colour, dash } = style.get(s.name);
       marks.push(Plot.lineY(s.points, { x: 'x', y: 'y', stroke: colour, strokeDasharray: dash, strokeWidth: s.bold ? 3 : 1.8,
         strokeOpacity: s.faded ? 0.5 : 1 }));
-      if (o.dots) marks.push(Plot.dot(s.points, { x: 'x', y: 'y', stroke: colour, r: 2, strokeOpacity: s.faded ? 0.5 : 1 }));
+      if (o.dots || s.dots) marks.push(Plot.dot(s.points, { x: 'x', y: 'y', stroke: colour, r: 2, strokeOpacity: s.faded ? 0.5 : 1 }));
     }
     marks.push(
       Plot.text(ends, { x: 'x', y: 'y', text: 'text', fill: 'colour', textAnchor: 'start', dx: 6, fontSize: 11 }),

@@ -55,7 +55,7 @@ async function show(name, raw, fromLinkNames) {
   current = { name };
   viewsBox.replaceChildren(container);
   showFamilyFormula(name, family);
-  paste.hidden = name === 'compare' || name === 'experiment';
+  paste.hidden = name === 'compare' || name === 'experiment' || name === 'language_model';
   ropeExport.hidden = !family.jsonFields;
   buildToc(next.views);
   summarise();

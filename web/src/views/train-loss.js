@@ -5,6 +5,7 @@ import * as Plot from '@observablehq/plot';
 import { curveChart } from '../lib/curves.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
+import { runningMean } from '../lib/running-mean.js';
 
 export const id = 'train-loss';
 export const title = 'Training loss per encoding';
@@ -16,18 +17,6 @@ export const needs = ['experiment'];
 
 const WINDOW = 20;
 
-/** The running mean of the loss over the last WINDOW steps, one point per step. */
-function smoothed(loss) {
-  const points = [];
-  let sum = 0;
-  for (let s = 0; s < loss.length; s++) {
-    sum += loss[s];
-    if (s >= WINDOW) sum -= loss[s - WINDOW];
-    points.push({ x: s + 1, y: sum / Math.min(s + 1, WINDOW), raw: loss[s] });
-  }
-  return points;
-}
-
 /** @param {{experiment: {steps: number, runs: {name, loss: Float32Array, retrained: boolean, recalibrationSteps: number}[]}}} result */
 export function render(element, result) {
   const { steps } = result.experiment;
@@ -36,7 +25,7 @@ export function render(element, result) {
   const recalibrated = runs.some((r) => r.recalibrationSteps > 0);
   element.replaceChildren(curveChart({
     theme, width: figureWidth(element), height: 300,
-    series: runs.map((r) => ({ name: r.name, points: smoothed(r.loss) })),
+    series: runs.map((r) => ({ name: r.name, points: runningMean(r.loss, WINDOW) })),
     x: { label: 'training step →' },
     y: { label: '↑ loss (nats, running mean of 20 steps)' },
     channels: { 'this step': 'raw' },

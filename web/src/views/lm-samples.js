@@ -1,0 +1,28 @@
+// What each trained language model writes: characters drawn one at a time
+// (temperature 0.8) after a long prompt from the held-out text, so the model reads
+// past L_train while it writes.
+import { escapeHtml } from '../lib/html.js';
+
+export const id = 'lm-samples';
+export const title = 'Generated text per encoding';
+export const caption = 'After a prompt of 4 × L_train characters from the held-out part of the book (its end shown faint), ' +
+  'each model writes up to 160 characters (4 × L_train at most), each drawn from its predicted distribution at temperature 0.8, reading the whole ' +
+  'prompt and what it wrote so far: past L_train, an encoding that does not extrapolate writes worse than it did at L_train.';
+export const needs = ['languageModel'];
+
+/** The last `count` characters of text, with an ellipsis when cut. */
+const tail = (text, count) => (text.length > count ? `…${text.slice(-count)}` : text);
+
+/** @param {{languageModel: {runs: {name, samples: {prompt, generated}[], retrained: boolean}[]}}} result */
+export function render(element, result) {
+  const blocks = result.languageModel.runs.map((r) => `<section class="lm-sample"><h4>${escapeHtml(r.name)}</h4>` +
+    r.samples.map((s) => `<p class="sample"><span class="prompt" title="the prompt (its last 80 characters)">${escapeHtml(tail(s.prompt, 80))}</span>` +
+      `<span class="generated">${escapeHtml(s.generated)}</span></p>`).join('') + '</section>');
+  element.innerHTML = `<div class="lm-samples">${blocks.join('')}</div>`;
+}
+
+/** The CSV table: one row per sample. */
+export function table(result) {
+  const rows = result.languageModel.runs.flatMap((r) => r.samples.map((s, k) => [r.name, k, s.prompt, s.generated]));
+  return { columns: ['encoding', 'sample', 'prompt', 'generated'], rows: rows.length, row: (k) => rows[k] };
+}

@@ -1,0 +1,52 @@
+// The language-model lab's results, one row per encoding: the numbers the
+// explainers compare (final training and validation loss, perplexity at L_train
+// and 4 x L_train, milliseconds per training step).
+import { escapeHtml } from '../lib/html.js';
+
+export const id = 'lm-table';
+export const title = 'Results per encoding';
+export const caption = 'Per encoding: the training loss (mean of the last 20 steps) and the last validation loss, in nats per ' +
+  'character; validation perplexity at L_train and at 4 × L_train (the ratio: how much worse it reads four times as far); ' +
+  'and the wall time of one training step (16 windows, forward and backward, Adam) in this browser, measured while the ' +
+  'other arms train on the other cores (one arm per core the browser reports). ' +
+  'CSV and JSON export below.';
+export const needs = ['languageModel'];
+
+/** One row per arm: [encoding, train loss, validation loss, perplexity at L, at 4L, ratio, ms per step]. */
+function rows({ trainLength, runs }) {
+  return runs.map((r) => {
+    const tail = r.loss.slice(-20);
+    const train = tail.reduce((a, b) => a + b, 0) / tail.length;
+    const at = (L) => r.eval.find((e) => e.length === L)?.perplexity;
+    const p1 = at(trainLength), p4 = at(4 * trainLength);
+    return [r.name, train, r.validation.at(-1)?.loss, p1, p4, p4 / p1, r.msPerStep];
+  });
+}
+
+const COLUMNS = ['encoding', 'train_loss', 'validation_loss', 'ppl_at_L_train', 'ppl_at_4x_L_train', 'ppl_4x_over_1x', 'ms_per_step'];
+
+/** @param {{languageModel: {trainLength: number, runs: object[]}}} result */
+export function render(element, result) {
+  const { trainLength } = result.languageModel;
+  const body = rows(result.languageModel);
+  const best = (k, low = true) => body.reduce((b, r) => (r[k] !== undefined && (b === null || (low ? r[k] < b : r[k] > b)) ? r[k] : b), null);
+  const bests = [1, 2, 3, 4, 5, 6].map((k) => best(k));
+  const cell = (v, k, digits) => {
+    const text = v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
+    return `<td${v === bests[k - 1] ? ' class="best" title="the lowest"' : ''}>${text}</td>`;
+  };
+  const html = `<table class="numbers lm-table"><caption>Character-level models on ${escapeHtml(result.languageModel.corpus.title)}, ` +
+    `L_train = ${trainLength} (lower is better in every column; the lowest in bold)</caption><thead><tr>` +
+    '<th scope="col">encoding</th><th scope="col">train loss</th><th scope="col">validation loss</th>' +
+    `<th scope="col">perplexity at ${trainLength}</th><th scope="col">perplexity at ${4 * trainLength}</th>` +
+    '<th scope="col">ratio 4× / 1×</th><th scope="col">ms per step</th></tr></thead><tbody>' +
+    body.map((r) => `<tr><th scope="row">${escapeHtml(r[0])}</th>${cell(r[1], 1, 3)}${cell(r[2], 2, 3)}${cell(r[3], 3, 2)}` +
+      `${cell(r[4], 4, 2)}${cell(r[5], 5, 2)}${cell(r[6], 6, 1)}</tr>`).join('') + '</tbody></table>';
+  element.innerHTML = html;
+}
+
+/** The CSV table: the rows as drawn, full precision. */
+export function table(result) {
+  const body = rows(result.languageModel);
+  return { columns: COLUMNS, rows: body.length, row: (k) => body[k].map((v) => (v === undefined ? '' : v)) };
+}
