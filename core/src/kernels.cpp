@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
 #include "posenc/simd.hpp"
@@ -16,20 +17,34 @@ using simd::f64x2;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr std::size_t kPanel = 8;  // columns per packed panel: two f32x4
 
+/// Packed panels: uninitialised on allocation (pack_panels writes every entry, padding included).
+using Packed = std::unique_ptr<float[]>;
+
 /// Packs the n columns of a matrix into panels of 8 columns, [ceil(n / 8)][k][8],
 /// zero-padded: column j, row p of the product's right-hand side is
 /// b[p * n + j] (row_major) or b[j * k + p] (transposed, the rows of b^T).
-std::vector<float> pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed) {
+Packed pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed) {
     const std::size_t panels = (n + kPanel - 1) / kPanel;
-    std::vector<float> packed(panels * k * kPanel, 0.0f);
+    Packed packed(new float[panels * k * kPanel]);
     for (std::size_t jp = 0; jp < panels; ++jp) {
-        float* panel = packed.data() + jp * k * kPanel;
-        const std::size_t cols = std::min(kPanel, n - jp * kPanel);
-        for (std::size_t p = 0; p < k; ++p)
-            for (std::size_t c = 0; c < cols; ++c) {
-                const std::size_t j = jp * kPanel + c;
-                panel[p * kPanel + c] = transposed ? b[j * k + p] : b[p * n + j];
+        float* panel = packed.get() + jp * k * kPanel;
+        const std::size_t j0 = jp * kPanel, cols = std::min(kPanel, n - j0);
+        if (transposed) {  // column j of the panel is row j0 + j of b, read along it
+            for (std::size_t c = 0; c < cols; ++c)
+                for (std::size_t p = 0; p < k; ++p) panel[p * kPanel + c] = b[(j0 + c) * k + p];
+            for (std::size_t c = cols; c < kPanel; ++c)
+                for (std::size_t p = 0; p < k; ++p) panel[p * kPanel + c] = 0.0f;
+        } else if (cols == kPanel) {
+            for (std::size_t p = 0; p < k; ++p) {
+                simd::store(panel + p * kPanel, simd::load(b + p * n + j0));
+                simd::store(panel + p * kPanel + 4, simd::load(b + p * n + j0 + 4));
             }
+        } else {
+            for (std::size_t p = 0; p < k; ++p) {
+                std::copy(b + p * n + j0, b + p * n + j0 + cols, panel + p * kPanel);
+                std::fill(panel + p * kPanel + cols, panel + (p + 1) * kPanel, 0.0f);
+            }
+        }
     }
     return packed;
 }
@@ -109,22 +124,22 @@ void multiply_panels(const float* a, std::size_t lda, std::size_t ldp, const flo
 }  // namespace
 
 void matmul(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
-    multiply_panels(a, k, 1, pack_panels(b, k, n, false).data(), out, m, k, n, false, Skip::none);
+    multiply_panels(a, k, 1, pack_panels(b, k, n, false).get(), out, m, k, n, false, Skip::none);
 }
 
 void matmul_bt(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
-    multiply_panels(a, k, 1, pack_panels(b, k, n, true).data(), out, m, k, n, false, Skip::none);
+    multiply_panels(a, k, 1, pack_panels(b, k, n, true).get(), out, m, k, n, false, Skip::none);
 }
 
 void matmul_accumulate(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n,
                        bool a_lower) {
-    multiply_panels(a, k, 1, pack_panels(b, k, n, false).data(), out, m, k, n, true, a_lower ? Skip::upper : Skip::none);
+    multiply_panels(a, k, 1, pack_panels(b, k, n, false).get(), out, m, k, n, true, a_lower ? Skip::upper : Skip::none);
 }
 
 void matmul_at_accumulate(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n,
                           bool a_lower) {
     // a^T [k, m] is 0 below its diagonal where a is 0 above its own.
-    multiply_panels(a, 1, k, pack_panels(b, m, n, false).data(), out, k, m, n, true, a_lower ? Skip::lower : Skip::none);
+    multiply_panels(a, 1, k, pack_panels(b, m, n, false).get(), out, k, m, n, true, a_lower ? Skip::lower : Skip::none);
 }
 
 void matmul_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
@@ -294,7 +309,7 @@ void attend(float* logits, const float* v, float* out, std::size_t n, std::size_
 
 void attend_backward(const float* weights, const float* v, const float* dout, float* dlogits, float* dv, std::size_t n,
                      std::size_t d_v) {
-    multiply_panels(dout, d_v, 1, pack_panels(v, d_v, n, true).data(), dlogits, n, d_v, n, false, Skip::out_upper);
+    multiply_panels(dout, d_v, 1, pack_panels(v, d_v, n, true).get(), dlogits, n, d_v, n, false, Skip::out_upper);
     for (std::size_t i = 0; i < n; ++i) {  // the softmax's Jacobian; above the diagonal: 0
         const float* w = weights + i * n;
         float* ds = dlogits + i * n;
@@ -376,7 +391,7 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
     // q * scale, and the keys packed as panels of 8 (the right-hand side of q k^T).
     std::vector<float> qs(std::size_t(n) * dd);
     for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = q[e] * scale;
-    const std::vector<float> keys = pack_panels(k, dd, std::size_t(n), true);
+    const Packed keys = pack_panels(k, dd, std::size_t(n), true);
     std::vector<float> s(std::size_t(kQueries * kKeys));  // scores, then weights, of one tile
     std::vector<float> running_max(kQueries), alpha(kQueries);
     std::vector<double> row_sum(kQueries);
@@ -399,11 +414,11 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
             std::int64_t r = 0;
             for (; r + 4 <= rows; r += 4)
                 for (std::size_t jp = 0; jp < panels_to(i0 + r + 3); ++jp)
-                    tile<4>(qs.data() + (i0 + r) * d, dd, 1, keys.data() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
+                    tile<4>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
                             s.data() + r * kKeys + jp * kPanel, kKeys, kPanel, false);
             for (; r < rows; ++r)
                 for (std::size_t jp = 0; jp < panels_to(i0 + r); ++jp)
-                    tile<1>(qs.data() + (i0 + r) * d, dd, 1, keys.data() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
+                    tile<1>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
                             s.data() + r * kKeys + jp * kPanel, kKeys, kPanel, false);
             if (bias) bias->add(i0, rows, j0, cols, s.data(), kKeys);
             // Online softmax over the keys a row sees: new running max, rescale factor, weights,
