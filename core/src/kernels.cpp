@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <type_traits>
 
 #include "posenc/simd.hpp"
 
@@ -15,35 +17,64 @@ using simd::f64x2;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr std::size_t kPanel = 8;  // columns per packed panel: two f32x4
 
+/// Packed panels: uninitialised on allocation (pack_panels writes every entry, padding included).
+using Packed = std::unique_ptr<float[]>;
+
 /// Packs the n columns of a matrix into panels of 8 columns, [ceil(n / 8)][k][8],
 /// zero-padded: column j, row p of the product's right-hand side is
 /// b[p * n + j] (row_major) or b[j * k + p] (transposed, the rows of b^T).
-std::vector<float> pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed) {
+Packed pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed) {
     const std::size_t panels = (n + kPanel - 1) / kPanel;
-    std::vector<float> packed(panels * k * kPanel, 0.0f);
+    Packed packed(new float[panels * k * kPanel]);
     for (std::size_t jp = 0; jp < panels; ++jp) {
-        float* panel = packed.data() + jp * k * kPanel;
-        const std::size_t cols = std::min(kPanel, n - jp * kPanel);
-        for (std::size_t p = 0; p < k; ++p)
-            for (std::size_t c = 0; c < cols; ++c) {
-                const std::size_t j = jp * kPanel + c;
-                panel[p * kPanel + c] = transposed ? b[j * k + p] : b[p * n + j];
+        float* panel = packed.get() + jp * k * kPanel;
+        const std::size_t j0 = jp * kPanel, cols = std::min(kPanel, n - j0);
+        if (transposed) {  // column j of the panel is row j0 + j of b, read along it
+            for (std::size_t c = 0; c < cols; ++c)
+                for (std::size_t p = 0; p < k; ++p) panel[p * kPanel + c] = b[(j0 + c) * k + p];
+            for (std::size_t c = cols; c < kPanel; ++c)
+                for (std::size_t p = 0; p < k; ++p) panel[p * kPanel + c] = 0.0f;
+        } else if (cols == kPanel) {
+            for (std::size_t p = 0; p < k; ++p) {
+                simd::store(panel + p * kPanel, simd::load(b + p * n + j0));
+                simd::store(panel + p * kPanel + 4, simd::load(b + p * n + j0 + 4));
             }
+        } else {
+            for (std::size_t p = 0; p < k; ++p) {
+                std::copy(b + p * n + j0, b + p * n + j0 + cols, panel + p * kPanel);
+                std::fill(panel + p * kPanel + cols, panel + (p + 1) * kPanel, 0.0f);
+            }
+        }
     }
     return packed;
 }
 
-/// out[r, 0..cols) = sum_p a[r, p] * panel[p, 0..cols) for R rows of a (row stride lda):
-/// the register-blocked micro-kernel (R x 8 accumulators).
+/// out[r, 0..cols) = sum_{p0 <= p < p1} a[r * lda + p * ldp] * panel[p, 0..cols) for R rows of a
+/// (ldp = 1: rows of a; lda = 1, ldp = a's width: columns of a, the rows of a^T): the register-blocked
+/// micro-kernel (R x 8 accumulators). accumulate: the accumulators start from out (out += the terms,
+/// one at a time in order p), else from 0.
 template <int R>
-void tile(const float* a, std::size_t lda, const float* panel, std::size_t k, float* out, std::size_t ldo,
-          std::size_t cols) {
+void tile(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0, std::size_t p1,
+          float* out, std::size_t ldo, std::size_t cols, bool accumulate) {
     f32x4 acc[R][2];
-    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = simd::splat(0.0f);
-    for (std::size_t p = 0; p < k; ++p) {
+    for (int r = 0; r < R; ++r) {
+        if (!accumulate) {
+            acc[r][0] = acc[r][1] = simd::splat(0.0f);
+        } else if (cols == kPanel) {
+            acc[r][0] = simd::load(out + r * ldo);
+            acc[r][1] = simd::load(out + r * ldo + 4);
+        } else {
+            float buffer[kPanel] = {};
+            std::copy(out + r * ldo, out + r * ldo + cols, buffer);
+            acc[r][0] = simd::load(buffer);
+            acc[r][1] = simd::load(buffer + 4);
+        }
+    }
+    const float* x_p = a + p0 * ldp;
+    for (std::size_t p = p0; p < p1; ++p, x_p += ldp) {
         const f32x4 b0 = simd::load(panel + p * kPanel), b1 = simd::load(panel + p * kPanel + 4);
         for (int r = 0; r < R; ++r) {
-            const f32x4 x = simd::load_splat(a + r * lda + p);
+            const f32x4 x = simd::load_splat(x_p + r * lda);
             acc[r][0] = simd::add(acc[r][0], simd::mul(x, b0));
             acc[r][1] = simd::add(acc[r][1], simd::mul(x, b1));
         }
@@ -62,28 +93,53 @@ void tile(const float* a, std::size_t lda, const float* panel, std::size_t k, fl
     }
 }
 
-/// out [m, n] = a [m, k] . (packed panels of the right-hand side).
-void multiply_panels(const float* a, const float* packed, float* out, std::size_t m, std::size_t k, std::size_t n) {
+/// Which zeros of a causal head's products the loops skip (their terms 0 * b would change at most a zero's sign).
+enum class Skip {
+    none,
+    upper,     ///< the left factor is 0 above its diagonal (entry (i, p), p > i): a tile's sum stops after its last row
+    lower,     ///< it is 0 below its diagonal (p < i): a tile's sum starts at its first row
+    out_upper  ///< only out's entries on and below the diagonal are wanted: panels wholly above it are not computed
+};
+
+/// out [m, n] (= or +=, accumulate) x [m, k] . (packed panels of the right-hand side), where x[i, p] is
+/// a[i * lda + p * ldp] (ldp = 1: x = a; lda = 1: x = a^T).
+void multiply_panels(const float* a, std::size_t lda, std::size_t ldp, const float* packed, float* out, std::size_t m,
+                     std::size_t k, std::size_t n, bool accumulate, Skip skip) {
     const std::size_t panels = (n + kPanel - 1) / kPanel;
+    const auto rows = [&](auto height, std::size_t i) {
+        constexpr int R = decltype(height)::value;
+        const std::size_t last = i + R - 1;
+        const std::size_t p0 = skip == Skip::lower ? std::min(i, k) : 0;
+        const std::size_t p1 = skip == Skip::upper ? std::min(k, last + 1) : k;
+        const std::size_t used = skip == Skip::out_upper ? std::min(panels, last / kPanel + 1) : panels;
+        for (std::size_t jp = 0; jp < used; ++jp)
+            tile<R>(a + i * lda, lda, ldp, packed + jp * k * kPanel, p0, p1, out + i * n + jp * kPanel, n,
+                    std::min(kPanel, n - jp * kPanel), accumulate);
+    };
     std::size_t i = 0;
-    for (; i + 4 <= m; i += 4)
-        for (std::size_t jp = 0; jp < panels; ++jp)
-            tile<4>(a + i * k, k, packed + jp * k * kPanel, k, out + i * n + jp * kPanel, n,
-                    std::min(kPanel, n - jp * kPanel));
-    for (; i < m; ++i)
-        for (std::size_t jp = 0; jp < panels; ++jp)
-            tile<1>(a + i * k, k, packed + jp * k * kPanel, k, out + i * n + jp * kPanel, n,
-                    std::min(kPanel, n - jp * kPanel));
+    for (; i + 4 <= m; i += 4) rows(std::integral_constant<int, 4>{}, i);
+    for (; i < m; ++i) rows(std::integral_constant<int, 1>{}, i);
 }
 
 }  // namespace
 
 void matmul(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
-    multiply_panels(a, pack_panels(b, k, n, false).data(), out, m, k, n);
+    multiply_panels(a, k, 1, pack_panels(b, k, n, false).get(), out, m, k, n, false, Skip::none);
 }
 
 void matmul_bt(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
-    multiply_panels(a, pack_panels(b, k, n, true).data(), out, m, k, n);
+    multiply_panels(a, k, 1, pack_panels(b, k, n, true).get(), out, m, k, n, false, Skip::none);
+}
+
+void matmul_accumulate(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n,
+                       bool a_lower) {
+    multiply_panels(a, k, 1, pack_panels(b, k, n, false).get(), out, m, k, n, true, a_lower ? Skip::upper : Skip::none);
+}
+
+void matmul_at_accumulate(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n,
+                          bool a_lower) {
+    // a^T [k, m] is 0 below its diagonal where a is 0 above its own.
+    multiply_panels(a, 1, k, pack_panels(b, m, n, false).get(), out, k, m, n, true, a_lower ? Skip::lower : Skip::none);
 }
 
 void matmul_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n) {
@@ -102,6 +158,20 @@ void matmul_bt_reference(const float* a, const float* b, float* out, std::size_t
             for (std::size_t p = 0; p < k; ++p) sum += a[i * k + p] * b[j * k + p];
             out[i * n + j] = sum;
         }
+}
+
+void matmul_accumulate_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k,
+                                 std::size_t n) {
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t p = 0; p < k; ++p)
+            for (std::size_t j = 0; j < n; ++j) out[i * n + j] += a[i * k + p] * b[p * n + j];
+}
+
+void matmul_at_accumulate_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k,
+                                    std::size_t n) {
+    for (std::size_t r = 0; r < m; ++r)
+        for (std::size_t p = 0; p < k; ++p)
+            for (std::size_t j = 0; j < n; ++j) out[p * n + j] += a[r * k + p] * b[r * n + j];
 }
 
 // ---------------------------------------------------------------------------
@@ -237,6 +307,28 @@ void attend(float* logits, const float* v, float* out, std::size_t n, std::size_
     matmul(logits, v, out, n, n, d_v);
 }
 
+void attend_backward(const float* weights, const float* v, const float* dout, float* dlogits, float* dv, std::size_t n,
+                     std::size_t d_v) {
+    multiply_panels(dout, d_v, 1, pack_panels(v, d_v, n, true).get(), dlogits, n, d_v, n, false, Skip::out_upper);
+    for (std::size_t i = 0; i < n; ++i) {  // the softmax's Jacobian; above the diagonal: 0
+        const float* w = weights + i * n;
+        float* ds = dlogits + i * n;
+        float weighted = 0.0f;
+        for (std::size_t j = 0; j <= i; ++j) weighted += w[j] * ds[j];
+        for (std::size_t j = 0; j <= i; ++j) ds[j] = w[j] * (ds[j] - weighted);
+        std::fill(ds + i + 1, ds + n, 0.0f);
+    }
+    matmul_at_accumulate(weights, dout, dv, n, n, d_v, true);
+}
+
+void scores_backward(const float* dscores, const float* q, const float* k, float* dq, float* dk, std::size_t n,
+                     std::size_t d, float scale) {
+    std::vector<float> s(n * n);
+    for (std::size_t e = 0; e < n * n; ++e) s[e] = dscores[e] * scale;
+    matmul_accumulate(s.data(), k, dq, n, n, d, true);
+    matmul_at_accumulate(s.data(), q, dk, n, n, d, true);
+}
+
 // ---------------------------------------------------------------------------
 
 void RelativeBias::add(std::int64_t i0, std::int64_t rows, std::int64_t j0, std::int64_t cols, float* s,
@@ -299,7 +391,7 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
     // q * scale, and the keys packed as panels of 8 (the right-hand side of q k^T).
     std::vector<float> qs(std::size_t(n) * dd);
     for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = q[e] * scale;
-    const std::vector<float> keys = pack_panels(k, dd, std::size_t(n), true);
+    const Packed keys = pack_panels(k, dd, std::size_t(n), true);
     std::vector<float> s(std::size_t(kQueries * kKeys));  // scores, then weights, of one tile
     std::vector<float> running_max(kQueries), alpha(kQueries);
     std::vector<double> row_sum(kQueries);
@@ -322,12 +414,12 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
             std::int64_t r = 0;
             for (; r + 4 <= rows; r += 4)
                 for (std::size_t jp = 0; jp < panels_to(i0 + r + 3); ++jp)
-                    tile<4>(qs.data() + (i0 + r) * d, dd, keys.data() + (std::size_t(j0) + jp * kPanel) * dd, dd,
-                            s.data() + r * kKeys + jp * kPanel, kKeys, kPanel);
+                    tile<4>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
+                            s.data() + r * kKeys + jp * kPanel, kKeys, kPanel, false);
             for (; r < rows; ++r)
                 for (std::size_t jp = 0; jp < panels_to(i0 + r); ++jp)
-                    tile<1>(qs.data() + (i0 + r) * d, dd, keys.data() + (std::size_t(j0) + jp * kPanel) * dd, dd,
-                            s.data() + r * kKeys + jp * kPanel, kKeys, kPanel);
+                    tile<1>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
+                            s.data() + r * kKeys + jp * kPanel, kKeys, kPanel, false);
             if (bias) bias->add(i0, rows, j0, cols, s.data(), kKeys);
             // Online softmax over the keys a row sees: new running max, rescale factor, weights,
             // sums; the hidden keys (and the tile's padding) get weight 0.

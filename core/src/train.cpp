@@ -495,26 +495,13 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
             else
                 for (std::size_t t = 0; t < n; ++t) std::copy_n(&dO[t * d + h * hd], hd, &dhead[t * hd]);
             Vec<Real> dq(n * hd, 0.0), dk(n * hd, 0.0), dv(n * hd, 0.0);
-            Vec<Real> ds(n * n, 0.0);  // d loss / d s_ij
-            for (std::size_t i = 0; i < n; ++i) {
-                Real weighted = 0;
-                for (std::size_t j = 0; j <= i; ++j) {
-                    ds[i * n + j] = dot(&dhead[i * hd], &hc.v[j * hd], hd);
-                    axpy(a[i * n + j], &dhead[i * hd], &dv[j * hd], hd);
-                    weighted += a[i * n + j] * ds[i * n + j];
-                }
-                for (std::size_t j = 0; j <= i; ++j) ds[i * n + j] = a[i * n + j] * (ds[i * n + j] - weighted);  // the softmax's Jacobian
-            }
+            Vec<Real> ds(n * n);  // d loss / d s_ij
+            attend_backward(a.data(), hc.v.data(), dhead.data(), ds.data(), dv.data(), n, hd);
             Vec<Real> dcontent = ds;  // d loss / d (scale q_i . k_j)
             if (slot.bias && slot.backward)
                 slot.backward(head_spec(model, h), BiasInputs<Real>{sh, head, hc.q, hc.k, a}, hc.bias, ds,
                               BiasGradients<Real>{g, dq, dk, dcontent});
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t j = 0; j <= i; ++j) {
-                    const Real s = dcontent[i * n + j] * sh.content_scale;
-                    axpy(s, &hc.k[j * hd], &dq[i * hd], hd);
-                    axpy(s, &hc.q[i * hd], &dk[j * hd], hd);
-                }
+            scores_backward(dcontent.data(), hc.q.data(), hc.k.data(), dq.data(), dk.data(), n, hd, sh.content_scale);
             if (sh.rotary) {  // q = R q0: dq0 = R^T dq
                 sh.rq.apply(dq.data(), n, hd, true);
                 sh.rk.apply(dk.data(), n, hd, true);

@@ -63,6 +63,75 @@ TEST_CASE("matmul and matmul_bt equal the plain loops bit for bit (same summatio
     }
 }
 
+TEST_CASE("matmul_accumulate and matmul_at_accumulate equal the plain += loops bit for bit, dense or lower triangular",
+          "[kernels]") {
+    // Same order of the same float operations: equal (==, so a zero's sign, which skipping a 0 * b term can flip, is not compared).
+    for (const auto& [m, k, n] : std::vector<std::array<std::size_t, 3>>{
+             {1, 1, 1}, {3, 5, 7}, {4, 8, 8}, {5, 13, 9}, {17, 64, 33}, {33, 17, 5}, {9, 130, 70}}) {
+        const auto a = normals(m * k, 1), b = normals(k * n, 2), g = normals(m * n, 3);
+        const auto start = normals(m * n, 4), start_t = normals(k * n, 5);  // out's values before: the sums start there
+        auto fast = start, slow = start;
+        kernels::matmul_accumulate(a.data(), b.data(), fast.data(), m, k, n);
+        kernels::matmul_accumulate_reference(a.data(), b.data(), slow.data(), m, k, n);
+        CHECK(fast == slow);
+        fast = slow = start_t;
+        kernels::matmul_at_accumulate(a.data(), g.data(), fast.data(), m, k, n);
+        kernels::matmul_at_accumulate_reference(a.data(), g.data(), slow.data(), m, k, n);
+        CHECK(fast == slow);
+        // and the reference is out + a^T g: one entry by hand, in double
+        double entry = start_t[k * n - 1];
+        for (std::size_t r = 0; r < m; ++r) entry += double(a[r * k + k - 1]) * g[r * n + n - 1];
+        CHECK(slow[k * n - 1] == Approx(entry).margin(1e-4));
+    }
+    for (const std::size_t m : {1u, 3u, 4u, 5u, 17u, 33u, 65u})
+        for (const std::size_t n : {1u, 3u, 8u, 17u}) {
+            auto lower = normals(m * m, 6);
+            for (std::size_t i = 0; i < m; ++i)
+                for (std::size_t p = i + 1; p < m; ++p) lower[i * m + p] = 0.0f;
+            const auto b = normals(m * n, 7), start = normals(m * n, 8);
+            INFO("m " << m << " n " << n);
+            auto fast = start, slow = start;
+            kernels::matmul_accumulate(lower.data(), b.data(), fast.data(), m, m, n, true);
+            kernels::matmul_accumulate_reference(lower.data(), b.data(), slow.data(), m, m, n);
+            CHECK(fast == slow);
+            fast = slow = start;
+            kernels::matmul_at_accumulate(lower.data(), b.data(), fast.data(), m, m, n, true);
+            kernels::matmul_at_accumulate_reference(lower.data(), b.data(), slow.data(), m, m, n);
+            CHECK(fast == slow);
+        }
+}
+
+TEST_CASE("the head's backward pass (attend_backward, scores_backward) equals the plain loops bit for bit", "[kernels]") {
+    for (const std::size_t n : {1u, 3u, 5u, 8u, 17u, 33u, 65u})
+        for (const std::size_t d : {1u, 3u, 8u, 17u, 32u}) {
+            const auto q = normals(n * d, 21), k = normals(n * d, 22), v = normals(n * d, 23), dout = normals(n * d, 24);
+            const float scale = 1.0f / std::sqrt(float(d));
+            std::vector<float> weights(n * n), out(n * d);
+            kernels::scores(q.data(), k.data(), weights.data(), n, n, d, scale);
+            kernels::attend(weights.data(), v.data(), out.data(), n, d, true);
+            std::vector<float> ds_fast(n * n, 7.0f), ds_slow(n * n, -7.0f);  // every entry is written
+            auto dv_fast = normals(n * d, 25), dv_slow = dv_fast;
+            kernels::attend_backward(weights.data(), v.data(), dout.data(), ds_fast.data(), dv_fast.data(), n, d);
+            kernels::attend_backward_reference(weights.data(), v.data(), dout.data(), ds_slow.data(), dv_slow.data(), n, d);
+            INFO("n " << n << " d " << d);
+            CHECK(ds_fast == ds_slow);
+            CHECK(dv_fast == dv_slow);
+            for (std::size_t i = 0; i < n; ++i) {
+                double row = 0;  // the softmax's Jacobian: sum_j w_ij (ds_ij - sum_j' w_ij' ds_ij') = 0
+                for (std::size_t j = 0; j < n; ++j) {
+                    row += ds_fast[i * n + j];
+                    if (j > i) CHECK(ds_fast[i * n + j] == 0.0f);
+                }
+                CHECK(row == Approx(0.0).margin(1e-5));
+            }
+            auto dq_fast = normals(n * d, 26), dk_fast = normals(n * d, 27), dq_slow = dq_fast, dk_slow = dk_fast;
+            kernels::scores_backward(ds_fast.data(), q.data(), k.data(), dq_fast.data(), dk_fast.data(), n, d, scale);
+            kernels::scores_backward_reference(ds_fast.data(), q.data(), k.data(), dq_slow.data(), dk_slow.data(), n, d, scale);
+            CHECK(dq_fast == dq_slow);
+            CHECK(dk_fast == dk_slow);
+        }
+}
+
 TEST_CASE("simd::exp is within 2 ulp of e^x and flushes what would be subnormal", "[kernels]") {
     double worst = 0;
     for (int i = 0; i <= 20000; ++i) {

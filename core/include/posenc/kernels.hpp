@@ -27,6 +27,27 @@ void matmul_bt(const float* a, const float* b, float* out, std::size_t m, std::s
 void matmul_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n);
 void matmul_bt_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n);
 
+/// out [m, n] += a [m, k] . b [k, n]: each entry's terms a[i, p] b[p, j] added to it one at a time, in
+/// order p = 0..k-1 (the order of a plain `out += x * b` loop: matmul_accumulate_reference's). Same tiles
+/// as matmul, the accumulators loaded from out. a_lower: a is lower triangular (m = k, a[i, p] = 0 for
+/// p > i, a causal head's weights): the sum for a tile of 4 rows stops after its last row's diagonal.
+/// Skipping a term 0 * b[p, j] changes nothing but, at most, the sign of a zero result (b finite).
+void matmul_accumulate(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n,
+                       bool a_lower = false);
+
+/// out [k, n] += a [m, k]^T . b [m, n] (the gradient of the right factor of a product): each entry's
+/// terms a[r, p] b[r, j] added to it in order r = 0..m-1, as matmul_at_accumulate_reference. The same
+/// tiles, 4 rows of out (4 adjacent columns of a) by 8 columns, a read down its columns. a_lower: a is
+/// lower triangular (m = k, a[r, p] = 0 for r < p): the sum for a tile of rows p.. starts at r = p.
+void matmul_at_accumulate(const float* a, const float* b, float* out, std::size_t m, std::size_t k, std::size_t n,
+                          bool a_lower = false);
+
+/// The plain loops matmul_accumulate and matmul_at_accumulate are checked against (every term, zeros included).
+void matmul_accumulate_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k,
+                                 std::size_t n);
+void matmul_at_accumulate_reference(const float* a, const float* b, float* out, std::size_t m, std::size_t k,
+                                    std::size_t n);
+
 // ---------------------------------------------------------------------------
 // Magnitudes (the float32 range checks of the callers' inputs)
 
@@ -63,6 +84,57 @@ void scores(const float* q, const float* k, float* out, std::size_t n_q, std::si
 /// diagonal first, so those weights are exactly 0; then softmax_rows), and
 /// out [n, d_v] = weights . v [n, d_v] (matmul).
 void attend(float* logits, const float* v, float* out, std::size_t n, std::size_t d_v, bool causal);
+
+// The head's backward pass (training, train.cpp), causal: attend's, then scores'.
+
+/// Given a causal head's weights [n, n] (0 above the diagonal), v [n, d_v] and dout [n, d_v] = d loss / d out:
+/// dlogits [n, n] = d loss / d logits, 0 above the diagonal (ds_ij = dout_i . v_j by matmul_bt, blocks wholly
+/// above the diagonal skipped; then the softmax's Jacobian per row, w_ij (ds_ij - sum_j' w_ij' ds_ij'), that
+/// sum in order j' = 0..i), and dv [n, d_v] += weights^T . dout (matmul_at_accumulate, a_lower). Every
+/// output is the float sum attend_backward_reference forms, in its order: the two agree bit for bit
+/// (up to the sign of a zero).
+void attend_backward(const float* weights, const float* v, const float* dout, float* dlogits, float* dv, std::size_t n,
+                     std::size_t d_v);
+
+/// Given dscores [n, n] = d loss / d scores (0 above the diagonal, a causal head) of scores = q . k^T * scale
+/// (q, k [n, d]): dq [n, d] += (dscores * scale) . k and dk [n, d] += (dscores * scale)^T . q, each entry
+/// * scale rounded once (matmul_accumulate and matmul_at_accumulate, a_lower). Bit for bit as
+/// scores_backward_reference (up to the sign of a zero).
+void scores_backward(const float* dscores, const float* q, const float* k, float* dq, float* dk, std::size_t n,
+                     std::size_t d, float scale);
+
+/// The plain loops over j <= i that attend_backward and scores_backward are checked against, in any
+/// precision: the float64 training (train_slots.hpp) runs these, for its finite-difference checks.
+template <class Real>
+void attend_backward_reference(const Real* weights, const Real* v, const Real* dout, Real* dlogits, Real* dv,
+                               std::size_t n, std::size_t d_v) {
+    for (std::size_t i = 0; i < n; ++i) {
+        const Real* w = weights + i * n;
+        Real* ds = dlogits + i * n;
+        Real weighted = 0;
+        for (std::size_t j = 0; j <= i; ++j) {
+            Real s = 0;
+            for (std::size_t c = 0; c < d_v; ++c) s += dout[i * d_v + c] * v[j * d_v + c];
+            ds[j] = s;
+            for (std::size_t c = 0; c < d_v; ++c) dv[j * d_v + c] += w[j] * dout[i * d_v + c];
+            weighted += w[j] * s;
+        }
+        for (std::size_t j = 0; j < n; ++j) ds[j] = j <= i ? w[j] * (ds[j] - weighted) : Real(0);  // the softmax's Jacobian
+    }
+}
+
+template <class Real>
+void scores_backward_reference(const Real* dscores, const Real* q, const Real* k, Real* dq, Real* dk, std::size_t n,
+                               std::size_t d, Real scale) {
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j) {
+            const Real s = dscores[i * n + j] * scale;
+            for (std::size_t c = 0; c < d; ++c) {
+                dq[i * d + c] += s * k[j * d + c];
+                dk[j * d + c] += s * q[i * d + c];
+            }
+        }
+}
 
 // ---------------------------------------------------------------------------
 // Fused attention

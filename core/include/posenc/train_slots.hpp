@@ -95,9 +95,20 @@ void attend(Real* logits, const Real* v, Real* out, std::size_t n, std::size_t d
 }
 
 /// The backward pass of matmul: grad_b [inner, cols] += a^T . g [rows, cols]; grad_a [rows, inner] += g . b^T (when not null).
+/// float32 by the kernels (grad_b by kernels::matmul_at_accumulate; g . b^T by kernels::matmul_bt, then added), each
+/// sum in this loop's order, so the two agree bit for bit; float64 by the loop.
 template <class Real>
 void matmul_backward(const Real* a, const Real* b, const Real* g, Real* grad_a, Real* grad_b, std::size_t rows,
                      std::size_t inner, std::size_t cols) {
+    if constexpr (std::is_same_v<Real, float>) {
+        kernels::matmul_at_accumulate(a, g, grad_b, rows, inner, cols);
+        if (grad_a) {
+            std::vector<float> product(rows * inner);
+            kernels::matmul_bt(g, b, product.data(), rows, cols, inner);
+            for (std::size_t e = 0; e < rows * inner; ++e) grad_a[e] += product[e];
+        }
+        return;
+    }
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t p = 0; p < inner; ++p) {
             Real s = 0;
@@ -107,6 +118,25 @@ void matmul_backward(const Real* a, const Real* b, const Real* g, Real* grad_a, 
             }
             if (grad_a) grad_a[r * inner + p] += s;
         }
+}
+
+/// The backward pass of attend (causal): given the weights [n, n] (0 above the diagonal), v [n, d_v] and dout [n, d_v],
+/// dlogits [n, n] = d loss / d logits (0 above the diagonal) and dv [n, d_v] += weights^T . dout. float32 by the
+/// head's kernel (kernels::attend_backward), float64 by its reference's loops; the two sum in the same order.
+template <class Real>
+void attend_backward(const Real* weights, const Real* v, const Real* dout, Real* dlogits, Real* dv, std::size_t n,
+                     std::size_t d_v) {
+    if constexpr (std::is_same_v<Real, float>) kernels::attend_backward(weights, v, dout, dlogits, dv, n, d_v);
+    else kernels::attend_backward_reference(weights, v, dout, dlogits, dv, n, d_v);
+}
+
+/// The backward pass of scores (causal): given dscores [n, n] (0 above the diagonal), dq [n, d] += (dscores * scale) . k
+/// and dk [n, d] += (dscores * scale)^T . q. float32 by kernels::scores_backward, float64 by its reference's loops.
+template <class Real>
+void scores_backward(const Real* dscores, const Real* q, const Real* k, Real* dq, Real* dk, std::size_t n, std::size_t d,
+                     Real scale) {
+    if constexpr (std::is_same_v<Real, float>) kernels::scores_backward(dscores, q, k, dq, dk, n, d, scale);
+    else kernels::scores_backward_reference(dscores, q, k, dq, dk, n, d, scale);
 }
 
 /// A rotary encoding at n positions: per pair its two columns, and per position and pair the
