@@ -110,6 +110,15 @@ export async function startPlayground({ htmlHeaders = {}, ...options } = {}) {
   };
 }
 
+/**
+ * The settings that make a lab's training short, for the tests that open every family (`?encoding=name&` + this):
+ * the experiment and the language-model lab train for minutes at their defaults.
+ */
+export const LIGHT_QUERY = {
+  experiment: 'sequences=40&batch_size=1',
+  language_model: 'steps=4&train_length=16&encodings=rope',
+};
+
 /** Opens `query` on the playground and waits until the page has drawn every view. */
 export async function openPlayground(playground, page, query = '', file = '') {
   await page.goto(`${playground.url}${file}${query}`);

@@ -5,7 +5,7 @@
 // ticks read 0, 500, 1k; a heatmap with more rows than pixels says so.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { LIGHT_QUERY, openPlayground, startPlayground } from './browser.mjs';
 import { loadPosenc } from '../wasm/load.mjs';
 import { FAMILIES, parametersOf } from '../../web/src/families/index.js';
 import { defaultsOf, parse } from '../../web/src/state.js';
@@ -100,7 +100,7 @@ test('every slider over more than two decades is logarithmic; llama3\'s 1 and 4 
   for (const name of Object.keys(FAMILIES)) {
     // rope_type=yarn and llama3 show their scaling keys
     for (const query of name === 'rope' ? ['rope_type=yarn', 'rope_type=llama3', 'rope_type=longrope'] : ['']) {
-      await openPlayground(playground, page, `?encoding=${name}&${query}`);
+      await openPlayground(playground, page, `?encoding=${name}&${query || LIGHT_QUERY[name] || ''}`);
       const sliders = await page.$$eval('.control:not([hidden]) input[type=range]', (all) => all.map((s) => ({
         name: s.name, scale: s.dataset.scale, min: Number(s.min), max: Number(s.max) })));
       assert.ok(sliders.length > 0, name);

@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DIST, SUB_PATH, launchBrowser, openPlayground, serveStatic, startPlayground } from './browser.mjs';
+import { DIST, LIGHT_QUERY, SUB_PATH, launchBrowser, openPlayground, serveStatic, startPlayground } from './browser.mjs';
 import { FAMILIES } from '../../web/src/families/index.js';
 
 let playground;
@@ -25,13 +25,13 @@ async function formulas(page) {
 test('every view of every family shows its formula, with no KaTeX error and no console error', async () => {
   const page = await playground.newPage();
   for (const name of Object.keys(FAMILIES)) {
-    await openPlayground(playground, page, `?encoding=${name}`);
+    await openPlayground(playground, page, `?encoding=${name}&${LIGHT_QUERY[name] ?? ''}`);
     const tex = await formulas(page);
     assert.deepEqual(Object.keys(tex).sort(), [...FAMILIES[name].views].sort(), name);
     for (const [id, source] of Object.entries(tex)) assert.ok(source?.length > 5, `${name}/${id}: ${source}`);
     assert.equal(await page.locator('.katex-error').count(), 0, `${name}: a formula KaTeX could not parse`);
-    // The sidebar: the family's formula, typeset by the same module (compare mode and the experiment have a description instead).
-    if (name !== 'compare' && name !== 'experiment') await page.waitForSelector('#family-formula .katex');
+    // The sidebar: the family's formula, typeset by the same module (compare mode and the labs have a description instead).
+    if (name !== 'compare' && name !== 'experiment' && name !== 'language_model') await page.waitForSelector('#family-formula .katex');
   }
   assert.deepEqual(page.problems, []);
   await page.close();

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { SRC, graphOf, modules, reachable, specifiersOf } from '../unit/import-graph.mjs';
 
-const bundlerOnly = (file) => file === 'engine/worker.js'  // a worker's entry: it answers `self`'s messages
+const bundlerOnly = (file) => file === 'engine/worker.js' || file === 'engine/arm-worker.js'  // workers' entries: they answer `self`'s messages
   || specifiersOf(file).some((s) => s.includes('?') || s.endsWith('.css'));
 
 const graph = graphOf();
