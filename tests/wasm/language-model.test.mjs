@@ -96,7 +96,7 @@ test('the engine\'s languageModel job fetches the text once and returns each arm
     assert.deepEqual(Array.from(run.loss), Array.from(whole.loss), run.name);
     assert.deepEqual(run.eval, whole.eval, run.name);
     assert.deepEqual(run.samples, whole.samples, run.name);
-    assert.equal(run.heads.length, 2);  // layer 0's heads' trained specs
+    assert.equal(run.heads.length, 4);  // layer 0's heads' trained specs
   }
   // The same params again: from the cache; another field reads the same job.
   const again = await ask(2, ['languageModel']);

@@ -315,7 +315,7 @@ const FORMULAS = {
   'lm-extrapolation': (p) => lines(`\\mathrm{PPL}(L) = \\exp\\Big(-\\frac{1}{8L}\\sum_{w=1}^{8}\\sum_{t=1}^{L} \\ln p_\\theta(c^{(w)}_{t+1} \\mid c^{(w)}_{\\le t})\\Big)`,
     `L \\in \\{${[0.25, 0.5, 1, 2, 4, 8].map((f) => Math.round(f * p.train_length)).join(', ')}\\},\\ ${text('trained at')}\\ L_{\\mathrm{train}} = ${p.train_length}`),
   'lm-loss': (p) => lines(`\\mathcal{L} = -\\frac{1}{16\\,L}\\sum_{w=1}^{16}\\sum_{t=1}^{L} \\ln p_\\theta(c^{(w)}_{t+1} \\mid c^{(w)}_{\\le t}),\\ L = ${p.train_length}`,
-    text(`Adam, ${p.steps} steps, peak lr 0.003 after a warm-up,`), text('cosine decay to a tenth, gradient norm clipped at 1')),
+    text(`Adam, ${p.steps} steps, peak lr 0.01 after a warm-up,`), text('cosine decay to a tenth, gradient norm clipped at 1')),
   'lm-table': (p) => `\\text{ratio} = \\frac{\\mathrm{PPL}(${4 * p.train_length})}{\\mathrm{PPL}(${p.train_length})},\\quad \\mathrm{PPL} = e^{\\mathcal{L}}`,
   'lm-samples': () => `c_{t+1} \\sim \\operatorname{softmax}(z_t / 0.8)`,
   'train-attention': (p) => lines(`\\alpha^{(\\ell)}_{ij} = \\operatorname{softmax}_{j \\le i}\\big(s^{(\\ell)}_{ij}\\big),\\ i, j < L \\in \\{${p.train_length}, ${4 * p.train_length}\\}`,
