@@ -135,15 +135,18 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
    * (train_length) or the test at 1 to 8 x L_train (eval_lengths, no control of its own) above
    * the work of one call is named on the L_train control, with what to lower.
    */
+  const explained = (error, request) => {
+    if (error?.param !== 'eval_lengths' && error?.param !== 'train_length') return error;
+    const what = error.param === 'eval_lengths' ? `testing at up to 8 × L_train = ${8 * request.train_length} tokens` : 'one training step';
+    return badParam('train_length', request.train_length, `a training length whose work fits one call: with d_model ${request.d_model} ` +
+      `and ${request.layers} layer${request.layers > 1 ? 's' : ''}, ${what} is too much (${error.message.replace(/^train \([a-z_]+\): /, '')}); ` +
+      'lower L_train or d_model');
+  };
   const trainerFor = (request) => {
     try {
       return pe.trainer(request);
     } catch (error) {
-      if (error.param !== 'eval_lengths' && error.param !== 'train_length') throw error;
-      const what = error.param === 'eval_lengths' ? `testing at up to 8 × L_train = ${8 * request.train_length} tokens` : 'one training step';
-      throw badParam('train_length', request.train_length, `a training length whose work fits one call: with d_model ${request.d_model} ` +
-        `and ${request.layers} layer${request.layers > 1 ? 's' : ''}, ${what} is too much (${error.message.replace(/^train \([a-z_]+\): /, '')}); ` +
-        'lower L_train or d_model');
+      throw explained(error, request);
     }
   };
   const calls = {
@@ -283,8 +286,9 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * sequences each, Adam at peak learning rate lr, schedule: the request's {warmup_steps, lr_decay, grad_clip}) with
      * arm.encoding (then arm.recalibration_steps more steps without it: DroPE) and evaluated at 1, 2, 4
      * and 8 times trainLength, with arm.eval_encoding when it has one (a RoPE scaling applied at test time:
-     * the same seed trains the same model again). A job (memoizeJob): it trains TRAIN_CHUNK steps at a time
-     * and yields its progress between chunks; stopped, it frees the trainer it holds.
+     * the same seed trains the same model again). A job (memoizeJob): in arm workers up to the cores the browser
+     * reports (engine/arms.js), or here TRAIN_CHUNK sequences at a time, yielding its progress between chunks (with
+     * workers: {done, total, label}); stopped, it frees the trainers and workers it holds.
      * @param {{name: string, encoding: object, eval_encoding?: object, recalibration_steps?: number}[]} arms
      * @yields {{done: number, total: number, arm: {name: string, index: number, count: number, done: number, total: number}}}
      *   steps done of all arms' total, and of the arm in training (index from 0)
@@ -298,6 +302,27 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
         batch_size: batchSize, lr, ...schedule, encoding: arm.encoding, ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}),
         recalibration_steps: arm.recalibration_steps ?? 0, eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) }));
       const total = requests.reduce((sum, r) => sum + r.steps + r.recalibration_steps, 0);
+      const runOf = (arm, index, result) => ({ name: arm.name, loss: result.loss, eval: result.eval, maps: result.maps,
+        retrained: Boolean(arm.eval_encoding), recalibrationSteps: requests[index].recalibration_steps });
+      const count = spawnArm ? workerCount(arms.length) : 0;
+      if (count > 0) {  // in arm workers, several at once; a bad request is refused here first, in the page's terms
+        trainerFor(requests[0]).free();
+        const progressOf = (states) => {
+          const steps = (s, k) => (s.phase === 'train' ? s.done : s.phase === 'queued' ? 0 : requests[k].steps + requests[k].recalibration_steps);
+          const running = states.map((s, k) => ({ ...s, name: arms[k].name })).filter((s) => s.phase === 'train');
+          const finished = states.filter((s) => s.phase === 'done').length;
+          return { done: states.reduce((sum, s, k) => sum + steps(s, k), 0), total,
+            label: `training ${running.map((s) => `${s.name} ${s.done} / ${s.total} steps`).join(', ') || '…'} ` +
+              `(${finished} of ${arms.length} arms done)` };
+        };
+        let outcomes;
+        try {
+          outcomes = yield* trainInWorkers(spawnArm, requests, count, progressOf);
+        } catch (error) {
+          throw explained(error, requests[0]);
+        }
+        return outcomes.map(({ result }, index) => runOf(arms[index], index, result));
+      }
       const runs = [];
       let before = 0;  // steps of the arms already trained
       for (const [index, arm] of arms.entries()) {
@@ -313,8 +338,7 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
           trainer.free();  // after finish(): nothing; stopped between chunks: the model's memory
         }
         before += trainer.total;
-        runs.push({ name: arm.name, loss: result.loss, eval: result.eval, maps: result.maps, retrained: Boolean(arm.eval_encoding),
-          recalibrationSteps: requests[index].recalibration_steps });
+        runs.push(runOf(arm, index, result));
       }
       return runs;
     }, 2),
