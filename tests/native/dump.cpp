@@ -3,6 +3,7 @@
 //   posenc_dump table <type> [key=number ...] <n>
 //   posenc_dump attention "<text>" <type> d=<d_model = d_head> seed=<s> causal=<0|1> [key=number ...]
 //   posenc_dump train '<request JSON>' | @<file of the request JSON>
+//   posenc_dump trained @<file of the request JSON>   (JSON: layer 0 head 0's trained spec, the final loss)
 // attention writes logits, weights, then output; train its float64 losses, then each eval
 // length's accuracy and loss.
 #include <cstdio>
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
             write(result.output);
             return 0;
         }
-        if (mode == "train" && argc == 3) {
+        if ((mode == "train" || mode == "trained") && argc == 3) {
             // Trainer::finish: in chunks, so a run above one call's work budget can be compared too.
             // A request in a file (@path): a text task's corpus is longer than one argument may be.
             std::string json = argv[2];
@@ -70,6 +71,13 @@ int main(int argc, char** argv) {
                 std::fclose(file);
             }
             const auto result = posenc::train::Trainer<float>(posenc::train::parse_request(posenc::parse_json_object(json, "request"))).finish();
+            if (mode == "trained") {  // JSON: head 0 of layer 0's trained spec, and the mean loss of the last 20 steps
+                double tail = 0;
+                const std::size_t from = result.loss.size() > 20 ? result.loss.size() - 20 : 0;
+                for (std::size_t s = from; s < result.loss.size(); ++s) tail += result.loss[s] / double(result.loss.size() - from);
+                std::printf("{\"encoding\":%s,\"final_loss\":%.17g}\n", posenc::to_json(posenc::train::trained_spec(result.model, 0, 0)).c_str(), tail);
+                return 0;
+            }
             std::fwrite(result.loss.data(), sizeof(double), result.loss.size(), stdout);
             for (const auto& point : result.eval) {
                 std::fwrite(&point.accuracy, sizeof(double), 1, stdout);

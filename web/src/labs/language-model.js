@@ -30,6 +30,21 @@ export const SIZES = {
   medium: { label: 'medium: d 128, 4 layers × 8 heads, MLP 512', layers: 4, n_heads: 8, d_model: 128, intermediate_size: 512 },
 };
 
+/**
+ * The families with learned position parameters, as the lab trains them: DeBERTa with 32 buckets up to 128 (its
+ * relative table [2 x 32, d_model] per head, not the default 256 buckets' [512, d_model]); the rest at the core's defaults.
+ */
+export const TRAINED_FAMILIES = {
+  learned: { type: 'learned' },
+  t5: { type: 't5' },
+  shaw: { type: 'shaw' },
+  transformer_xl: { type: 'transformer_xl' },
+  kerple: { type: 'kerple' },
+  deberta: { type: 'deberta', position_buckets: 32, max_relative_positions: 128 },
+  fire: { type: 'fire' },
+  cope: { type: 'cope' },
+};
+
 /** The encodings the lab trains by default: the issue's eight (an absolute, a rotary and the bias families). */
 export const DEFAULT_ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'kerple', 'fire'];
 
@@ -84,7 +99,7 @@ export function armsOf(params) {
     name, encoding: { type: 'rope' },
     eval_encoding: { type: 'rope', rope_scaling: { ...scaling, factor: 8, ...(scaling.rope_type === 'yarn' ? { original_max_position_embeddings: L } : {}) } },
   })) : [];
-  return [...names.map((type) => ({ name: type, encoding: { type } })), ...scaled];
+  return [...names.map((type) => ({ name: type, encoding: TRAINED_FAMILIES[type] ?? { type } })), ...scaled];
 }
 
 /** The train request every arm shares (without task, text and encoding): the size's model, TRAINING, the lengths. */
