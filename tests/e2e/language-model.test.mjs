@@ -50,3 +50,18 @@ test('a short language-model run draws every view of the lab for each encoding, 
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a long language-model run shows its arms\' progress; Cancel stops it and says so', async () => {
+  const page = await playground.newPage();
+  await page.goto(`${playground.url}?encoding=language_model&steps=5000&train_length=16&encodings=rope+alibi+kerple`, { waitUntil: 'commit' });
+  const bar = page.getByRole('progressbar', { name: /^training / }).first();
+  await bar.waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => /steps/.test(document.querySelector('#lm-extrapolation .busy-text')?.textContent ?? ''));
+  assert.match(await page.textContent('#lm-extrapolation .busy-text'), /^training rope \d+ \/ 5000 steps, alibi \d+ \/ 5000 steps \(0 of 3 arms done\)$/);
+  assert.equal(Number(await bar.getAttribute('max')), 3000);  // thousandths of an arm
+  await page.click('#lm-extrapolation .busy .cancel');
+  await page.waitForFunction(() => [...document.querySelectorAll('section.view .busy')].every((b) => b.hidden));
+  assert.match(await page.textContent('#lm-extrapolation .view-note'), /^Cancelled: nothing to show yet\./);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
