@@ -8,8 +8,10 @@ import { loadPosenc } from './load.mjs';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { DESCRIPTION } from '../../web/src/describe.js';
 import { defaultsOf, parse } from '../../web/src/state.js';
+import { TRAINED_TYPES, loadTrained } from '../../web/src/families/trained.js';
 
 const pe = await loadPosenc();
+await loadTrained(TRAINED_TYPES);  // the defaults of a family with learned parameters are the trained set (families/trained.js)
 const live = pe.describe();
 const KIND = { int: 'integer', 'optional-int': 'integer', number: 'number', 'optional-number': 'number', choice: 'choice', bool: 'boolean', list: 'list' };
 
@@ -38,7 +40,7 @@ for (const family of live.families) {
       }
     }
     assert.ok(checked >= Math.min(1, family.keys.length), `${family.type}: no control sets a core key`);
-    // The page's defaults make a spec the core accepts.
+    // The page's defaults make a spec the core accepts (with trained parameters: the shipped set, tensors and all).
     const { params } = parse(FAMILIES[family.type].parameters, defaultsOf(FAMILIES[family.type].parameters));
     const spec = FAMILIES[family.type].spec(params);
     const verdict = { absolute: () => pe.positionTable(spec, 1), none: () => pe.positionTable(spec, 1),

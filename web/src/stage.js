@@ -9,6 +9,7 @@ import { createControls, inlineForm } from './controls.js';
 import { defaultsOf, parameterOf, parse, readQuery, toQuery, visibleNames } from './state.js';
 import { ENCODING, FAMILIES, parametersOf } from './families/index.js';
 import { loadView } from './views/index.js';
+import { loadTrained } from './families/trained.js';
 import { createViewFrame } from './view-frame.js';
 import { createSession } from './session.js';
 import { escapeHtml as escapeAttribute } from './lib/html.js';
@@ -325,6 +326,7 @@ export async function createStage(o) {
         extra = answer.data;
       }
       let spec = null;
+      await loadTrained([name]);  // a family's trained set, whose tensors its spec carries (families/trained.js)
       try { spec = family.spec(drawn.params); } catch { /* a family without a single spec */ }
       await exportView(kind, { view, data: drawn.data, params: drawn.params, encoding: name, spec, extra, version, figure: viewFrame.figure });
     } catch (error) {

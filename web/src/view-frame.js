@@ -149,8 +149,9 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
   /** setFormula's work: the latest call typesets, an older one returns once a newer one has come. */
   async function showFormula(params, result) {
     const mine = ++formulaRequest;
-    const [{ formulaOf }, { typeset }, { familyDescription }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js'),
-      import('./describe.js')]);
+    const [{ formulaOf }, { typeset }, { familyDescription }, { effectiveParams }] = await Promise.all([import('./formulas.js'),
+      import('./lib/katex.js'), import('./describe.js'), import('./families/trained.js')]);
+    params = await effectiveParams(params);  // trained parameters: the trained model's settings, as the views draw them
     await new Promise((resolve) => { setTimeout(resolve, 120); });
     if (mine !== formulaRequest) return;
     const tex = formulaOf(view.id, params, result, familyDescription(params.encoding) ?? null);

@@ -5,7 +5,8 @@
 // in order, one at a time, yielding between them so a newer request for the
 // same view can replace a queued older one; it runs in the worker
 // (engine/worker.js), or on the page itself where no worker can start.
-import { CORE_FAMILIES, COMPUTE } from '../families/compute.js';
+import { CORE_FAMILIES, COMPUTE, trainedNeeds } from '../families/compute.js';
+import { TRAINED_TYPES, loadTrained, trainedOf } from '../families/trained.js';
 import { createComparison } from '../families/comparison.js';
 import { badParam } from '../errors.js';
 import { seededRandom } from '../lib/random.js';
@@ -98,6 +99,13 @@ function memoizeJobStored(store, job, size = 4) {
     cache.set(key, value);
     return value;
   };
+}
+
+/** Whether two train requests train the same model (they may differ in what they evaluate). */
+function sameTraining(a, b) {
+  const trainingOf = (r) => JSON.stringify(Object.entries(r).filter(([k]) => !['eval_lengths', 'eval_examples', 'samples',
+    'sample_length', 'validation_every', 'task', 'text', 'encoding'].includes(k)).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return trainingOf(a) === trainingOf(b);
 }
 
 /** Bytes of typed arrays all the memoised calls of one instance keep between requests (resultStore). */
@@ -353,8 +361,9 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * @param {{name: string, encoding: object, eval_encoding?: object}[]} arms
      * @yields {{done: number, total: number, label: string}}  arms' progress in thousandths of an arm
      * @returns {{name: string, loss: Float32Array, validation: {step, loss}[], eval: {length, accuracy, loss, perplexity}[],
-     *   samples: {prompt, generated}[], msPerStep: number, retrained: boolean, heads: object[]}[]}  per arm; heads: layer
-     *   0's trained heads' encodings (the family's explicit keys)
+     *   samples: {prompt, generated}[], msPerStep: number, retrained: boolean, heads: object[], reproduces: boolean|null}[]}
+     *   per arm; heads: layer 0's trained heads' encodings (the family's explicit keys); reproduces: whether head 0 is
+     *   the trained set the family's views show, bit for bit (null: other settings, or a family without one)
      */
     languageModel: memoizeJob(function* languageModel(base, arms) {
       if (!corpus) throw badParam('corpus', 'none', 'the shipped text, which this build of the engine has no way to load');
@@ -391,9 +400,22 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
           }
         }
       }
+      // Whether an arm trained the set the family's views show (families/trained.js) again, bit for bit: its settings are
+      // the set's, and head 0 of layer 0 holds the same float32 numbers (the set's learned table is the first rows).
+      const types = arms.map((a) => a.encoding.type).filter((t) => TRAINED_TYPES.includes(t));
+      yield { progress: { done: 1000 * arms.length, total: 1000 * arms.length, label: 'comparing with the shipped parameters…' },
+        wait: loadTrained(types) };
+      const reproduces = (arm, head) => {
+        const shipped = trainedOf(arm.encoding.type);
+        if (!shipped || arm.eval_encoding || !sameTraining(shipped.provenance.request, base)) return null;
+        return Object.entries(shipped.spec).every(([key, value]) => (Array.isArray(value)
+          ? Array.isArray(head[key]) && value.every((x, i) => x === head[key][i])
+          : key === 'max_position_embeddings' || key === 'seed' || head[key] === undefined || head[key] === value));
+      };
       return outcomes.map(({ result, msPerStep }, k) => ({ name: arms[k].name, retrained: Boolean(arms[k].eval_encoding),
         loss: result.loss, validation: result.validation, eval: result.eval, samples: result.samples, msPerStep,
-        heads: result.params.layers[0].heads.map((h) => h.encoding) }));
+        heads: result.params.layers[0].heads.map((h) => h.encoding),
+        reproduces: reproduces(arms[k], result.params.layers[0].heads[0].encoding) }));
     }, 2),
 
     /**
@@ -627,6 +649,8 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     let reads = [];
     try {
       if (request.op === 'view') {
+        // The trained parameters it computes with (a module each, loaded once).
+        await loadTrained(trainedNeeds(request.family, request.params ?? {}, request.needs ?? []));
         const computed = computeFields(calls, request.family, request.params, request.needs);
         reads = computed.reads;
         const data = computed.data;

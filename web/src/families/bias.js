@@ -4,6 +4,7 @@ import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
+import { TRAINED_TENSORS } from './trained.js';
 
 /**
  * The page's controls of a multi-head bias family's `n_heads` and `head` (the core's keys): the head slider
@@ -31,6 +32,8 @@ export function headParameters(type) {
  */
 export function biasFamily({ type, parameters, spec, views = [], fields = () => ({}), width = () => 64,
   widths = (p) => ({ d_model: width(p), d_head: width(p) }), rawFromSpec, labDefaults = {} }) {
+  // The spec with the trained tensors that effective params carry (families/trained.js).
+  const full = (p) => ({ ...spec(p), ...(p[TRAINED_TENSORS] ?? {}) });
   return {
     parameters: [
       ...parameters,
@@ -39,9 +42,9 @@ export function biasFamily({ type, parameters, spec, views = [], fields = () => 
       COMPARE_DISTANCE,
       ...ATTENTION_PARAMETERS.map((p) => (Object.hasOwn(labDefaults, p.name) ? { ...p, default: labDefaults[p.name] } : p)),
     ],
-    spec,
+    spec: full,
     fields(engine, params) {
-      const specOf = () => spec(params);
+      const specOf = () => full(params);
       return mergeFields({
         get spec() { return specOf(); },
         get n() { return params.n; },

@@ -20,12 +20,14 @@ export function createComparison(table) {
       const { parameters, spec } = table[f.type];
       const params = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
       const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
-      // A family with a seed key draws its parameters at random: its curve is one draw, untrained, not the family's.
-      const random = f.keys.some((k) => k.name === 'seed');
+      // A family with a seed key draws its parameters at random: its curve is one draw, untrained, not the family's;
+      // unless it shows the parameters the language-model lab trained (weights "trained", families/trained.js).
+      const trained = params.weights === 'trained';
+      const random = !trained && f.keys.some((k) => k.name === 'seed');
       return {
         type: f.type,
         random,
-        label: random ? `${familyName(f.type)} (random draw, untrained)` : familyName(f.type),
+        label: random ? `${familyName(f.type)} (random draw, untrained)` : trained ? `${familyName(f.type)} (trained on Moby-Dick)` : familyName(f.type),
         spec: spec(params),
         curve: CURVE[f.acts],
         scale: f.acts === 'rotary' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1,

@@ -20,9 +20,13 @@ import * as cope from './cope.js';
 import * as experiment from '../labs/experiment.js';
 import * as languageModel from '../labs/language-model.js';
 import { sideBySideFields } from '../labs/compare-mode-fields.js';
+import { TRAINED_TYPES, withTrained } from './trained.js';
 
-// The file of each core family, by its spec `type`.
-const FILES = { sinusoidal, learned, none, rope, xpos, alibi, t5, shaw, transformer_xl: transformerXl, kerple, deberta, fire, cope };
+// The file of each core family, by its spec `type`; those with learned position parameters show trained ones by
+// default (families/trained.js).
+const FILES = { sinusoidal, learned: withTrained('learned', learned), none, rope, xpos, alibi, t5: withTrained('t5', t5),
+  shaw: withTrained('shaw', shaw), transformer_xl: withTrained('transformer_xl', transformerXl), kerple: withTrained('kerple', kerple),
+  deberta: withTrained('deberta', deberta), fire: withTrained('fire', fire), cope: withTrained('cope', cope) };
 
 for (const type of Object.keys(FILES)) {
   if (!FAMILY_TYPES.includes(type)) throw new Error(`families: "${type}" has a page file but the core has no such family`);
@@ -41,3 +45,13 @@ export const COMPUTE = {
   experiment,
   language_model: languageModel,
 };
+
+/**
+ * The families whose trained sets a request of family `name` for `needs` computes with (families/trained.js): its
+ * own, with weights "trained"; every one for the decay comparison's references and for compare mode's lines.
+ * @returns {string[]}
+ */
+export function trainedNeeds(name, params, needs) {
+  if (name === 'compare' || needs.includes('comparison') || needs.includes('currentLabel')) return TRAINED_TYPES;
+  return TRAINED_TYPES.includes(name) && params.weights === 'trained' ? [name] : [];
+}

@@ -3,6 +3,7 @@ import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
+import { TRAINED_TENSORS } from './trained.js';
 
 
 export const parameters = [
@@ -19,7 +20,8 @@ export const parameters = [
 ];
 
 export function spec(p) {
-  return { type: 'learned', d_model: p.d_model, max_position_embeddings: p.max_position_embeddings, seed: p.seed, std: p.std };
+  return { type: 'learned', d_model: p.d_model, max_position_embeddings: p.max_position_embeddings, seed: p.seed, std: p.std,
+    ...(p[TRAINED_TENSORS] ?? {}) };  // trained: its table (families/trained.js)
 }
 
 /** The fields the views read (lazy getters). table: the stored rows among positions 0..n-1. */

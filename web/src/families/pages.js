@@ -14,14 +14,17 @@ export const FAMILY_PAGES = Object.fromEntries(Object.entries({ ...CORE_FAMILIES
  * Raw control values of family spec.type for a spec (a pasted config's or a
  * preset's, see model-config.js specFromConfig): the family's own rawFromSpec when
  * it has one (rope: both config generations, the sliding-window layers), else
- * each spec key that is one of its controls, as text.
+ * each spec key that is one of its controls, as text; weights "random" for a family
+ * with trained parameters (a config has a model's settings, not its weights).
  * @param {object} spec  {type, ...keys}
  * @param {?object} [sliding]  specFromConfig's sliding-window layers (rope only)
  * @returns {Record<string, string>}
  */
 export function rawFromSpec(spec, sliding = null) {
   const family = FAMILY_PAGES[spec.type];
-  if (family.rawFromSpec) return family.rawFromSpec(spec, sliding);
+  // A model's config gives its settings, not its weights: a family with trained parameters shows its random draw at them.
+  const untrained = family.parameters.some((p) => p.name === 'weights') ? { weights: 'random' } : {};
+  if (family.rawFromSpec) return { ...untrained, ...family.rawFromSpec(spec, sliding) };
   const names = new Set(family.parameters.filter((p) => !p.view).map((p) => p.name));
-  return Object.fromEntries(Object.entries(spec).filter(([k]) => names.has(k)).map(([k, v]) => [k, format(v)]));
+  return { ...untrained, ...Object.fromEntries(Object.entries(spec).filter(([k]) => names.has(k)).map(([k, v]) => [k, format(v)])) };
 }

@@ -31,12 +31,13 @@ export const SIZES = {
 };
 
 /**
- * The families with learned position parameters, as the lab trains them: DeBERTa with 32 buckets up to 128 (its
+ * The families with learned position parameters, as the lab trains them (and as scripts/pretrain.mjs trains the set
+ * the views show by default, families/trained/): T5 one-way (bidirectional false); DeBERTa with 32 buckets up to 128 (its
  * relative table [2 x 32, d_model] per head, not the default 256 buckets' [512, d_model]); the rest at the core's defaults.
  */
 export const TRAINED_FAMILIES = {
   learned: { type: 'learned' },
-  t5: { type: 't5' },
+  t5: { type: 't5', bidirectional: false },  // as T5's decoder: a causal model has no keys after the query
   shaw: { type: 'shaw' },
   transformer_xl: { type: 'transformer_xl' },
   kerple: { type: 'kerple' },
@@ -109,6 +110,14 @@ export function requestOf(params) {
     train_length: params.train_length, seed: params.seed, norm: 'rms_norm',
     eval_lengths: evalLengths(params.train_length), eval_examples: 8, validation_every: Math.max(1, Math.round(params.steps / 15)),
     samples: 2, sample_length: Math.min(160, 4 * params.train_length) };  // after a prompt of 4 x L_train: both fit 8 x L_train
+}
+
+/**
+ * The request of the trained set the views show (scripts/pretrain.mjs): the lab's at params, tested at L_train only
+ * (a learned table of L_train rows), without samples or validation (which do not change the training).
+ */
+export function pretrainRequest(params) {
+  return { ...requestOf(params), eval_lengths: [params.train_length], eval_examples: 1, samples: 0, validation_every: 0 };
 }
 
 /** A job whose value is fn of job's value (the same progress on the way). */

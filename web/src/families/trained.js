@@ -1,0 +1,97 @@
+// Trained position parameters in every view of their family: the families whose
+// encoding has learned parameters (learned, T5, Shaw, Transformer-XL, KERPLE,
+// DeBERTa, FIRE, CoPE) get a control `weights`: "trained" (the default) shows the
+// parameters the language-model lab's quick model learned on Moby-Dick
+// (families/trained/<type>.js, written by scripts/pretrain.mjs from the native build),
+// "random" the family's untrained draw from its seed. Trained, the family's other
+// spec keys are the trained model's (their controls are hidden), and its spec carries
+// the trained tensors under the family's explicit keys. Each family's set is a module
+// of its own, loaded when a view needs it (loadTrained); the engine loads them
+// before it computes (engine/calls.js), the page before it exports a spec.
+
+/** The trained set of each family, loaded on demand. */
+const LOADERS = {
+  learned: () => import('./trained/learned.js'),
+  t5: () => import('./trained/t5.js'),
+  shaw: () => import('./trained/shaw.js'),
+  transformer_xl: () => import('./trained/transformer_xl.js'),
+  kerple: () => import('./trained/kerple.js'),
+  deberta: () => import('./trained/deberta.js'),
+  fire: () => import('./trained/fire.js'),
+  cope: () => import('./trained/cope.js'),
+};
+
+/** The families with a trained set. */
+export const TRAINED_TYPES = Object.keys(LOADERS);
+
+const loaded = new Map();  // type -> {type, provenance, final_loss, spec}
+
+/**
+ * Loads the trained sets of `types` (those without one are skipped).
+ * @param {string[]} types
+ * @returns {Promise<void>}
+ */
+export async function loadTrained(types) {
+  await Promise.all(types.filter((t) => Object.hasOwn(LOADERS, t) && !loaded.has(t))
+    .map((t) => LOADERS[t]().then((m) => { loaded.set(t, m.default); })));
+}
+
+/** Family `type`'s trained set, once loaded: {provenance, final_loss, spec}; null before (or for a family without one). */
+export function trainedOf(type) {
+  return loaded.get(type) ?? null;
+}
+
+/** The trained tensors on effective params (the families' spec() adds them: bias.js, learned.js). */
+export const TRAINED_TENSORS = Symbol('trained tensors');
+
+/** The control that picks trained or random parameters. */
+export const WEIGHTS = {
+  name: 'weights', kind: 'choice', default: 'trained', choices: ['trained', 'random'], label: 'position parameters',
+  choiceLabels: { trained: 'trained on Moby-Dick (language-model lab, quick)', random: 'random draw (untrained)' },
+  help: 'Trained: head 0 of the first layer of the language-model lab’s quick model (d 64, 4 heads, 300 steps of 16 windows ' +
+    'of 64 characters, seed 0), trained on Moby-Dick by the native build; the lab’s default run trains the same model again ' +
+    'in this page, bit for bit. Its other settings are that model’s. Random: the family’s untrained draw from its seed.',
+};
+
+/**
+ * The params a family computes with: with weights "trained", every key of the trained spec is the trained model's (the
+ * family's spec keys: its non-view controls) and the tensors ride along (TRAINED_TENSORS); a read of p is recorded as
+ * usual (the engine's read tracking), an overridden key is not read from p at all.
+ * @throws {Error}  trained but not loaded (a caller that did not loadTrained first)
+ */
+export function effective(type, p) {
+  if (p.weights !== 'trained' || !Object.hasOwn(LOADERS, type)) return p;
+  const trained = trainedOf(type);
+  if (!trained) throw new Error(`posenc: the trained parameters of ${type} are not loaded yet`);
+  const tensors = Object.fromEntries(Object.entries(trained.spec).filter(([, v]) => Array.isArray(v)));
+  return new Proxy(p, {
+    get(target, key) {
+      if (key === TRAINED_TENSORS) return tensors;
+      if (typeof key === 'string' && key !== 'type' && Object.hasOwn(trained.spec, key)) return trained.spec[key];
+      return target[key];
+    },
+  });
+}
+
+/** The page's params (with `encoding`) as their family computes with them, its trained set loaded first. */
+export async function effectiveParams(p) {
+  await loadTrained([p.encoding]);
+  return effective(p.encoding, p);
+}
+
+/**
+ * A family's page file with the `weights` control: trained by default; trained, its non-view controls are hidden (the
+ * trained model's settings hold) and spec and fields compute with effective params.
+ * @param {string} type
+ * @param {{parameters: object[], spec: Function, fields: Function}} file
+ */
+export function withTrained(type, file) {
+  const parameters = [WEIGHTS, ...file.parameters.map((q) => (q.view ? q
+    : { ...q, when: (v) => v.weights !== 'trained' && (q.when ? q.when(v) : true) }))];
+  return {
+    ...file,
+    parameters,
+    spec: (p) => file.spec(effective(type, p)),
+    fields: (engine, p) => file.fields(engine, effective(type, p)),
+  };
+}
