@@ -30,13 +30,13 @@ test('every family draws each of its views, without console errors', async () =>
     assert.deepEqual(drawn.map(([id]) => id), views, encoding);
     for (const [id, children] of drawn) assert.ok(children > 0, `${encoding}: ${id} is empty`);
     // The decay comparison: at most four curves at first (the family's own and three references, the rest a tick
-    // away), and every family whose curve is one random draw says so in its name.
+    // away), and every family with learned position parameters says in its name that they are trained (the default).
     const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.length);
     assert.ok(lines <= 4, `${encoding}: ${lines} curves`);
     const toggles = await page.$$eval('#compare .curve-toggles label', (ls) => ls.map((l) => l.textContent.trim()));
     for (const name of ['T5', 'Shaw', 'Transformer-XL', 'DeBERTa', 'FIRE', 'CoPE']) {
       const label = toggles.find((t) => t.startsWith(name));
-      assert.ok(!label || label.includes('(random draw, untrained)'), `${encoding}: ${label}`);
+      assert.ok(!label || label.includes('(trained on Moby-Dick)'), `${encoding}: ${label}`);
     }
   }
   // The comparison (last page: sinusoidal) draws the current family bold (first), then RoPE, ALiBi and KERPLE thin.
@@ -44,7 +44,7 @@ test('every family draws each of its views, without console errors', async () =>
   assert.deepEqual(lines, ['3', '1.8', '1.8', '1.8']);
   const ticked = await page.$$eval('#compare .curve-toggles label', (ls) => ls.filter((l) => l.querySelector('input').checked)
     .map((l) => l.textContent.trim()));
-  assert.deepEqual(ticked, ['Sinusoidal', 'RoPE', 'ALiBi', 'KERPLE']);
+  assert.deepEqual(ticked, ['Sinusoidal', 'RoPE', 'ALiBi', 'KERPLE (trained on Moby-Dick)']);  // KERPLE's r1, r2: the trained set's
   assert.deepEqual(page.problems, []);
   await page.close();
 });
@@ -79,7 +79,7 @@ test('ALiBi small multiples show n_heads maps with their slopes', async () => {
 
 test('the T5 bucket map follows the bidirectional setting', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=t5&max_distance=16&num_buckets=8');
+  await openPlayground(playground, page, '?encoding=t5&weights=random&max_distance=16&num_buckets=8');  // its own settings
   // span 24: relative positions -24..24, one dot each.
   assert.equal(await page.locator('#buckets svg [aria-label="dot"] circle').count(), 49);
   const before = await page.innerHTML('#buckets .figure');
@@ -98,7 +98,7 @@ test('the T5 bucket map follows the bidirectional setting', async () => {
 
 test('a learned table marks the positions past max_position_embeddings as missing', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=learned&d_model=32&max_position_embeddings=100&n=150');
+  await openPlayground(playground, page, '?encoding=learned&weights=random&d_model=32&max_position_embeddings=100&n=150');
   assert.match(await page.textContent('#table .note.missing'), /Positions 100–149: no embedding exists \(max_position_embeddings = 100\)/);
   // The canvas is measured when the pointer moves (a formula typeset above it may still move it), and the
   // tooltip read once it names the row pointed at.
@@ -127,7 +127,7 @@ test('bad bias values are named beside their control', async () => {
   await page.fill('#control-head', '9');
   await page.waitForFunction(() => document.getElementById('error-head').textContent !== '');
   assert.equal(await page.textContent('#error-head'), 'head = 9 is invalid: expected an integer in [0, 7]');
-  await openPlayground(playground, page, '?encoding=kerple&variant=power');
+  await openPlayground(playground, page, '?encoding=kerple&weights=random&variant=power');
   await page.fill('#control-r2', '3');
   await page.waitForFunction(() => document.getElementById('error-r2').textContent !== '');
   assert.equal(await page.textContent('#error-r2'), 'r2 = 3 is invalid: expected a number in (0, 2] (the power variant)');

@@ -44,7 +44,7 @@ test('the message beside a control names the core\'s range for that value', asyn
     ['xpos', '', 'scale_base', '0'],
     ['alibi', '', 'head', '64'],
     ['alibi', '', 'n_heads', '5000'],
-    ['kerple', '', 'r1', '0'],
+    ['kerple', 'weights=random', 'r1', '0'],  // its own r1: the trained set's controls are hidden
   ];
   for (const [name, query, control, value] of cases) {
     const raw = Object.fromEntries(new URLSearchParams(query));

@@ -193,7 +193,7 @@ test('<posenc-view> on another origin: the formula renders in its shadow root as
 
 test('a value the core refuses keeps the last figure and its formula; the next good value moves both', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=kerple');
+  await openPlayground(playground, page, '?encoding=kerple&weights=random');
   const formula = () => page.textContent('#bias .formula');
   await page.fill('#control-r1', '2');
   await page.waitForFunction(() => /-2\\,\\ln\\big\(1 \+ 1\\,/.test(document.querySelector('#bias .formula')?.textContent ?? ''));

@@ -32,7 +32,8 @@ test('a short language-model run draws every view of the lab for each encoding, 
   assert.ok(progress.some((p) => /^training .*\(\d of 2 arms done\)$/.test(p)), `progress labels: ${progress.slice(0, 3).join(' | ')}`);
   const rows = await page.$$eval('#lm-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   assert.deepEqual(rows.map((r) => r[0]), ['rope', 'alibi']);
-  for (const r of rows) for (const cell of r.slice(1)) assert.ok(Number.isFinite(Number(cell)) && Number(cell) > 0, `cell ${cell}`);
+  for (const r of rows) for (const cell of r.slice(1, -1)) assert.ok(Number.isFinite(Number(cell)) && Number(cell) > 0, `cell ${cell}`);
+  assert.deepEqual(rows.map((r) => r.at(-1)), ['–', '–']);  // not a family with a trained set at these settings
   const samples = await page.$$eval('#lm-samples .lm-sample', (s) => s.map((x) => x.querySelectorAll('.generated').length));
   assert.deepEqual(samples, [2, 2]);
   assert.match(await page.textContent('#family-formula'), /Moby-Dick; or, The Whale, Herman Melville \(1851\), public domain.*Apache-2\.0/);
@@ -56,7 +57,7 @@ test('a long language-model run shows its arms\' progress; Cancel stops it and s
   await page.goto(`${playground.url}?encoding=language_model&steps=5000&train_length=16&encodings=rope+alibi+kerple`, { waitUntil: 'commit' });
   const bar = page.getByRole('progressbar', { name: /^training / }).first();
   await bar.waitFor({ timeout: 60000 });
-  await page.waitForFunction(() => /steps/.test(document.querySelector('#lm-extrapolation .busy-text')?.textContent ?? ''));
+  await page.waitForFunction(() => /rope .* alibi/.test(document.querySelector('#lm-extrapolation .busy-text')?.textContent ?? ''));
   assert.match(await page.textContent('#lm-extrapolation .busy-text'), /^training rope \d+ \/ 5000 steps, alibi \d+ \/ 5000 steps \(0 of 3 arms done\)$/);
   assert.equal(Number(await bar.getAttribute('max')), 3000);  // thousandths of an arm
   await page.click('#lm-extrapolation .busy .cancel');

@@ -88,9 +88,18 @@ export async function effectiveParams(p) {
 export function withTrained(type, file) {
   const parameters = [WEIGHTS, ...file.parameters.map((q) => (q.view ? q
     : { ...q, when: (v) => v.weights !== 'trained' && (q.when ? q.when(v) : true) }))];
+  const own = new Set(file.parameters.filter((q) => !q.view).map((q) => q.name));
   return {
     ...file,
     parameters,
+    /**
+     * A link that sets the family's own settings (num_buckets=16, an old link, a compare line, a preset) and not
+     * `weights` means those settings: its random draw at them, not the trained set.
+     */
+    baseRaw(defaults, raw) {
+      const base = file.baseRaw ? file.baseRaw(defaults, raw) : defaults;
+      return Object.hasOwn(raw, 'weights') || !Object.keys(raw).some((k) => own.has(k)) ? base : { ...base, weights: 'random' };
+    },
     spec: (p) => file.spec(effective(type, p)),
     fields: (engine, p) => file.fields(engine, effective(type, p)),
   };
