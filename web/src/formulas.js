@@ -23,6 +23,9 @@ const text = (s) => `\\text{${s}}`;
 const join = (...parts) => parts.filter(Boolean).join(',\\quad ');
 /** Lines of a formula, set one under the other, flush left (formulaOf turns the '\n' into an aligned environment). */
 const lines = (...parts) => parts.filter(Boolean).join('\n');
+/** Where a learned table's rows come from: trained (families/trained.js) or drawn N(0, std^2). */
+const learnedRows = (p) => (p.weights === 'trained' ? text('trained on Moby-Dick (language-model lab)')
+  : `P_{\\mathrm{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`);
 
 // --- widths and frequencies -------------------------------------------------------------------------
 
@@ -252,10 +255,10 @@ const FORMULAS = {
       const scale = p.metric === 'cosine' ? `\\frac{1}{${half}}` : '';
       return join(`${sim} = ${scale}\\sum_{k=0}^{${half - 1}}\\cos\\big((i-j)\\,\\omega_k\\big)`, omega(p, 'k'));
     }
-    return join(sim, `p_{i,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`, `i, j < ${Math.min(p.similarity_n, p.max_position_embeddings)}`);
+    return join(sim, learnedRows(p), `i, j < ${Math.min(p.similarity_n, p.max_position_embeddings)}`);
   },
   table: (p) => (p.encoding === 'learned'
-    ? join(`P:\\ ${p.max_position_embeddings}\\times ${p.d_model}`, `P_{\\mathrm{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`,
+    ? join(`P:\\ ${p.max_position_embeddings}\\times ${p.d_model}`, learnedRows(p),
       `\\text{no row for } \\mathrm{pos} \\ge ${p.max_position_embeddings}`)
     : join(`P = 0\\ (${p.n}\\times ${p.d_model})`, text('no position information'))),
   spectrum: (p, data) => lines(join(`\\lambda_i = \\frac{2\\pi}{\\theta_i}`, theta(p), `i = 0,\\dots,${rotaryDim(p) / 2 - 1}`),

@@ -1,4 +1,4 @@
-// A learned absolute table (GPT-2 style) on the page, at its initialisation.
+// A learned absolute table (GPT-2 style) on the page: trained (families/trained.js) or at its initialisation.
 import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
@@ -11,7 +11,8 @@ export const parameters = [
   coreParameter('learned', 'max_position_embeddings', { sliderMin: 8, sliderMax: 4096 }),
   coreParameter('learned', 'seed', { sliderMin: 0, sliderMax: 100 }),
   coreParameter('learned', 'std', { sliderMin: 0, sliderMax: 0.1, step: 0.005 }),
-  { name: 'n', view: true, kind: 'int', default: 1200, min: 1, max: 4096, label: 'positions n', help: 'Past max_position_embeddings, no row exists.' },
+  // 96: the trained table's 64 rows, then a third again with no row (hatched).
+  { name: 'n', view: true, kind: 'int', default: 96, min: 1, max: 4096, label: 'positions n', help: 'Past max_position_embeddings, no row exists.' },
   { name: 'metric', view: true, kind: 'choice', default: 'cosine', choices: ['cosine', 'dot'], label: 'similarity',
     choiceLabels: { cosine: 'cosine', dot: 'dot product' } },
   { name: 'similarity_n', view: true, kind: 'int', default: 128, min: 1, max: 1024, label: 'similarity: positions' },

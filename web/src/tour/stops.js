@@ -40,11 +40,11 @@ export const STOPS = [
   },
   {
     id: 'learned', title: 'Learned tables, and where they end', view: 'table',
-    state: { encoding: 'learned', n: '96', max_position_embeddings: '64', d_model: '64' },
-    text: 'GPT-2 and BERT learn one vector per position instead. Shown at its start, random; training shapes it. ' +
-      'Its limit is built in: the table has exactly max_position_embeddings rows, and past them (hatched) there is no ' +
-      'embedding at all.',
-    try: 'Raise n past max_position_embeddings and watch the hatched rows appear.',
+    state: { encoding: 'learned', n: '96' },
+    text: 'GPT-2 and BERT learn one vector per position instead. Shown as a small model learned it on Moby-Dick, at ' +
+      '64 characters a window: 64 rows of 64 numbers. Its limit is built in: the table has exactly max_position_embeddings ' +
+      'rows, and past them (hatched) there is no embedding at all.',
+    try: 'Switch “position parameters” to the random draw: the table training started from.',
   },
   {
     id: 'rope', title: 'Rotary: positions as angles', view: 'rotation',
