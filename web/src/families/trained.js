@@ -93,12 +93,14 @@ export function withTrained(type, file) {
     ...file,
     parameters,
     /**
-     * A link that sets the family's own settings (num_buckets=16, an old link, a compare line, a preset) and not
-     * `weights` means those settings: its random draw at them, not the trained set.
+     * Values of the family's own settings other than their defaults (num_buckets=16: an old link, a compare line)
+     * mean those settings: the base is its random draw at them, not the trained set (a link that wants the trained
+     * set with them says weights=trained).
      */
     baseRaw(defaults, raw) {
       const base = file.baseRaw ? file.baseRaw(defaults, raw) : defaults;
-      return Object.hasOwn(raw, 'weights') || !Object.keys(raw).some((k) => own.has(k)) ? base : { ...base, weights: 'random' };
+      const setsOwn = Object.keys(raw).some((k) => own.has(k) && raw[k] !== undefined && String(raw[k]) !== String(defaults[k]));
+      return setsOwn ? { ...base, weights: 'random' } : base;
     },
     spec: (p) => file.spec(effective(type, p)),
     fields: (engine, p) => file.fields(engine, effective(type, p)),
