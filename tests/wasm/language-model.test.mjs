@@ -61,8 +61,9 @@ test('the lab\'s arms: its encodings checked, RoPE\'s scalings as eval encodings
   assert.throws(() => encodingsOf({ encodings: 'rope sinus' }), (e) => e.param === 'encodings' && /"rope sinus" is invalid/.test(e.message));
   assert.throws(() => encodingsOf({ encodings: ' ' }), (e) => e.param === 'encodings');
   const arms = armsOf({ ...DEFAULTS, rope_scalings: true, train_length: 32 });
-  assert.deepEqual(arms.map((a) => a.name), ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'kerple', 'fire', 'rope + PI', 'rope + YaRN']);
-  assert.deepEqual(arms.at(-1).eval_encoding.rope_scaling, { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 32 });
+  assert.deepEqual(arms.map((a) => a.name), ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'kerple', 'fire',
+    'rope + PI', 'rope + NTK', 'rope + YaRN', 'rope + llama3']);
+  assert.deepEqual(arms.at(-2).eval_encoding.rope_scaling, { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 32 });
   assert.deepEqual(requestOf(DEFAULTS).eval_lengths, [16, 32, 64, 128, 256, 512]);
   assert.equal(workerCount(8, 1), 0);  // one core: the engine's own instance
   assert.equal(workerCount(8, 2), 2);

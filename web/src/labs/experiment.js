@@ -8,6 +8,7 @@ import { FAMILY_TYPES } from '../describe.js';
 import { badParam } from '../errors.js';
 import { dropeSteps } from './drope.js';
 import { scheduleOf, stepsOf } from './schedule.js';
+import { SCALING_ARMS, ropeScalings } from './rope-scalings.js';
 
 export const label = 'train short, test long (experiment)';
 export const formula = 'Each encoding trains its own small attention model on the task at L_train, then is tested on ' +
@@ -17,7 +18,7 @@ export const formula = 'Each encoding trains its own small attention model on th
 export const TRAINED = FAMILY_TYPES;
 
 /** The arm names of the RoPE scalings applied at test time, and of DroPE (armsOf). */
-export const SCALING_ARMS = ['rope + PI', 'rope + NTK', 'rope + YaRN', 'rope + llama3'];
+export { SCALING_ARMS };
 export const DROPE_ARM = 'rope → DroPE';
 
 
@@ -59,12 +60,7 @@ export const parameters = [
  */
 export function armsOf(params) {
   const L = params.train_length;
-  const scalings = {
-    'rope + PI': { rope_type: 'linear', factor: 8 },
-    'rope + NTK': { rope_type: 'ntk', factor: 8 },
-    'rope + YaRN': { rope_type: 'yarn', factor: 8, original_max_position_embeddings: L },
-    'rope + llama3': { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: L },
-  };
+  const scalings = ropeScalings(L);
   return [
     ...TRAINED.map((type) => ({ name: type, encoding: { type } })),
     ...(params.drope ? [{ name: DROPE_ARM, encoding: { type: 'rope' }, recalibration_steps: dropeSteps(stepsOf(params)) }] : []),

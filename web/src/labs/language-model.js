@@ -6,6 +6,7 @@
 // in arm workers of their own where the browser reports more than one core.
 import { FAMILY_TYPES } from '../describe.js';
 import { badParam } from '../errors.js';
+import { ropeScalings } from './rope-scalings.js';
 
 /** The text, where it comes from, and its licence (shown with the lab's figures). */
 export const CORPUS = {
@@ -49,12 +50,6 @@ export const TRAINED_FAMILIES = {
 /** The encodings the lab trains by default: the issue's eight (an absolute, a rotary and the bias families). */
 export const DEFAULT_ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'kerple', 'fire'];
 
-/** RoPE's context-extension scalings applied at test time (the RoPE model trained again, then tested with each). */
-export const SCALINGS = {
-  'rope + PI': { rope_type: 'linear' },
-  'rope + YaRN': { rope_type: 'yarn' },
-};
-
 export const parameters = [
   { name: 'encodings', view: true, kind: 'text', default: DEFAULT_ENCODINGS.join(' '), label: 'encodings (one model each)',
     help: `Any of: ${FAMILY_TYPES.join(', ')}, separated by spaces.` },
@@ -66,8 +61,8 @@ export const parameters = [
     label: 'training length L_train (characters)' },
   { name: 'seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (data and initialisation)' },
   { name: 'rope_scalings', view: true, kind: 'bool', default: false, label: 'RoPE scalings at test time',
-    help: 'The RoPE model again (trained anew: the same seed gives the same model), tested with PI and with YaRN scaling by 8 = ' +
-      'the longest test length / L_train.' },
+    help: 'The RoPE model again (trained anew: the same seed gives the same model), tested with PI, NTK, YaRN and llama3 ' +
+      'scaling by 8 = the longest test length / L_train.' },
 ];
 
 /** The sequences per step, the peak learning rate and the schedule of every size. */
@@ -90,16 +85,14 @@ export function encodingsOf(params) {
 }
 
 /**
- * The arms: each chosen encoding, and (rope_scalings, with rope chosen) RoPE tested with each scaling by 8.
+ * The arms: each chosen encoding, and (rope_scalings, with rope chosen) RoPE tested with each scaling by 8 (rope-scalings.js).
  * @returns {{name: string, encoding: object, eval_encoding?: object}[]}
  */
 export function armsOf(params) {
   const L = params.train_length;
   const names = encodingsOf(params);
-  const scaled = params.rope_scalings && names.includes('rope') ? Object.entries(SCALINGS).map(([name, scaling]) => ({
-    name, encoding: { type: 'rope' },
-    eval_encoding: { type: 'rope', rope_scaling: { ...scaling, factor: 8, ...(scaling.rope_type === 'yarn' ? { original_max_position_embeddings: L } : {}) } },
-  })) : [];
+  const scaled = params.rope_scalings && names.includes('rope') ? Object.entries(ropeScalings(L)).map(([name, scaling]) => ({
+    name, encoding: { type: 'rope' }, eval_encoding: { type: 'rope', rope_scaling: scaling } })) : [];
   return [...names.map((type) => ({ name: type, encoding: TRAINED_FAMILIES[type] ?? { type } })), ...scaled];
 }
 
