@@ -150,3 +150,25 @@ test('CoPE opens on sentences with ends, so its gates count; a sentence without 
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('trained position parameters by default, the random draw a control away; a link keeps either', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=t5');
+  assert.equal(await page.inputValue('#control-weights'), 'trained');
+  // Trained: the trained model's settings hold, so its own controls are hidden; the bias is the trained table's.
+  assert.equal(await page.locator('#control-num_buckets').isVisible(), false);
+  const trained = await page.innerHTML('#bias .figure');
+  assert.match(await page.textContent('#compare .curve-toggles'), /T5 \(trained on Moby-Dick\)/);
+  await page.selectOption('#control-weights', 'random');
+  await page.waitForFunction((old) => document.querySelector('#bias .figure').innerHTML !== old, trained);
+  assert.equal(await page.locator('#control-num_buckets').isVisible(), true);
+  await page.waitForFunction(() => /weights=random/.test(location.search), null, { timeout: 30000 });
+  // A changed setting of its own: the link then implies the random draw (weights is not written again).
+  await page.fill('#control-num_buckets', '16');
+  await page.waitForFunction(() => /num_buckets=16/.test(location.search) && !/weights=/.test(location.search), null, { timeout: 30000 });
+  await openPlayground(playground, page, `?${new URL(page.url()).searchParams}`);
+  assert.equal(await page.inputValue('#control-weights'), 'random');
+  assert.equal(await page.inputValue('#control-num_buckets'), '16');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
