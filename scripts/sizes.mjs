@@ -35,10 +35,15 @@ function closure(key, files = new Set()) {
   return files;
 }
 
-/** The files a worker script names (its .wasm), found next to it. */
+/**
+ * The files a worker script loads as it starts, found next to it: its .wasm and the chunks it imports statically
+ * (`import"./x.js"`, `from"./x.js"`); not those it imports on demand (`import("./x.js")`: the arm worker, the trained
+ * sets), which a view that does not ask for them never fetches.
+ */
 function referencedAssets(file) {
   const text = fs.readFileSync(path.join(dist, file), 'utf8');
-  const names = new Set(text.match(/[\w.-]+\.(?:wasm|js)(?=[`'"])/g) ?? []);
+  const names = new Set([...(text.match(/[\w.-]+\.wasm(?=[`'"])/g) ?? []),
+    ...[...text.matchAll(/(?:\bfrom|\bimport)\s*["'`]\.\/([\w.-]+\.js)["'`]/g)].map((match) => match[1])]);
   return [...names].map((name) => path.posix.join(path.posix.dirname(file), name)).filter((f) => f !== file && fs.existsSync(path.join(dist, f)));
 }
 
