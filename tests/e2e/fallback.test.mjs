@@ -81,10 +81,12 @@ function replacedKeys(family, entries, finalQuery) {
   const { params } = parse(parameters, finalRaw);
   const visible = visibleNames(parameters, params);
   const defaults = Object.fromEntries(parameters.map((p) => [p.name, p.default === null ? '' : String(p.default)]));
+  // What an absent key reads as: the family's base for the link (a trained family's own settings imply its random draw).
+  const base = FAMILIES[family].baseRaw ? FAMILIES[family].baseRaw(defaults, finalRaw) : defaults;
   const out = [];
   for (const [key, value] of entries) {
     if (key === 'encoding' || !visible.has(key)) continue;
-    const kept = finalRaw[key] ?? defaults[key];
+    const kept = finalRaw[key] ?? base[key];
     if (!same(kept.replaceAll(', ', ','), value)) out.push(key);
   }
   return out;

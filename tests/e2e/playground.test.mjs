@@ -232,7 +232,7 @@ test('below 1000 px each view has its own controls beside it, one state with the
 
 test('sliders step over valid values only: T5\'s num_buckets by even counts from 4, a head below n_heads, max_distance from num_buckets / 2', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=t5&n_heads=8');
+  await openPlayground(playground, page, '?encoding=t5&weights=random&n_heads=8');
   const slider = (name) => page.$eval(`#controls input[name="${name}-slider"]`, (s) => ({ min: Number(s.min), max: Number(s.max), step: Number(s.step) }));
   const buckets = await slider('num_buckets');
   assert.deepEqual(buckets, { min: 4, max: 128, step: 2 }, 'every position even and at least 4: valid bidirectional or not');
