@@ -107,9 +107,12 @@ test('a learned table marks the positions past max_position_embeddings as missin
       const box = await page.locator('#table canvas.matrix').boundingBox();
       await page.mouse.move(box.x + box.width / 2, box.y + ((row + 0.5) / 150) * box.height);
       try {
-        await page.waitForFunction((r) => document.querySelector('#table .tooltip')?.innerText.startsWith(`position ${r}\n`),
-          row, { timeout: 2000 });
-        return page.innerText('#table .tooltip');
+        // The text read as it matched (a second read could find the tooltip hidden, its lines run together).
+        const text = await page.waitForFunction((r) => {
+          const shown = document.querySelector('#table .tooltip')?.innerText;
+          return shown?.startsWith(`position ${r}\n`) ? shown : null;
+        }, row, { timeout: 2000 });
+        return text.jsonValue();
       } catch (error) {
         if (attempt === 3) throw error;
       }
