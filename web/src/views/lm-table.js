@@ -49,7 +49,7 @@ export function render(element, result) {
     body.map((r) => `<tr><th scope="row">${escapeHtml(r[0])}</th>${cell(r[1], 1, 3)}${cell(r[2], 2, 3)}${cell(r[3], 3, 2)}` +
       `${cell(r[4], 4, 2)}${cell(r[5], 5, 2)}${cell(r[6], 6, 1)}<td class="reproduced">${REPRODUCED[String(r[7] ?? null)]}</td></tr>`).join('') +
     '</tbody></table>';
-  element.innerHTML = html;
+  element.innerHTML = `<div class="lm-table-box" tabindex="0" role="region" aria-label="results per encoding">${html}</div>`;  // scrolls on a narrow screen
 }
 
 /** The CSV table: the rows as drawn, full precision. */
