@@ -61,6 +61,15 @@ double block_number(const Config& block, const std::string& key, double fallback
     return SpecReader(one, "rope_parameters", {key}).number(key, fallback, lo, hi, allowed);
 }
 
+/// The rope_type a scaling block names (its "rope_type", else the legacy "type"),
+/// or "" when there is none or it is not a string (parse_scaling says so).
+std::string scaling_name(const Config* block) {
+    if (!block) return "";
+    for (const char* key : {"rope_type", "type"})
+        if (const Value* name = find_key(*block, key)) return name->is_string() ? name->get<std::string>() : "";
+    return "";
+}
+
 void check_half_even(const std::string& name, std::int64_t value) {
     if (value < 2 || value % 2 != 0) throw_bad_param(name, std::to_string(value), "an even integer >= 2");
 }
@@ -75,6 +84,7 @@ Spec parse(const Config& config) {
     spec.layout = read.choice("layout") == "interleaved" ? Layout::interleaved : Layout::half;
     spec.max_position_embeddings = read.integer("max_position_embeddings");
 
+    std::int64_t rotated_pairs = 0;
     const Config* v4 = read.object("rope_scaling");
     const Config* v5 = read.object("rope_parameters");
     if (v4 && v5)
@@ -84,17 +94,32 @@ Spec parse(const Config& config) {
     // top level, else from rope_parameters (v5), else 1.
     if (read.present("partial_rotary_factor") && read.present("rotary_dim"))
         throw BadParam("rotary_dim", "rope spec: give partial_rotary_factor or rotary_dim, not both");
+    // Proportional RoPE keeps every pair and gives the non-rotating ones frequency 0
+    // (transformers' _compute_proportional_rope_parameters): the factor counts pairs.
+    const bool proportional = scaling_name(v5 ? v5 : v4) == "proportional";
     if (read.present("rotary_dim")) {
+        if (proportional)
+            throw BadParam("rotary_dim", "rope spec: rope_type \"proportional\" rotates a share of head_dim's pairs; "
+                           "give partial_rotary_factor, not rotary_dim", "rotary_dim", "partial_rotary_factor instead");
         spec.rotary_dim = read.integer("rotary_dim", 2, spec.head_dim);
         check_half_even("rotary_dim", spec.rotary_dim);
     } else {
         const char* const allowed = "a number in (0, 1]";
         double prf = v5 ? block_number(*v5, "partial_rotary_factor", 1.0, 0x1p-1022, 1.0, allowed) : 1.0;
         prf = read.number("partial_rotary_factor", prf, 0x1p-1022, 1.0, allowed);
-        spec.rotary_dim = std::int64_t(double(spec.head_dim) * prf) / 2 * 2;
-        if (spec.rotary_dim < 2)
-            throw_bad_param("partial_rotary_factor", format_number(prf),
-                            "a number in (0, 1] with head_dim * partial_rotary_factor >= 2");
+        if (proportional) {
+            // rope_angles = int(partial_rotary_factor * head_dim // 2) in the reference.
+            spec.rotary_dim = spec.head_dim;
+            rotated_pairs = std::int64_t(std::floor(prf * double(spec.head_dim) / 2.0));
+            if (rotated_pairs < 1)
+                throw_bad_param("partial_rotary_factor", format_number(prf),
+                                "a number in (0, 1] with head_dim * partial_rotary_factor >= 2 (at least one pair turns)");
+        } else {
+            spec.rotary_dim = std::int64_t(double(spec.head_dim) * prf) / 2 * 2;
+            if (spec.rotary_dim < 2)
+                throw_bad_param("partial_rotary_factor", format_number(prf),
+                                "a number in (0, 1] with head_dim * partial_rotary_factor >= 2");
+        }
     }
 
     // rope_theta: rope_parameters' own, else the top level's (v5's setdefault), else 10000.
@@ -109,6 +134,7 @@ Spec parse(const Config& config) {
         top_original = read.integer("original_max_position_embeddings");
     spec.scaling = parse_scaling(v5 ? v5 : v4, v5 ? "rope_parameters" : "rope_scaling", v5 != nullptr,
                                  spec.rotary_dim / 2, spec.max_position_embeddings, top_original);
+    spec.scaling.rotated_pairs = proportional ? rotated_pairs : spec.rotary_dim / 2;
     return spec;
 }
 

@@ -176,6 +176,21 @@ Frequencies compute_longrope(const Spec& s, std::int64_t seq_len) {
     return f;
 }
 
+/// Proportional RoPE (p-RoPE: Barbero et al. 2025, "Round and Round We Go! What
+/// makes Rotary Positional Encodings useful?", section 6; transformers v5
+/// _compute_proportional_rope_parameters, Gemma-4's global layers): the first
+/// rotated_pairs = floor(partial_rotary_factor * head_dim / 2) pairs turn at
+/// rope_theta^(-2i / head_dim), with the exponent over the whole head (not over
+/// the rotated width, as partial_rotary_factor means in the other types); the
+/// remaining pairs get frequency 0, so they carry no position. Every frequency is
+/// divided by factor (default 1); the attention factor is 1.
+Frequencies compute_proportional(const Spec& s, std::int64_t) {
+    Frequencies f = compute_default(s, 0);  // rotary_dim = head_dim here (parse)
+    for (std::size_t i = 0; i < f.inv_freq.size(); ++i)
+        f.inv_freq[i] = std::int64_t(i) < s.scaling.rotated_pairs ? f.inv_freq[i] / s.scaling.factor : 0.0;
+    return f;
+}
+
 // ---------------------------------------------------------------------------
 // The validators: one per rope_type, reading its keys in the order of its
 // lists (required, then optional) through a KeyReader, which takes each key's
@@ -285,6 +300,8 @@ void validate_llama3(const KeyReader& r, Scaling& out) {
                         "a number < high_freq_factor = " + format_number(out.high_freq_factor));
 }
 
+void validate_proportional(const KeyReader& r, Scaling& out) { read_factor(r, out); }
+
 void validate_longrope(const KeyReader& r, Scaling& out) {
     r.list("short_factor", out.short_factor);
     r.list("long_factor", out.long_factor);
@@ -348,6 +365,7 @@ constexpr TypeDef kTypes[] = {
     {"llama3", {&kFactor, &kOriginal, &kLowFreqFactor, &kHighFreqFactor}, {}, validate_llama3, compute_llama3},
     {"longrope", {&kShortFactor, &kLongFactor}, {&kFactor, &kOriginal, &kAttentionFactor}, validate_longrope,
      compute_longrope},
+    {"proportional", {}, {&kFactor}, validate_proportional, compute_proportional},
 };
 
 /// The kTypes (and scaling_types()) index of a rope_type; throws the rope_type error.
@@ -406,7 +424,10 @@ Frequencies scaled_frequencies(const Spec& spec, std::int64_t seq_len) {
                            format_number(value) + "; expected a finite number > 0 (and at most 1e4 for a factor; choose a smaller factor or keys nearer their defaults)",
                        what + " = " + format_number(value), "keys whose frequencies are finite and > 0 and whose attention factor is in (0, 1e4]");
     };
-    for (std::size_t i = 0; i < f.inv_freq.size(); ++i)
+    // Proportional's pairs from rotated_pairs on are 0 by definition (they carry no position).
+    const std::size_t turning = spec.scaling.rope_type == "proportional" ? std::size_t(spec.scaling.rotated_pairs)
+                                                                          : f.inv_freq.size();
+    for (std::size_t i = 0; i < turning; ++i)
         if (!(std::isfinite(f.inv_freq[i]) && f.inv_freq[i] > 0) || !std::isfinite(kTwoPi / f.inv_freq[i]) ||
             !std::isfinite(f.inv_freq[i] * double(kMaxPosition)))  // the angle at the last position
             refuse("inv_freq[" + std::to_string(i) + "]", f.inv_freq[i]);

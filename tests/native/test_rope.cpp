@@ -243,6 +243,61 @@ TEST_CASE("longrope picks short_factor up to L and long_factor beyond, attention
     CHECK(rope::frequencies(explicit_spec, 1).attention_factor == Approx(std::sqrt(7.0 / 6.0)).epsilon(1e-15));
 }
 
+TEST_CASE("proportional keeps floor(prf * head_dim / 2) pairs at theta^(-2i/head_dim) and zeroes the rest",
+          "[rope][scaling]") {
+    // transformers' _compute_proportional_rope_parameters: head_dim 8, prf 0.5 gives
+    // rope_angles = int(0.5 * 8 // 2) = 2 pairs at 10000^(-0/8) = 1 and 10000^(-2/8) = 0.1,
+    // then 8 // 2 - 2 = 2 zeros; factor 2 halves the turning ones.
+    const Config keys{{"rope_theta", 10000.0}, {"rope_type", std::string("proportional")}, {"partial_rotary_factor", 0.5}};
+    const auto spec = spec_of({{"head_dim", 8.0}, {"rope_parameters", object(keys)}});
+    CHECK(spec.rotary_dim == 8);
+    CHECK(spec.scaling.rotated_pairs == 2);
+    const auto f = rope::frequencies(spec, 1);
+    REQUIRE(f.inv_freq.size() == 4);
+    CHECK(f.inv_freq[0] == 1.0);
+    CHECK(f.inv_freq[1] == Approx(0.1).epsilon(1e-14));
+    CHECK(f.inv_freq[2] == 0.0);
+    CHECK(f.inv_freq[3] == 0.0);
+    CHECK(f.attention_factor == 1.0);
+    Config halved = keys;
+    halved["factor"] = 2.0;
+    const auto g = rope::frequencies(spec_of({{"head_dim", 8.0}, {"rope_parameters", object(halved)}}), 1);
+    CHECK(g.inv_freq[1] == Approx(0.05).epsilon(1e-14));
+    CHECK(g.inv_freq[3] == 0.0);
+
+    // Gemma-4's global layers: global_head_dim 512, prf 0.25, theta 1e6: 64 pairs turn, the
+    // slowest at 1e6^(-126/512) = 10^(-1.4765625) = 0.033377 rad/token (wavelength 188 tokens),
+    // where partial_rotary_factor in the default type (rotary_dim 128) would put it at
+    // 1e6^(-126/128) = 10^(-5.90625) (wavelength 5.07 million tokens).
+    const Config gemma{{"rope_theta", 1e6}, {"rope_type", std::string("proportional")}, {"partial_rotary_factor", 0.25}};
+    const auto global = rope::frequencies(spec_of({{"head_dim", 512.0}, {"rope_parameters", object(gemma)}}), 1);
+    REQUIRE(global.inv_freq.size() == 256);
+    CHECK(global.inv_freq[63] == Approx(std::pow(10.0, -1.4765625)).epsilon(1e-13));
+    CHECK(global.inv_freq[64] == 0.0);
+    CHECK(global.inv_freq[255] == 0.0);
+    const auto partial = rope::frequencies(spec_of({{"head_dim", 512.0}, {"rope_theta", 1e6}, {"partial_rotary_factor", 0.25}}), 1);
+    REQUIRE(partial.inv_freq.size() == 64);
+    CHECK(partial.inv_freq[63] == Approx(std::pow(10.0, -5.90625)).epsilon(1e-13));
+
+    // The top-level partial_rotary_factor (the page's v4 form) counts pairs too; a zero-frequency
+    // pair leaves the rotation the identity there: position 5 changes only dimensions 0, 1, 4, 5 (half layout).
+    const auto v4 = spec_of({{"head_dim", 8.0}, {"partial_rotary_factor", 0.5},
+                             {"rope_scaling", object({{"rope_type", std::string("proportional")}})}});
+    CHECK(v4.scaling.rotated_pairs == 2);
+    const auto x = random_matrix(1, 8, 3);
+    const auto y = rope::apply(v4, x, 5);
+    for (std::size_t c : {2u, 3u, 6u, 7u}) CHECK(y(0, c) == x(0, c));
+    CHECK(y(0, 0) != x(0, 0));
+
+    // Too few pairs, and GPT-J's rotary_dim, are refused naming the key.
+    CHECK_THROWS_WITH(spec_of({{"head_dim", 6.0}, {"partial_rotary_factor", 0.25},
+                               {"rope_scaling", object({{"rope_type", std::string("proportional")}})}}),
+                      Contains("partial_rotary_factor = 0.25 is invalid") && Contains("at least one pair turns"));
+    CHECK_THROWS_WITH(spec_of({{"head_dim", 8.0}, {"rotary_dim", 4.0},
+                               {"rope_scaling", object({{"rope_type", std::string("proportional")}})}}),
+                      Contains("give partial_rotary_factor, not rotary_dim"));
+}
+
 TEST_CASE("the attention factor scales the rotated part, so q.k scales by its square", "[rope][scaling]") {
     const auto plain = spec_of({{"head_dim", 16.0}});
     const auto yarn = spec_of({{"head_dim", 16.0},
@@ -318,7 +373,7 @@ TEST_CASE("bad rope input throws naming the key, value and allowed range", "[rop
     CHECK_THROWS_WITH(spec_of({{"rope_scaling", object({{"rope_type", std::string("linear")}, {"factor", 0.5}})}}),
                       Contains("factor = 0.5") && Contains(">= 1"));
     CHECK_THROWS_WITH(spec_of({{"rope_scaling", object({{"rope_type", std::string("su")}})}}),
-                      Contains("rope_type = \"su\"") && Contains("\"default\", \"linear\", \"ntk\", \"dynamic\", \"yarn\", \"llama3\", \"longrope\""));
+                      Contains("rope_type = \"su\"") && Contains("\"default\", \"linear\", \"ntk\", \"dynamic\", \"yarn\", \"llama3\", \"longrope\", \"proportional\""));
     CHECK_THROWS_WITH(spec_of({{"rope_scaling", object({{"rope_type", std::string("linear")}})}}),
                       Contains("missing required key \"factor\""));
     CHECK_THROWS_WITH(spec_of({{"rope_scaling", object({{"factor", 2.0}})}}), Contains("missing required key \"rope_type\""));
@@ -432,7 +487,8 @@ TEST_CASE("scaling_types() lists every rope_type once, in the order of rope_type
                 if (group == &types[i].required) CHECK(!key.fallback);
             }
     }
-    CHECK(rope::rope_types() == std::vector<std::string>{"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"});
+    CHECK(rope::rope_types() ==
+          std::vector<std::string>{"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional"});
     CHECK_THROWS_WITH(rope::scaling_type("su"), Contains("rope_type = \"su\" is invalid: expected one of \"default\""));
 }
 

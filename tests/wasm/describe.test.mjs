@@ -100,7 +100,7 @@ test("a key's range is the core's: its min, max and choices are accepted, past t
 
 test('rope_types: the names the core accepts, with their required and optional keys', () => {
   const names = described.rope_types.map((t) => t.name);
-  assert.deepEqual(names, ['default', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope']);
+  assert.deepEqual(names, ['default', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional']);
   const yarn = described.rope_types.find((t) => t.name === 'yarn');
   assert.deepEqual(yarn.required, ['factor']);
   assert.ok(yarn.optional.includes('beta_fast'));

@@ -117,7 +117,7 @@ test('bad rotary input throws a JS Error naming the parameter', () => {
     [() => pe.ropeInvFreq(rope({ rope_scaling: { rope_type: 'longrope', short_factor: [1, 1, 1, 1], long_factor: [1, 2] } }), 1),
       /^long_factor = a list of 2 numbers is invalid: expected a list of rotary_dim \/ 2 = 4 numbers$/],
     [() => pe.ropeInvFreq(rope({ rope_scaling: { rope_type: 'su' } }), 1),
-      /^rope_type = "su" is invalid: expected one of "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"$/],
+      /^rope_type = "su" is invalid: expected one of "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional"$/],
     [() => pe.ropeInvFreq(rope({ rope_scaling: { rope_type: 'yarn', factor: 2, beta: 3 } }), 1), /unknown key "beta"; accepted keys: rope_type, type, factor, original_max_position_embeddings/],
     [() => pe.ropeInvFreq(rope(), 0), /^seqLen = 0 is invalid/],
     [() => pe.ropeInvFreq({ type: 'sinusoidal' }, 1), /not a rotary encoding/],

@@ -31,6 +31,7 @@ const learnedRows = (p) => (p.weights === 'trained' ? text('trained on Moby-Dick
 
 /** The rotated width d of a rotary spec: head_dim × partial_rotary_factor rounded down to even (rope.hpp). */
 function rotaryDim(p) {
+  if (p.encoding === 'rope' && p.rope_type === 'proportional') return p.head_dim;  // its zero pairs span the rest
   return p.encoding === 'rope' ? Math.floor((p.head_dim * p.partial_rotary_factor) / 2) * 2 : p.head_dim;
 }
 
@@ -85,6 +86,11 @@ function scaledTheta(p, seqLen, scaled) {
     }
     case 'longrope':  // LongRoPE as Phi-3 uses it: long_factor past L, else short_factor
       return `\\theta'_i = \\theta_i / f_i,\\ f = ${text(seqLen > L ? 'long\\_factor' : 'short\\_factor')}\\ (${seqLen} ${seqLen > L ? '>' : '\\le'} L = ${L})`;
+    case 'proportional': {  // p-RoPE (Gemma-4): floor(prf·head_dim/2) pairs turn, the rest have frequency 0
+      const k = Math.floor((p.partial_rotary_factor * p.head_dim) / 2);
+      return `\theta'_i = \begin{cases} \theta_i/${s} & i < ${k} = \lfloor ${num(p.partial_rotary_factor)}\cdot ${p.head_dim}/2 \rfloor \\ ` +
+        `0 & \text{else (no position)} \end{cases}`;
+    }
     default:
       return '';
   }

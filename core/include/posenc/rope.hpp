@@ -61,6 +61,11 @@ struct Scaling {
     double low_freq_factor = 1.0, high_freq_factor = 4.0;
     // longrope (Ding et al. 2024; Phi-3): one rescale factor per pair
     std::vector<double> short_factor, long_factor;
+    // proportional (p-RoPE, Barbero et al. 2025; Gemma-4's global layers): the pairs
+    // 0 .. rotated_pairs - 1 rotate at rope_theta^(-2i / head_dim), the rest have
+    // frequency 0 and carry no position; partial_rotary_factor chooses how many
+    // (floor(partial_rotary_factor * head_dim / 2)), while rotary_dim stays head_dim.
+    std::int64_t rotated_pairs = 0;
 };
 
 /// A rotary spec: `{type: 'rope', head_dim, rope_theta, partial_rotary_factor,
@@ -75,7 +80,7 @@ struct Spec {
 };
 
 /// The known rope_type names: default, linear, ntk, dynamic, yarn, llama3,
-/// longrope (the names of scaling_types(), in its order).
+/// longrope, proportional (the names of scaling_types(), in its order).
 const std::vector<std::string>& rope_types();
 
 /// Reads a spec object. Accepts both config generations: `rope_theta` +
@@ -98,7 +103,9 @@ Spec parse(const Config& config);
 /// The inverse frequencies of a spec and the attention factor its scaling
 /// multiplies the rotated vectors by (so q.k scales by its square).
 struct Frequencies {
-    std::vector<double> inv_freq;   ///< [rotary_dim / 2], radians per token
+    /// [rotary_dim / 2], radians per token; > 0, except proportional's pairs from
+    /// rotated_pairs on, which are exactly 0 (they carry no position).
+    std::vector<double> inv_freq;
     double attention_factor = 1.0;  ///< 1 for all but yarn and longrope
     /// A further multiplier of the attention's softmax scale 1/sqrt(d_head):
     /// YaRN configs with mscale_all_dim (DeepSeek-V2/V3) scale the logits by

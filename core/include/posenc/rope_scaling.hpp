@@ -45,7 +45,7 @@ struct ScalingType {
 };
 
 /// Every rope_type, in the order of rope_types(): default, linear, ntk,
-/// dynamic, yarn, llama3, longrope, with the keys and ranges parse enforces.
+/// dynamic, yarn, llama3, longrope, proportional, with the keys and ranges parse enforces.
 const std::vector<ScalingType>& scaling_types();
 
 /// The entry of `rope_type`. Throws BadParam (param "rope_type") naming the

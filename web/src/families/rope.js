@@ -17,13 +17,15 @@ export const parameters = [
   coreParameter('rope', 'head_dim', { sliderMin: 2, sliderMax: 1024, step: 2 }),
   coreParameter('rope', 'rope_theta', { sliderMin: 10, sliderMax: 1e7 }),
   coreParameter('rope', 'partial_rotary_factor', { sliderMin: 0.05, sliderMax: 1, step: 0.05,
-    help: 'Fraction of head_dim that rotates (GPT-NeoX 0.25); the rest passes through.' }),
+    help: 'Fraction of head_dim that rotates (GPT-NeoX 0.25); the rest passes through. With rope_type proportional ' +
+      '(Gemma-4), the share of pairs that turn at θ^(−2i/head_dim); the others get frequency 0.' }),
   coreParameter('rope', 'layout', {
     choiceLabels: { half: 'half: (i, i + d/2), GPT-NeoX, LLaMA', interleaved: 'interleaved: (2i, 2i+1), GPT-J, RoFormer' } }),
   coreParameter('rope', 'max_position_embeddings', { sliderMin: 16, sliderMax: 1048576 }),
   { name: 'rope_type', kind: 'choice', default: 'default', choices: ROPE_TYPES, label: 'rope_scaling.rope_type',
     choiceLabels: { default: 'default (no scaling)', linear: 'linear (Position Interpolation)', ntk: 'ntk (NTK-aware base)',
-      dynamic: 'dynamic (dynamic NTK)', yarn: 'yarn (YaRN)', llama3: 'llama3 (Llama 3.1)', longrope: 'longrope (Phi-3)' } },
+      dynamic: 'dynamic (dynamic NTK)', yarn: 'yarn (YaRN)', llama3: 'llama3 (Llama 3.1)', longrope: 'longrope (Phi-3)',
+      proportional: 'proportional (p-RoPE, Gemma-4)' } },
   scalingParameter('factor', { pageDefault: 8, why: 'every scaling needs one (the core has none to give); 8 is Llama 3.1’s',
     sliderMin: 1, sliderMax: 128, log: true, when: (p) => p.rope_type !== 'default', help: 'Context extension factor s.' }),
   coreParameter('rope', 'original_max_position_embeddings', { sliderMin: 16, sliderMax: 1048576,
@@ -94,7 +96,12 @@ function trainingLength(params) {
  */
 export function fields(engine, params) {
   const specOf = () => spec(params);
-  const unscaledSpec = () => { const { rope_scaling: _, ...rest } = specOf(); return rest; };
+  // Unscaled: rope_theta alone. For proportional, whose partial_rotary_factor counts the turning pairs of the whole
+  // head, that is every pair turning (partial_rotary_factor 1), so the zeroed pairs show against their plain wavelengths.
+  const unscaledSpec = () => {
+    const { rope_scaling: _, ...rest } = specOf();
+    return params.rope_type === 'proportional' ? { ...rest, partial_rotary_factor: 1 } : rest;
+  };
   return rotaryFields(engine, specOf, params, {
     get ropeType() { return params.rope_type; },
     get seqLen() { return params.seq_len; },
@@ -139,7 +146,8 @@ export function rawFromSpec(s, sliding = null) {
     layout: s.layout ?? defaults.layout,
     max_position_embeddings: s.max_position_embeddings ?? defaults.max_position_embeddings,
     rope_type: block.rope_type ?? block.type ?? defaults.rope_type,
-    factor: get('factor', defaults.factor),
+    // Proportional's factor defaults to 1 in transformers (the control's page default 8 is for the context scalings).
+    factor: get('factor', (block.rope_type ?? block.type) === 'proportional' ? 1 : defaults.factor),
     original_max_position_embeddings: s.original_max_position_embeddings ?? get('original_max_position_embeddings', defaults.original_max_position_embeddings),
     beta_fast: get('beta_fast', defaults.beta_fast),
     beta_slow: get('beta_slow', defaults.beta_slow),

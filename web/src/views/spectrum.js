@@ -10,7 +10,8 @@ export const id = 'spectrum';
 export const title = 'Frequency spectrum: the wavelength of each pair';
 export const caption = 'Wavelength 2π/θᵢ in tokens for each rotary pair i, with rope_theta alone and with the scaling. ' +
   'A pair whose wavelength is far shorter than the training length L has turned many times in training and can be kept; ' +
-  'pairs longer than L never completed a turn, and the scalings stretch them by the factor.';
+  'pairs longer than L never completed a turn, and the scalings stretch them by the factor. ' +
+  'Proportional RoPE (p-RoPE) gives its last pairs frequency 0: the shaded band, which carries no position.';
 export const needs = ['scaled', 'unscaled', 'trainingLength', 'seqLen', 'ropeType', 'local', 'slidingWindow'];
 
 /**
@@ -26,16 +27,24 @@ export function render(element, result) {
   const scaledName = `${local ? 'global layers, ' : ''}scaled (${result.ropeType}) at context ${result.seqLen.toLocaleString('en')}`;
   const localName = local && `sliding-window layers (rope_local_base_freq = ${local.rope_theta.toLocaleString('en')})`;
   const rows = [];
+  // Pairs of frequency 0 (proportional RoPE's non-rotating share) have no wavelength: they carry no position
+  // and are drawn as a band, not on the log axis.
+  const still = [];
   for (let i = 0; i < result.unscaled.inv_freq.length; i++) {
     const plain = (2 * Math.PI) / result.unscaled.inv_freq[i];
     const scaled = (2 * Math.PI) / result.scaled.inv_freq[i];
     rows.push({ pair: i, wavelength: plain, series: unscaledName, ratio: 1 });
-    if (result.ropeType !== 'default') rows.push({ pair: i, wavelength: scaled, series: scaledName, ratio: scaled / plain });
+    if (result.ropeType !== 'default') {
+      if (result.scaled.inv_freq[i] === 0) still.push(i);
+      else rows.push({ pair: i, wavelength: scaled, series: scaledName, ratio: scaled / plain });
+    }
     if (local) {
       const own = (2 * Math.PI) / local.inv_freq[i];
       rows.push({ pair: i, wavelength: own, series: localName, ratio: own / plain });
     }
   }
+  const stillBand = still.length === 0 ? [] : [{ x1: still[0] - 0.5, x2: still[still.length - 1] + 0.5,
+    text: `pairs ${still[0]}–${still[still.length - 1]}: frequency 0, no position (${result.ropeType})` }];
   const theme = themeOf(element);
   const window = result.slidingWindow == null ? []
     : [{ value: result.slidingWindow, text: `sliding window = ${result.slidingWindow.toLocaleString('en')}`, colour: theme.violet }];
@@ -49,6 +58,8 @@ export function render(element, result) {
     y: { type: 'log', label: '↑ wavelength (tokens)', grid: true, tickFormat: '~s' },
     color: { legend: true, ...seriesColours([[unscaledName, theme.grey], [scaledName, theme.red], [localName, theme.violet]], rows) },
     marks: [
+      Plot.rect(stillBand, { x1: 'x1', x2: 'x2', fill: theme.grey, fillOpacity: 0.14 }),
+      Plot.text(stillBand, { x: (d) => (d.x1 + d.x2) / 2, text: 'text', frameAnchor: 'top', dy: 14, fill: theme.grey, fontSize: 11 }),
       Plot.ruleY(marks, { y: 'value', stroke: (d) => d.colour, strokeDasharray: '5,4' }),
       Plot.text(marks, { y: 'value', text: 'text', frameAnchor: 'left', dx: 4, dy: -7, fill: (d) => d.colour, fontSize: 11 }),
       Plot.lineY(rows, { x: 'pair', y: 'wavelength', z: 'series', stroke: 'series', strokeWidth: 1.8 }),
