@@ -110,8 +110,10 @@ function layerTypes(c, modelType, n, rotates, read) {
       throw configError(`${rule.key} = ${show(every)} is invalid: expected a whole number of layers >= 1 (every n-th layer is full_attention)`);
     }
     const types = Array.from({ length: n }, (_, i) => ((i + 1) % every ? rule.other : 'full_attention'));
+    const given = rule.key && c[rule.key] != null;
     return { types, how: `layer_types derived as transformers’ ${rule.source} does: every ${every}th layer ` +
-      `(${rule.key ? `${rule.key} = ${every}` : 'its fixed pattern'}) is full_attention, the others ${rule.other}` };
+      `(${given ? `${rule.key} = ${every}` : (rule.key ? `${rule.key} absent: the class’s default` : 'its fixed pattern')}) ` +
+      `is full_attention, the others ${rule.other}` };
   }
   if (modelType === 'llama4' || modelType === 'llama4_text') {
     // Llama4TextConfig: "chunked_attention" if the layer rotates, else "full_attention".
