@@ -289,6 +289,9 @@ test('Cohere2 (Command R7B): 3 of 4 layers slide (4096 tokens) and rotate interl
   assert.deepEqual(kind(p, 'no_rope').layers, [3, 7, 11, 15, 19, 23, 27, 31]);
   assert.deepEqual(kind(p, 'no_rope').spec, { type: 'none' });
   assert.deepEqual(kind(p, 'no_rope').window, { kind: 'global' });
+  // sliding_window null: the attention has no window on any layer, so none rotates.
+  const unwindowed = profile({ ...config, num_hidden_layers: 4, sliding_window: null });
+  assert.ok(unwindowed.kinds.every((k) => k.spec.type === 'none' && k.window.kind === 'global'));
 });
 
 test('Qwen2 with use_sliding_window: layers from max_window_layers on slide; Mistral: every layer slides', () => {

@@ -295,7 +295,9 @@ export function readProfile(config, names) {
   }
   const rotates = types.map((type, i) => {
     if (type === 'linear_attention') return false;
-    if (modelType === 'cohere2' && type !== 'sliding_attention') return false;
+    // Cohere2Attention keeps sliding_window only on sliding layers and rotates only when it has one (so a null
+    // sliding_window leaves every layer unrotated).
+    if (modelType === 'cohere2' && (type !== 'sliding_attention' || c.sliding_window === null)) return false;
     return noRope.rotates ? noRope.rotates[i] : true;
   });
   if (modelType === 'cohere2' && types.includes('full_attention')) {
@@ -396,7 +398,8 @@ function windowOf(type, c, modelType, read, notes) {
   if (type === 'sliding_attention') {
     // Qwen2Config drops sliding_window when use_sliding_window is off.
     const off = c.use_sliding_window === false && !(modelType === 'smollm3');
-    let size = c.sliding_window != null && !off ? read('sliding_window') : (off ? null : DEFAULT_WINDOW[modelType] ?? null);
+    // An explicit null stays null (the class default applies only to an absent key).
+    let size = off ? null : (c.sliding_window !== undefined ? read('sliding_window') : DEFAULT_WINDOW[modelType] ?? null);
     if (size == null) {
       notes.push('sliding_attention layers without a sliding_window attend to every token (as transformers masks them)');
       return { kind: 'global' };
