@@ -116,6 +116,19 @@ test('a posenc spec and a bare scaling block pass through; a sliding window is h
   assert.equal(chunked.spec.head_dim, 128);
 });
 
+test('Llama 4 and Cohere2 rotate interleaved pairs (view_as_complex / rotate_half over x[::2], x[1::2]); Qwen3-VL’s mrope_interleaved leaves the text tokens’ block', () => {
+  const llama4 = read({ model_type: 'llama4', text_config: { model_type: 'llama4_text', head_dim: 128, hidden_size: 5120, num_attention_heads: 40,
+    rope_theta: 500000.0, num_hidden_layers: 48 } });
+  assert.equal(llama4.spec.layout, 'interleaved');
+  const cohere2 = read({ model_type: 'cohere2', hidden_size: 4096, num_attention_heads: 32, rope_theta: 50000.0, num_hidden_layers: 32 });
+  assert.equal(cohere2.spec.layout, 'interleaved');
+  assert.equal(read({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, rope_theta: 500000.0 }).spec.layout, 'half');
+  // A text token has equal time, height and width positions: with or without interleaved sections it rotates as plain RoPE.
+  const qwen3vl = read({ model_type: 'qwen3_vl', text_config: { model_type: 'qwen3_vl_text', head_dim: 128, hidden_size: 4096, num_attention_heads: 32,
+    rope_theta: 5000000, num_hidden_layers: 36, rope_scaling: { mrope_interleaved: true, mrope_section: [24, 20, 20], rope_type: 'default' } } });
+  assert.deepEqual(qwen3vl.spec, { type: 'rope', head_dim: 128, rope_theta: 5000000, layout: 'half' });
+});
+
 test('what it refuses: a misspelt positional key (naming the ones it reads), a non-object, bad JSON', () => {
   assert.throws(() => read({ rope_theta: 500, rope_thta: 1 }), (e) => e.param === 'config' && /unknown key "rope_thta"; positional keys: head_dim/.test(e.message));
   assert.throws(() => read([1, 2]), /expected a JSON object/);

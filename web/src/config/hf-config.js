@@ -7,14 +7,18 @@
 // anywhere, before any build (tests/unit/hf-config.test.mjs).
 
 // Model types whose attention rotates interleaved pairs (rotate_every_two):
-// GPT-J and CodeGen, and DeepSeek-V2/V3 (rope_interleave in transformers).
-const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'deepseek_v2', 'deepseek_v3']);
+// GPT-J and CodeGen, DeepSeek-V2/V3 (rope_interleave in transformers), Llama 4
+// (modeling_llama4.py apply_rotary_emb: view_as_complex over adjacent pairs) and
+// Cohere / Cohere2 (modeling_cohere2.py rotate_half over x[..., ::2], x[..., 1::2]).
+const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'deepseek_v2', 'deepseek_v3', 'llama4', 'llama4_text', 'cohere',
+  'cohere2']);
 // Keys that mark a whole config.json: its keys that carry no position
 // information are then listed as ignored rather than refused.
 const FULL_CONFIG_MARKERS = ['model_type', 'architectures', 'vocab_size', 'num_hidden_layers', 'n_layer', 'num_layers',
   'transformers_version'];
 // Where multimodal configs keep their language model's keys.
-const NESTED = ['text_config', 'language_config', 'llm_config'];
+export const LANGUAGE_MODEL_KEYS = ['text_config', 'language_config', 'llm_config'];
+const NESTED = LANGUAGE_MODEL_KEYS;
 // The keys of the rotary reader, for a positional excerpt's unknown-key message.
 const ROTARY_KEYS = ['head_dim', 'hidden_size', 'num_attention_heads', 'n_embd', 'n_head', 'qk_rope_head_dim',
   'rope_theta', 'rotary_emb_base', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim', 'max_position_embeddings',
@@ -66,8 +70,8 @@ function own(table, key) {
   return typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-/** An Error whose .param names the control it belongs to (the page shows it there). */
-function configError(message) {
+/** An Error whose .param names the control it belongs to (the page shows it there): "config: <message>", .param 'config'. */
+export function configError(message) {
   return Object.assign(new Error(`config: ${message}`), { param: 'config' });
 }
 
@@ -171,6 +175,9 @@ function standardScaling(block, modelType, notes) {
       if ('rope_type' in out) out.rope_type = 'default';
     }
     delete out.mrope_section;
+    // Qwen3-VL's flag: the sections interleave over the pairs (t h w t h w ...) instead of lying in three runs;
+    // a text token has equal t, h and w, so this does not change its rotation either.
+    delete out.mrope_interleaved;
   }
   if ((out.rope_type ?? out.type) === 'default' && Object.keys(out).every((k) => ['type', 'rope_type', 'rope_theta'].includes(k))) {
     return out.rope_theta != null ? out : null;
