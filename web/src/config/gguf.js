@@ -8,6 +8,10 @@
 // the same way, chunk by chunk, and no further than the metadata and tensor list.
 // What the library does not check (a length that runs past the end of the file:
 // it reads the missing bytes as zeros) is checked here.
+// Bundle size: the package declares no "sideEffects", so a bundler keeps all of
+// @huggingface/tasks that its index re-exports (measured with Vite 8: 74 kB gzip for
+// this module); with build.rollupOptions.treeshake.moduleSideEffects returning false
+// for @huggingface/(gguf|tasks) it is 9.8 kB gzip (the parser alone 4.7 kB).
 //
 // Key names and their meaning: llama.cpp (ggml-org/llama.cpp) gguf-py/gguf/constants.py
 // Keys.LLM / Keys.Attention / Keys.Rope and MODEL_ARCH_NAMES (commit 0024aa74),
