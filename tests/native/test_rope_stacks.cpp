@@ -1,0 +1,266 @@
+// One rope spec under three stacks (transformers, llama.cpp, vLLM), each checked
+// against the closed form of its published formula, and the known differences
+// between the stacks given as numbers.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "posenc/rope_stacks.hpp"
+
+using namespace posenc::rope;
+
+namespace {
+
+/// d = 128, theta = 10000, L = max_position_embeddings = 4096: a LLaMA-2-like head.
+Spec llama2_like(const std::string& rope_type, double factor = 1.0) {
+    Spec s;
+    s.head_dim = s.rotary_dim = 128;
+    s.rope_theta = 10000.0;
+    s.max_position_embeddings = 4096;
+    s.scaling.rope_type = rope_type;
+    s.scaling.factor = factor;
+    s.scaling.original_max_position_embeddings = 4096;
+    return s;
+}
+
+/// theta^(-2i/d) in double.
+double base_inv(double theta, std::int64_t d, std::size_t i) { return std::pow(theta, -double(2 * i) / double(d)); }
+
+/// Checks every pair of `got` against closed(i) within `rel`.
+template <class F>
+void check_closed_form(const StackFrequencies& got, std::size_t half, double rel, F closed) {
+    REQUIRE(got.inv_freq.size() == half);
+    for (std::size_t i = 0; i < half; ++i) {
+        INFO("pair " << i);
+        CHECK(relative_difference(got.inv_freq[i], closed(i)) <= rel);
+    }
+}
+
+// Tolerances: transformers and vLLM round each value once or twice to float32
+// (a few 2^-24); llama.cpp's theta chain multiplies up to 63 times in float32.
+constexpr double kFloat = 1e-6;
+constexpr double kChain = kStackAgreement;
+
+}  // namespace
+
+TEST_CASE("stack_name names the three stacks; seq_len < 1 is refused", "[rope][stack]") {
+    CHECK(std::string(stack_name(Stack::transformers)) == "transformers");
+    CHECK(std::string(stack_name(Stack::llama_cpp)) == "llama.cpp");
+    CHECK(std::string(stack_name(Stack::vllm)) == "vllm");
+    CHECK_THROWS_AS(stack_frequencies(llama2_like("default"), Stack::vllm, 0), std::invalid_argument);
+}
+
+TEST_CASE("default: every stack gives theta^(-2i/d); llama.cpp's float32 theta chain drifts by about 2e-6", "[rope][stack]") {
+    const Spec s = llama2_like("default");
+    const auto closed = [&](std::size_t i) { return base_inv(1e4, 128, i); };
+    check_closed_form(stack_frequencies(s, Stack::transformers, 10), 64, kFloat, closed);
+    check_closed_form(stack_frequencies(s, Stack::vllm, 10), 64, kFloat, closed);
+    const StackFrequencies ggml = stack_frequencies(s, Stack::llama_cpp, 10);
+    check_closed_form(ggml, 64, kChain, closed);
+    // The chain theta *= powf(1e4, -2/128) is visibly off the pow at the last pair:
+    // 1.1547844770e-04 against 1.1547819706e-04 (relative 2.2e-6), yet within float32 agreement.
+    CHECK(relative_difference(ggml.inv_freq[63], closed(63)) > 1e-6);
+    const StackDifferences diff = stack_differences(s, 10);
+    CHECK(diff.max_relative < kStackAgreement);
+    CHECK_FALSE(diff.attention_factors_differ);
+    for (const StackFrequencies& f : diff.stacks) CHECK(f.attention_factor == 1.0);
+}
+
+TEST_CASE("linear: every stack gives theta^(-2i/d) / factor", "[rope][stack]") {
+    const Spec s = llama2_like("linear", 4.0);
+    const auto closed = [&](std::size_t i) { return base_inv(1e4, 128, i) / 4.0; };  // llama.cpp: freq_scale = 1/4
+    check_closed_form(stack_frequencies(s, Stack::transformers, 10), 64, kFloat, closed);
+    check_closed_form(stack_frequencies(s, Stack::vllm, 10), 64, kFloat, closed);  // positions / 4
+    check_closed_form(stack_frequencies(s, Stack::llama_cpp, 10), 64, kChain, closed);
+    CHECK(stack_differences(s, 10).max_relative < kStackAgreement);
+}
+
+TEST_CASE("ntk: three different formulas (bloc97's base, none, vLLM's fixed NTK)", "[rope][stack]") {
+    const Spec s = llama2_like("ntk", 4.0);
+    // transformers (posenc's static NTK): base 1e4 * 4^(128/126).
+    const double hf_base = 1e4 * std::pow(4.0, 128.0 / 126.0);
+    check_closed_form(stack_frequencies(s, Stack::transformers, 10), 64, kFloat,
+                      [&](std::size_t i) { return base_inv(hf_base, 128, i); });
+    // llama.cpp: no NTK, the static base.
+    check_closed_form(stack_frequencies(s, Stack::llama_cpp, 10), 64, kChain,
+                      [&](std::size_t i) { return base_inv(1e4, 128, i); });
+    // vLLM NTKScalingRotaryEmbedding: (1e4 * 4)^(-2i/128) / 4^(2/128) = 1e4^(-2i/128) * 4^(-(2i + 2)/128).
+    check_closed_form(stack_frequencies(s, Stack::vllm, 10), 64, kFloat, [&](std::size_t i) {
+        return base_inv(1e4, 128, i) * std::pow(4.0, -double(2 * i + 2) / 128.0);
+    });
+    // Pair 0: transformers 1, vLLM 4^(-1/64) = 0.97857; the last pair: transformers and vLLM
+    // both 1.1548e-4 / 4 = 2.887e-5, llama.cpp 1.1548e-4 (relative difference 0.75).
+    const StackDifferences diff = stack_differences(s, 10);
+    CHECK(diff.pairs[0].max_relative == Approx(1.0 - std::pow(4.0, -1.0 / 64.0)).epsilon(1e-5));
+    CHECK(diff.pairs[63].max_relative == Approx(0.75).epsilon(1e-4));
+}
+
+TEST_CASE("dynamic NTK at seq_len 2L: transformers grows the base, vLLM and llama.cpp keep it", "[rope][stack]") {
+    const Spec s = llama2_like("dynamic", 4.0);
+    // transformers: base 1e4 * (4 * 8192 / 4096 - 3)^(128/126) = 1e4 * 5^(64/63) = 51,294.
+    const double grown = 1e4 * std::pow(5.0, 128.0 / 126.0);
+    CHECK(grown == Approx(51293.8).epsilon(1e-5));
+    const StackFrequencies hf = stack_frequencies(s, Stack::transformers, 8192);
+    check_closed_form(hf, 64, kFloat, [&](std::size_t i) { return base_inv(grown, 128, i); });
+    // llama.cpp: no dynamic NTK at all. vLLM: one static base at max_position with
+    // max_trained_positions = max_position (a plain config): 1e4 * (4 * 4096/4096 - 3)^... = 1e4.
+    // (vLLM before #41277 used 1e4 * (4^2 - 4 + 1)^(64/63) = 1e4 * 13^(64/63) = 1.354e5 for every sequence.)
+    const auto unscaled = [&](std::size_t i) { return base_inv(1e4, 128, i); };
+    check_closed_form(stack_frequencies(s, Stack::vllm, 8192), 64, kFloat, unscaled);
+    check_closed_form(stack_frequencies(s, Stack::llama_cpp, 8192), 64, kChain, unscaled);
+    // The last pair: transformers 2.3096e-5, vLLM and llama.cpp 1.1548e-4, five times faster
+    // (51294^(-126/128) / 1e4^(-126/128) = 5^(-1)): relative difference 0.8.
+    CHECK(hf.inv_freq[63] == Approx(2.3095640e-5).epsilon(1e-6));
+    const StackDifferences at_2L = stack_differences(s, 8192);
+    CHECK(at_2L.pairs[63].max_relative == Approx(0.8).epsilon(1e-5));
+    CHECK(at_2L.pairs[63].first == Stack::transformers);
+    // Up to L the three agree (transformers' base stays 1e4).
+    CHECK(stack_differences(s, 4096).max_relative < kStackAgreement);
+}
+
+TEST_CASE("yarn: the NTK-by-parts ramp between the floored / ceiled correction dims, in every stack", "[rope][stack]") {
+    Spec s = llama2_like("yarn", 4.0);
+    s.max_position_embeddings = 16384;
+    // Correction dims for d = 128, theta = 1e4, L = 4096:
+    //   beta_fast = 32: 128 ln(4096 / (32 * 2 pi)) / (2 ln 1e4) = 128 * 3.01415 / 18.42068 = 20.944 -> floor 20
+    //   beta_slow = 1:  128 ln(4096 / (2 pi)) / (2 ln 1e4)      = 128 * 6.47988 / 18.42068 = 45.027 -> ceil 46
+    const double low_raw = 128.0 * std::log(4096.0 / (32.0 * 2.0 * M_PI)) / (2.0 * std::log(1e4));
+    const double high_raw = 128.0 * std::log(4096.0 / (2.0 * M_PI)) / (2.0 * std::log(1e4));
+    CHECK(low_raw == Approx(20.944).epsilon(1e-4));
+    CHECK(high_raw == Approx(45.027).epsilon(1e-4));
+    const double low = 20.0, high = 46.0;
+    const auto closed = [&](std::size_t i) {
+        const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);  // 0 keeps, 1 divides by s
+        return base_inv(1e4, 128, i) * ((1.0 - ramp) + ramp / 4.0);
+    };
+    check_closed_form(stack_frequencies(s, Stack::transformers, 10), 64, kFloat, closed);
+    check_closed_form(stack_frequencies(s, Stack::vllm, 10), 64, kFloat, closed);
+    check_closed_form(stack_frequencies(s, Stack::llama_cpp, 10), 64, kChain, closed);
+
+    // The attention factor: transformers 0.1 ln 4 + 1 = 1.1386294361; llama.cpp the same
+    // through float32 (yarn_attn_factor / (1 + 0.1 ln 4), multiplied back in rope_yarn):
+    // 1.13862944 within 1e-7; vLLM yarn_get_mscale(4) = 1.1386294361.
+    const StackDifferences diff = stack_differences(s, 10);
+    for (const StackFrequencies& f : diff.stacks) CHECK(f.attention_factor == Approx(0.1 * std::log(4.0) + 1.0).epsilon(1e-7));
+    CHECK_FALSE(diff.attention_factors_differ);
+}
+
+TEST_CASE("yarn attention factors: mscale != 1 without DeepSeek's logit scaling splits llama.cpp from the others", "[rope][stack]") {
+    Spec s = llama2_like("yarn", 16.0);
+    s.scaling.mscale = 2.0;
+    s.scaling.mscale_all_dim = 1.0;
+    // transformers and vLLM (DeepseekScalingRotaryEmbedding): m(16, 2) / m(16, 1)
+    //   = (0.2 ln 16 + 1) / (0.1 ln 16 + 1) = 1.554518 / 1.277259 = 1.217073;
+    // llama.cpp reads no mscale (taken as 1): m(16, 1) / m(16, 1) = 1.
+    const double ratio = (0.2 * std::log(16.0) + 1.0) / (0.1 * std::log(16.0) + 1.0);
+    CHECK(ratio == Approx(1.217073).epsilon(1e-6));
+    CHECK(stack_frequencies(s, Stack::transformers, 10).attention_factor == Approx(ratio));
+    CHECK(stack_frequencies(s, Stack::vllm, 10).attention_factor == Approx(ratio));
+    CHECK(stack_frequencies(s, Stack::llama_cpp, 10).attention_factor == Approx(1.0).epsilon(1e-7));
+    CHECK(stack_differences(s, 10).attention_factors_differ);
+
+    // A config's attention_factor is used by all three (llama.cpp via the GGUF yarn_attn_factor).
+    Spec given = llama2_like("yarn", 4.0);
+    given.scaling.attention_factor = 1.0;
+    for (Stack st : kStacks) CHECK(stack_frequencies(given, st, 10).attention_factor == Approx(1.0).epsilon(1e-7));
+}
+
+TEST_CASE("llama3: the three stacks agree within float32 rounding", "[rope][stack]") {
+    Spec s = llama2_like("llama3", 8.0);
+    s.rope_theta = 500000.0;
+    s.max_position_embeddings = 131072;
+    s.scaling.original_max_position_embeddings = 8192;
+    s.scaling.low_freq_factor = 1.0;
+    s.scaling.high_freq_factor = 4.0;
+    // Meta's apply_scaling: wavelength 2 pi / f below 8192 / 4 = 2048 keeps f, above 8192 divides by 8,
+    // between blends with smooth = (8192 / wavelength - 1) / 3.
+    const auto closed = [&](std::size_t i) {
+        const double f = base_inv(5e5, 128, i), wavelen = 2.0 * M_PI / f;
+        if (wavelen < 2048.0) return f;
+        if (wavelen > 8192.0) return f / 8.0;
+        const double smooth = (8192.0 / wavelen - 1.0) / 3.0;
+        return (1.0 - smooth) * f / 8.0 + smooth * f;
+    };
+    check_closed_form(stack_frequencies(s, Stack::transformers, 10), 64, kFloat, closed);
+    check_closed_form(stack_frequencies(s, Stack::vllm, 10), 64, kFloat, closed);
+    check_closed_form(stack_frequencies(s, Stack::llama_cpp, 10), 64, kChain, closed);  // rope_freqs divisors
+    const StackDifferences diff = stack_differences(s, 10);
+    CHECK(diff.max_relative < kStackAgreement);  // 1.4e-6, from llama.cpp's theta chain
+    CHECK_FALSE(diff.attention_factors_differ);
+}
+
+TEST_CASE("DeepSeek-V3-style yarn: attention factor 1 in every stack, logit scale (0.1 ln 40 + 1)^2", "[rope][stack]") {
+    Spec s;
+    s.head_dim = s.rotary_dim = 64;
+    s.rope_theta = 10000.0;
+    s.layout = Layout::interleaved;
+    s.max_position_embeddings = 163840;
+    s.scaling.rope_type = "yarn";
+    s.scaling.factor = 40.0;
+    s.scaling.original_max_position_embeddings = 4096;
+    s.scaling.mscale = 1.0;
+    s.scaling.mscale_all_dim = 1.0;
+    // Correction dims for d = 64: 64 * 3.01415 / 18.42068 = 10.472 -> 10, 64 * 6.47988 / 18.42068 = 22.513 -> 23.
+    const auto closed = [&](std::size_t i) {
+        const double ramp = std::clamp((double(i) - 10.0) / 13.0, 0.0, 1.0);
+        return base_inv(1e4, 64, i) * ((1.0 - ramp) + ramp / 40.0);
+    };
+    // m(40, 1) = 0.1 ln 40 + 1 = 1.3688879; the rotation's factor m / m = 1 and the softmax
+    // scale gains m^2 = 1.8738542 (transformers' DeepseekV3Attention, vLLM's deepseek_v2.py,
+    // llama.cpp's deepseek2.cpp kq_scale; llama.cpp in float32: 1.8738540).
+    const double m = 0.1 * std::log(40.0) + 1.0;
+    CHECK(m * m == Approx(1.8738542).epsilon(1e-7));
+    for (Stack st : kStacks) {
+        INFO(stack_name(st));
+        const StackFrequencies f = stack_frequencies(s, st, 10);
+        check_closed_form(f, 32, st == Stack::llama_cpp ? kChain : kFloat, closed);
+        CHECK(f.attention_factor == Approx(1.0).epsilon(1e-7));
+        CHECK(f.logit_scale == Approx(m * m).epsilon(1e-6));
+        CHECK(f.layout == Layout::interleaved);
+    }
+    const StackDifferences diff = stack_differences(s, 10);
+    CHECK_FALSE(diff.attention_factors_differ);
+    CHECK_FALSE(diff.logit_scales_differ);
+}
+
+TEST_CASE("longrope: transformers switches by seq_len, vLLM and llama.cpp by the served context", "[rope][stack]") {
+    Spec s = llama2_like("longrope");
+    s.head_dim = s.rotary_dim = 96;
+    s.max_position_embeddings = 131072;  // Phi-3-mini-128k: L = 4096, M = 131072
+    s.scaling.short_factor.assign(48, 1.0);
+    s.scaling.long_factor.assign(48, 2.0);
+    const auto with = [&](double rescale) {
+        return [rescale](std::size_t i) { return base_inv(1e4, 96, i) / rescale; };
+    };
+    // A 100-token sequence: transformers uses short_factor; vLLM (max_model_len 131072 > 4096)
+    // and llama.cpp (n_ctx 131072 > n_ctx_orig 4096) use long_factor: every pair differs by 2x.
+    check_closed_form(stack_frequencies(s, Stack::transformers, 100), 48, kFloat, with(1.0));
+    check_closed_form(stack_frequencies(s, Stack::vllm, 100), 48, kFloat, with(2.0));
+    check_closed_form(stack_frequencies(s, Stack::llama_cpp, 100), 48, kChain, with(2.0));
+    CHECK(stack_differences(s, 100).max_relative == Approx(0.5).epsilon(1e-5));
+    // Past L all three use long_factor.
+    CHECK(stack_differences(s, 5000).max_relative < kStackAgreement);
+    // Attention factor: sqrt(1 + ln(131072 / 4096) / ln 4096) = sqrt(1 + ln 32 / ln 4096) = sqrt(17/12) = 1.1902381.
+    const double phi3 = std::sqrt(1.0 + std::log(32.0) / std::log(4096.0));
+    CHECK(phi3 == Approx(std::sqrt(17.0 / 12.0)));
+    for (Stack st : kStacks) CHECK(stack_frequencies(s, st, 100).attention_factor == Approx(phi3).epsilon(1e-7));
+    // With an explicit factor 8, transformers v5 takes sqrt(1 + ln 8 / ln 4096) = sqrt(1.25) = 1.1180340;
+    // vLLM and llama.cpp still use max_position / original = 32.
+    s.scaling.factor = 8.0;
+    s.scaling.factor_given = true;
+    CHECK(stack_frequencies(s, Stack::transformers, 100).attention_factor == Approx(std::sqrt(1.25)));
+    CHECK(stack_frequencies(s, Stack::vllm, 100).attention_factor == Approx(phi3));
+    CHECK(stack_differences(s, 100).attention_factors_differ);
+}
+
+TEST_CASE("stack_differences names the pair and the two stacks that differ most", "[rope][stack]") {
+    const StackDifferences diff = stack_differences(llama2_like("ntk", 4.0), 10);
+    REQUIRE(diff.pairs.size() == 64);
+    for (std::size_t i = 0; i < diff.pairs.size(); ++i) {
+        CHECK(diff.pairs[i].pair == std::int64_t(i));
+        CHECK(diff.pairs[i].first != diff.pairs[i].second);
+        CHECK(diff.pairs[i].max_relative <= diff.max_relative);
+    }
+    // The last pair: llama.cpp (no NTK) against one of the two NTK stacks.
+    CHECK((diff.pairs[63].first == Stack::llama_cpp || diff.pairs[63].second == Stack::llama_cpp));
+}
