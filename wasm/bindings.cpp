@@ -48,6 +48,7 @@
 #include "posenc/describe.hpp"
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
+#include "posenc/rope_stacks.hpp"
 #include "posenc/t5.hpp"
 #include "posenc/train.hpp"
 
@@ -405,6 +406,50 @@ val rope_inv_freq(int spec_id, val seq_len) {
             .i32("second_column", f.second_column);
         if (!std::isnan(f.ramp_low)) result.number("ramp_low", f.ramp_low).number("ramp_high", f.ramp_high);
         return result.value();
+    });
+}
+
+/// ropeStacks(spec, seqLen): {stacks: [{name, modelled, inv_freq: Float32Array(rotary_dim / 2) (empty when not modelled),
+/// attention_factor, logit_scale, layout, note}] for transformers, llama.cpp, vllm; max_relative: Float32Array(rotary_dim / 2)
+/// per pair, first, second: Int32Array (the stacks' indices that attain it), overall_max_relative, agreement,
+/// attention_factors_differ, logit_scales_differ} (rope_stacks.hpp stack_differences). spec must be of type "rope".
+val rope_stacks(int spec_id, val seq_len) {
+    return guarded([&] {
+        const Spec& spec = spec_of(spec_id);
+        const posenc::Value* type = posenc::find_key(spec.config, "type");
+        if (!type || *type != "rope") posenc::throw_bad_param("type", type ? posenc::describe(*type) : "undefined", "\"rope\"");
+        const auto rope = posenc::rope::parse(spec.config);
+        const auto d = posenc::rope::stack_differences(rope, integer(seq_len, posenc::args::seq_len));
+        val stacks = val::array();
+        for (std::size_t k = 0; k < d.stacks.size(); ++k) {
+            const auto& s = d.stacks[k];
+            stacks.set(k, Record()
+                              .text("name", posenc::rope::stack_name(posenc::rope::kStacks[k]))
+                              .value("modelled", val(bool(d.modelled[k])))
+                              .f32("inv_freq", s.inv_freq)
+                              .number("attention_factor", s.attention_factor)
+                              .number("logit_scale", s.logit_scale)
+                              .text("layout", s.layout == posenc::rope::Layout::interleaved ? "interleaved" : "half")
+                              .text("note", s.note)
+                              .value());
+        }
+        std::vector<double> max_relative;
+        std::vector<std::int32_t> first, second;
+        for (const auto& p : d.pairs) {
+            max_relative.push_back(p.max_relative);
+            first.push_back(std::int32_t(p.first));
+            second.push_back(std::int32_t(p.second));
+        }
+        return Record()
+            .value("stacks", stacks)
+            .f32("max_relative", max_relative)
+            .i32("first", first)
+            .i32("second", second)
+            .number("overall_max_relative", d.max_relative)
+            .number("agreement", posenc::rope::kStackAgreement)
+            .value("attention_factors_differ", val(d.attention_factors_differ))
+            .value("logit_scales_differ", val(d.logit_scales_differ))
+            .value();
     });
 }
 
@@ -775,6 +820,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_positionTable", &position_table);
     function("posenc_positionFrequencies", &position_frequencies);
     function("posenc_ropeInvFreq", &rope_inv_freq);
+    function("posenc_ropeStacks", &rope_stacks);
     function("posenc_applyRope", &apply_rope);
     function("posenc_decay", &decay);
     function("posenc_alibiSlopes", &alibi_slopes);

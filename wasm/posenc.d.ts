@@ -146,6 +146,18 @@ export interface Posenc {
   ropeInvFreq(spec: Spec, seqLen: number): { inv_freq: Float32Array; attention_factor: number; logit_scale: number; head_dim: number;
     rotary_dim: number; first_column: Int32Array; second_column: Int32Array; ramp_low?: number; ramp_high?: number };
 
+  /** One rope spec as three inference stacks compute it (core/src/rope_stacks.cpp: transformers' modeling_rope_utils.py,
+   *  llama.cpp's ggml rope_yarn / ggml_rope_cache_init in float32 with its theta chain, vLLM's rotary_embedding classes):
+   *  per stack its inv_freq (Float32Array(rotary_dim / 2), radians per token; empty when posenc does not model that stack
+   *  for the rope_type: modelled false and note says why), attention_factor, logit_scale, layout and a note; per pair the
+   *  largest relative difference between two modelled stacks (max_relative) and which two (first, second: indices into
+   *  stacks); agreement: the relative difference under which two values count as equal (float32 rounding). seqLen (tokens,
+   *  [1, 2^40]) matters for transformers' dynamic and longrope. Throws with .param 'type' for a spec that is not rope. */
+  ropeStacks(spec: Spec, seqLen: number): { stacks: { name: 'transformers' | 'llama.cpp' | 'vllm'; modelled: boolean;
+    inv_freq: Float32Array; attention_factor: number; logit_scale: number; layout: 'half' | 'interleaved'; note: string }[];
+    max_relative: Float32Array; first: Int32Array; second: Int32Array; overall_max_relative: number; agreement: number;
+    attention_factors_differ: boolean; logit_scales_differ: boolean };
+
   /** x [n, d] with each row i rotated at position positionOffset + i (RoFormer eq. 34; layout 'half' is GPT-NeoX's
    *  rotate_half, 'interleaved' GPT-J's pairs): a fresh Float32Array(n * d), or written into out (which may be x). */
   applyRope(x: Floats, n: number, d: number, spec: Spec, positionOffset: number, out?: Float32Buffer): Float32Array;

@@ -497,6 +497,7 @@
   define('positionTable', [spec, number, out]);
   define('positionFrequencies', [spec]);
   define('ropeInvFreq', [spec, number]);
+  define('ropeStacks', [spec, number]);
   define('applyRope',
     [floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d numbers', tableElements), number, number, spec, number, out]);
   define('decay', [spec, number, number]);

@@ -286,6 +286,10 @@ StackFrequencies stack_frequencies(const Spec& spec, Stack stack, std::int64_t s
     if (seq_len < 1) throw std::invalid_argument("stack_frequencies: seq_len must be >= 1, got " + std::to_string(seq_len));
     // The transformers result validates the spec (finite, positive frequencies) for every stack.
     StackFrequencies hf = transformers_stack(spec, seq_len);
+    std::string why;
+    if (!stack_models(spec, stack, &why))
+        throw BadParam("rope_type", "rope_type = \"" + spec.scaling.rope_type + "\" is invalid for " + stack_name(stack) + ": " + why,
+                       '"' + spec.scaling.rope_type + '"', "default, linear, ntk, dynamic, yarn, llama3 or longrope");
     switch (stack) {
         case Stack::transformers: return hf;
         case Stack::llama_cpp: return llama_cpp_stack(spec);
@@ -299,9 +303,21 @@ double relative_difference(double a, double b) {
     return scale == 0.0 ? 0.0 : std::abs(a - b) / scale;
 }
 
+bool stack_models(const Spec& spec, Stack stack, std::string* why) {
+    if (stack == Stack::transformers || spec.scaling.rope_type != "proportional") return true;
+    if (why)
+        *why = std::string("posenc models transformers' _compute_proportional_rope_parameters (Gemma-4's global layers) "
+                           "only, not ") + stack_name(stack) + "'s code for it";
+    return false;
+}
+
 StackDifferences stack_differences(const Spec& spec, std::int64_t seq_len) {
     StackDifferences out;
-    for (std::size_t k = 0; k < kStacks.size(); ++k) out.stacks[k] = stack_frequencies(spec, kStacks[k], seq_len);
+    for (std::size_t k = 0; k < kStacks.size(); ++k) {
+        out.modelled[k] = stack_models(spec, kStacks[k], &out.stacks[k].note);
+        if (out.modelled[k]) out.stacks[k] = stack_frequencies(spec, kStacks[k], seq_len);
+        out.stacks[k].layout = spec.layout;
+    }
     const std::size_t half = out.stacks[0].inv_freq.size();
     out.pairs.resize(half);
     for (std::size_t i = 0; i < half; ++i) {
@@ -309,6 +325,7 @@ StackDifferences stack_differences(const Spec& spec, std::int64_t seq_len) {
         p.pair = std::int64_t(i);
         for (std::size_t a = 0; a < kStacks.size(); ++a)
             for (std::size_t b = a + 1; b < kStacks.size(); ++b) {
+                if (!out.modelled[a] || !out.modelled[b]) continue;
                 const double r = relative_difference(out.stacks[a].inv_freq[i], out.stacks[b].inv_freq[i]);
                 if (r > p.max_relative) {
                     p.max_relative = r;
@@ -320,6 +337,7 @@ StackDifferences stack_differences(const Spec& spec, std::int64_t seq_len) {
     }
     for (std::size_t a = 0; a < kStacks.size(); ++a)
         for (std::size_t b = a + 1; b < kStacks.size(); ++b) {
+            if (!out.modelled[a] || !out.modelled[b]) continue;
             if (relative_difference(out.stacks[a].attention_factor, out.stacks[b].attention_factor) > kStackAgreement)
                 out.attention_factors_differ = true;
             if (relative_difference(out.stacks[a].logit_scale, out.stacks[b].logit_scale) > kStackAgreement)

@@ -264,3 +264,18 @@ TEST_CASE("stack_differences names the pair and the two stacks that differ most"
     // The last pair: llama.cpp (no NTK) against one of the two NTK stacks.
     CHECK((diff.pairs[63].first == Stack::llama_cpp || diff.pairs[63].second == Stack::llama_cpp));
 }
+
+TEST_CASE("proportional is modelled for transformers only: the other stacks say so and are left out of the comparison",
+          "[stack]") {
+    const Spec spec = parse(posenc::Config{{"head_dim", 8.0},
+        {"rope_parameters", posenc::Config{{"rope_type", std::string("proportional")}, {"rope_theta", 10000.0},
+                                   {"partial_rotary_factor", 0.5}}}});
+    const StackDifferences d = stack_differences(spec, 16);
+    CHECK(d.modelled == std::array<bool, 3>{true, false, false});
+    REQUIRE(d.stacks[0].inv_freq.size() == 4);
+    CHECK(d.stacks[0].inv_freq[3] == 0.0);  // the zero tail survives the float32 rounding
+    CHECK(d.stacks[1].inv_freq.empty());
+    CHECK_THAT(d.stacks[1].note, Catch::Matchers::Contains("not llama.cpp's code"));
+    CHECK(d.max_relative == 0.0);  // nothing to compare with
+    CHECK_THROWS_AS(stack_frequencies(spec, Stack::vllm, 16), posenc::BadParam);
+}

@@ -9,62 +9,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readGgufHeader, configFromGguf, GGUF_DEFAULT_MAX_BYTES } from '../../web/src/config/gguf.js';
 import { readConfig } from '../../web/src/config/hf-config.js';
+import { T, writeGguf } from '../gguf-writer.mjs';
 
-const T = { u8: 0, i8: 1, u16: 2, i16: 3, u32: 4, i32: 5, f32: 6, bool: 7, str: 8, arr: 9, u64: 10, i64: 11, f64: 12 };
 const NAMES = {
   familyTypes: ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta', 'fire', 'cope'],
   ropeTypes: ['default', 'linear', 'dynamic', 'ntk', 'yarn', 'llama3', 'longrope'],
 };
-
-/** Little-endian bytes of one value of GGUF type `type` (arrays: `[elementType, items]`). */
-function valueBytes(type, value) {
-  const fixed = (n, set) => { const b = new DataView(new ArrayBuffer(n)); set(b); return [new Uint8Array(b.buffer)]; };
-  switch (type) {
-    case T.u8: return fixed(1, (v) => v.setUint8(0, value));
-    case T.i8: return fixed(1, (v) => v.setInt8(0, value));
-    case T.u16: return fixed(2, (v) => v.setUint16(0, value, true));
-    case T.i16: return fixed(2, (v) => v.setInt16(0, value, true));
-    case T.u32: return fixed(4, (v) => v.setUint32(0, value, true));
-    case T.i32: return fixed(4, (v) => v.setInt32(0, value, true));
-    case T.f32: return fixed(4, (v) => v.setFloat32(0, value, true));
-    case T.bool: return fixed(1, (v) => v.setUint8(0, value ? 1 : 0));
-    case T.u64: return fixed(8, (v) => v.setBigUint64(0, BigInt(value), true));
-    case T.i64: return fixed(8, (v) => v.setBigInt64(0, BigInt(value), true));
-    case T.f64: return fixed(8, (v) => v.setFloat64(0, value, true));
-    case T.str: {
-      const text = new TextEncoder().encode(value);
-      return [...valueBytes(T.u64, text.length), text];
-    }
-    case T.arr: {
-      const [elementType, items, declared = items.length] = value;
-      const out = [...valueBytes(T.u32, elementType), ...valueBytes(T.u64, declared)];
-      for (const item of items) for (const part of valueBytes(elementType, item)) out.push(part);
-      return out;
-    }
-    default: throw new Error(`type ${type}`);
-  }
-}
-
-/**
- * A GGUF header: kv is [[key, type, value], ...]; tensors [[name, shape, ggmlType, offset], ...].
- * `counts` overrides the declared counts (a header that lies).
- */
-function writeGguf(kv, { tensors = [], version = 3, counts = {} } = {}) {
-  const parts = [new TextEncoder().encode('GGUF'), ...valueBytes(T.u32, version),
-    ...valueBytes(T.u64, counts.tensors ?? tensors.length), ...valueBytes(T.u64, counts.kv ?? kv.length)];
-  for (const [key, type, value] of kv) {
-    for (const part of [...valueBytes(T.str, key), ...valueBytes(T.u32, type)]) parts.push(part);
-    for (const part of valueBytes(type, value)) parts.push(part);
-  }
-  for (const [name, shape, ggmlType, offset] of tensors) {
-    parts.push(...valueBytes(T.str, name), ...valueBytes(T.u32, shape.length), ...shape.flatMap((d) => valueBytes(T.u64, d)),
-      ...valueBytes(T.u32, ggmlType), ...valueBytes(T.u64, offset));
-  }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
-  return out;
-}
 
 async function mapped(kv, options) {
   const header = await readGgufHeader(new Blob([writeGguf(kv, options)]));

@@ -81,7 +81,10 @@ function makeField(p, id, describedBy) {
       return { inputs: [box], read: () => String(box.checked), write: (t) => { box.checked = t === 'true'; } };
     }
     case 'text': {
-      const box = element('input', { id, name: p.name, type: 'text', 'aria-describedby': describedBy, spellcheck: 'false', class: 'wide' });
+      // p.rows: a box of several lines (a pasted config.json), else one line.
+      const box = p.rows
+        ? element('textarea', { id, name: p.name, rows: p.rows, 'aria-describedby': describedBy, spellcheck: 'false', class: 'wide' })
+        : element('input', { id, name: p.name, type: 'text', 'aria-describedby': describedBy, spellcheck: 'false', class: 'wide' });
       return { inputs: [box], read: () => box.value, write: (t) => { box.value = t; } };
     }
     case 'list':

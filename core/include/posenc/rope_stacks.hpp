@@ -92,6 +92,8 @@ struct StackFrequencies {
 ///            the others by the served context; vLLM's and llama.cpp's attention
 ///            factor is sqrt(1 + ln(M/L) / ln L), M = max_position_embeddings,
 ///            ignoring the config's factor and attention_factor.
+/// proportional: transformers only; llama.cpp and vLLM throw BadParam (param
+/// "rope_type"): posenc does not model their Gemma-4 code.
 /// Throws std::invalid_argument when seq_len < 1, and BadParam where
 /// scaled_frequencies does (the transformers frequencies are checked for
 /// every stack, so a spec one stack refuses is refused by all).
@@ -115,6 +117,7 @@ struct PairDifference {
 /// The three stacks side by side for one spec and sequence length.
 struct StackDifferences {
     std::array<StackFrequencies, 3> stacks;  ///< in the order of kStacks
+    std::array<bool, 3> modelled{true, true, true};  ///< stack_models, in the same order
     /// [rotary_dim / 2]: for each pair, the largest relative difference of its
     /// inv_freq between two stacks, and which two.
     std::vector<PairDifference> pairs;
@@ -124,8 +127,13 @@ struct StackDifferences {
     bool logit_scales_differ = false;
 };
 
-/// Computes stack_frequencies for all three stacks and compares them pair by
-/// pair. Throws as stack_frequencies.
+/// Whether posenc models what `stack` computes for spec's rope_type; when not,
+/// `why` (if given) says so in a sentence (proportional outside transformers).
+bool stack_models(const Spec& spec, Stack stack, std::string* why = nullptr);
+
+/// Computes stack_frequencies for the stacks that stack_models and compares
+/// them pair by pair; a stack it does not model keeps an empty inv_freq and its
+/// note says why (stacks_modelled is false for it). Throws as stack_frequencies.
 StackDifferences stack_differences(const Spec& spec, std::int64_t seq_len);
 
 }  // namespace posenc::rope

@@ -20,7 +20,7 @@ const FULL_CONFIG_MARKERS = ['model_type', 'architectures', 'vocab_size', 'num_h
 export const LANGUAGE_MODEL_KEYS = ['text_config', 'language_config', 'llm_config'];
 const NESTED = LANGUAGE_MODEL_KEYS;
 // The keys of the rotary reader, for a positional excerpt's unknown-key message.
-const ROTARY_KEYS = ['head_dim', 'hidden_size', 'num_attention_heads', 'n_embd', 'n_head', 'qk_rope_head_dim',
+const ROTARY_KEYS = ['head_dim', 'global_head_dim', 'hidden_size', 'num_attention_heads', 'n_embd', 'n_head', 'qk_rope_head_dim',
   'rope_theta', 'rotary_emb_base', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim', 'max_position_embeddings',
   'n_positions', 'original_max_position_embeddings', 'rope_scaling', 'rope_parameters', 'rope_interleave', 'layout',
   'rope_local_base_freq', 'sliding_window'];
@@ -54,7 +54,7 @@ const UNMODELLED = {
   use_qk_norm: 'normalises q and k before RoPE (Llama 4), which does not change the rotation',
 };
 // Keys whose values are numbers.
-const NUMERIC_KEYS = new Set(['head_dim', 'hidden_size', 'num_attention_heads', 'n_embd', 'n_head', 'n_heads', 'num_heads', 'd_model',
+const NUMERIC_KEYS = new Set(['head_dim', 'global_head_dim', 'hidden_size', 'num_attention_heads', 'n_embd', 'n_head', 'n_heads', 'num_heads', 'd_model',
   'qk_rope_head_dim', 'rope_theta', 'rotary_emb_base', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim',
   'max_position_embeddings', 'n_positions', 'original_max_position_embeddings', 'rope_local_base_freq', 'sliding_window',
   'relative_attention_num_buckets', 'relative_attention_max_distance', 'initializer_range', 'init_std', 'pad_token_id',
@@ -227,6 +227,12 @@ function readRotary(r, modelType, notes) {
       const sliding = byLayer.sliding_attention;
       if (sliding) local = sliding;
       notes.push(`rope_parameters by layer type: full_attention is shown${sliding ? '; sliding_attention as the sliding-window layers’ spectrum' : ''}`);
+      // Gemma-4's full-attention layers have heads of their own width (Gemma4TextRotaryEmbedding reads
+      // head_dim_key "global_head_dim" for them).
+      if (r.has('global_head_dim')) {
+        spec.head_dim = r.get('global_head_dim');
+        notes.push(`head_dim = global_head_dim = ${spec.head_dim}: the full_attention layers’ heads`);
+      }
     } else {
       spec.rope_parameters = standardScaling(raw, modelType, notes);
     }

@@ -3,6 +3,7 @@
 // rope_type names of the core's describe() (describe.js).
 import { FAMILY_TYPES, ROPE_TYPES } from '../describe.js';
 import { parseConfigText, readConfig } from './hf-config.js';
+import { readProfile } from './profile.js';
 
 /**
  * hf-config.js readConfig with the core's family and rope_type names: {spec, sliding, notes, used, unmodelled, ignored}.
@@ -26,4 +27,16 @@ const IGNORED_LISTED = 40;
 export function readConfigText(text) {
   const read = specFromConfig(parseConfigText(text));
   return { ...read, ignored: read.ignored.slice(0, IGNORED_LISTED), ignoredCount: read.ignored.length };
+}
+
+/**
+ * A pasted config.json's per-layer profile (profile.js readProfile with the core's names): {read, num_hidden_layers,
+ * kinds, layers, mrope, notes}, read.ignored cut to its first 40 (read.ignoredCount: how many).
+ * @param {string} text
+ * @throws {Error} .param 'config': not JSON, nested too deeply, not a config posenc reads, or layer keys that contradict
+ */
+export function profileFromText(text) {
+  const profile = readProfile(parseConfigText(text), { familyTypes: FAMILY_TYPES, ropeTypes: ROPE_TYPES });
+  const { read } = profile;
+  return { ...profile, read: { ...read, ignored: read.ignored.slice(0, IGNORED_LISTED), ignoredCount: read.ignored.length } };
 }

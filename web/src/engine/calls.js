@@ -441,6 +441,37 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      */
     readConfig: async (text) => (await import('../config/model-config.js')).readConfigText(text),
 
+    /**
+     * A pasted config.json's per-layer profile (config/model-config.js profileFromText): which layers rotate and how, their
+     * windows, NoPE layers and their temperature, M-RoPE's sections. A job: the reader is loaded on first use.
+     * @returns {{read, num_hidden_layers: ?number, kinds: {name, spec, window, temperature, layers: number[]}[],
+     *   layers: number[], mrope: ?{mrope_section: number[], mrope_interleaved: boolean}, notes: string[]}}
+     * @throws {Error} .param 'config'
+     */
+    profile: memoizeJob(function* profile(text) {
+      const reader = yield { progress: { done: 0, total: 1, label: 'loading the config reader…' }, wait: import('../config/model-config.js') };
+      return reader.profileFromText(text);
+    }, 4),
+
+    /**
+     * A GGUF file's header read into a config.json-like object (config/gguf.js): only the header's bytes are read
+     * (Blob.slice), never a multi-GB file whole. The reader is loaded on first use.
+     * @param {Blob} file
+     * @returns {Promise<{config: object, keysRead: {key, value, mappedTo}[], notes: string[], ropeType: ?string}>}
+     * @throws {Error} .param 'gguf': not a GGUF file, truncated, lengths past the end, a header over the cap
+     */
+    readGguf: async (file) => {
+      const gguf = await import('../config/gguf.js');
+      const header = await gguf.readGgufHeader(file);
+      return gguf.configFromGguf(header.metadata, { tensorNames: header.tensorNames });
+    },
+
+    /**
+     * A rope spec as transformers, llama.cpp and vLLM compute it, and where they differ (the core's ropeStacks).
+     * @returns {ReturnType<import('../../wasm/posenc.d.ts').Posenc['ropeStacks']>}
+     */
+    stacks: memoize((spec, seqLen) => pe.ropeStacks(spec, seqLen), 16),
+
     /** The attention head's tokens of a text (lower-cased words and punctuation, as attention() splits it). */
     tokens: memoize((text) => pe.embedTokens(text, 1, 0).tokens, 8),
 

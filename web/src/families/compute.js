@@ -19,6 +19,7 @@ import * as fire from './fire.js';
 import * as cope from './cope.js';
 import * as experiment from '../labs/experiment.js';
 import * as languageModel from '../labs/language-model.js';
+import * as modelProfile from '../labs/model-profile-fields.js';
 import { sideBySideFields } from '../labs/compare-mode-fields.js';
 import { TRAINED_TYPES, withTrained } from './trained.js';
 
@@ -44,6 +45,7 @@ export const COMPUTE = {
   compare: { fields: (engine, params) => sideBySideFields(engine, params, CORE_FAMILIES) },
   experiment,
   language_model: languageModel,
+  model_profile: modelProfile,
 };
 
 /**

@@ -15,6 +15,7 @@ const panel = document.getElementById('controls-panel');
 const generalError = document.getElementById('error-general');
 const paste = document.getElementById('paste-config');
 const ropeExport = document.getElementById('rope-export');
+const gguf = document.getElementById('gguf');
 const warnings = createWarnings(document.getElementById('warnings'));
 const narrow = matchMedia('(max-width: 999px)');
 
@@ -55,7 +56,8 @@ async function show(name, raw, fromLinkNames) {
   current = { name };
   viewsBox.replaceChildren(container);
   showFamilyFormula(name, family);
-  paste.hidden = name === 'compare' || name === 'experiment' || name === 'language_model';
+  paste.hidden = name === 'compare' || name === 'experiment' || name === 'language_model' || name === 'model_profile';
+  gguf.hidden = paste.hidden && name !== 'model_profile';
   ropeExport.hidden = !family.jsonFields;
   buildToc(next.views);
   summarise();
@@ -177,10 +179,97 @@ document.getElementById('config-apply').addEventListener('click', async () => {
     else await show(read.spec.type, raw, []);
     notes.textContent = configNote(read);
     commit();
+    offerKinds(document.getElementById('config-text').value);
   } catch (e) {
     error.textContent = e.message;
   }
 });
+
+// A model with several kinds of layer (Gemma's local and global, Llama 4's NoPE layers): the paste box offers each kind's
+// spec for the family's views, and the model lab for every layer at once.
+let pastedProfile = null;
+const layersBox = document.getElementById('config-layers');
+const kindSelect = document.getElementById('config-kind');
+
+async function offerKinds(text) {
+  layersBox.hidden = true;
+  pastedProfile = null;
+  let profile;
+  try { profile = await engine.call('profile', text); } catch { return; }  // readConfig said what is wrong already
+  if (profile.kinds.length < 2) return;
+  pastedProfile = { text, profile };
+  kindSelect.replaceChildren(...profile.kinds.map((k, i) => {
+    const option = document.createElement('option');
+    option.value = String(i);
+    option.textContent = `${i}: ${k.name} (${k.layers.length} layers)${k.spec.type === 'rope' ? '' : ', no position'}`;
+    return option;
+  }));
+  const shown = profile.kinds.findIndex((k) => k.name === 'full_attention' && k.spec.type === 'rope');
+  kindSelect.value = String(Math.max(shown, profile.kinds.findIndex((k) => k.spec.type === 'rope'), 0));
+  layersBox.hidden = false;
+}
+
+kindSelect.addEventListener('change', async () => {
+  const kind = pastedProfile?.profile.kinds[Number(kindSelect.value)];
+  if (!kind) return;
+  const raw = { ...rawFromSpec(kind.spec, null), ...(kind.spec.type === 'rope' ? { preset: 'custom' } : {}) };
+  if (current.name === kind.spec.type) await stage.change(raw);
+  else await show(kind.spec.type, raw, []);
+  commit();
+});
+
+document.getElementById('config-profile').addEventListener('click', async () => {
+  if (!pastedProfile) return;
+  await show('model_profile', { model: 'custom', config_json: pastedProfile.text }, []);
+  commit();
+});
+
+// A llama.cpp .gguf file: its header is read in the engine's worker (only slices of it: a file of many GB is never read
+// whole), mapped to a config.json-like object, and shown as a pasted config would be (the model lab reads it per layer).
+const ggufError = document.getElementById('error-gguf');
+const ggufNotes = document.getElementById('gguf-notes');
+const ggufInput = document.getElementById('gguf-file');
+
+async function openGguf(file) {
+  ggufError.textContent = '';
+  ggufNotes.textContent = '';
+  try {
+    const read = await engine.call('readGguf', file);
+    const text = JSON.stringify(read.config, null, 1);
+    const keys = read.keysRead.map(({ key, value, mappedTo }) => `${key} = ${String(value).slice(0, 40)}${mappedTo ? ` → ${mappedTo}` : ''}`);
+    ggufNotes.textContent = [`${file.name}: read the header (${keys.length} rope and shape keys)`, ...keys, ...read.notes].join('\n');
+    if (current.name === 'model_profile') {
+      await stage.change({ model: 'custom', config_json: text });
+      commit();
+    } else {
+      document.getElementById('config-text').value = text;
+      paste.open = true;
+      document.getElementById('config-apply').click();
+    }
+  } catch (e) {
+    ggufError.textContent = e.message;  // the page keeps what it showed
+  }
+}
+
+ggufInput.addEventListener('change', () => {
+  if (ggufInput.files[0]) openGguf(ggufInput.files[0]);
+  ggufInput.value = '';  // the same file again is a change
+});
+for (const target of [gguf, paste]) {
+  target.addEventListener('dragover', (event) => {
+    if (![...event.dataTransfer.items].some((i) => i.kind === 'file')) return;
+    event.preventDefault();
+    gguf.classList.add('dragging');
+  });
+  target.addEventListener('dragleave', () => gguf.classList.remove('dragging'));
+  target.addEventListener('drop', (event) => {
+    const file = event.dataTransfer.files[0];
+    gguf.classList.remove('dragging');
+    if (!file) return;
+    event.preventDefault();
+    openGguf(file);
+  });
+}
 
 // RoPE's numbers for an inference-engine developer: the spectrum view's JSON export.
 document.getElementById('rope-json').addEventListener('click', () => {

@@ -1,0 +1,80 @@
+// The model lab in real headless Chromium: a model's layers as a strip, its layer kinds' spectra and decay on one axis,
+// the three stacks on a config where they differ; a llama.cpp GGUF file (written here in the published layout) opened
+// with the page's file picker and read per layer; a file that is not GGUF, and a config that is not JSON, refused with
+// the reason beside their control while the page keeps what it showed.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPlayground, startPlayground } from './browser.mjs';
+import { T, writeGguf } from '../gguf-writer.mjs';
+
+let playground;
+before(async () => { playground = await startPlayground(); });
+after(async () => { await playground?.close(); });
+
+const figureText = (page, id) => page.innerText(`#${id} .figure`);
+
+test('Gemma-4 by default: 30 layers, every 6th global with proportional RoPE (64 of 256 pairs turn), the rest sliding at 512', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=model_profile');
+  await page.waitForSelector('#profile-layers .figure svg');
+  const strip = await figureText(page, 'profile-layers');
+  assert.match(strip, /0: sliding_attention \(25 layers\): RoPE θ 10,000, all 128 pairs turn; attention sliding 512/);
+  assert.match(strip, /1: full_attention \(5 layers\): RoPE θ 1,000,000, proportional, 64 of 256 pairs turn; attention global/);
+  // One cell per layer and row: 30 layers, two rows.
+  assert.equal(await page.$$eval('#profile-layers .figure svg [aria-label="cell"] rect', (r) => r.length), 60);
+  await page.waitForFunction(() => document.querySelector('#profile-spectrum .figure')?.innerText.includes('pairs 64–255 frequency 0'));
+  assert.match(await figureText(page, 'profile-spectrum'), /sliding_attention: sliding window 512/);
+  await page.waitForSelector('#profile-decay .figure svg');
+  assert.match(await figureText(page, 'profile-stacks'), /All 3 stacks agree/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('gpt-oss-20b: YaRN with truncate false, which llama.cpp ignores: the three stacks differ, and the view says which', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=model_profile&model=gpt-oss-20b');
+  await page.waitForFunction(() => /differ/.test(document.querySelector('#profile-stacks .figure')?.innerText ?? ''));
+  const text = await figureText(page, 'profile-stacks');
+  assert.match(text, /transformers and vllm agree/);
+  assert.match(text, /transformers and llama\.cpp differ/);
+  assert.match(text, /truncate ignored/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a GGUF file opened with the picker is read from its header into the lab; a file that is not GGUF is refused, nothing lost', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=model_profile&model=llama-3.1-8b');
+  await page.waitForSelector('#profile-layers .figure svg');
+  // Qwen2 7B as convert_hf_to_gguf.py writes it with YaRN ×4 over 32768 (NEOX pairs: half layout).
+  const bytes = writeGguf([
+    ['general.architecture', T.str, 'qwen2'], ['general.name', T.str, 'Qwen2 7B'],
+    ['qwen2.block_count', T.u32, 28], ['qwen2.context_length', T.u32, 131072], ['qwen2.embedding_length', T.u32, 3584],
+    ['qwen2.attention.head_count', T.u32, 28], ['qwen2.attention.head_count_kv', T.u32, 4], ['qwen2.rope.freq_base', T.f32, 1000000],
+    ['qwen2.rope.scaling.type', T.str, 'yarn'], ['qwen2.rope.scaling.factor', T.f32, 4],
+    ['qwen2.rope.scaling.original_context_length', T.u32, 32768]]);
+  await page.setInputFiles('#gguf-file', { name: 'qwen2-7b.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page.waitForFunction(() => /qwen2/.test(document.getElementById('control-config_json')?.value ?? '') &&
+    /28 layers/.test(document.querySelector('#profile-layers .figure')?.innerText ?? ''));
+  assert.match(await page.textContent('#gguf-notes'), /qwen2\.rope\.freq_base = 1000000/);
+  assert.match(await figureText(page, 'profile-layers'), /RoPE θ 1,000,000, yarn ×4, all 64 pairs turn/);
+  assert.equal(await page.inputValue('#control-model'), 'custom');
+
+  const before = await page.inputValue('#control-config_json');
+  await page.setInputFiles('#gguf-file', { name: 'notes.gguf', mimeType: 'text/plain', buffer: Buffer.from('not a model at all, just some text') });
+  await page.waitForFunction(() => document.getElementById('error-gguf').textContent !== '');
+  assert.match(await page.textContent('#error-gguf'), /GGUF/);
+  assert.equal(await page.inputValue('#control-config_json'), before, 'the config the page showed is kept');
+  assert.match(await figureText(page, 'profile-layers'), /28 layers/);
+  await page.close();
+});
+
+test('a config that is not JSON is refused beside the box, and the figures keep the last model', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=model_profile&model=smollm3-3b');
+  await page.waitForFunction(() => /no_rope/.test(document.querySelector('#profile-layers .figure')?.innerText ?? ''));
+  await page.fill('#control-config_json', '{"model_type": "llama", ');
+  await page.waitForFunction(() => document.getElementById('error-config_json')?.textContent.includes('not valid JSON'));
+  assert.match(await figureText(page, 'profile-layers'), /no_rope \(9 layers\)/);
+  await page.close();
+});

@@ -1,0 +1,102 @@
+// The model lab's fields as the engine's worker computes them (labs/model-profile.js is the page's side: its controls and
+// ready-made models, which the worker does not load). The config's profile is read in the worker (engine/calls.js
+// profile, the reader loaded on first use); the core computes every number.
+
+/** The model a config names: its _name_or_path, else its (text config's) model_type. */
+function modelName(config) {
+  const named = config?._name_or_path ?? config?.text_config?.model_type ?? config?.model_type;
+  return typeof named === 'string' && named.trim() ? named.trim().split('/').pop() : 'pasted config';
+}
+
+/** A job's value passed through fn (its progress on the way). */
+function* mapJob(job, fn) {
+  return fn(yield* job);
+}
+
+/** The config's profile (engine/calls.js profile), its errors named for the lab's control (config_json). */
+function* profileOf(engine, text) {
+  try {
+    return yield* engine.profile(text);
+  } catch (error) {
+    if (error?.param === 'config') error.param = 'config_json';
+    throw error;
+  }
+}
+
+/** A short text of what acts on positions in a layer kind: "RoPE θ 1e+6, proportional, 64 of 256 pairs turn" or "no position (NoPE)". */
+function describeKind(kind, rope) {
+  if (!rope) return kind.name === 'linear_attention' ? 'no position (linear attention)' : 'no position (NoPE)';
+  const block = kind.spec.rope_parameters ?? kind.spec.rope_scaling ?? {};
+  const type = block.rope_type ?? block.type ?? 'default';
+  const theta = block.rope_theta ?? kind.spec.rope_theta ?? 10000;
+  const turning = Array.from(rope.inv_freq).filter((f) => f > 0).length;
+  const pairs = rope.head_dim / 2;
+  return `RoPE θ ${theta.toLocaleString('en')}${type === 'default' ? '' : `, ${type}${block.factor ? ` ×${block.factor}` : ''}`}` +
+    `, ${turning === pairs ? `all ${pairs}` : `${turning} of ${pairs}`} pairs turn`;
+}
+
+/**
+ * The lab's fields, shared by its views (each reads what its needs name):
+ *   layers: {model, n, kinds: [{name, index, label, spec, window, temperature, layers, rope: ?ropeInvFreq's result}],
+ *     layers: number[] (kind index per layer), mrope, notes, read}
+ *   kindDecay: {maxDistance, kinds: [{name, index, label, distance: Float32Array, value: Float32Array (q·k for all-ones q = k,
+ *     divided by its value at distance 0), window}]}
+ *   stacks: {kind: {name, index, label}, seqLen, ...the core's ropeStacks result} or {kind, none: why} for a kind without RoPE
+ *   temperatureCurve, mropeLayout: see views/profile-temperature.js and views/profile-mrope.js
+ */
+export function fields(engine, params) {
+  const layers = () => mapJob(profileOf(engine, params.config_json), (profile) => {
+    let config = null;
+    try { config = JSON.parse(params.config_json); } catch { /* the profile read it: not reached */ }
+    const kinds = profile.kinds.map((kind, index) => {
+      const rope = kind.spec.type === 'rope' ? engine.rotary(kind.spec, params.seq_len) : null;
+      return { ...kind, index, rope, label: describeKind(kind, rope) };
+    });
+    return { model: modelName(config), n: profile.num_hidden_layers, kinds, layers: profile.layers, mrope: profile.mrope,
+      notes: profile.notes, read: profile.read };
+  });
+  return {
+    get layers() { return layers(); },
+    get kindDecay() {
+      return mapJob(layers(), (l) => ({ maxDistance: params.max_distance, model: l.model,
+        kinds: l.kinds.filter((k) => k.name !== 'linear_attention').map((k) => {
+          if (!k.rope) {
+            // q·k of a layer without position encoding does not change with distance: 1 after normalising.
+            const distance = Float32Array.from({ length: params.max_distance + 1 }, (_, m) => m);
+            return { name: k.name, index: k.index, label: k.label, window: k.window, distance, value: new Float32Array(distance.length).fill(1) };
+          }
+          const d = engine.decay(k.spec, params.max_distance);
+          const first = d.ones[0];
+          return { name: k.name, index: k.index, label: k.label, window: k.window, distance: d.distance, value: d.ones.map((v) => v / first) };
+        }) }));
+    },
+    get stacks() {
+      return mapJob(layers(), (l) => {
+        if (params.layer_kind >= l.kinds.length) {
+          throw Object.assign(new RangeError(`layer_kind = ${params.layer_kind} is invalid: expected an integer in [0, ${l.kinds.length - 1}] ` +
+            `(this model has ${l.kinds.length} kind${l.kinds.length === 1 ? '' : 's'} of layer)`), { param: 'layer_kind' });
+        }
+        const k = l.kinds[params.layer_kind];
+        const kind = { name: k.name, index: k.index, label: k.label };
+        if (!k.rope) return { kind, model: l.model, none: `${k.name} layers carry no position: there is no rotation to compare` };
+        return { kind, model: l.model, seqLen: params.seq_len, ...engine.stacks(k.spec, params.seq_len) };
+      });
+    },
+    get temperatureCurve() {
+      return mapJob(layers(), (l) => {
+        const k = l.kinds.find((kind) => kind.temperature);
+        if (!k) return null;
+        const curve = engine.temperature(k.temperature.floor_scale, k.temperature.attn_scale, Math.max(params.seq_len, 4 * k.temperature.floor_scale));
+        return { ...k.temperature, ...curve, layers: k.layers, model: l.model };
+      });
+    },
+    get mropeLayout() {
+      return mapJob(layers(), (l) => {
+        if (!l.mrope) return null;
+        const grid = { h: 2, w: 3 };
+        return { ...l.mrope, axes: engine.mropeAxes(l.mrope.mrope_section, l.mrope.mrope_interleaved),
+          positions: engine.mropePositions(3, grid.h, grid.w, 3), grid, model: l.model };
+      });
+    },
+  };
+}
