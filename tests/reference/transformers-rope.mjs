@@ -22,8 +22,12 @@ export function referenceRope(config, seqLen) {
   let type = block.rope_type ?? block.type ?? 'default';
   if (type === 'su' || (type === 'yarn' && block.long_factor)) type = 'longrope';  // Phi3Config
   if (type === 'mrope') type = 'default';  // Qwen2-VL's config
-  const headDim = c.qk_rope_head_dim ?? c.head_dim ?? (c.hidden_size ?? c.n_embd) / (c.num_attention_heads ?? c.n_head);
-  let dim = c.rotary_dim ?? Math.trunc(headDim * (c.partial_rotary_factor ?? c.rotary_pct ?? block.partial_rotary_factor ?? 1));
+  // Gemma-4's full-attention layers read head_dim_key "global_head_dim" (Gemma4TextRotaryEmbedding).
+  const headDim = c.qk_rope_head_dim ?? (type === 'proportional' ? c.global_head_dim : undefined) ?? c.head_dim ??
+    (c.hidden_size ?? c.n_embd) / (c.num_attention_heads ?? c.n_head);
+  const share = c.partial_rotary_factor ?? c.rotary_pct ?? block.partial_rotary_factor ?? 1;
+  // Proportional RoPE keeps the whole head; its partial_rotary_factor counts the pairs that turn.
+  let dim = type === 'proportional' ? headDim : c.rotary_dim ?? Math.trunc(headDim * share);
   dim -= dim % 2;
   let base = block.rope_theta ?? c.rope_theta ?? c.rotary_emb_base ?? 10000;
   const maxPositions = c.max_position_embeddings ?? c.n_positions;
@@ -78,6 +82,13 @@ export function referenceRope(config, seqLen) {
       attention = block.attention_factor ?? (s <= 1 ? 1 : Math.sqrt(1 + Math.log(s) / Math.log(original)));
       break;
     }
+    case 'proportional': {
+      // _compute_proportional_rope_parameters: rope_angles = int(partial_rotary_factor * head_dim // 2) pairs at
+      // base^(-2i / head_dim), zeros for the rest, all divided by factor (default 1).
+      const angles = Math.floor((share * headDim) / 2);
+      inv = plain(base).map((w, i) => (i < angles ? w / (factor ?? 1) : 0));
+      break;
+    }
     default: throw new Error(`reference: no rope_type ${type}`);
   }
   return { inv_freq: inv, attention_factor: attention, rotary_dim: dim };
@@ -87,6 +98,6 @@ export function referenceRope(config, seqLen) {
 export function maxRelativeError(a, b) {
   if (a.length !== b.length) return Infinity;
   let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]) / Math.abs(b[i]));
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) worst = Math.max(worst, Math.abs(a[i] - b[i]) / Math.abs(b[i]));
   return worst;
 }

@@ -19,8 +19,8 @@ test('web/generated/describe.json is the core’s describe() of this build', () 
   assert.deepEqual(DESCRIPTION, live);
 });
 
-test('the page offers the core’s families, in the core’s order, then compare, the experiment and the language-model lab', () => {
-  assert.deepEqual(Object.keys(FAMILIES), [...live.families.map((f) => f.type), 'compare', 'experiment', 'language_model']);
+test('the page offers the core’s families, in the core’s order, then compare, the experiment, the language-model lab and the model lab', () => {
+  assert.deepEqual(Object.keys(FAMILIES), [...live.families.map((f) => f.type), 'compare', 'experiment', 'language_model', 'model_profile']);
 });
 
 for (const family of live.families) {

@@ -163,3 +163,22 @@ test('ropeInvFreq gives the pair columns of the layout and YaRN\'s ramp ends, so
   assert.ok(Math.abs(flat.ramp_low - at(8)) < 1e-12);
   assert.ok(Math.abs(flat.ramp_high - (at(8) + 0.001)) < 1e-12);
 });
+
+test('ropeStacks: dynamic NTK at twice max_position_embeddings grows transformers’ base only; proportional is transformers’ alone', () => {
+  // d = 128, theta 1e4, L = 4096, s = 4, seq_len 8192: transformers' base is 1e4 * (4 * 8192 / 4096 - 3)^(128/126) = 1e4 * 5^(64/63),
+  // so its slowest pair (i = 63) turns at base^(-126/128); llama.cpp and vLLM keep 1e4^(-126/128) (rope_stacks.hpp).
+  const spec = { type: 'rope', head_dim: 128, max_position_embeddings: 4096, rope_scaling: { rope_type: 'dynamic', factor: 4 } };
+  const r = pe.ropeStacks(spec, 8192);
+  assert.deepEqual(r.stacks.map((s) => s.name), ['transformers', 'llama.cpp', 'vllm']);
+  const grown = (1e4 * 5 ** (64 / 63)) ** (-126 / 128);
+  const plain = 1e4 ** (-126 / 128);
+  assert.ok(Math.abs(r.stacks[0].inv_freq[63] / grown - 1) < 1e-6);
+  for (const s of r.stacks.slice(1)) assert.ok(Math.abs(s.inv_freq[63] / plain - 1) < 2e-5, s.name);
+  assert.ok(Math.abs(r.max_relative[63] - (1 - grown / plain)) < 1e-5);
+  assert.equal(r.first[63], 0);  // transformers against llama.cpp
+  assert.ok(r.overall_max_relative > 0.79);
+  const p = pe.ropeStacks({ type: 'rope', head_dim: 8, rope_parameters: { rope_type: 'proportional', rope_theta: 1e4, partial_rotary_factor: 0.5 } }, 8);
+  assert.deepEqual(p.stacks.map((s) => s.modelled), [true, false, false]);
+  assert.deepEqual([...p.stacks[0].inv_freq], [1, Math.fround(0.1), 0, 0]);
+  assert.throws(() => pe.ropeStacks({ type: 'alibi' }, 8), { param: 'type' });
+});
