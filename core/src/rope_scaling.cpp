@@ -145,6 +145,9 @@ Frequencies compute_llama3(const Spec& s, std::int64_t) {
             inv /= c.factor;
             continue;
         }
+        // Equal factors: the band is the one wavelength L / low_freq_factor, where the reference's blend is 0 / 0;
+        // such a pair is kept (no published config has one there).
+        if (c.high_freq_factor == c.low_freq_factor) continue;
         const double smooth = (L / wavelen - c.low_freq_factor) / (c.high_freq_factor - c.low_freq_factor);
         inv = (1.0 - smooth) * inv / c.factor + smooth * inv;
     }
@@ -288,16 +291,18 @@ void validate_yarn(const KeyReader& r, Scaling& out) {
     r.boolean("truncate", out.truncate);
 }
 
-/// Also low_freq_factor < high_freq_factor: the blend of compute_llama3
-/// divides by their difference.
+/// Also low_freq_factor <= high_freq_factor: the blend band runs from wavelength
+/// L / high_freq_factor up to L / low_freq_factor. Equal factors (Llama 4's config:
+/// both 1) leave no band: every pair is kept or divided (transformers only warns
+/// there; its validator refuses nothing).
 void validate_llama3(const KeyReader& r, Scaling& out) {
     read_factor(r, out);
     read_original(r, out);
     r.number("low_freq_factor", out.low_freq_factor);
     r.number("high_freq_factor", out.high_freq_factor);
-    if (!(out.low_freq_factor < out.high_freq_factor))
+    if (!(out.low_freq_factor <= out.high_freq_factor))
         throw_bad_param("low_freq_factor", format_number(out.low_freq_factor),
-                        "a number < high_freq_factor = " + format_number(out.high_freq_factor));
+                        "a number <= high_freq_factor = " + format_number(out.high_freq_factor));
 }
 
 void validate_proportional(const KeyReader& r, Scaling& out) { read_factor(r, out); }

@@ -218,6 +218,21 @@ TEST_CASE("llama3 keeps wavelengths < L/4, divides those > L by s, and blends pa
     CHECK(f.attention_factor == 1.0);
 }
 
+TEST_CASE("llama3 with equal low and high factors (Llama 4: both 1) keeps pairs shorter than L and divides the rest",
+          "[rope][scaling]") {
+    // Llama-4-Scout: theta 5e5, d 128, L 8192, s 16, low = high = 1. Pair i has wavelength 2 pi 5e5^(2i/128), which
+    // crosses L = 8192 between i = 34 (2 pi 5e5^(68/128) = 8054 tokens) and i = 35 (2 pi 5e5^(70/128) = 9916 tokens).
+    const auto spec = spec_of({{"head_dim", 128.0}, {"rope_theta", 500000.0},
+                               {"rope_scaling", object({{"rope_type", std::string("llama3")}, {"factor", 16.0},
+                                                        {"low_freq_factor", 1.0}, {"high_freq_factor", 1.0},
+                                                        {"original_max_position_embeddings", 8192.0}})}});
+    const auto f = rope::frequencies(spec, 1);
+    CHECK(f.inv_freq[34] == Approx(std::pow(500000.0, -68.0 / 128)).epsilon(1e-14));
+    CHECK(f.inv_freq[35] == Approx(std::pow(500000.0, -70.0 / 128) / 16).epsilon(1e-14));
+    CHECK(f.inv_freq[63] == Approx(std::pow(500000.0, -126.0 / 128) / 16).epsilon(1e-14));
+    for (double x : f.inv_freq) CHECK(std::isfinite(x));
+}
+
 TEST_CASE("longrope picks short_factor up to L and long_factor beyond, attention factor sqrt(1 + ln s / ln L)",
           "[rope][scaling]") {
     // Phi-3-mini-128k style: L = 4096 at the top level, max 131072, s = 32:
@@ -384,9 +399,9 @@ TEST_CASE("bad rope input throws naming the key, value and allowed range", "[rop
                                                                           {"long_factor", std::vector<double>{1, 1, 1, 1}}})}}),
                       Contains("short_factor = a list of 3 numbers") && Contains("rotary_dim / 2 = 4"));
     CHECK_THROWS_WITH(spec_of({{"rope_scaling", object({{"rope_type", std::string("llama3")}, {"factor", 8.0},
-                                                        {"low_freq_factor", 4.0}, {"high_freq_factor", 4.0},
+                                                        {"low_freq_factor", 5.0}, {"high_freq_factor", 4.0},
                                                         {"original_max_position_embeddings", 8192.0}})}}),
-                      Contains("low_freq_factor = 4") && Contains("< high_freq_factor"));
+                      Contains("low_freq_factor = 5") && Contains("<= high_freq_factor"));
     CHECK_THROWS_WITH(spec_of({{"rope_scaling", object({{"rope_type", std::string("default")}})},
                                {"rope_parameters", object({{"rope_type", std::string("default")}})}}),
                       Contains("not both"));
@@ -535,10 +550,10 @@ TEST_CASE("parse requires each listed required key and refuses any key outside a
 
 TEST_CASE("parse enforces each ScalingKey's lo and hi: just outside refused, at the bound accepted",
           "[rope][scaling][table]") {
-    // llama3's own rule, low_freq_factor < high_freq_factor, refuses two bounds
+    // llama3's own rule, low_freq_factor <= high_freq_factor, refuses two bounds
     // whatever the ranges: low at +max and high at the least normal.
     const auto cross_rule = [](const std::pair<std::string, std::string>& refused) {
-        return refused.first == "low_freq_factor" && refused.second.find("< high_freq_factor") != std::string::npos;
+        return refused.first == "low_freq_factor" && refused.second.find("<= high_freq_factor") != std::string::npos;
     };
     for (const auto& type : rope::scaling_types()) {
         for (const auto* group : {&type.required, &type.optional}) {

@@ -97,7 +97,7 @@ const std::vector<std::string>& rope_types();
 /// value and allowed range for an unknown key, a missing required key of the
 /// rope_type, an odd head_dim or rotary_dim, factor < 1, a non-finite or <= 1
 /// rope_theta, a short/long_factor list whose length is not rotary_dim / 2, an
-/// unknown rope_type (listing the known ones), and low_freq_factor >= high_freq_factor.
+/// unknown rope_type (listing the known ones), and low_freq_factor > high_freq_factor.
 Spec parse(const Config& config);
 
 /// The inverse frequencies of a spec and the attention factor its scaling

@@ -55,7 +55,7 @@ const ScalingType& scaling_type(std::string_view rope_type);
 /// Reads a scaling block of type `type` into `out`: throws the "missing
 /// required key" error of `read` for the first absent required key, then runs
 /// the type's validator, which reads each key with the type and range of its
-/// ScalingKey (and llama3's low_freq_factor < high_freq_factor). `half` =
+/// ScalingKey (and llama3's low_freq_factor <= high_freq_factor). `half` =
 /// rotary_dim / 2, the length short_factor and long_factor must have. `read`
 /// must accept the type's keys. Errors are BadParam naming the key, the value
 /// and the allowed range.

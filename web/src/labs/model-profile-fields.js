@@ -57,6 +57,8 @@ export function fields(engine, params) {
   });
   return {
     get layers() { return layers(); },
+    get seqLen() { return params.seq_len; },
+    get version() { return engine.version(); },
     get kindDecay() {
       return mapJob(layers(), (l) => ({ maxDistance: params.max_distance, model: l.model,
         kinds: l.kinds.filter((k) => k.name !== 'linear_attention').map((k) => {

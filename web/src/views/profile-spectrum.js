@@ -5,13 +5,14 @@ import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 import { kindColours } from '../lib/kind-colours.js';
+import { pytorchSnippet } from '../export.js';
 
 export const id = 'profile-spectrum';
 export const title = 'The layer kinds’ spectra on one axis';
 export const caption = 'Wavelength 2π/θᵢ in tokens of each rotary pair i, one line per layer kind that rotates, at the chosen context. ' +
   'A dashed line marks a kind’s window: within a sliding window or a chunk, a pair slower than the window never completes a turn, ' +
   'so it tells positions apart only coarsely there. Pairs of frequency 0 (proportional RoPE) carry no position: the shaded bands.';
-export const needs = ['layers'];
+export const needs = ['layers', 'seqLen', 'version'];
 
 /** @param {{layers: {model: string, kinds: object[]}}} result */
 export function render(element, result) {
@@ -54,7 +55,20 @@ export function render(element, result) {
         tip: { format: { x: false, y: false, stroke: false, kind: true, 'θᵢ (rad/token)': (v) => v.toPrecision(6), 'wavelength (tokens)': (v) => v.toPrecision(6) } } }),
     ],
   });
-  element.replaceChildren(figure);
+  // The numbers for an engine developer: JSON is the frame's export; this is the same as a PyTorch snippet.
+  const snippet = document.createElement('details');
+  snippet.className = 'snippet';
+  const code = document.createElement('pre');
+  code.textContent = pytorchSnippet({ model, seqLen: result.seqLen, version: result.version, kinds: turning });
+  const copy = document.createElement('button');
+  copy.type = 'button';
+  copy.className = 'tool';
+  copy.textContent = 'copy';
+  copy.addEventListener('click', () => navigator.clipboard?.writeText(code.textContent).then(() => { copy.textContent = 'copied'; }, () => {}));
+  const summary = document.createElement('summary');
+  summary.textContent = 'PyTorch snippet: these frequencies per layer kind, to check your stack in one line';
+  snippet.append(summary, copy, code);
+  element.replaceChildren(figure, snippet);
 }
 
 /** The CSV table: one row per kind and pair (wavelength Infinity where the frequency is 0). */
