@@ -108,7 +108,7 @@ export function render(element, result) {
     ],
   });
   const note = document.createElement('p');
-  note.className = 'posenc-note';
+  note.className = 'note';
   note.textContent = `mrope_section [${section.join(', ')}], ${layout.mrope_interleaved ? 'interleaved (Qwen3-VL)' : 'sectioned (Qwen2-VL)'}: ` +
     AXES.map((a) => `${a} turns ${pairs.filter((d) => d.axis === AXIS_NAMES[a]).length} pairs`).join(', ') +
     `. Pair i is dimensions (i, i + ${pairs.length}) of the head (rotate_half).`;
