@@ -47,6 +47,8 @@
 #include "posenc/cope.hpp"
 #include "posenc/describe.hpp"
 #include "posenc/json.hpp"
+#include "posenc/mrope.hpp"
+#include "posenc/nope.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/rope_stacks.hpp"
 #include "posenc/t5.hpp"
@@ -78,7 +80,7 @@ EM_JS(bool, posenc_copy_in, (Handle source, void* data, std::size_t count, int k
 // A JS object made in one crossing from the members a Record collected (see Record): each
 // member is 32 bytes, {key, kind, number, data, count, handle} at offsets 0, 4, 8, 16, 20, 24.
 // kind 0: the number; 1, 2: a Float32Array / Int32Array copy of count items at data; 3: the
-// JS value of handle; 4: the UTF-8 text of count bytes at data. kind + 256: the key is not a
+// JS value of handle; 4: the UTF-8 text of count bytes at data; 5: a Float64Array copy. kind + 256: the key is not a
 // literal (its text is read each time; literals are read once, by address).
 EM_JS(Handle, posenc_record, (const void* members, int count), {
   var keys = Module['posencKeys'] || (Module['posencKeys'] = new Map());
@@ -93,6 +95,7 @@ EM_JS(Handle, posenc_record, (const void* members, int count), {
       : kind === 1 ? HEAPF32.slice(data >> 2, (data >> 2) + n)
       : kind === 2 ? HEAP32.slice(data >> 2, (data >> 2) + n)
       : kind === 3 ? Emval.toValue(HEAPU32[(p + 24) >> 2])
+      : kind === 5 ? HEAPF64.slice(data >> 3, (data >> 3) + n)
       : UTF8ToString(data, n);
   }
   return Emval.toHandle(out);
@@ -113,6 +116,8 @@ public:
         floats_.emplace_back(v.begin(), v.end());
         return f32(key, floats_.back());
     }
+    /// A Float64Array: for values a float32 would round (positions past 2^24).
+    Record& f64(const char* key, const std::vector<double>& v) { return add(key, 5, 0, v.data(), v.size()); }
     Record& i32(const char* key, const std::vector<std::int32_t>& v) { return add(key, 2, 0, v.data(), v.size()); }
     Record& i32(const char* key, const std::vector<std::int64_t>& v) {
         ints_.emplace_back(v.begin(), v.end());
@@ -201,6 +206,12 @@ std::int64_t integer(const val& v, const posenc::IntArg& arg) {
     if (!std::isfinite(x) || x != std::floor(x) || x < double(arg.lo) || x > double(arg.hi))
         posenc::throw_bad_param(arg.name, shown(v), arg.allowed());
     return static_cast<std::int64_t>(x);
+}
+
+/// A JS number as it is (NaN and infinities too: the core function checks its range).
+double real(const val& v, const char* name, const char* allowed) {
+    if (!v.isNumber()) posenc::throw_bad_param(name, shown(v), allowed);
+    return v.as<double>();
 }
 
 bool boolean(const val& v, const char* name) {
@@ -478,6 +489,54 @@ val decay(int spec_id, val max_distance, val seed) {
         result.f32("distance", posenc::decay_distance(m));
         for (const auto& [name, values] : curves) result.f32(name, values);
         return result.value();
+    });
+}
+
+/// attentionTemperature(floorScale, attnScale, maxPosition): Llama 4's query scale on its NoPE layers at
+/// its step points, {positions: Float64Array(m) (tokens), scale: Float32Array(m), sampled: boolean}
+/// (posenc::nope::attention_temperature; m <= 4096).
+val attention_temperature(val floor_scale, val attn_scale, val max_position) {
+    return guarded([&] {
+        const double f = real(floor_scale, "floor_scale", "a number of tokens in [1, 2^40]");
+        const double a = real(attn_scale, "attn_scale", "a finite number in [-1e6, 1e6]");
+        const auto curve = posenc::nope::attention_temperature(f, a, integer(max_position, posenc::args::max_position));
+        return Record().f64("positions", curve.positions).f32("scale", curve.scale).value("sampled", val(curve.sampled)).value();
+    });
+}
+
+/// mropePairAxes(sections, interleaved): Int32Array(sum of sections), the id (0 t, 1 h, 2 w) that drives
+/// each rotary pair (posenc::mrope::mrope_pair_axes). sections: 3 integers, staged as float64
+/// ({typed, length}, post.js); an allocFloat32 buffer is refused.
+val mrope_pair_axes(val sections, val interleaved) {
+    return guarded([&] {
+        const posenc::IntArg& arg = posenc::args::mrope_section;
+        if (!sections["address"].isUndefined())
+            posenc::throw_bad_param(arg.name, "an allocFloat32 buffer", "an array of 3 integers");
+        Scratch<double> values;
+        items(sections, values, arg.name, "a detached Int32Array", "a live array");
+        std::vector<std::int64_t> list;
+        for (std::size_t i = 0; i < values.count; ++i) {
+            const double x = values.items[i];
+            if (!std::isfinite(x) || x != std::floor(x) || x < double(arg.lo) || x > double(arg.hi))
+                posenc::throw_bad_param(std::string(arg.name) + "[" + std::to_string(i) + "]", posenc::format_number(x), arg.allowed());
+            list.push_back(std::int64_t(x));
+        }
+        const bool mode = boolean(interleaved, "interleaved");
+        const std::vector<int> axes = posenc::mrope::mrope_pair_axes(list, mode);
+        return i32(std::vector<std::int32_t>(axes.begin(), axes.end()));
+    });
+}
+
+/// mropePositions(textBefore, gridH, gridW, textAfter): {t, h, w, kind: Int32Array(n)}, n = textBefore +
+/// gridH * gridW + textAfter: the three position ids of each token and its kind (0 text, 1 image)
+/// (posenc::mrope::mrope_positions).
+val mrope_positions(val text_before, val grid_h, val grid_w, val text_after) {
+    return guarded([&] {
+        const auto p = posenc::mrope::mrope_positions(integer(text_before, posenc::args::text_before),
+                                                      integer(grid_h, posenc::args::grid_h),
+                                                      integer(grid_w, posenc::args::grid_w),
+                                                      integer(text_after, posenc::args::text_after));
+        return Record().i32("t", p.ids[0]).i32("h", p.ids[1]).i32("w", p.ids[2]).i32("kind", p.kind).value();
     });
 }
 
@@ -823,6 +882,9 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_ropeStacks", &rope_stacks);
     function("posenc_applyRope", &apply_rope);
     function("posenc_decay", &decay);
+    function("posenc_attentionTemperature", &attention_temperature);
+    function("posenc_mropePairAxes", &mrope_pair_axes);
+    function("posenc_mropePositions", &mrope_positions);
     function("posenc_alibiSlopes", &alibi_slopes);
     function("posenc_alibiBias", &alibi_bias);
     function("posenc_t5Bucket", &t5_bucket);

@@ -167,6 +167,28 @@ export interface Posenc {
    *  the random vectors (default 0). */
   decay(spec: Spec, maxDistance: number, seed?: number): { distance: Float32Array; [curve: string]: Float32Array };
 
+  /** Llama 4's query scale on its NoPE layers (transformers modeling_llama4.py, Llama4TextAttention, with
+   *  attn_temperature_tuning): scale(p) = log1p(floor((p + 1) / floorScale)) * attnScale + 1 at position p (0-based,
+   *  tokens), over p = 0..maxPosition, as step points: positions (Float64Array, tokens) 0, each p >= 1 where the floor
+   *  changes, and maxPosition; scale (Float32Array) at each. At most 4096 points: past that (sampled: true) the starts
+   *  of the steps holding positions spaced geometrically. floorScale in [1, 2^40] (tokens; Llama 4: 8192), attnScale
+   *  in [-1e6, 1e6] (0.1), maxPosition an integer in [1, 2^40]; errors' param: floor_scale, attn_scale, max_position. */
+  attentionTemperature(floorScale: number, attnScale: number, maxPosition: number):
+    { positions: Float64Array; scale: Float32Array; sampled: boolean };
+
+  /** M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): the position id (0 t, 1 h, 2 w) that drives each rotary pair,
+   *  Int32Array(t + h + w) for sections [t, h, w] (mrope_section; sum = head_dim / 2). Sectioned (interleaved false,
+   *  Qwen2-VL's apply_multimodal_rotary_pos_emb): t pairs, then h, then w. Interleaved (Qwen3-VL's
+   *  apply_interleaved_mrope): pair i is h when i % 3 == 1 and i < 3h, w when i % 3 == 2 and i < 3w, else t. */
+  mropePairAxes(sections: Int32Array | number[], interleaved: boolean): Int32Array;
+
+  /** M-RoPE's three position ids of textBefore text tokens ([0, 256]), one image of gridH x gridW tokens ([1, 64] each,
+   *  after the spatial merge) and textAfter text tokens, as Qwen2VLModel.get_rope_index: text t = h = w = running
+   *  index; image token (row r, col c): t = textBefore, h = textBefore + r, w = textBefore + c; the text after starts
+   *  at textBefore + max(gridH, gridW). Int32Array(n) each; kind 0 text, 1 image. */
+  mropePositions(textBefore: number, gridH: number, gridW: number, textAfter: number):
+    { t: Int32Array; h: Int32Array; w: Int32Array; kind: Int32Array };
+
   /** ALiBi's slope m_h of each head (Press et al. 2021, §3; the non-power-of-two rule of their code): Float32Array(nHeads). */
   alibiSlopes(nHeads: number): Float32Array;
 

@@ -501,6 +501,10 @@
   define('applyRope',
     [floats('x', 'a Float32Array, array or allocFloat32 buffer of n * d numbers', tableElements), number, number, spec, number, out]);
   define('decay', [spec, number, number]);
+  define('attentionTemperature', [number, number, number]);
+  define('mropePairAxes', [floats('sections', 'an array of 3 integers (t, h, w)', () => 3, 'Int32Array', Float64Array,
+    () => 'an integer >= 0'), number]);
+  define('mropePositions', [number, number, number, number]);
   define('alibiSlopes', [number]);
   define('alibiBias', [number, number, number, number]);
   define('t5Bucket', [relativePositions, number, number, number]);

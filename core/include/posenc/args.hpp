@@ -10,6 +10,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/config.hpp"
 #include "posenc/deberta.hpp"
+#include "posenc/mrope.hpp"
 #include "posenc/t5.hpp"
 
 namespace posenc::args {
@@ -43,6 +44,17 @@ inline constexpr IntArg position_buckets{"position_buckets", -1, deberta::kMaxLe
 inline constexpr IntArg max_relative_positions{"max_relative_positions", -1, deberta::kMaxSpan};
 /// embedTokens(text, dModel, seed).
 inline constexpr IntArg model_dim{"dModel", 1, attention::kMaxModelDim};
+
+/// attentionTemperature(floorScale, attnScale, maxPosition): the last position, named as
+/// the core names it (nope::attention_temperature).
+inline constexpr IntArg max_position{"max_position", 1, kMaxPosition};
+/// mropePairAxes(sections, interleaved): each section (their sum is checked by mrope_pair_axes).
+inline constexpr IntArg mrope_section{"sections", 0, mrope::kMaxPairs};
+/// mropePositions(textBefore, gridH, gridW, textAfter).
+inline constexpr IntArg text_before{"textBefore", 0, mrope::kMaxText};
+inline constexpr IntArg grid_h{"gridH", 1, mrope::kMaxGrid};
+inline constexpr IntArg grid_w{"gridW", 1, mrope::kMaxGrid};
+inline constexpr IntArg text_after{"textAfter", 0, mrope::kMaxText};
 
 /// tokenIds(text, vocab): the ids' range.
 inline constexpr IntArg vocab{"vocab", 1, 1024};

@@ -198,6 +198,36 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
     rotary,
 
     /**
+     * Llama 4's attention temperature (its NoPE layers, attn_temperature_tuning): the query at position p is scaled by
+     * log1p(floor((p + 1) / floorScale)) * attnScale + 1 (attentionTemperature; the core's nope::attention_temperature).
+     * @param {number} floorScale   tokens per step, in [1, 2^40] (Llama4TextConfig.floor_scale, 8192)
+     * @param {number} attnScale    in [-1e6, 1e6] (attn_scale, 0.1)
+     * @param {number} maxPosition  the last position drawn, an integer in [1, 2^40]
+     * @returns {{positions: Float64Array, scale: Float32Array, sampled: boolean}} the step points: 0, each position
+     *   where the scale steps up, maxPosition (at most 4096; sampled: more steps than that, some skipped)
+     * @throws {RangeError} with .param 'floor_scale', 'attn_scale' or 'max_position'
+     */
+    temperature: memoize((floorScale, attnScale, maxPosition) => pe.attentionTemperature(floorScale, attnScale, maxPosition)),
+
+    /**
+     * M-RoPE: the position id that drives each rotary pair (mropePairAxes; Qwen2-VL sectioned, Qwen3-VL interleaved).
+     * @param {number[]} sections    mrope_section [t, h, w], sum = head_dim / 2
+     * @param {boolean} interleaved  mrope_interleaved (Qwen3-VL)
+     * @returns {Int32Array} one per pair: 0 t, 1 h, 2 w
+     * @throws {RangeError} with .param 'sections' or 'interleaved'
+     */
+    mropeAxes: memoize((sections, interleaved) => pe.mropePairAxes(sections, interleaved)),
+
+    /**
+     * M-RoPE's three position ids of textBefore text tokens, one gridH x gridW image and textAfter text tokens, as
+     * Qwen2VLModel.get_rope_index (mropePositions).
+     * @returns {{t: Int32Array, h: Int32Array, w: Int32Array, kind: Int32Array}} n = textBefore + gridH * gridW + textAfter
+     *   each; kind 0 text, 1 image
+     * @throws {RangeError} with .param 'textBefore', 'gridH', 'gridW' or 'textAfter'
+     */
+    mropePositions: memoize((textBefore, gridH, gridW, textAfter) => pe.mropePositions(textBefore, gridH, gridW, textAfter)),
+
+    /**
      * The decay curves over distance 0..maxDistance (see the core's decay).
      * @returns {{distance: Float32Array, upper_bound: Float32Array, ones: Float32Array, random: Float32Array}}
      */

@@ -42,6 +42,8 @@ const LOADERS = {
   'compare-decay': () => import('./compare-decay.js'),
   'compare-spectrum': () => import('./compare-spectrum.js'),
   'compare-attention': () => import('./compare-attention.js'),
+  'profile-temperature': () => import('./profile-temperature.js'),
+  'profile-mrope': () => import('./profile-mrope.js'),
 };
 
 export const VIEW_IDS = Object.keys(LOADERS);
