@@ -291,13 +291,13 @@ std::vector<Case> catalogue() {
         {"linear factor 1e308 (every frequency 0)",
          [] { rotary_frequencies(S(R"({"type":"rope","rope_scaling":{"rope_type":"linear","factor":1e308}})"), 4); }, I,
          "rope_scaling", "inv_freq[0] = 1e-308", "expected a finite number > 0"},
-        {"llama3 low_freq_factor == high_freq_factor",
+        {"llama3 low_freq_factor > high_freq_factor",
          [] {
              rotary_frequencies(
-                 S(R"({"type":"rope","rope_scaling":{"rope_type":"llama3","factor":8,"low_freq_factor":4,"high_freq_factor":4,"original_max_position_embeddings":8192}})"),
+                 S(R"({"type":"rope","rope_scaling":{"rope_type":"llama3","factor":8,"low_freq_factor":5,"high_freq_factor":4,"original_max_position_embeddings":8192}})"),
                  4);
          },
-         I, "low_freq_factor", "low_freq_factor = 4", "< high_freq_factor = 4"},
+         I, "low_freq_factor", "low_freq_factor = 5", "<= high_freq_factor = 4"},
         {"forward with an absolute encoding",
          [] { attention::parse_forward(S(R"({"n":2,"d_model":4,"d_head":4,"encoding":{"type":"sinusoidal"}})")); }, I,
          "encoding.type", "\"sinusoidal\"", "positionTable"},

@@ -38,4 +38,4 @@ export function adjustRaw(raw, changed) {
 
 export { fields } from './model-profile-fields.js';
 
-export const views = ['profile-layers', 'profile-spectrum', 'profile-decay', 'profile-stacks'];
+export const views = ['profile-layers', 'profile-spectrum', 'profile-decay', 'profile-stacks', 'profile-temperature', 'profile-mrope'];
