@@ -69,6 +69,43 @@ test('a GGUF file opened with the picker is read from its header into the lab; a
   await page.close();
 });
 
+test('a GGUF file dropped on a family page is read into the paste box; its header lying about a length is refused by name', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope');
+  /** Drops a file of `bytes` on the GGUF box as a browser does (a DataTransfer holding a File). */
+  const drop = async (name, bytes) => {
+    const transfer = await page.evaluateHandle(({ name, data }) => {
+      const t = new DataTransfer();
+      t.items.add(new File([new Uint8Array(data)], name));
+      return t;
+    }, { name, data: [...bytes] });
+    await page.dispatchEvent('#gguf', 'dragover', { dataTransfer: transfer });
+    await page.dispatchEvent('#gguf', 'drop', { dataTransfer: transfer });
+  };
+  // Gemma-3 1B as convert_hf_to_gguf.py writes it: rope.freq_base 1e6, freq_base_swa 1e4, a 512-token window, 26 layers.
+  await drop('gemma3-1b.gguf', writeGguf([
+    ['general.architecture', T.str, 'gemma3'], ['gemma3.block_count', T.u32, 26], ['gemma3.context_length', T.u32, 32768],
+    ['gemma3.embedding_length', T.u32, 1152], ['gemma3.attention.head_count', T.u32, 4], ['gemma3.attention.key_length', T.u32, 256],
+    ['gemma3.rope.freq_base', T.f32, 1000000], ['gemma3.rope.freq_base_swa', T.f32, 10000], ['gemma3.attention.sliding_window', T.u32, 512]]));
+  await page.waitForFunction(() => /gemma3/.test(document.getElementById('config-text').value) && document.getElementById('config-notes').textContent !== '');
+  assert.equal(await page.inputValue('#control-rope_theta'), '1000000');
+  assert.equal(await page.inputValue('#control-rope_local_base_freq'), '10000');
+  assert.match(await page.textContent('#gguf-notes'), /gemma3\.rope\.freq_base_swa = 10000/);
+  // Two kinds of layer: the box offers each, and the model lab.
+  await page.waitForSelector('#config-layers:not([hidden])');
+  assert.match(await page.innerText('#config-kind'), /sliding_attention/);
+
+  // A key whose string claims 5000 bytes in a file of a few dozen: refused, naming the key; the page keeps Gemma-3.
+  const lying = writeGguf([['general.architecture', T.str, 'llama']]);
+  new DataView(lying.buffer).setBigUint64(24 + 8 + 20 + 4, 5000n, true);  // the value's length, after the key and its type
+  await drop('lying.gguf', lying);
+  await page.waitForFunction(() => document.getElementById('error-gguf').textContent !== '');
+  assert.match(await page.textContent('#error-gguf'), /general\.architecture/);
+  assert.equal(await page.inputValue('#control-rope_theta'), '1000000');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 test('a config that is not JSON is refused beside the box, and the figures keep the last model', async () => {
   const page = await playground.newPage();
   await openPlayground(playground, page, '?encoding=model_profile&model=smollm3-3b');

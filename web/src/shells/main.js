@@ -58,6 +58,8 @@ async function show(name, raw, fromLinkNames) {
   showFamilyFormula(name, family);
   paste.hidden = name === 'compare' || name === 'experiment' || name === 'language_model' || name === 'model_profile';
   gguf.hidden = paste.hidden && name !== 'model_profile';
+  layersBox.hidden = true;
+  if (name === 'model_profile') offerKinds(next.state().raw.config_json);
   ropeExport.hidden = !family.jsonFields;
   buildToc(next.views);
   summarise();
@@ -113,6 +115,9 @@ async function commit(changed = null) {
   const here = stage;
   const outcome = await here.whenSettled();
   if (here !== stage || !outcome.ok) return;
+  if (current.name === 'model_profile' && (changed === 'config_json' || changed === 'model' || changed === null)) {
+    offerKinds(stage.state().raw.config_json);
+  }
   const query = queryOf(current.name, stage.state().raw);
   if (query === applied) return;
   applied = query;
@@ -195,8 +200,11 @@ async function offerKinds(text) {
   layersBox.hidden = true;
   pastedProfile = null;
   let profile;
-  try { profile = await engine.call('profile', text); } catch { return; }  // readConfig said what is wrong already
-  if (profile.kinds.length < 2) return;
+  try { profile = await engine.call('profile', text); } catch { return; }  // the config's own error is shown already
+  const lab = current.name === 'model_profile';
+  if (profile.kinds.length < (lab ? 1 : 2)) return;
+  document.getElementById('config-profile').hidden = lab;
+  document.getElementById('config-show-kind').hidden = !lab;
   pastedProfile = { text, profile };
   kindSelect.replaceChildren(...profile.kinds.map((k, i) => {
     const option = document.createElement('option');
@@ -209,14 +217,18 @@ async function offerKinds(text) {
   layersBox.hidden = false;
 }
 
-kindSelect.addEventListener('change', async () => {
+/** Shows the chosen layer kind's spec in its family's views (a NoPE kind in the none family's). */
+async function showKind() {
   const kind = pastedProfile?.profile.kinds[Number(kindSelect.value)];
   if (!kind) return;
   const raw = { ...rawFromSpec(kind.spec, null), ...(kind.spec.type === 'rope' ? { preset: 'custom' } : {}) };
   if (current.name === kind.spec.type) await stage.change(raw);
   else await show(kind.spec.type, raw, []);
   commit();
-});
+}
+// On a family's page, picking a kind shows it at once; in the model lab, "show it" leaves the lab for the family.
+kindSelect.addEventListener('change', () => { if (current.name !== 'model_profile') showKind(); });
+document.getElementById('config-show-kind').addEventListener('click', showKind);
 
 document.getElementById('config-profile').addEventListener('click', async () => {
   if (!pastedProfile) return;
