@@ -31,7 +31,7 @@ test('every view of every family shows its formula, with no KaTeX error and no c
     for (const [id, source] of Object.entries(tex)) assert.ok(source?.length > 5, `${name}/${id}: ${source}`);
     assert.equal(await page.locator('.katex-error').count(), 0, `${name}: a formula KaTeX could not parse`);
     // The sidebar: the family's formula, typeset by the same module (compare mode and the labs have a description instead).
-    if (name !== 'compare' && name !== 'experiment' && name !== 'language_model') await page.waitForSelector('#family-formula .katex');
+    if (!['compare', 'experiment', 'language_model', 'model_profile'].includes(name)) await page.waitForSelector('#family-formula .katex');
   }
   assert.deepEqual(page.problems, []);
   await page.close();
@@ -44,6 +44,8 @@ const CASES = [
   ['?encoding=rope&rope_type=yarn&factor=16&original_max_position_embeddings=4096&beta_fast=32&beta_slow=1', 'spectrum',
     ['\\frac{\\theta_i}{16}', 'i_{\\beta} = \\lfloor i(32) \\rfloor = 20', 'i_{\\alpha} = \\lceil i(1) \\rceil = 46', '\\ln(4096/2\\pi r)']],
   ['?encoding=rope&rope_type=llama3&original_max_position_embeddings=8192&factor=8', 'spectrum', ['\\lambda_i < 2048', '\\lambda_i > 8192']],
+  ['?encoding=rope&rope_type=proportional&partial_rotary_factor=0.25&factor=1', 'spectrum',
+    ['i < 16 = \\lfloor 0.25\\cdot 128/2 \\rfloor', '0 & \\text{else (no position)}']],
   ['?encoding=rope&pair=5', 'rotation', ['\\theta_{5} = 10000^{-2\\cdot 5/128} = 0.487']],
   ['?encoding=sinusoidal&base=500&d_model=64', 'heatmap', ['\\omega_i = 500^{-2i/64}']],
   ['?encoding=sinusoidal&timescales=tensor2tensor&d_model=64', 'heatmap', ['\\omega_i = 10000^{-i/31}']],

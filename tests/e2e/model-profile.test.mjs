@@ -4,6 +4,9 @@
 // the reason beside their control while the page keeps what it showed.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { openPlayground, startPlayground } from './browser.mjs';
 import { T, writeGguf } from '../gguf-writer.mjs';
 
@@ -104,6 +107,31 @@ test('a GGUF file dropped on a family page is read into the paste box; its heade
   assert.equal(await page.inputValue('#control-rope_theta'), '1000000');
   assert.deepEqual(page.problems, []);
   await page.close();
+});
+
+test('a 10 GB GGUF file opens by its header alone (a sparse file on disk: the page never reads it whole)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-gguf-'));
+  const file = path.join(dir, 'big-llama.gguf');
+  const header = writeGguf([['general.architecture', T.str, 'llama'], ['llama.block_count', T.u32, 32],
+    ['llama.context_length', T.u32, 8192], ['llama.embedding_length', T.u32, 4096], ['llama.attention.head_count', T.u32, 32],
+    ['llama.rope.freq_base', T.f32, 500000], ['llama.rope.dimension_count', T.u32, 128]]);
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, header);
+  fs.ftruncateSync(fd, 10e9);  // 10 GB, sparse: no disk blocks past the header
+  fs.closeSync(fd);
+  const page = await playground.newPage();
+  try {
+    await openPlayground(playground, page, '?encoding=model_profile&model=smollm3-3b');
+    await page.waitForSelector('#profile-layers .figure svg');
+    await page.setInputFiles('#gguf-file', file);
+    await page.waitForFunction(() => /"llama"/.test(document.getElementById('control-config_json')?.value ?? '') &&
+      /32 layers\): RoPE θ 500,000, all 64 pairs turn/.test(document.querySelector('#profile-layers .figure')?.innerText ?? ''));
+    assert.equal(await page.textContent('#error-gguf'), '');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a config that is not JSON is refused beside the box, and the figures keep the last model', async () => {

@@ -88,8 +88,8 @@ function scaledTheta(p, seqLen, scaled) {
       return `\\theta'_i = \\theta_i / f_i,\\ f = ${text(seqLen > L ? 'long\\_factor' : 'short\\_factor')}\\ (${seqLen} ${seqLen > L ? '>' : '\\le'} L = ${L})`;
     case 'proportional': {  // p-RoPE (Gemma-4): floor(prf·head_dim/2) pairs turn, the rest have frequency 0
       const k = Math.floor((p.partial_rotary_factor * p.head_dim) / 2);
-      return `\theta'_i = \begin{cases} \theta_i/${s} & i < ${k} = \lfloor ${num(p.partial_rotary_factor)}\cdot ${p.head_dim}/2 \rfloor \\ ` +
-        `0 & \text{else (no position)} \end{cases}`;
+      return `\\theta'_i = \\begin{cases} \\theta_i/${s} & i < ${k} = \\lfloor ${num(p.partial_rotary_factor)}\\cdot ${p.head_dim}/2 \\rfloor \\\\ ` +
+        `0 & \\text{else (no position)} \\end{cases}`;
     }
     default:
       return '';
@@ -327,6 +327,17 @@ const FORMULAS = {
     text(`Adam, ${p.steps} steps, peak lr 0.01 after a warm-up,`), text('cosine decay to a tenth, gradient norm clipped at 1')),
   'lm-table': (p) => `\\text{ratio} = \\frac{\\mathrm{PPL}(${4 * p.train_length})}{\\mathrm{PPL}(${p.train_length})},\\quad \\mathrm{PPL} = e^{\\mathcal{L}}`,
   'lm-samples': () => `c_{t+1} \\sim \\operatorname{softmax}(z_t / 0.8)`,
+  // The model lab (labs/model-profile.js): what each layer kind computes, in symbols (its numbers are in the views).
+  'profile-layers': () => lines(`${text('layer')}\\ \\ell:\\ q_m \\mapsto R^{(\\ell)}_{m}\\,q_m\\ ${text('(RoPE of its layer type, or the identity: NoPE)')}`,
+    `${text('attends to')}\\ j \\le i\\ ${text('with')}\\ i - j < W_\\ell\\ ${text('(sliding window) or')}\\ \\lfloor i/C \\rfloor = \\lfloor j/C \\rfloor\\ ${text('(chunk)')}`),
+  'profile-spectrum': () => lines(`\\lambda^{(k)}_i = \\frac{2\\pi}{\\theta^{(k)}_i}\\ ${text('for each layer kind')}\\ k`,
+    `${text('proportional:')}\\ \\theta_i = \\mathrm{rope\\_theta}^{-2i/d}\\ (i < \\lfloor f d/2 \\rfloor),\\ \\theta_i = 0\\ ${text('otherwise')}`),
+  'profile-decay': () => `\\frac{q\\cdot R_{\\Delta}k}{q\\cdot k}\\Big|_{q=k=(1,\\dots,1)} = \\frac{a^2\\sum_{i} 2\\cos(\\Delta\\,\\theta_i) + (d - d_{\\mathrm{rot}})}{2a^2\\,d_{\\mathrm{rot}}/2 + (d - d_{\\mathrm{rot}})}\\ ${text('(NoPE: 1)')}`,
+  'profile-stacks': () => lines(`\\epsilon_i = \\frac{\\theta_i^{\\mathrm{stack}}}{\\theta_i^{\\mathrm{transformers}}} - 1\\ ${text('for llama.cpp and vLLM')}`,
+    `${text('llama.cpp:')}\\ \\theta_i = \\mathrm{fl}\\big(\\theta_{i-1}\\cdot \\mathrm{fl}(b^{-2/d})\\big)\\ ${text('(float32), freq\\_scale = 1/factor')}`),
+  'profile-temperature': () => `s(p) = \\ln\\!\\Big(1 + \\Big\\lfloor \\frac{p + 1}{\\mathrm{floor\\_scale}} \\Big\\rfloor\\Big)\\cdot \\mathrm{attn\\_scale} + 1,\\ q_p \\mapsto s(p)\\,q_p`,
+  'profile-mrope': () => lines(`${text('text:')}\\ (t, h, w) = (s, s, s);\\ ${text('image cell')}\\ (r, c):\\ (t, h, w) = (s,\\ s + r,\\ s + c)`,
+    `${text('pair')}\\ i\\ ${text('turns by')}\\ p_{a(i)}\\,\\theta_i,\\ a(i) \\in \\{t, h, w\\}\\ ${text('from mrope\\_section')}`),
   'train-attention': (p) => lines(`\\alpha^{(\\ell)}_{ij} = \\operatorname{softmax}_{j \\le i}\\big(s^{(\\ell)}_{ij}\\big),\\ i, j < L \\in \\{${p.train_length}, ${4 * p.train_length}\\}`,
     `s^{(\\ell)}_{ij}:\\ ${text('the trained scores of layer')}\\ \\ell\\ ${text('of the')}\\ ${p.map_arm.split(' → ').map(text).join('\\to ')}\\ ${text('model')}`),
   'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +
