@@ -26,8 +26,18 @@ function verdict(s) {
   const pairs = [];
   for (let a = 0; a < modelled.length; a++) for (let b = a + 1; b < modelled.length; b++) pairs.push([modelled[a], modelled[b], !differs(modelled[a], modelled[b])]);
   if (pairs.every(([, , same]) => same)) return `All ${modelled.length} stacks agree (within float32 rounding, ${s.agreement} relative).`;
-  return pairs.map(([a, b, same]) => `${a.name} and ${b.name} ${same ? 'agree' : 'differ'}`).join('; ') +
-    `. Largest difference of one pair’s frequency: ${(100 * s.overall_max_relative).toPrecision(3)} %` +
+  // The pair where a stack is furthest from transformers, as the plot draws it (θ / θ_transformers).
+  const hf = s.stacks[0];
+  let worst = null;
+  for (const t of modelled.slice(1)) {
+    t.inv_freq.forEach((f, i) => {
+      const ratio = hf.inv_freq[i] === 0 ? 1 : f / hf.inv_freq[i];
+      if (!worst || Math.abs(ratio - 1) > Math.abs(worst.ratio - 1)) worst = { name: t.name, i, ratio };
+    });
+  }
+  const where = worst && Math.abs(worst.ratio - 1) > s.agreement
+    ? `. Furthest apart: pair ${worst.i}, where ${worst.name}’s θ is ${worst.ratio.toPrecision(4)} × transformers’` : '';
+  return pairs.map(([a, b, same]) => `${a.name} and ${b.name} ${same ? 'agree' : 'differ'}`).join('; ') + where +
     (s.attention_factors_differ ? '; the attention factors differ' : '') + (s.logit_scales_differ ? '; the softmax scales differ' : '') + '.';
 }
 
