@@ -224,14 +224,17 @@ function readRotary(r, modelType, notes) {
       const full = byLayer.full_attention;
       if (!full) throw configError(`rope_parameters by layer type has no "full_attention" entry (has ${Object.keys(byLayer).join(', ')})`);
       spec.rope_parameters = standardScaling(full, modelType, notes);
-      const sliding = byLayer.sliding_attention;
+      // Gemma-4's full-attention layers have heads of their own width (Gemma4TextRotaryEmbedding reads
+      // head_dim_key "global_head_dim" for them): its sliding layers' pairs are not the full layers', so they are not
+      // drawn as a second spectrum over them but as a layer kind of their own (config/profile.js).
+      const ownWidth = r.has('global_head_dim') ? r.get('global_head_dim') : null;
+      const sliding = ownWidth == null ? byLayer.sliding_attention : null;
       if (sliding) local = sliding;
       notes.push(`rope_parameters by layer type: full_attention is shown${sliding ? '; sliding_attention as the sliding-window layers’ spectrum' : ''}`);
-      // Gemma-4's full-attention layers have heads of their own width (Gemma4TextRotaryEmbedding reads
-      // head_dim_key "global_head_dim" for them).
-      if (r.has('global_head_dim')) {
-        spec.head_dim = r.get('global_head_dim');
-        notes.push(`head_dim = global_head_dim = ${spec.head_dim}: the full_attention layers’ heads`);
+      if (ownWidth != null) {
+        notes.push(`head_dim = global_head_dim = ${ownWidth}: the full_attention layers’ heads (the sliding_attention layers’ ` +
+          `heads are ${spec.head_dim ?? 'head_dim'} wide: pick them as a layer kind of their own)`);
+        spec.head_dim = ownWidth;
       }
     } else {
       spec.rope_parameters = standardScaling(raw, modelType, notes);
