@@ -23,7 +23,7 @@ for (const scheme of ['light', 'dark']) {
   test(`axe: no serious or critical violation on the playground, the tour and an embed (${scheme})`, async () => {
     const page = await playground.newPage();
     await page.emulateMedia({ colorScheme: scheme });
-    for (const query of ['', '?encoding=rope', '?encoding=alibi']) {
+    for (const query of ['', '?encoding=rope', '?encoding=alibi', '?encoding=model_profile&model=llama-4-scout']) {
       await openPlayground(playground, page, query);
       assert.deepEqual(await seriousViolations(page), [], `playground ${query}`);
     }

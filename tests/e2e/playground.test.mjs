@@ -169,6 +169,8 @@ test('the URL reproduces the state after a reload', async () => {
 test('the heatmap tooltip gives the exact value of the cell under the pointer', async () => {
   const page = await playground.newPage();
   await openPlayground(playground, page, '?n=16&d_model=8&base=10000');
+  // The formula above the figure is typeset when KaTeX has loaded; until then the figure can still move down.
+  await page.waitForSelector('#heatmap .formula .katex');
   const canvas = page.locator('#heatmap canvas.matrix');
   const box = await canvas.boundingBox();
   // Cell (position 5, dimension 3): centre of row 5 of 16, column 3 of 8, relative to the canvas where it is

@@ -14,5 +14,7 @@ export function plot(options) {
   // Plot names each mark's <g> with aria-label ("line", "x-axis tick"); ARIA allows a name on a <g> only with a
   // role (axe-core: aria-prohibited-attr), so each named mark is a group, read as "line, group".
   for (const g of chart.querySelectorAll('g[aria-label]:not([role])')) g.setAttribute('role', 'group');
+  // A mark drawn as one element (Plot.frame's rect) is named on that element: an image, for the same reason.
+  for (const shape of chart.querySelectorAll('rect[aria-label]:not([role]), path[aria-label]:not([role])')) shape.setAttribute('role', 'img');
   return chart;
 }
