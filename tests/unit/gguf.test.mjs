@@ -102,6 +102,14 @@ test('linear scaling: factor 4 (and a partial rotation: 32 of 64 dims)', async (
   assert.equal(spec.partial_rotary_factor, 0.25);
 });
 
+test('rope.scaling.type "none": no scaling block, even with a factor written (llama.cpp applies none)', async () => {
+  const { config, notes } = await mapped([...LLAMA.filter(([k]) => k !== 'llama.rope.freq_base'),
+    ['llama.rope.freq_base', T.f32, 10000], ['llama.rope.scaling.type', T.str, 'none'], ['llama.rope.scaling.factor', T.f32, 8]]);
+  assert.equal(config.rope_theta, 10000);
+  assert.equal(config.rope_scaling, undefined);
+  assert.ok(notes.some((n) => /rope\.scaling\.type none: the factor 8 is not applied/.test(n)), notes.join('\n'));
+});
+
 test('a factor without a type is linear (load_hparams’ default); the older rope.scale_linear key too', async () => {
   const { config } = await mapped([
     ['general.architecture', T.str, 'llama'],
