@@ -26,11 +26,13 @@ test('a BLOOM config on the RoPE page switches to ALiBi with its 32 heads; a T5 
   await page.waitForFunction(() => new URLSearchParams(location.search).get('encoding') === 'alibi');
   assert.equal(await page.inputValue('#control-n_heads'), '32');
   assert.equal(await page.inputValue('#control-encoding'), 'alibi');
+  // The per-layer profile reads the layer count too (30 layers, each with ALiBi).
+  await page.waitForFunction(() => /30 layers, all with the alibi encoding/.test(document.getElementById('config-notes').textContent));
   const note = await page.textContent('#config-notes');
   assert.match(note, /shown as ALiBi/);
-  assert.match(note, /read: model_type, n_head/);
+  assert.match(note, /read: model_type, n_head, n_layer/);
   assert.match(note, /positional, not modelled: offset_alibi/);
-  assert.match(note, /ignored \(not positional\): architectures, hidden_size, n_layer, vocab_size/);
+  assert.match(note, /ignored \(not positional\): architectures, hidden_size, vocab_size/);
   await page.waitForSelector('#bias .figure canvas, #bias .figure svg');
 
   await paste(page, { model_type: 't5', d_model: 512, num_heads: 8, relative_attention_num_buckets: 16, relative_attention_max_distance: 64, is_encoder_decoder: true });
@@ -45,13 +47,17 @@ test('Gemma-3: the spectrum draws the sliding-window layers’ own base and mark
   const page = await playground.newPage();
   await openPlayground(playground, page, '?encoding=alibi');
   await paste(page, { model_type: 'gemma3_text', head_dim: 256, hidden_size: 1152, num_attention_heads: 4, max_position_embeddings: 32768,
-    rope_theta: 1000000, rope_local_base_freq: 10000, sliding_window: 512, sliding_window_pattern: 6, rope_scaling: null });
+    num_hidden_layers: 34, rope_theta: 1000000, rope_local_base_freq: 10000, sliding_window: 512, sliding_window_pattern: 6, rope_scaling: null });
   await page.waitForFunction(() => document.querySelector('#spectrum .figure')?.innerText.includes('rope_local_base_freq = 10,000'));
   const figure = await page.innerText('#spectrum .figure');
   assert.match(figure, /global layers, unscaled/);
   assert.match(figure, /sliding window = 512/);
   assert.equal(await page.inputValue('#control-rope_local_base_freq'), '10000');
-  assert.match(await page.textContent('#config-notes'), /positional, not modelled: sliding_window_pattern/);
+  // The per-layer profile then reads sliding_window_pattern too: every 6th layer global, the others sliding.
+  await page.waitForSelector('#config-layers:not([hidden])');
+  await page.waitForFunction(() => /read: .*sliding_window_pattern/.test(document.getElementById('config-notes').textContent));
+  assert.match(await page.textContent('#config-notes'), /full_attention: layers 5, 11, 17, 23, 29/);
+  assert.doesNotMatch(await page.textContent('#config-notes'), /not modelled: sliding_window_pattern/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -184,7 +184,7 @@ document.getElementById('config-apply').addEventListener('click', async () => {
     else await show(read.spec.type, raw, []);
     notes.textContent = configNote(read);
     commit();
-    offerKinds(document.getElementById('config-text').value);
+    offerKinds(document.getElementById('config-text').value, read);
   } catch (e) {
     error.textContent = e.message;
   }
@@ -196,11 +196,18 @@ let pastedProfile = null;
 const layersBox = document.getElementById('config-layers');
 const kindSelect = document.getElementById('config-kind');
 
-async function offerKinds(text) {
+/**
+ * Reads the config's per-layer profile and offers its layer kinds. After a paste (`read`: the config reader's result),
+ * the note then lists the layer keys as read (the profile reads layer_types, no_rope_layers, ...) and what it found.
+ */
+async function offerKinds(text, read = null) {
   layersBox.hidden = true;
   pastedProfile = null;
   let profile;
   try { profile = await engine.call('profile', text); } catch { return; }  // the config's own error is shown already
+  if (read && document.getElementById('config-text').value === text) {
+    document.getElementById('config-notes').textContent = `${configNote({ ...profile.read, spec: read.spec })}\n${profile.notes.join('\n')}`;
+  }
   const lab = current.name === 'model_profile';
   if (profile.kinds.length < (lab ? 1 : 2)) return;
   document.getElementById('config-profile').hidden = lab;
