@@ -205,8 +205,8 @@ async function offerKinds(text, read = null) {
   pastedProfile = null;
   let profile;
   try { profile = await engine.call('profile', text); } catch { return; }  // the config's own error is shown already
-  if (read && document.getElementById('config-text').value === text) {
-    document.getElementById('config-notes').textContent = `${configNote({ ...profile.read, spec: read.spec })}\n${profile.notes.join('\n')}`;
+  if (read && profile.num_hidden_layers != null && document.getElementById('config-text').value === text) {
+    document.getElementById('config-notes').textContent = configNote({ ...profile.read, notes: [...profile.read.notes, ...profile.notes], spec: read.spec });
   }
   const lab = current.name === 'model_profile';
   if (profile.kinds.length < (lab ? 1 : 2)) return;
