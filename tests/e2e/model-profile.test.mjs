@@ -25,7 +25,7 @@ test('Gemma-4 by default: 30 layers, every 6th global with proportional RoPE (64
   assert.match(strip, /1: full_attention \(5 layers\): RoPE θ 1,000,000, proportional, 64 of 256 pairs turn; attention global/);
   // One cell per layer and row: 30 layers, two rows.
   assert.equal(await page.$$eval('#profile-layers .figure svg [aria-label="cell"] rect', (r) => r.length), 60);
-  await page.waitForFunction(() => document.querySelector('#profile-spectrum .figure')?.innerText.includes('pairs 64–255 frequency 0'));
+  await page.waitForFunction(() => /pairs 64–255\s*have\s*frequency 0/.test(document.querySelector('#profile-spectrum .figure')?.textContent ?? ''));
   assert.match(await figureText(page, 'profile-spectrum'), /sliding_attention: sliding window 512/);
   await page.waitForSelector('#profile-decay .figure svg');
   assert.match(await figureText(page, 'profile-stacks'), /All 3 stacks agree/);

@@ -28,7 +28,7 @@ export function render(element, result) {
       if (f > 0) rows.push({ pair: i, wavelength: (2 * Math.PI) / f, kind: k.name, theta: f });
       else zero.push(i);
     });
-    if (zero.length) still.push({ kind: k.name, x1: zero[0] - 0.5, x2: zero.at(-1) + 0.5, text: `${k.name}: pairs ${zero[0]}–${zero.at(-1)} frequency 0, no position` });
+    if (zero.length) still.push({ kind: k.name, x1: zero[0] - 0.5, x2: zero.at(-1) + 0.5, text: `${k.name}: pairs ${zero[0]}–${zero.at(-1)} have frequency 0 (no position)` });
   }
   if (!turning.length) {
     const p = document.createElement('p');
@@ -46,7 +46,7 @@ export function render(element, result) {
     color: { domain: colours.domain.filter((n) => turning.some((k) => k.name === n)), range: colours.range.filter((_, i) => kinds[i].rope), legend: true },
     marks: [
       Plot.rect(still, { x1: 'x1', x2: 'x2', fill: 'kind', fillOpacity: 0.12 }),
-      Plot.text(still, { x: (d) => (d.x1 + d.x2) / 2, text: 'text', frameAnchor: 'top', dy: 14, fill: theme.grey, fontSize: 11 }),
+      Plot.text(still, { x: (d) => (d.x1 + d.x2) / 2, text: 'text', frameAnchor: 'top', dy: 14, fill: theme.grey, fontSize: 11, lineWidth: 14 }),
       Plot.ruleY(windows, { y: 'value', stroke: 'kind', strokeDasharray: '5,4' }),
       Plot.text(windows, { y: 'value', text: 'text', frameAnchor: 'left', dx: 4, dy: -7, fill: 'kind', fontSize: 11 }),
       Plot.lineY(rows, { x: 'pair', y: 'wavelength', z: 'kind', stroke: 'kind', strokeWidth: 1.8 }),
