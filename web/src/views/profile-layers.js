@@ -42,7 +42,8 @@ export function render(element, result) {
   const figure = n === 0 ? document.createElement('p') : plot({
     width, height: 150, marginLeft: 130, marginBottom: 36, marginRight: 20,
     x: { type: 'band', label: 'layer →', labelAnchor: 'center', labelOffset: 30, padding: 0.08,
-      tickFormat: (i) => (n <= 24 || i % (n <= 64 ? 4 : 8) === 0 || i === n - 1 ? String(i) : '') },
+      // Every layer's number when they fit, else every 4th (8th), and the last when it stands clear of those.
+      tickFormat: (i) => { const step = n <= 24 ? 1 : n <= 64 ? 4 : 8; return i % step === 0 || (i === n - 1 && i % step >= step / 2) ? String(i) : ''; } },
     y: { domain: ['position encoding', 'attention window'], label: null, padding: 0.08 },
     color: { domain: colours.domain, range: colours.range, legend: true, tickFormat: (name) => `${l.kinds.find((k) => k.name === name).index}: ${name}` },
     marks: [
