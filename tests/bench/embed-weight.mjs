@@ -12,8 +12,10 @@
  *
  * The first figure: the moment some `section.view` has an element inside its `.figure` and is not `.busy-view`
  * (no busy overlay), seen by a MutationObserver installed before the page's scripts run (addInitScript), which
- * records performance.now() then: ms since navigation start. A response counts as "before the first figure" when
- * its request started (request.timing().startTime, wall-clock ms) before performance.timeOrigin + that time.
+ * records performance.now() then: ms since navigation start (the DOM's time; the paint follows at the next frame). A
+ * response counts as "before the first figure" when its request started (request.timing().startTime, wall-clock ms)
+ * before performance.timeOrigin + that time, so a file requested close to the figure (a KaTeX font) may fall on either
+ * side from one run to the next.
  * "Settled": no request in flight and none started for 2 s (at most 60 s after the figure).
  *
  * Per page: {bytes before the first figure (gzip), bytes after settling (gzip), ms to the first figure, the
