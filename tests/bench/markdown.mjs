@@ -40,6 +40,15 @@ if (r.trainLm) {
     else console.log(`| ${name} | ${Math.round(e.tokensPerSecond)}${name !== 'posenc' && t.ratio ? ` (×${t.ratio.toFixed(2)})` : ''} | ${e.losses[0].toFixed(2)} → ${e.losses.at(-1).toFixed(2)} |`);
   }
 }
+if (r.embedWeight?.pages) {
+  const e = r.embedWeight, kb = (b) => (b / 1024).toFixed(1);
+  console.log(`\n| embed weight (cold cache, gzip -${e.gzipLevel}) | KB before the first figure | KB settled | first figure, ms | largest before the figure |\n|---|---|---|---|---|`);
+  for (const p of e.pages) {
+    if (p.error) { console.log(`| ${p.name} | failed | | | |`); continue; }
+    const top = p.top.slice(0, 3).map(([f, b]) => `${f.split('/').pop().replace(/-[\w-]{8}(\.\w+)$/, '$1')} ${kb(b)}`).join(', ');
+    console.log(`| ${p.name} | ${kb(p.beforeBytes)} | ${kb(p.settledBytes)} | ${Math.round(p.firstFigureMs)} | ${top} |`);
+  }
+}
 if (r.targets) {
   console.log('\n| target | measured | |\n|---|---|---|');
   for (const t of r.targets) {

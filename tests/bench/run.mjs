@@ -7,8 +7,8 @@
 //   npm run bench                         everything (~3-4 minutes on 2 cores)
 //   npm run bench -- --only rope,startup  workloads whose id or group contains a word
 //                                         (groups: attention rope sinusoid matmul overhead,
-//                                          and the sections peak native startup bundle train train-lm page simd;
-//                                          train also selects train-lm)
+//                                          and the sections peak native startup bundle train train-lm page simd embed;
+//                                          train also selects train-lm; embed: tests/bench/embed-weight.mjs)
 //   npm run bench -- --budget 2           seconds of timed rounds per workload (default 5)
 //   npm run bench -- --json out.json      where the results go (default bench-results.json)
 //   node tests/bench/markdown.mjs         the last results as Markdown tables (for the README)
@@ -28,6 +28,7 @@ import { simdCounts } from './simd-counts.mjs';
 import { measureTrain } from './train.mjs';
 import { measureTrainLm } from './train-lm.mjs';
 import { measurePage } from './page.mjs';
+import { measureEmbedWeight, formatEmbedWeight } from './embed-weight.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -244,6 +245,10 @@ if (selected('page')) {
   log('page: the built playground in headless Chromium (dragging base, typing 500 tokens, pasting a 12 MB config) ...');
   try { results.page = await measurePage(); } catch (e) { results.page = { error: String(e.message).split('\n')[0] }; }
 }
+if (selected('embed', 'embed-weight')) {
+  log('embed: every embed view and the playground from the built dist/ in headless Chromium, cold cache (bytes and time to the first figure) ...');
+  try { results.embedWeight = await measureEmbedWeight({ log }); } catch (e) { results.embedWeight = { error: String(e.message).split('\n')[0] }; }
+}
 if (selected('simd')) {
   log('simd: counting v128 instructions per kernel (a second build with function names) ...');
   try { results.simdCounts = simdCounts(); } catch (e) { results.simdCounts = { error: String(e.message).split('\n')[0] }; }
@@ -310,6 +315,11 @@ if (results.page) {
     console.log(`  ${pad('type into 500 tokens (rope)', 36)} ${pad(fmtMs(typing.longestMs), 10)} (${typing.longTasks} tasks over 50 ms)`);
     console.log(`  ${pad(`paste a ${paste.megabytes.toFixed(1)} MB config.json`, 36)} ${pad(fmtMs(paste.longestMs), 10)} (${paste.longTasks} tasks over 50 ms)`);
   }
+}
+
+if (results.embedWeight) {
+  console.log('');
+  console.log(results.embedWeight.error ? `embed weight: failed: ${results.embedWeight.error}` : formatEmbedWeight(results.embedWeight));
 }
 
 if (results.simdCounts) {

@@ -4,7 +4,7 @@
 //
 // measure(results) -> {value, met, detail} or null when the bench did not
 // measure what the target needs (the workload was not run, or posenc lacks
-// the function). results: {workloads: {id: {engines: {name: entry}}}, peak, bundle}.
+// the function). results: {workloads: {id: {engines: {name: entry}}}, peak, bundle, embedWeight}.
 
 const POSENC = 'posenc';
 const ZERO_COPY = 'posenc (zero-copy)';  // inputs and outputs in allocFloat32 buffers: no copies
@@ -115,7 +115,31 @@ export const TARGETS = [
       return { value: kb, unit: 'KB', met: kb <= 85, detail: b.files.map((f) => `${f.file} ${(f.gzipBytes / 1024).toFixed(1)} KB`).join(' + ') };
     },
   },
+  {
+    id: 'embed-first-figure-bytes',
+    description: 'every heatmap and line-chart embed <= 150 KB gzip before its first figure (cold cache)',
+    measure: (r) => worstEmbedPage(r, (p) => p.view !== null, (p) => p.beforeBytes / 1024, 'KB', (v) => v <= 150),
+  },
+  {
+    id: 'playground-first-figure-bytes',
+    description: 'the playground (index.html) <= 250 KB gzip before its first figure (cold cache)',
+    measure: (r) => worstEmbedPage(r, (p) => p.view === null, (p) => p.beforeBytes / 1024, 'KB', (v) => v <= 250),
+  },
+  {
+    id: 'first-figure-ms',
+    description: 'the first figure within 400 ms of navigation start, every embed and the playground (local server, cold cache)',
+    measure: (r) => worstEmbedPage(r, () => true, (p) => p.firstFigureMs, 'ms', (v) => v <= 400),
+  },
 ];
+
+/** The worst (largest) value over the measured pages of the embed-weight section that match, or null. */
+function worstEmbedPage(r, match, value, unit, ok) {
+  const pages = (r.embedWeight?.pages ?? []).filter((p) => !p.error && match(p));
+  if (pages.length === 0) return null;
+  const worst = pages.reduce((a, b) => (value(b) > value(a) ? b : a));
+  const missed = pages.filter((p) => !ok(value(p))).length;
+  return { value: value(worst), unit, met: missed === 0, detail: `worst: ${worst.name}; ${missed} of ${pages.length} over` };
+}
 
 /** Every target, measured: [{id, description, value, unit, met, detail}] (value null: not measured). */
 export function evaluateTargets(results) {
