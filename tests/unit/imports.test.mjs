@@ -34,13 +34,21 @@ test('web/src has no import cycle through dynamic imports either', () => {
 test("the engine's worker bundle holds none of the page's controls, state or presets; the config reader only on a paste", () => {
   const worker = reachable(graphOf(), 'engine/worker.js');
   assert.ok(worker.has('engine/calls.js'), 'the worker runs engine/calls.js');
-  const configReader = ['config/hf-config.js', 'config/model-config.js'];
+  const configReader = ['config/hf-config.js', 'config/model-config.js', 'config/profile.js', 'config/profile-text.js', 'config/gguf.js'];
   const pageOnly = ['controls.js', 'state.js', 'config/presets.js', 'config/rope-presets.js', 'stage.js', 'shells/main.js'];
   assert.deepEqual([...pageOnly, ...configReader].filter((f) => worker.has(f)), [], 'statically: the bundle every embed loads');
   // A pasted config.json is parsed in the worker (calls.js readConfig), its reader a chunk of its own loaded then.
   const withDynamic = reachable(graphOf({ dynamic: true }), 'engine/worker.js');
   assert.deepEqual(configReader.filter((f) => !withDynamic.has(f)), [], 'the worker imports the config reader when a config is pasted');
   assert.deepEqual(pageOnly.filter((f) => withDynamic.has(f)), []);
+});
+
+test('the pages load the per-layer profile and GGUF readers only when a config or file is read (in the worker)', () => {
+  const graph = graphOf();
+  for (const entry of ['shells/main.js', 'shells/embed.js', 'shells/tour.js', 'shells/posenc-view.js']) {
+    const loaded = reachable(graph, entry);
+    assert.deepEqual(['config/profile.js', 'config/profile-text.js', 'config/gguf.js'].filter((f) => loaded.has(f)), [], entry);
+  }
 });
 
 test("no view reads the page's state: views draw what they are given", () => {

@@ -3,7 +3,6 @@
 // rope_type names of the core's describe() (describe.js).
 import { FAMILY_TYPES, ROPE_TYPES } from '../describe.js';
 import { parseConfigText, readConfig } from './hf-config.js';
-import { readProfile } from './profile.js';
 
 /**
  * hf-config.js readConfig with the core's family and rope_type names: {spec, sliding, notes, used, unmodelled, ignored}.
@@ -14,7 +13,7 @@ export function specFromConfig(config) {
 }
 
 /** How many ignored keys readConfigText lists (a paste with 400,000 keys would otherwise send and print them all). */
-const IGNORED_LISTED = 40;
+export const IGNORED_LISTED = 40;
 
 /**
  * A pasted config.json's text read: parseConfigText, then specFromConfig. The engine's worker runs it
@@ -29,14 +28,3 @@ export function readConfigText(text) {
   return { ...read, ignored: read.ignored.slice(0, IGNORED_LISTED), ignoredCount: read.ignored.length };
 }
 
-/**
- * A pasted config.json's per-layer profile (profile.js readProfile with the core's names): {read, num_hidden_layers,
- * kinds, layers, mrope, notes}, read.ignored cut to its first 40 (read.ignoredCount: how many).
- * @param {string} text
- * @throws {Error} .param 'config': not JSON, nested too deeply, not a config posenc reads, or layer keys that contradict
- */
-export function profileFromText(text) {
-  const profile = readProfile(parseConfigText(text), { familyTypes: FAMILY_TYPES, ropeTypes: ROPE_TYPES });
-  const { read } = profile;
-  return { ...profile, read: { ...read, ignored: read.ignored.slice(0, IGNORED_LISTED), ignoredCount: read.ignored.length } };
-}

@@ -472,14 +472,14 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
     readConfig: async (text) => (await import('../config/model-config.js')).readConfigText(text),
 
     /**
-     * A pasted config.json's per-layer profile (config/model-config.js profileFromText): which layers rotate and how, their
+     * A pasted config.json's per-layer profile (config/profile-text.js profileFromText): which layers rotate and how, their
      * windows, NoPE layers and their temperature, M-RoPE's sections. A job: the reader is loaded on first use.
      * @returns {{read, num_hidden_layers: ?number, kinds: {name, spec, window, temperature, layers: number[]}[],
      *   layers: number[], mrope: ?{mrope_section: number[], mrope_interleaved: boolean}, notes: string[]}}
      * @throws {Error} .param 'config'
      */
     profile: memoizeJob(function* profile(text) {
-      const reader = yield { progress: { done: 0, total: 1, label: 'loading the config reader…' }, wait: import('../config/model-config.js') };
+      const reader = yield { progress: { done: 0, total: 1, label: 'loading the config reader…' }, wait: import('../config/profile-text.js') };
       return reader.profileFromText(text);
     }, 4),
 
