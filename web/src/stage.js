@@ -220,8 +220,10 @@ export async function createStage(o) {
     params = parsed.params;
     parseErrors = parsed.errors;
     showErrors();
-    // The formulas follow the values, not a bad one the views keep their last figure through.
-    if (!Object.keys(parseErrors).length) for (const frame of frames.values()) frame.setFormula(params).catch((e) => console.error(e));
+    // The formulas follow the values, not a bad one the views keep their last figure through. Before any figure is
+    // drawn they wait: formulas.js and KaTeX (about 85 KB gzip) load after the first figure, not before it.
+    const drawnBefore = [...frames.keys()].some((id) => session.drawn(id));
+    if (drawnBefore && !Object.keys(parseErrors).length) for (const frame of frames.values()) frame.setFormula(params).catch((e) => console.error(e));
     // What the engine computes from: the params, or what the family's page reads from them (compare: its lines).
     const sent = family.request ? family.request(params) : params;
     const outcome = await session.update(sent, new Set(Object.keys(parsed.errors)));
@@ -231,6 +233,7 @@ export async function createStage(o) {
     for (const [id, frame] of frames) {
       const drawn = session.drawn(id);
       if (drawn) frame.setFormula(drawn.params, drawn.data).catch((e) => console.error(e));
+      else if (!drawnBefore && !Object.keys(parseErrors).length) frame.setFormula(params).catch((e) => console.error(e));  // not drawn: its formula still
     }
     // Values from a link (or attributes) that the core refuses together: fall back, draw again.
     if (outcome.errors.length && (fromLink.size || fallback)) {

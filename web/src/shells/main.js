@@ -74,10 +74,16 @@ async function show(name, raw, fromLinkNames) {
  */
 async function showFamilyFormula(name, family) {
   const box = document.getElementById('family-formula');
+  // A lab's description at once; a family's formula after the first figures (a lab's may take minutes to train):
+  // formulas.js and KaTeX are not what the reader waits for.
+  if (family.formula) { box.innerHTML = family.formula; return; }
+  box.replaceChildren();
+  await stage?.whenSettled();
+  if (current?.name !== name) return;
   const [{ FAMILY_FORMULAS }, { typeset }] = await Promise.all([import('../formulas.js'), import('../lib/katex.js')]);
   if (current?.name !== name) return;
   const entry = FAMILY_FORMULAS[name];
-  if (!entry) { box.innerHTML = family.formula ?? ''; return; }
+  if (!entry) return;
   const math = document.createElement('span');
   typeset(math, entry.tex, { displayMode: false });
   const cite = document.createElement('span');
