@@ -61,7 +61,8 @@ const NUMERIC_KEYS = new Set(['head_dim', 'global_head_dim', 'hidden_size', 'num
   'position_buckets', 'max_relative_positions', 'layer_norm_eps', 'attention_head_size']);
 const POSITIONAL_PATTERN = /rope|rotary|position|alibi|relative|window|bucket|chunk|pos_att/i;
 
-function isObject(x) {
+/** Whether x is a plain JSON object (not null, not an array). */
+export function isObject(x) {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
@@ -186,7 +187,7 @@ function standardScaling(block, modelType, notes) {
 }
 
 /** v5's per-layer-type rope_parameters ({full_attention: {...}, sliding_attention: {...}}), or null. */
-function perLayerType(block) {
+export function perLayerType(block) {
   if (!isObject(block)) return null;
   const values = Object.values(block);
   return values.length > 0 && values.every(isObject) ? block : null;

@@ -8,7 +8,7 @@
 // hf-config.js readConfig builds for a config of that kind's keys, so a single-kind
 // model's profile holds exactly readConfig's spec. Imports nothing but hf-config.js:
 // runs in node and in the browser (tests/unit/profile.test.mjs).
-import { LANGUAGE_MODEL_KEYS, configError, readConfig } from './hf-config.js';
+import { LANGUAGE_MODEL_KEYS, configError, isObject, perLayerType, readConfig } from './hf-config.js';
 
 // The layer types posenc knows (transformers configuration_utils ALLOWED_LAYER_TYPES, those
 // that decide how a layer attends over positions) and the legacy names transformers remaps
@@ -38,10 +38,6 @@ const DEFAULT_WINDOW = { gemma2: 4096, gemma3_text: 4096, gemma3: 4096, gemma4_t
 // both defaulting to a NoPE layer every no_rope_layer_interval-th (default 4).
 const NO_ROPE_MODELS = new Set(['llama4', 'llama4_text', 'smollm3']);
 
-function isObject(x) {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
-}
-
 /** "0–4, 6–10, 12" for sorted layer indices. */
 function ranges(indices) {
   const parts = [];
@@ -70,13 +66,6 @@ function withKeys(config, nestedKey, overrides) {
     return out;
   };
   return nestedKey ? { ...config, [nestedKey]: apply(config[nestedKey]) } : apply(config);
-}
-
-/** v5's rope_parameters by layer type ({full_attention: {...}, sliding_attention: {...}}), as readConfig detects it, or null. */
-function perLayerType(block) {
-  if (!isObject(block)) return null;
-  const values = Object.values(block);
-  return values.length > 0 && values.every(isObject) ? block : null;
 }
 
 /**

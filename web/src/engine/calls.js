@@ -475,7 +475,7 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * A pasted config.json's per-layer profile (config/profile-text.js profileFromText): which layers rotate and how, their
      * windows, NoPE layers and their temperature, M-RoPE's sections. A job: the reader is loaded on first use.
      * @returns {{read, num_hidden_layers: ?number, kinds: {name, spec, window, temperature, layers: number[]}[],
-     *   layers: number[], mrope: ?{mrope_section: number[], mrope_interleaved: boolean}, notes: string[]}}
+     *   layers: number[], mrope: ?{mrope_section: number[], mrope_interleaved: boolean}, notes: string[], model: string}}
      * @throws {Error} .param 'config'
      */
     profile: memoizeJob(function* profile(text) {

@@ -9,6 +9,7 @@ import { badParam } from '../errors.js';
 import { dropeSteps } from './drope.js';
 import { scheduleOf, stepsOf } from './schedule.js';
 import { SCALING_ARMS, ropeScalings } from './rope-scalings.js';
+import { mapJob } from '../lib/map-job.js';
 
 export const label = 'train short, test long (experiment)';
 export const formula = 'Each encoding trains its own small attention model on the task at L_train, then is tested on ' +
@@ -69,10 +70,6 @@ export function armsOf(params) {
   ];
 }
 
-/** A job whose value is fn of job's value (the same progress on the way). */
-function* mapJob(job, fn) {
-  return fn(yield* job);
-}
 
 /**
  * The experiment's result fields (lazy getters), each a job of the engine's (engine/calls.js experiment):

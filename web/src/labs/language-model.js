@@ -7,6 +7,7 @@
 import { FAMILY_TYPES } from '../describe.js';
 import { badParam } from '../errors.js';
 import { ropeScalings } from './rope-scalings.js';
+import { mapJob } from '../lib/map-job.js';
 
 /** The text, where it comes from, and its licence (shown with the lab's figures). */
 export const CORPUS = {
@@ -113,10 +114,6 @@ export function pretrainRequest(params) {
   return { ...requestOf(params), eval_lengths: [params.train_length], eval_examples: 1, samples: 0, validation_every: 0 };
 }
 
-/** A job whose value is fn of job's value (the same progress on the way). */
-function* mapJob(job, fn) {
-  return fn(yield* job);
-}
 
 /**
  * The lab's result field, a job of the engine's (engine/calls.js languageModel), shared by the views:

@@ -1,17 +1,8 @@
 // The model lab's fields as the engine's worker computes them (labs/model-profile.js is the page's side: its controls and
 // ready-made models, which the worker does not load). The config's profile is read in the worker (engine/calls.js
 // profile, the reader loaded on first use); the core computes every number.
+import { mapJob } from '../lib/map-job.js';
 
-/** The model a config names: its _name_or_path, else its (text config's) model_type. */
-function modelName(config) {
-  const named = config?._name_or_path ?? config?.text_config?.model_type ?? config?.model_type;
-  return typeof named === 'string' && named.trim() ? named.trim().split('/').pop() : 'pasted config';
-}
-
-/** A job's value passed through fn (its progress on the way). */
-function* mapJob(job, fn) {
-  return fn(yield* job);
-}
 
 /** The config's profile (engine/calls.js profile), its errors named for the lab's control (config_json). */
 function* profileOf(engine, text) {
@@ -46,13 +37,11 @@ function describeKind(kind, rope) {
  */
 export function fields(engine, params) {
   const layers = () => mapJob(profileOf(engine, params.config_json), (profile) => {
-    let config = null;
-    try { config = JSON.parse(params.config_json); } catch { /* the profile read it: not reached */ }
     const kinds = profile.kinds.map((kind, index) => {
       const rope = kind.spec.type === 'rope' ? engine.rotary(kind.spec, params.seq_len) : null;
       return { ...kind, index, rope, label: describeKind(kind, rope) };
     });
-    return { model: modelName(config), n: profile.num_hidden_layers, kinds, layers: profile.layers, mrope: profile.mrope,
+    return { model: profile.model, n: profile.num_hidden_layers, kinds, layers: profile.layers, mrope: profile.mrope,
       notes: profile.notes, read: profile.read };
   });
   return {
