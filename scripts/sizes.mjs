@@ -1,18 +1,31 @@
-// What a reader downloads: the gzip size of every file the playground, an
-// embedded view (embed.html in an iframe) or a <posenc-view> component loads
-// from dist/, following Vite's manifest (the static imports of each entry, the
-// chunks of the one view shown, the engine's worker and its .wasm). Run by
-// `npm run build`; `node scripts/sizes.mjs --json` prints the numbers as JSON.
+// What a reader downloads: for each embedded view (embed.html?view=<id> in an
+// iframe, or a <posenc-view>) and for the playground, the gzip size of what dist/
+// sends before the first figure, and in all once everything loaded lazily has
+// come. Read from Vite's manifest, without a browser (tests/bench/embed-weight.mjs
+// measures the same in Chromium):
+//   before the first figure: the page's static JS and CSS, the page file of the family that shows the view
+//     (families/catalogue.js loads it), the view's module and what it imports, the engine's worker with its static
+//     imports, and the first WebAssembly module it instantiates (FIRST_WASM);
+//   in all: also what a view's frame loads after its figure (formulas.js, KaTeX, describe, the trained sets'
+//     reader: view-frame.js) and the full module where the first one is smaller (AFTER_WASM). Fonts are not counted:
+//     a browser fetches only those a formula uses.
+// Run by `npm run build`; `node scripts/sizes.mjs --json` prints the numbers as JSON.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+
+/** The engine's WebAssembly modules, by the name they are built as (dist/assets/<name>-<hash>.wasm): the one a view
+ * draws its first figure with (a smaller module, when the build has one), and the full one. */
+const FIRST_WASM_NAMES = ['posenc-view.wasm', 'posenc.wasm'];
+const FULL_WASM_NAME = 'posenc.wasm';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.POSENC_DIST ?? path.join(root, 'dist');
 const manifestFile = path.join(dist, '.vite', 'manifest.json');
 const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
 const AIM = 150 * 1024;
+const PLAYGROUND_AIM = 250 * 1024;
 
 const sizes = new Map();
 /** Gzip bytes of a file of dist/ (level 6, what static hosts commonly use). */
@@ -21,57 +34,97 @@ function gzip(file) {
   return sizes.get(file);
 }
 
-/** The files a manifest chunk loads with it: itself, its static imports, their CSS and assets (the worker), recursively. */
+/** dist/'s file for a module built as `name` (posenc.wasm: assets/posenc-<hash>.wasm), or null. */
+function builtAs(name) {
+  const dot = name.lastIndexOf('.');
+  const pattern = new RegExp(`^${name.slice(0, dot).replace(/[-.]/g, '\\$&')}(-[\\w-]{8})?\\${name.slice(dot)}$`);
+  const found = fs.readdirSync(path.join(dist, 'assets')).filter((f) => pattern.test(f));
+  return found.length ? `assets/${found[0]}` : null;
+}
+const FIRST_WASM = FIRST_WASM_NAMES.map(builtAs).find(Boolean);
+const FULL_WASM = builtAs(FULL_WASM_NAME);
+if (!FIRST_WASM || !FULL_WASM) throw new Error(`sizes: no ${FIRST_WASM_NAMES.join(' or ')} in ${dist}/assets`);
+
+/**
+ * The files a manifest chunk loads with it: itself, its static imports, their CSS and assets (the worker, with its
+ * static imports), recursively.
+ */
 function closure(key, files = new Set()) {
   const chunk = manifest[key];
-  if (!chunk || files.has(chunk.file)) return files;
+  if (!chunk) throw new Error(`sizes: ${key} is not in Vite's manifest`);
+  if (files.has(chunk.file)) return files;
   files.add(chunk.file);
   for (const css of chunk.css ?? []) files.add(css);
   for (const asset of chunk.assets ?? []) {
-    files.add(asset);
-    if (asset.endsWith('.js')) for (const ref of referencedAssets(asset)) files.add(ref);  // the worker's .wasm
+    if (asset.endsWith('.js')) workerClosure(asset, files);
+    else if (!/\.(woff2?|ttf)$/.test(asset)) files.add(asset);
   }
   for (const imported of chunk.imports ?? []) closure(imported, files);
   return files;
 }
 
 /**
- * The files a worker script loads as it starts, found next to it: its .wasm and the chunks it imports statically
- * (`import"./x.js"`, `from"./x.js"`); not those it imports on demand (`import("./x.js")`: the arm worker, the trained
- * sets), which a view that does not ask for them never fetches.
+ * A worker script and the chunks it imports statically (`import"./x.js"`, `from"./x.js"`), recursively; not those it
+ * imports on demand (`import("./x.js")`: the arm worker, the trained sets, the config reader), nor its .wasm (counted
+ * apart: FIRST_WASM before the figure).
  */
-function referencedAssets(file) {
+function workerClosure(file, files) {
+  if (files.has(file)) return files;
+  files.add(file);
   const text = fs.readFileSync(path.join(dist, file), 'utf8');
-  const names = new Set([...(text.match(/[\w.-]+\.wasm(?=[`'"])/g) ?? []),
-    ...[...text.matchAll(/(?:\bfrom|\bimport)\s*["'`]\.\/([\w.-]+\.js)["'`]/g)].map((match) => match[1])]);
-  return [...names].map((name) => path.posix.join(path.posix.dirname(file), name)).filter((f) => f !== file && fs.existsSync(path.join(dist, f)));
+  for (const [, name] of text.matchAll(/(?:\bfrom|\bimport)\s*["'`]\.\/([\w.-]+\.js)["'`]/g)) {
+    const next = path.posix.join(path.posix.dirname(file), name);
+    if (fs.existsSync(path.join(dist, next))) workerClosure(next, files);
+  }
+  return files;
 }
 
 const total = (files) => [...files].reduce((sum, f) => sum + gzip(f), 0);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-// The views, and the families that show them (the playground loads the default family's views).
-// Each view id's module, as web/src/views/index.js loads it ("heatmap: () => import('./heatmap.js')").
-const loaders = fs.readFileSync(path.join(root, 'web/src/views/index.js'), 'utf8');
-const VIEW_MODULES = Object.fromEntries([...loaders.matchAll(/'?([\w-]+)'?: \(\) => import\('\.\/([\w-]+\.js)'\)/g)].map(([, id, file]) => [id, file]));
-const viewFile = (id) => `src/views/${VIEW_MODULES[id]}`;
+// Each view id's module, as web/src/views/index.js loads it ("heatmap: () => import('./heatmap.js')"), and each
+// family's page file, as families/catalogue.js loads it ("rope: () => import('../config/rope-presets.js')").
+const sourceOf = (file) => fs.readFileSync(path.join(root, 'web/src', file), 'utf8');
+const loadersIn = (file) => Object.fromEntries([...sourceOf(file).matchAll(/^\s+'?([\w-]+)'?: .*?\(\) => import\('([.\w/-]+\.js)'\)/gm)]
+  .map(([, id, module]) => [id, `src/${path.posix.join(path.posix.dirname(file), module)}`]));
+const VIEW_MODULES = loadersIn('views/index.js');
+const FAMILY_MODULES = loadersIn('families/catalogue.js');
 const { FAMILIES, ENCODING } = await import(path.join(root, 'web/src/families/index.js'));
 const { VIEW_IDS } = await import(path.join(root, 'web/src/views/index.js'));
+const missing = [...VIEW_IDS.filter((id) => !VIEW_MODULES[id]), ...Object.keys(FAMILIES).filter((n) => !FAMILY_MODULES[n])];
+if (missing.length) throw new Error(`sizes: no module found for ${missing.join(', ')}`);
 
-const page = (html, entry, views) => {
-  const files = closure(entry);
-  if (html) files.add(html);
-  for (const id of views) closure(viewFile(id), files);
-  return files;
-};
-const playground = page('index.html', 'index.html', FAMILIES[ENCODING.default].views);
+/** The family an embed of view `id` shows without `encoding`: the default one, else the first with the view (stage.js). */
+const familyOf = (id) => (FAMILIES[ENCODING.default].views.includes(id) ? ENCODING.default
+  : Object.keys(FAMILIES).find((n) => FAMILIES[n].views.includes(id)));
+
+// What a view's frame loads after its figure (view-frame.js showFormula), and the page's (the playground's) own.
+const LAZY = ['src/formulas.js', 'src/lib/katex.js', 'src/describe.js', 'src/families/trained.js'];
+
+/** {before, after}: the files before the first figure, and every file once the lazy ones came. */
+function page(entry, family, views) {
+  const before = closure(entry);
+  closure(FAMILY_MODULES[family], before);
+  for (const id of views) closure(VIEW_MODULES[id], before);
+  before.add(FIRST_WASM);
+  const after = new Set(before);
+  for (const key of LAZY) closure(key, after);
+  after.add(FULL_WASM);
+  return { before, after };
+}
+
+const playground = page('index.html', ENCODING.default, FAMILIES[ENCODING.default].views);
+playground.before.add('index.html');
+playground.after.add('index.html');
 const rows = VIEW_IDS.map((id) => {
-  const iframe = page('embed.html', 'embed.html', [id]);
-  const component = page(null, 'src/shells/posenc-view.js', [id]);
-  return { view: id, iframe: total(iframe), component: total(component), files: [...iframe] };
+  const family = familyOf(id);
+  const iframe = page('embed.html', family, [id]);
+  iframe.before.add('embed.html');
+  iframe.after.add('embed.html');
+  const component = page('src/shells/posenc-view.js', family, [id]);
+  return { view: id, family, before: total(iframe.before), after: total(iframe.after), component: total(component.before),
+    files: iframe.before };
 });
-const unmapped = VIEW_IDS.filter((id) => !manifest[viewFile(id)]);
-if (unmapped.length) throw new Error(`sizes: no built module for the views ${unmapped.join(', ')}`);
 
 // What dominates one embed: its files by kind.
 const kindOf = (file) => (file.endsWith('.wasm') ? 'the .wasm (the C++ core)'
@@ -86,18 +139,23 @@ const breakdown = (files) => {
 };
 
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ playground: total(playground), views: rows.map(({ files: _, ...r }) => r) }, null, 1));
+  console.log(JSON.stringify({ firstWasm: FIRST_WASM, playground: { before: total(playground.before), after: total(playground.after) },
+    views: rows.map(({ files: _, ...r }) => r) }, null, 1));
 } else {
-  console.log(`\nWhat a reader downloads (gzip, level 6), aim for one embedded view: ${kb(AIM)}`);
-  console.log(`  playground (index.html, ${ENCODING.default}, every view): ${kb(total(playground))}`);
-  console.log('  one view             iframe (embed.html)   <posenc-view>');
+  const mark = (bytes, aim) => (bytes <= aim ? ' ' : '*');
+  console.log(`\nWhat a reader downloads (gzip, level 6): before the first figure (first module: ${path.basename(FIRST_WASM)}), `
+    + `and in all once what loads after it came; aims before the figure: ${kb(AIM)} an embed, ${kb(PLAYGROUND_AIM)} the playground`);
+  console.log(`  playground (index.html, ${ENCODING.default})        ${kb(total(playground.before)).padStart(10)} `
+    + `${mark(total(playground.before), PLAYGROUND_AIM)}  ${kb(total(playground.after)).padStart(10)}`);
+  console.log('  embed.html?view=     (family)          before figure     in all   <posenc-view> before');
   for (const r of rows) {
-    console.log(`  ${r.view.padEnd(20)} ${kb(r.iframe).padStart(10)} ${r.iframe <= AIM ? ' ' : '*'}        ${kb(r.component).padStart(10)} ${r.component <= AIM ? ' ' : '*'}`);
+    console.log(`  ${r.view.padEnd(20)} ${`(${r.family})`.padEnd(17)} ${kb(r.before).padStart(10)} ${mark(r.before, AIM)}  `
+      + `${kb(r.after).padStart(10)}   ${kb(r.component).padStart(10)} ${mark(r.component, AIM)}`);
   }
   console.log('  (* over the aim)');
   for (const id of ['heatmap', 'decay']) {
     const files = rows.find((r) => r.view === id).files;
-    console.log(`  embed.html?view=${id}: ${breakdown(files).map(([k, v]) => `${k} ${kb(v)}`).join(', ')}`);
+    console.log(`  embed.html?view=${id}, before the figure: ${breakdown(files).map(([k, v]) => `${k} ${kb(v)}`).join(', ')}`);
   }
 }
 fs.rmSync(path.join(dist, '.vite'), { recursive: true, force: true });  // the manifest is for this report only

@@ -59,3 +59,25 @@ test("no view reads the page's state: views draw what they are given", () => {
   assert.deepEqual(readers, []);
   assert.deepEqual(views.filter((v) => reachable(graph, v).has('controls.js')), []);
 });
+
+test("an embed's and a component's static graph hold no family's page file, lab, config reader or controls: loaded when used", () => {
+  // The worker is a bundle of its own (engine/page.js imports its URL): the page's graph stops there.
+  const graph = { ...graphOf(), 'engine/worker.js': [] };
+  for (const entry of ['shells/embed.js', 'shells/posenc-view.js', 'shells/single-view.js', 'stage.js']) {
+    const loaded = [...reachable(graph, entry)];
+    assert.ok(loaded.includes('families/catalogue.js'), `${entry} reaches the families through catalogue.js`);
+    const lazy = loaded.filter((f) => (f.startsWith('families/') && !['families/catalogue.js', 'families/trained.js'].includes(f))
+      || f.startsWith('labs/') || f.startsWith('config/') || f.startsWith('views/') && f !== 'views/index.js'
+      || ['controls.js', 'formulas.js', 'lib/katex.js', 'export.js', 'engine/calls.js', 'lib/plot.js'].includes(f));
+    assert.deepEqual(lazy, [], entry);
+  }
+  // The playground's too: it loads its family's file when it shows it, the config reader's on a paste.
+  const playground = reachable(graph, 'shells/main.js');
+  assert.deepEqual([...playground].filter((f) => f.startsWith('labs/') || f.startsWith('config/') || f === 'families/index.js'), []);
+});
+
+test('catalogue.js loads every family: each loader names a module that exists', async () => {
+  const loaders = importsOf('families/catalogue.js', { dynamic: true }).filter((f) => !importsOf('families/catalogue.js').includes(f));
+  assert.ok(loaders.includes('families/sinusoidal.js') && loaders.includes('config/rope-presets.js') && loaders.includes('labs/compare-mode.js'));
+  assert.deepEqual(loaders.filter((f) => !modules().includes(f)), []);
+});

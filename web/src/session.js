@@ -28,7 +28,7 @@ function sameOn(names, a, b) {
 /**
  * @param {object} o
  * @param {object} o.engine           from engine.js
- * @param {string} o.family           the spec type of the family (families/index.js)
+ * @param {string} o.family           the spec type of the family (families/catalogue.js)
  * @param {object[]} o.views          view modules
  * @param {Map<string, object>} o.frames  view id -> its frame (view-frame.js)
  * @param {(error: Error, viewId: string) => string|false} [o.place]  shows an error elsewhere (beside a

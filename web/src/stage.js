@@ -5,9 +5,8 @@
 // the control it names, or in the view it stopped. A value that came from a
 // link (or an attribute) and is refused becomes a warning, and its default
 // is used, so a page opened from a link always draws.
-import { createControls, inlineForm } from './controls.js';
 import { defaultsOf, parameterOf, parse, readQuery, toQuery, visibleNames } from './state.js';
-import { ENCODING, FAMILIES, parametersOf } from './families/index.js';
+import { ENCODING, FAMILY_NAMES, loadFamilies, loadFamily, loadedFamily, parametersOf } from './families/catalogue.js';
 import { loadView } from './views/index.js';
 import { loadTrained } from './families/trained.js';
 import { createViewFrame } from './view-frame.js';
@@ -15,16 +14,17 @@ import { createSession } from './session.js';
 import { escapeHtml as escapeAttribute } from './lib/html.js';
 
 
-/** The raw values a query is read against: the defaults, or a family's base for them (a model preset's values). */
+/** The raw values a query is read against: the defaults, or a family's base for them (a model preset's values). Family
+ * `name` loaded (catalogue.js loadFamily). */
 export function baseOf(name, raw) {
-  const family = FAMILIES[name];
+  const family = loadedFamily(name);
   const defaults = { ...defaultsOf(parametersOf(name)), encoding: name };
   return family.baseRaw ? family.baseRaw(defaults, raw) : defaults;
 }
 
 /**
  * The query string of a state: the parameters that apply and differ from the
- * base (the encoding only when it is not the default one).
+ * base (the encoding only when it is not the default one). Family `name` loaded.
  */
 export function queryOf(name, raw) {
   const parameters = parametersOf(name);
@@ -87,10 +87,12 @@ export function shareSnippets(site, viewId, name, raw, { title = viewId, height 
  */
 export async function createStage(o) {
   const { engine, name } = o;
-  const family = FAMILIES[name];
+  const family = await loadFamily(name);
   const parameters = parametersOf(name);
   const fromLink = new Set(o.fromLink ?? []);
-  const views = await Promise.all((o.viewIds ?? family.views).map(loadView));
+  // The controls' module only where there are controls (an embed without them draws without it).
+  const [views, { createControls, inlineForm } = {}] = await Promise.all([Promise.all((o.viewIds ?? family.views).map(loadView)),
+    o.form || o.viewControls ? import('./controls.js') : undefined]);
   const frames = new Map();
   const controlErrors = new Map();  // view id -> {param, message}
   let parseErrors = {};
@@ -406,43 +408,66 @@ export async function createStage(o) {
 }
 
 
-const ALL_KEYS = new Set(Object.keys(FAMILIES).flatMap((n) => parametersOf(n).map((p) => p.name)));
-const BY_LOWER_CASE = new Map([...ALL_KEYS].map((key) => [key.toLowerCase(), key]));
+/** Every family's keys, and each by its name in lower case (HTML lowercases attribute names): loaded on first use, to
+ * word the warning for a key the family shown does not have (another family's, or none). */
+let allKeys = null;
+async function everyKey() {
+  allKeys ??= loadFamilies().then(() => {
+    const keys = new Set(FAMILY_NAMES.flatMap((n) => parametersOf(n).map((p) => p.name)));
+    return { keys, byLowerCase: new Map([...keys].map((key) => [key.toLowerCase(), key])) };
+  });
+  return allKeys;
+}
 
-/**
- * The state key an HTML attribute name stands for: HTML lowercases attribute names (init_L="64" reaches the
- * component as init_l), so a component's attribute is matched to a key without regard to case.
- */
-export function keyOfAttribute(name) {
-  return BY_LOWER_CASE.get(name.toLowerCase()) ?? name;
+/** The first family (the default one first) that shows view `viewId` (any, without one), loading families only as needed. */
+async function familyShowing(viewId) {
+  if (!viewId || (await loadFamily(ENCODING.default)).views.includes(viewId)) return ENCODING.default;
+  const all = await loadFamilies();
+  return FAMILY_NAMES[all.findIndex((f) => f.views.includes(viewId))] ?? ENCODING.default;
 }
 
 /**
- * Reads a link's query (or a component's attributes) into a family and its raw values.
+ * Reads a link's query (or a component's attributes) into a family and its raw values, once that family is loaded.
  * The encoding is `encoding`, else the default one (for a single view: the first family
  * that shows it); an unknown encoding, an unknown key or a value that does not parse
- * becomes a warning and its default is used.
+ * becomes a warning and its default is used. Only the family shown is loaded, unless a key is not one of its own
+ * (then every family, to say whose it is) or it lacks the view (then the one to show it for).
  * @param {Iterable<[string, string]>} entries
  * @param {object} [o]
  * @param {string[]} [o.shellKeys]  keys the shell reads itself
  * @param {string} [o.viewId]       the one view to show (embed, component)
- * @returns {{name: string, raw: Record<string, string>, warnings: {param: string, message: string}[]}}
+ * @param {boolean} [o.anyCase]     keys are HTML attribute names, which HTML lowercases: init_l stands for init_L
+ * @returns {Promise<{name: string, raw: Record<string, string>, warnings: {param: string, message: string}[]}>}
  */
-export function readLink(entries, { shellKeys = [], viewId = null } = {}) {
-  const pairs = [...entries];
+export async function readLink(entries, { shellKeys = [], viewId = null, anyCase = false } = {}) {
+  let pairs = [...entries];
   const asked = pairs.find(([k]) => k === 'encoding')?.[1];
   const warnings = [];
-  const hasView = (n) => !viewId || FAMILIES[n].views.includes(viewId);
-  const fallback = hasView(ENCODING.default) ? ENCODING.default : Object.keys(FAMILIES).find(hasView) ?? ENCODING.default;
-  let name = asked ?? fallback;
-  if (!Object.hasOwn(FAMILIES, name)) {
-    warnings.push({ param: 'encoding', message: `encoding = ${JSON.stringify(asked)} ignored: expected one of ${Object.keys(FAMILIES).join(', ')}; showing ${fallback}` });
-    name = fallback;
-  } else if (!hasView(name)) {
-    warnings.push({ param: 'view', message: `view = ${JSON.stringify(viewId)} is not a view of ${name}; showing it for ${fallback}` });
+  const known = FAMILY_NAMES.includes(asked);
+  const hasView = async (n) => !viewId || (await loadFamily(n)).views.includes(viewId);
+  let name = asked;
+  if (!known || !(await hasView(asked))) {
+    const fallback = await familyShowing(viewId);
+    if (asked === undefined) {
+      // no encoding asked: the default, or the first family with the view
+    } else if (!known) {
+      warnings.push({ param: 'encoding', message: `encoding = ${JSON.stringify(asked)} ignored: expected one of ${FAMILY_NAMES.join(', ')}; showing ${fallback}` });
+    } else {
+      warnings.push({ param: 'view', message: `view = ${JSON.stringify(viewId)} is not a view of ${asked}; showing it for ${fallback}` });
+    }
     name = fallback;
   }
-  const read = readQuery(parametersOf(name), pairs.filter(([k]) => k !== 'encoding'),
-    { shellKeys, familyLabel: FAMILIES[name].label, otherKeys: ALL_KEYS });
+  const family = await loadFamily(name);
+  const parameters = parametersOf(name);
+  const own = new Set([...parameters.map((p) => p.name), ...shellKeys]);
+  const ownByLowerCase = new Map([...own].map((key) => [key.toLowerCase(), key]));
+  if (anyCase) pairs = pairs.map(([k, v]) => [own.has(k) ? k : ownByLowerCase.get(k.toLowerCase()) ?? k, v]);
+  let otherKeys = new Set();
+  if (pairs.some(([k]) => !own.has(k))) {
+    const every = await everyKey();
+    otherKeys = every.keys;
+    if (anyCase) pairs = pairs.map(([k, v]) => [own.has(k) ? k : every.byLowerCase.get(k.toLowerCase()) ?? k, v]);
+  }
+  const read = readQuery(parameters, pairs.filter(([k]) => k !== 'encoding'), { shellKeys, familyLabel: family.label, otherKeys });
   return { name, raw: read.raw, warnings: [...warnings, ...read.warnings] };
 }

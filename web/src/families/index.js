@@ -1,24 +1,12 @@
-// The encoding families the page offers, and the control that picks one: the
-// core's families (pages.js), then `compare` (two to four of them side by side),
-// `experiment` (train short, test long), `language_model` (the same on a novel) and `model_profile` (a model's layers).
-import { FAMILY_PAGES, rawFromSpec } from './pages.js';
-import * as compare from '../labs/compare-mode.js';
-import * as experiment from '../labs/experiment.js';
-import * as languageModel from '../labs/language-model.js';
-import * as modelProfile from '../labs/model-profile.js';
+// Every encoding the page offers, loaded at once (families/catalogue.js loads
+// them one by one, as the pages show them): for the tests and scripts, which read
+// every family's parameters and views. {name: its page file}, in the order of
+// catalogue.js's FAMILY_NAMES (the core's families in the core's order, then
+// compare, experiment, language_model, model_profile).
+import { FAMILY_NAMES, loadFamilies } from './catalogue.js';
 
-export { rawFromSpec };
+export { ENCODING, familyLabel, parametersOf } from './catalogue.js';
+export { rawFromSpec } from './pages.js';
 
-/** {name: the family's page file}: the core's families in the core's order (describe()), then compare, experiment, language_model,
- *  model_profile. */
-export const FAMILIES = { ...FAMILY_PAGES, compare, experiment, language_model: languageModel, model_profile: modelProfile };
-
-export const ENCODING = {
-  name: 'encoding', kind: 'choice', default: 'sinusoidal', choices: Object.keys(FAMILIES), label: 'encoding',
-  choiceLabels: Object.fromEntries(Object.entries(FAMILIES).map(([k, f]) => [k, f.label])),
-};
-
-/** The full parameter list of a family: the encoding picker first. */
-export function parametersOf(name) {
-  return [ENCODING, ...FAMILIES[name].parameters];
-}
+/** {name: the family's page file, with its label}. */
+export const FAMILIES = Object.fromEntries((await loadFamilies()).map((family, k) => [FAMILY_NAMES[k], family]));

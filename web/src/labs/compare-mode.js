@@ -13,7 +13,6 @@ import { defaultsOf, parse } from '../state.js';
 import { specFromConfig } from '../config/model-config.js';
 import { parseConfigText } from '../config/hf-config.js';
 
-export const label = 'compare 2–4 configurations';
 export const formula = 'each configuration: the encoding, then its parameters, e.g. <code>rope preset=llama-3.1-8b</code> ' +
   'or <code>rope rope_type=yarn factor=8</code>; or a pasted model config.json';
 

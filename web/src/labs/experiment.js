@@ -11,7 +11,6 @@ import { scheduleOf, stepsOf } from './schedule.js';
 import { SCALING_ARMS, ropeScalings } from './rope-scalings.js';
 import { mapJob } from '../lib/map-job.js';
 
-export const label = 'train short, test long (experiment)';
 export const formula = 'Each encoding trains its own small attention model on the task at L_train, then is tested on ' +
   'longer sequences without retraining: the question every positional encoding is asked (ALiBi’s “train short, test long”).';
 

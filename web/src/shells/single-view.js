@@ -4,7 +4,6 @@
 // shadow root.
 import { createStage, queryOf, readLink } from '../stage.js';
 import { createWarnings } from '../warnings.js';
-import { inlineForm } from '../controls.js';
 import { VIEW_IDS } from '../views/index.js';
 
 /** Keys the single-view shells read themselves. */
@@ -17,9 +16,10 @@ export const SHELL_KEYS = ['view', 'controls', 'theme'];
  * @param {object} o.engine
  * @param {Iterable<[string, string]>} o.entries  view=<id> and the playground's state keys
  * @param {URL} o.site        where index.html is (for "open in posenc")
+ * @param {boolean} [o.anyCase]  the keys are HTML attribute names (lowercased by HTML; stage.js readLink)
  * @returns {Promise<{stage: object|null, update(entries): Promise|null, destroy(): void}>}
  */
-export async function mountSingleView(root, { engine, entries, site }) {
+export async function mountSingleView(root, { engine, entries, site, anyCase = false }) {
   const pairs = [...entries];
   const get = (key) => pairs.find(([k]) => k === key)?.[1];
   const viewId = get('view');
@@ -39,7 +39,7 @@ export async function mountSingleView(root, { engine, entries, site }) {
     return { stage: null, update: () => null, destroy() {} };
   }
   const warnings = createWarnings(warningsBox);
-  const { name, raw, warnings: found } = readLink(pairs, { shellKeys: SHELL_KEYS, viewId });
+  const { name, raw, warnings: found } = await readLink(pairs, { shellKeys: SHELL_KEYS, viewId, anyCase });
   for (const w of found) warnings.add(w);
 
   const open = document.createElement('a');
@@ -47,7 +47,8 @@ export async function mountSingleView(root, { engine, entries, site }) {
   open.target = '_blank';
   open.rel = 'noopener';
   open.textContent = 'open in posenc ↗';
-  const form = get('controls') === '1' ? inlineForm('Controls of this view') : null;
+  // The controls' module only when asked for them: an embed without controls draws without it.
+  const form = get('controls') === '1' ? (await import('../controls.js')).inlineForm('Controls of this view') : null;
   const linkTo = (state) => { open.href = `${new URL('index.html', site).href}${queryOf(name, state)}#${viewId}`; };
   const stage = await createStage({
     engine, name, raw, fromLink: new Set(Object.keys(raw)), container: views, form, controls: 'dependencies', viewIds: [viewId],
@@ -61,18 +62,21 @@ export async function mountSingleView(root, { engine, entries, site }) {
   return {
     stage,
     /**
-     * Applies new entries in place when they keep the view, the encoding and the controls;
-     * returns null when the view must be mounted anew.
+     * Applies new entries in place when they keep the view, the encoding and the controls: a promise that resolves once
+     * they are read and the view is on its way to them (stage.whenSettled then waits for them); null when the view must
+     * be mounted anew.
      */
     update(nextEntries) {
       const next = [...nextEntries];
       const value = (key) => next.find(([k]) => k === key)?.[1];
       if (value('view') !== viewId || (value('encoding') ?? name) !== name || (value('controls') === '1') !== Boolean(form)) return null;
-      const read = readLink(next, { shellKeys: SHELL_KEYS, viewId });
-      warnings.clear();
-      for (const w of read.warnings) warnings.add(w);
-      if (value('theme') !== theme) { theme = value('theme'); stage.rerender(); }
-      return stage.load(read.raw, Object.keys(read.raw));
+      return readLink(next, { shellKeys: SHELL_KEYS, viewId, anyCase }).then((read) => {
+        warnings.clear();
+        for (const w of read.warnings) warnings.add(w);
+        if (value('theme') !== theme) { theme = value('theme'); stage.rerender(); }
+        stage.load(read.raw, Object.keys(read.raw));
+        return true;
+      });
     },
     destroy: () => stage.destroy(),
   };
