@@ -14,6 +14,9 @@ import { attachPreviews } from '../lib/box-average.js';
 import { tracking } from '../lib/reads.js';
 import { detach } from './detach.js';
 import { trainArm, trainInWorkers, workerCount } from './arms.js';
+import { needsFullModule } from './modules.js';
+
+export { needsFullModule };
 
 /** Bytes of the typed arrays in value (each counted once). */
 function bytesOf(value, seen = new Set()) {
@@ -106,22 +109,6 @@ function sameTraining(a, b) {
   const trainingOf = (r) => JSON.stringify(Object.entries(r).filter(([k]) => !['eval_lengths', 'eval_examples', 'samples',
     'sample_length', 'validation_every', 'task', 'text', 'encoding'].includes(k)).sort(([x], [y]) => (x < y ? -1 : 1)));
   return trainingOf(a) === trainingOf(b);
-}
-
-/**
- * Whether a view request of family `family` for `needs` calls what only posenc.wasm has (the trainer, the model lab's
- * functions; CMakeLists.txt): the experiment lab, the model lab's stacks, temperature and M-RoPE views, the attention
- * lab's views with the trained head. A hint only: the server loads posenc.wasm before computing such a request, where
- * it would otherwise find out from the view module's 'unavailable' error (as it does for anything this misses).
- * @param {string} family  a family of families/compute.js COMPUTE (experiment, model_profile, rope, ...)
- * @param {object} params
- * @param {string[]} needs
- * @returns {boolean}
- */
-export function needsFullModule(family, params, needs) {
-  if (family === 'experiment') return true;
-  if (family === 'model_profile') return needs.some((n) => ['stacks', 'temperatureCurve', 'mropeLayout'].includes(n));
-  return params?.trained_head === true && needs.some((n) => ['attention', 'ablation', 'wordOrder'].includes(n));
 }
 
 /** Bytes of typed arrays all the memoised calls of one instance keep between requests (resultStore). */
