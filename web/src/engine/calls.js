@@ -654,8 +654,24 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   let running = false;
   let current = null;  // the request being answered; between a job's slices, a message can stop it (current.stop)
   let kind = module === 'full' ? 'full' : 'view';  // the module instances come from: 'view' until a request needs posenc.wasm
+  let lacked = false;  // whether the view module threw 'unavailable' during this request (however the caller wrapped it)
+  /** The view module with its API functions watched for 'unavailable' (a family may wrap the error in its own). */
+  const watched = (instance) => (kind !== 'view' ? instance : new Proxy(instance, {
+    get(target, name) {
+      const value = target[name];
+      if (typeof value !== 'function') return value;
+      return function call(...args) {
+        try {
+          return value.apply(target, args);
+        } catch (error) {
+          if (error?.code === 'unavailable') lacked = true;
+          throw error;
+        }
+      };
+    },
+  }));
   let ready = load(kind).then((module) => {
-    pe = module;
+    pe = watched(module);
     calls = createCalls(pe, { corpus, spawnArm });
     post({ op: 'ready', version: pe.version(), module: kind });
   }, (error) => {
@@ -674,7 +690,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     pe = null;
     calls = null;
     ready = load(kind).then((module) => {
-      pe = module;
+      pe = watched(module);
       calls = createCalls(pe, { corpus, spawnArm });
       post({ op: 'restarted', memoryBytes });
     }, (error) => {
@@ -743,8 +759,9 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
         return { id: request.id, error: errorMessage(error) };
       }
     }
+    lacked = false;
     const reply = await answerOnce(request);
-    if (kind !== 'view' || Array.isArray(reply) || reply.error?.code !== 'unavailable') return reply;
+    if (kind !== 'view' || !lacked) return reply;
     try {
       await loadFull();
     } catch (error) {
