@@ -20,6 +20,11 @@
 //    undefined and keeps the error, which lastError() returns as {name, code,
 //    message, param?, value?, allowed?}; post.js throws it as a RangeError or Error.
 //    So no C++ frame is ever unwound by JS, and the stack and heap cannot leak.
+//
+// Two modules are linked from this file (CMakeLists.txt): posenc.wasm with every
+// binding, and posenc-view.wasm (POSENC_VIEW_MODULE defined) without the ones
+// under #ifndef POSENC_VIEW_MODULE (the trainer, the model lab's, tokenIds,
+// attentionForward), whose core code the LTO link then drops.
 #include <emscripten/bind.h>
 #include <emscripten/em_js.h>
 #include <emscripten/emscripten.h>
@@ -420,6 +425,7 @@ val rope_inv_freq(int spec_id, val seq_len) {
     });
 }
 
+#ifndef POSENC_VIEW_MODULE  // the model lab only
 /// ropeStacks(spec, seqLen): {stacks: [{name, modelled, inv_freq: Float32Array(rotary_dim / 2) (empty when not modelled),
 /// attention_factor, logit_scale, layout, note}] for transformers, llama.cpp, vllm; max_relative: Float32Array(rotary_dim / 2)
 /// per pair, first, second: Int32Array (the stacks' indices that attain it), overall_max_relative, agreement,
@@ -463,6 +469,7 @@ val rope_stacks(int spec_id, val seq_len) {
             .value();
     });
 }
+#endif  // POSENC_VIEW_MODULE
 
 /// applyRope(x, n, d, spec, positionOffset, out?): x [n, d] rotated, a fresh Float32Array(n * d) or out.array (may be x itself).
 val apply_rope(val x, val n, val d, int spec_id, val offset, val out) {
@@ -492,6 +499,7 @@ val decay(int spec_id, val max_distance, val seed) {
     });
 }
 
+#ifndef POSENC_VIEW_MODULE  // the model lab only
 /// attentionTemperature(floorScale, attnScale, maxPosition): Llama 4's query scale on its NoPE layers at
 /// its step points, {positions: Float64Array(m) (tokens), scale: Float32Array(m), sampled: boolean}
 /// (posenc::nope::attention_temperature; m <= 4096).
@@ -539,6 +547,7 @@ val mrope_positions(val text_before, val grid_h, val grid_w, val text_after) {
         return Record().i32("t", p.ids[0]).i32("h", p.ids[1]).i32("w", p.ids[2]).i32("kind", p.kind).value();
     });
 }
+#endif  // POSENC_VIEW_MODULE
 
 /// alibiSlopes(nHeads): Float32Array(nHeads), the slope m_h of each head.
 val alibi_slopes(val n_heads) {
@@ -636,6 +645,7 @@ val attention(int request_id, val x) {
     });
 }
 
+#ifndef POSENC_VIEW_MODULE  // the API only (no view calls it)
 /// attentionForward(request, x, wq, wk, wv, out?): Float32Array(n * d_head) or out.array, one head with the
 /// caller's weights (posenc::attention::forward); x [n, d_model], wq, wk, wv [d_model, d_head], row-major.
 val attention_forward(int request_id, val x, val wq, val wk, val wv, val out) {
@@ -649,6 +659,7 @@ val attention_forward(int request_id, val x, val wq, val wk, val wv, val out) {
         return result_value(out, storage);
     });
 }
+#endif  // POSENC_VIEW_MODULE
 
 /// cope(request, q, k, pos_emb): {gates, positions, bias}, Float32Array(n * n) each (posenc::cope::run);
 /// q, k [n, d_head], pos_emb [npos_max, d_head], row-major.
@@ -664,6 +675,7 @@ val cope(int request_id, val q, val k, val pos_emb) {
     });
 }
 
+#ifndef POSENC_VIEW_MODULE  // the trainer
 /// UTF-8 of the corpus characters `tokens` index.
 std::string characters(const posenc::train::Corpus& corpus, const std::vector<int>& tokens) {
     std::string out;
@@ -825,6 +837,7 @@ void trainer_free(double handle) {
     const std::size_t k = std::size_t(handle) - 1;
     if (handle >= 1 && k < trainers.size()) trainers[k].reset();
 }
+#endif  // POSENC_VIEW_MODULE
 
 /// embedTokens(text, dModel, seed): {tokens: string[], data: Float32Array(n * dModel)},
 /// the token embeddings the attention head uses (tokenize + token_embedding).
@@ -837,6 +850,7 @@ val embed_tokens(val words, val d_model, val seed) {
     });
 }
 
+#ifndef POSENC_VIEW_MODULE  // the attention lab's trained head only
 /// tokenIds(text, vocab): {tokens: string[], ids: Int32Array(tokens.length)}, each token's id among vocab
 /// (posenc::attention::token_id: the trained head's reading of a word).
 val token_ids(val words, val vocab) {
@@ -849,6 +863,7 @@ val token_ids(val words, val vocab) {
         return Record().value("tokens", strings(tokens)).i32("ids", ids).value();
     });
 }
+#endif  // POSENC_VIEW_MODULE
 
 /// describe(): the families, their keys, rope's scaling types and the limits (posenc::describe).
 val describe() {
@@ -879,12 +894,8 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_positionTable", &position_table);
     function("posenc_positionFrequencies", &position_frequencies);
     function("posenc_ropeInvFreq", &rope_inv_freq);
-    function("posenc_ropeStacks", &rope_stacks);
     function("posenc_applyRope", &apply_rope);
     function("posenc_decay", &decay);
-    function("posenc_attentionTemperature", &attention_temperature);
-    function("posenc_mropePairAxes", &mrope_pair_axes);
-    function("posenc_mropePositions", &mrope_positions);
     function("posenc_alibiSlopes", &alibi_slopes);
     function("posenc_alibiBias", &alibi_bias);
     function("posenc_t5Bucket", &t5_bucket);
@@ -892,17 +903,25 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_attentionBias", &attention_bias);
     function("posenc_positionSimilarity", &position_similarity);
     function("posenc_attention", &attention);
-    function("posenc_attentionForward", &attention_forward);
     function("posenc_cope", &cope);
+    function("posenc_embedTokens", &embed_tokens);
+    function("posenc_describe", &describe);
+    function("posenc_version", &version);
+    function("posenc_heapBytesInUse", &heap_bytes_in_use);
+#ifndef POSENC_VIEW_MODULE
+    // posenc.wasm only: the trainer, the model lab's, the trained head's reading and attentionForward.
+    // Absent from posenc-view.wasm (post.js throws code 'unavailable' for them; the engine then loads posenc.wasm).
+    function("posenc_ropeStacks", &rope_stacks);
+    function("posenc_attentionTemperature", &attention_temperature);
+    function("posenc_mropePairAxes", &mrope_pair_axes);
+    function("posenc_mropePositions", &mrope_positions);
+    function("posenc_attentionForward", &attention_forward);
     function("posenc_train", &train);
     function("posenc_trainerStart", &trainer_start);
     function("posenc_trainerStep", &trainer_step);
     function("posenc_trainerEvaluate", &trainer_evaluate);
     function("posenc_trainerFinish", &trainer_finish);
     function("posenc_trainerFree", &trainer_free);
-    function("posenc_embedTokens", &embed_tokens);
     function("posenc_tokenIds", &token_ids);
-    function("posenc_describe", &describe);
-    function("posenc_version", &version);
-    function("posenc_heapBytesInUse", &heap_bytes_in_use);
+#endif
 }

@@ -464,11 +464,21 @@
   /** The name of the function whose call is inside the module (phase two), or null. */
   let running = null;
 
+  /**
+   * The Error of a function this module was linked without (posenc-view.wasm has no trainer, model-lab functions,
+   * tokenIds or attentionForward; CMakeLists.txt): .code 'unavailable', .param the function's name.
+   */
+  function unavailable(name) {
+    return apiError(Error, `posenc: ${name} is not in this module (posenc-view.wasm); load posenc.wasm for it`, 'unavailable',
+      name, 'posenc-view.wasm', 'posenc.wasm');
+  }
+
   /** Module[name] = the JS function over the embind function Module.posenc_<name>, one converter per argument. */
   function define(name, converters) {
     const arity = converters.length;
     Module[name] = {
       [name](...values) {
+        if (core(name) === undefined) throw unavailable(name);
         if (values.length > arity)
           throw apiError(TypeError, `${name} takes ${arity} arguments, got ${values.length}`, 'bad_call', 'arguments',
             `${values.length} arguments`, `at most ${arity}`);
@@ -590,7 +600,7 @@
 
   /** Drops an experiment under way by its trainerStart handle (nothing for one finished or freed). */
   Module['trainerFree'] = (handle) => {
-    if (typeof handle === 'number') core('trainerFree')(handle);
+    if (typeof handle === 'number' && core('trainerFree') !== undefined) core('trainerFree')(handle);
   };
 
   /** Bytes of wasm heap allocated by malloc: a diagnostic for the leak tests. */

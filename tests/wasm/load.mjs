@@ -3,10 +3,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import createPosenc from '../../web/generated/posenc.mjs';
+import createPosencView from '../../web/generated/posenc-view.mjs';
 
-export function loadPosenc() {
-  const wasmBinary = fs.readFileSync(new URL('../../web/generated/posenc.wasm', import.meta.url));
-  return createPosenc({ wasmBinary });
+/** An instance of posenc.wasm (every function), or with module 'view' of posenc-view.wasm (the views' functions). */
+export function loadPosenc(module = 'full') {
+  const name = module === 'view' ? 'posenc-view' : 'posenc';
+  const wasmBinary = fs.readFileSync(new URL(`../../web/generated/${name}.wasm`, import.meta.url));
+  return (module === 'view' ? createPosencView : createPosenc)({ wasmBinary });
 }
 
 /**

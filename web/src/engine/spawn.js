@@ -5,12 +5,13 @@
  * A module worker running the script at `url`. A worker script must be same-origin: from another origin (the
  * component on a blog, served with CORS), a blob stub of the page's origin imports the real one.
  * @param {URL} url
+ * @param {string} [name]  the worker's self.name (engine/worker.js reads which wasm module to start with from it)
  * @returns {Worker}
  */
-export function moduleWorker(url) {
-  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
+export function moduleWorker(url, name = '') {
+  if (url.origin === location.origin) return new Worker(url, { type: 'module', name });
   const stub = new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' });
-  return new Worker(URL.createObjectURL(stub), { type: 'module' });
+  return new Worker(URL.createObjectURL(stub), { type: 'module', name });
 }
 
 /**

@@ -1,0 +1,168 @@
+// The two modules of one build (CMakeLists.txt): posenc-view.wasm has every function the views compute with at
+// their first figure and lacks the trainer and the model lab's functions (its JS API throws .code 'unavailable'
+// for them, naming the function); posenc.wasm has them all. Every field of every core family, at its defaults,
+// is computed on the view module and is the full module's, bit for bit. The engine's server (engine/calls.js
+// createServer) starts on the view module and loads the full one when a request needs it, then serves from it.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { CORE_FAMILIES, trainedNeeds } from '../../web/src/families/compute.js';
+import { FAMILIES } from '../../web/src/families/index.js';
+import { loadTrained } from '../../web/src/families/trained.js';
+import { computeFields, createCalls, createServer, needsFullModule } from '../../web/src/engine/calls.js';
+import { errorOf, loadPosenc } from './load.mjs';
+
+const view = await loadPosenc('view');
+const full = await loadPosenc('full');
+
+/** The API functions only posenc.wasm has (wasm/bindings.cpp, under #ifndef POSENC_VIEW_MODULE). */
+const FULL_ONLY = ['ropeStacks', 'attentionTemperature', 'mropePairAxes', 'mropePositions', 'attentionForward', 'train',
+  'trainerStart', 'trainerStep', 'trainerEvaluate', 'trainerFinish', 'tokenIds'];
+/** The API functions both have. */
+const BOTH = ['positionTable', 'positionFrequencies', 'ropeInvFreq', 'applyRope', 'decay', 'alibiSlopes', 'alibiBias', 't5Bucket',
+  'attentionBias', 'debertaRelativePosition', 'positionSimilarity', 'attention', 'cope', 'embedTokens', 'describe', 'version'];
+
+test('posenc-view.wasm registers the views\' functions and not the trainer\'s or the model lab\'s; posenc.wasm all of them', () => {
+  for (const name of BOTH) {
+    assert.equal(typeof view[`posenc_${name}`], 'function', `view: ${name}`);
+    assert.equal(typeof full[`posenc_${name}`], 'function', `full: ${name}`);
+  }
+  for (const name of [...FULL_ONLY, 'trainerFree']) {
+    assert.equal(view[`posenc_${name}`], undefined, `view: ${name}`);
+    assert.equal(typeof full[`posenc_${name}`], 'function', `full: ${name}`);
+  }
+  assert.equal(view.version(), full.version());
+  assert.deepEqual(view.describe(), full.describe());
+});
+
+test('a function the view module lacks throws code "unavailable" naming it, before reading its arguments', () => {
+  const request = { task: 'copy', encoding: { type: 'rope', head_dim: 8 }, layers: 1, d_model: 8, vocab: 6, train_length: 8, steps: 2 };
+  const calls = [['train', () => view.train(request)], ['trainer', () => view.trainer(request)],
+    ['ropeStacks', () => view.ropeStacks({ type: 'rope' }, 16)], ['mropePairAxes', () => view.mropePairAxes([1, 1, 2], false)],
+    ['tokenIds', () => view.tokenIds('the cat', 16)], ['attentionTemperature', () => view.attentionTemperature(8192, 0.1, 100)],
+    // an argument that would be refused: the module's lack is said first
+    ['mropePositions', () => view.mropePositions(-1, 1, 1, 1)]];
+  for (const [name, call] of calls) {
+    const error = errorOf(call);
+    assert.equal(error.code, 'unavailable', name);
+    assert.equal(error.param, name === 'trainer' ? 'trainerStart' : name, name);
+    assert.match(error.message, /posenc-view\.wasm/);
+  }
+  view.trainerFree(1);  // nothing to free, and no throw
+  // The full module computes them.
+  assert.equal(full.mropePairAxes([1, 1, 2], false).length, 4);
+});
+
+/** The defaults of a family's controls. */
+const defaultsOf = (type) => ({ encoding: type, ...Object.fromEntries(FAMILIES[type].parameters.map((p) => [p.name, p.default])) });
+
+test('every field of every core family at its defaults computes on the view module, equal to the full module\'s', async () => {
+  const onView = createCalls(view);
+  const onFull = createCalls(full);
+  let fields = 0;
+  for (const type of Object.keys(CORE_FAMILIES)) {
+    // The attention lab's trained head trains (posenc.wasm: needsFullModule names it); its untrained head is the view module's.
+    const params = { ...defaultsOf(type), trained_head: false };
+    const needs = Object.keys(CORE_FAMILIES[type].fields(onView, params));
+    await loadTrained(trainedNeeds(type, params, needs));
+    assert.equal(needsFullModule(type, params, needs), false, type);
+    assert.equal(needsFullModule(type, { ...params, trained_head: true }, needs), needs.includes('attention'), type);
+    for (const need of needs) {
+      let a, b;
+      try {
+        a = computeFields(onView, type, params, [need]).data;
+      } catch (error) {
+        assert.notEqual(error.code, 'unavailable', `${type} ${need}: ${error.message}`);
+        assert.equal(errorOf(() => computeFields(onFull, type, params, [need])).message, error.message, `${type} ${need}`);
+        continue;
+      }
+      b = computeFields(onFull, type, params, [need]).data;
+      assert.deepEqual(a, b, `${type} ${need}`);
+      fields += 1;
+    }
+  }
+  assert.ok(fields > 50, `${fields} fields computed`);
+});
+
+/** A server over the real modules (load(which)), the messages it posts, and the modules it loaded, in order. */
+function startServer(options = {}, { failFull = false } = {}) {
+  const loaded = [];
+  const messages = [];
+  const waiting = [];
+  const post = (message) => {
+    messages.push(message);
+    for (const w of waiting.splice(0)) w();
+  };
+  const load = async (which) => {
+    if (which === 'full' && failFull) throw new Error('offline');
+    loaded.push(which);
+    return loadPosenc(which);
+  };
+  const serve = createServer(load, post, options);
+  async function reply(id) {
+    for (;;) {
+      const found = messages.find((m) => m.id === id && !m.started && !m.progress);
+      if (found) return found;
+      await new Promise((resolve) => waiting.push(resolve));
+    }
+  }
+  return { serve, reply, loaded, messages };
+}
+
+const ROPE = { type: 'rope', head_dim: 64, rope_theta: 10000, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 2048 } };
+
+test('the server starts on the view module and loads the full one for a call it lacks, then serves from it', async () => {
+  const server = startServer({ memoryLimit: 64 * 2 ** 20 });
+  server.serve({ id: 1, op: 'call', method: 'table', args: [{ type: 'sinusoidal', d_model: 4 }, 3] });
+  const table = await server.reply(1);
+  assert.deepEqual(Array.from(table.value.data.slice(8)), [Math.sin(2), Math.cos(2), Math.sin(0.02), Math.cos(0.02)].map(Math.fround));
+  assert.deepEqual(server.loaded, ['view']);
+  assert.equal(server.messages.find((m) => m.op === 'ready').module, 'view');
+
+  // ropeStacks: the view module throws 'unavailable', the server loads posenc.wasm and answers from it.
+  server.serve({ id: 2, op: 'call', method: 'stacks', args: [ROPE, 4096] });
+  const stacks = await server.reply(2);
+  assert.equal(stacks.error, undefined);
+  assert.deepEqual(stacks.value, full.ropeStacks(ROPE, 4096));
+  assert.deepEqual(server.loaded, ['view', 'full']);
+  assert.deepEqual(server.messages.filter((m) => m.op === 'module'), [{ op: 'module', module: 'full' }]);
+
+  // From then on the full module serves, a memory restart included.
+  server.serve({ id: 3, op: 'call', method: 'table', args: [{ type: 'sinusoidal', d_model: 4096 }, 4096] });
+  assert.equal((await server.reply(3)).value.data.length, 4096 * 4096);
+  server.serve({ id: 4, op: 'call', method: 'tokenIds', args: ['the cat sat', 16] });
+  const ids = await server.reply(4);
+  assert.deepEqual(ids.value, full.tokenIds('the cat sat', 16));
+  assert.ok(server.messages.some((m) => m.op === 'restarted'));
+  assert.deepEqual(server.loaded, ['view', 'full', 'full']);
+});
+
+test('a view request that trains (the experiment lab) is computed on the full module from the start', async () => {
+  const server = startServer({ sliceMs: 0 });
+  const params = { task: 'copy', layers: 1, train_length: 8, sequences: 20, batch_size: 1, lr: 0.01, d_model: 8, vocab: 6, seed: 3,
+    rope_scalings: false, drope: false, map_arm: 'rope' };
+  server.serve({ id: 1, op: 'view', key: 'a', family: 'experiment', params, needs: ['experiment'] });
+  const answer = await server.reply(1);
+  assert.equal(answer.error, undefined);
+  assert.ok(answer.data.experiment.runs.length > 1);
+  assert.deepEqual(server.loaded, ['view', 'full']);
+  // Its first progress came from the full module: nothing ran twice.
+  assert.equal(server.messages.filter((m) => m.id === 1 && m.progress)[0].progress.done > 0, true);
+});
+
+test('if posenc.wasm cannot load, the request that needs it says so and the view module goes on serving', async () => {
+  const server = startServer({}, { failFull: true });
+  server.serve({ id: 1, op: 'call', method: 'stacks', args: [ROPE, 64] });
+  const failed = await server.reply(1);
+  assert.equal(failed.error.code, 'unavailable');
+  assert.match(failed.error.message, /posenc\.wasm .*could not load: offline/);
+  server.serve({ id: 2, op: 'call', method: 'alibiSlopes', args: [8] });
+  assert.deepEqual(Array.from((await server.reply(2)).value), Array.from(full.alibiSlopes(8)));
+  assert.deepEqual(server.loaded, ['view']);
+});
+
+test('a server started with module "full" loads posenc.wasm only', async () => {
+  const server = startServer({ module: 'full' });
+  server.serve({ id: 1, op: 'call', method: 'stacks', args: [ROPE, 64] });
+  assert.equal((await server.reply(1)).error, undefined);
+  assert.deepEqual(server.loaded, ['full']);
+});
