@@ -332,7 +332,7 @@ if (Object.keys(results.workloads).length > 0) {
   console.log('RoPE: tfjs, ORT and plain JS are handed the cos/sin tables [n, d/2]; posenc computes its own angles.\n');
   console.log(printTable(results, columns));
   if (Object.keys(results.kernelPaths ?? {}).length) {
-    console.log(`\nposenc's kernel paths in Node (${describePaths(results)}): best library / posenc, same run (> 1: posenc is faster)`);
+    console.log(`\nposenc in Node, ${describePaths(results)}; best library / posenc from the same run (> 1: posenc is faster)`);
     console.log(formatPathsTable(results));
   }
 }
