@@ -105,7 +105,7 @@ const peakLine = (label, p) => formatPeak(label, p) + (p?.atEnd ? ` (start ${p.a
 
 /** The section as run.mjs prints it: the browser, both peaks, the engines and the paths table. */
 export function formatChromium(c) {
-  const lines = [`chromium: the attention workloads in headless ${c.browser}${c.crossOriginIsolated ? ' (cross-origin isolated)' : ''}, one thread;`
+  const lines = [`chromium: the attention workloads in ${c.browser}${c.crossOriginIsolated ? ' (cross-origin isolated)' : ''}, one thread;`
     + ' same inputs, float64 check and harness as in Node; median per engine, best library / posenc from the same run (> 1: posenc is faster)'];
   lines.push(`  ${peakLine(`wasm SIMD peak (${PROBES.simd.label})`, c.peak)}`);
   lines.push(`  ${peakLine(`FMA peak (${PROBES.relaxed.label})`, c.peakRelaxed)}`);

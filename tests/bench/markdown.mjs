@@ -37,7 +37,7 @@ const pathsTable = markdownPathsTable(r);
 if (pathsTable) console.log(`\nAttention in Node, posenc's kernel paths (best library / posenc from the same run; % of the FMA peak for the relaxed-SIMD path, of the SIMD peak for SIMD128):\n\n${pathsTable}`);
 if (r.chromium?.workloads) {
   const c = r.chromium;
-  console.log(`\nAttention in headless ${c.browser}, one thread (tfjs-backend-wasm and onnxruntime-web browser builds, SIMD on). ${peaks(c, 'Chromium')} posenc's ${describePaths(c)}.\n`);
+  console.log(`\nAttention in ${c.browser} (headless Chromium), one thread (tfjs-backend-wasm and onnxruntime-web browser builds, SIMD on). ${peaks(c, 'Chromium')} posenc's ${describePaths(c)}.\n`);
   console.log(markdownPathsTable(c));
 }
 
