@@ -5,7 +5,7 @@
 import { runWorkload } from './harness.mjs';
 import { PROBES, hasRelaxedSimd, measurePeakBytes } from './peak-core.mjs';
 import { POSENC_SIMD128 } from './paths.mjs';
-import { posencEngine, kernelPaths, useKernelPath } from './peers/posenc-engine.mjs';
+import { posencEngine, baselineEngine, kernelPaths, useKernelPath } from './peers/posenc-engine.mjs';
 import { startTfjsWasm, tfjsEngine } from './peers/tfjs-engine.mjs';
 import { ortEngine } from './peers/ort-engine.mjs';
 
@@ -22,16 +22,31 @@ function decode(base64, Type) {
 }
 
 /**
- * Loads posenc (one instance per kernel path), tfjs-wasm and ORT-web; an engine that cannot start is
- * left out and said in `problems`.
- * @returns {Promise<{engines: {name, version, notes, kernelPath}[], kernelPaths, relaxed, relaxedSimd, userAgent, crossOriginIsolated, problems}>}
+ * Loads posenc (one instance per kernel path), the baseline build when there is one, tfjs-wasm and ORT-web;
+ * an engine that cannot start is left out and said in `problems`.
+ * @param {{baseline?: string | null}} [o]  baseline: the URL of an earlier build's posenc.mjs ('posenc (baseline)', SIMD128, attention only)
+ * @returns {Promise<{engines: {name, version, notes, kernelPath}[], kernelPaths, relaxed, relaxedSimd, userAgent, crossOriginIsolated, problems,
+ *   baselineBuild?: {version, kernelPath} | {error}}>}  kernelPaths: this module's engines only
  */
-async function setup() {
+async function setup({ baseline = null } = {}) {
   const { default: createPosenc } = await import('/web/generated/posenc.mjs');
   const pe = await createPosenc();
   const { paths, relaxed } = kernelPaths(pe);
   engines.push(posencEngine(useKernelPath(pe, paths[0])));
   if (paths[0] !== 'simd128') engines.push(posencEngine(useKernelPath(await createPosenc(), 'simd128'), { name: POSENC_SIMD128 }));
+  const kernelPathsOfThisModule = Object.fromEntries(engines.map((e) => [e.name, e.kernelPath]));
+  let baselineBuild;
+  if (baseline) {
+    try {
+      const { default: createBaseline } = await import(baseline);
+      const b = baselineEngine(await createBaseline(), baseline);
+      engines.push(b);
+      baselineBuild = { version: b.version, kernelPath: b.kernelPath, attention: typeof b.attentionForward === 'function' };
+    } catch (e) {
+      baselineBuild = { error: String(e?.message ?? e).split('\n')[0] };
+      problems.push(`posenc (baseline): could not start: ${baselineBuild.error}`);
+    }
+  }
   try {
     // The UMD builds of chromium.html: window.tf, and window.tf.wasm (the backend's exports).
     engines.push(tfjsEngine(await startTfjsWasm({ tf: window.tf, backend: window.tf.wasm }, `${NODE_MODULES}@tensorflow/tfjs-backend-wasm/dist/`)));
@@ -49,7 +64,7 @@ async function setup() {
   }
   return {
     engines: engines.map((e) => ({ name: e.name, version: e.version, notes: e.notes, kernelPath: e.kernelPath })),
-    kernelPaths: Object.fromEntries(engines.filter((e) => e.kernelPath).map((e) => [e.name, e.kernelPath])),
+    kernelPaths: kernelPathsOfThisModule, baselineBuild,
     relaxed, relaxedSimd: hasRelaxedSimd(), userAgent: navigator.userAgent, crossOriginIsolated: self.crossOriginIsolated, problems,
   };
 }

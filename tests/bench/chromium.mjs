@@ -13,13 +13,17 @@
  * (peak.c's f32x4 mul + add, peak-relaxed.wat's f32x4.relaxed_madd) are measured in the page at the start and the
  * end; the higher of each counts.
  *
- * Alone: node tests/bench/chromium.mjs [--budget SECONDS]  (prints the table; --json: the results too)
+ * With baselineBuild (run.mjs --baseline-build DIR), that directory is served too, under /baseline-build/ of the same
+ * origin, and its module is timed as 'posenc (baseline)' on its SIMD128 path, attention only, in the same rounds.
+ *
+ * Alone: node tests/bench/chromium.mjs [--budget SECONDS] [--baseline-build DIR]  (prints the table; --json: the results too)
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { workloadList } from './workloads.mjs';
 import { buildRelaxedPeak, buildSimdPeak, formatPeak } from './peak.mjs';
 import { PROBES } from './peak-core.mjs';
-import { describePaths, formatPathsTable } from './paths.mjs';
+import { POSENC_BASELINE, describePaths, formatPathsTable } from './paths.mjs';
 import { launchBrowser, serveStatic, root } from '../e2e/browser.mjs';
 
 /** The attention workloads timed in Chromium (ids of workloads.mjs). */
@@ -37,11 +41,12 @@ const base64 = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byte
  * @param {number} [o.budgetSeconds]  seconds of timed rounds per workload (harness budget)
  * @param {number} [o.peakSeconds]  seconds per accumulator count of each peak, at the start (half at the end)
  * @param {string[]} [o.ids]  workload ids (default CHROMIUM_WORKLOADS)
+ * @param {string} [o.baselineBuild]  a directory holding an earlier build's posenc.mjs and posenc.wasm
  * @param {(...a) => void} [o.log]
  * @returns {Promise<{browser, crossOriginIsolated, engines, kernelPaths, relaxed, peak, peakRelaxed, workloads, graphChoices,
- *   tfjsLeakedTensors, problems}>}  a section as paths.mjs reads it
+ *   tfjsLeakedTensors, problems, baselineBuild?}>}  a section as paths.mjs reads it
  */
-export async function measureChromium({ budgetSeconds = 5, peakSeconds = 0.6, ids = CHROMIUM_WORKLOADS, log = () => {} } = {}) {
+export async function measureChromium({ budgetSeconds = 5, peakSeconds = 0.6, ids = CHROMIUM_WORKLOADS, baselineBuild, log = () => {} } = {}) {
   buildSimdPeak();
   let relaxedBuildError = null;
   try { buildRelaxedPeak(); } catch (e) { relaxedBuildError = e.message; }
@@ -50,14 +55,24 @@ export async function measureChromium({ budgetSeconds = 5, peakSeconds = 0.6, id
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
+    if (baselineBuild) {
+      // The earlier build's two files, same origin (COEP lets them load); its glue fetches posenc.wasm next to itself.
+      await page.route(`${site.origin}/baseline-build/*`, (route) => {
+        const name = path.basename(new URL(route.request().url()).pathname);
+        const file = path.join(baselineBuild, name);
+        if (!['posenc.mjs', 'posenc.wasm'].includes(name) || !fs.existsSync(file)) return route.fulfill({ status: 404 });
+        return route.fulfill({ path: file, contentType: name.endsWith('.wasm') ? 'application/wasm' : 'text/javascript' });
+      });
+    }
     await page.goto(`${site.url}tests/bench/chromium.html`);
     await page.waitForFunction(() => window.bench !== undefined, null, { timeout: 60000 });
-    const setup = await page.evaluate(() => window.bench.setup());
+    const setup = await page.evaluate(([b]) => window.bench.setup({ baseline: b }), [baselineBuild ? '/baseline-build/posenc.mjs' : null]);
     const out = {
       browser: /(?:Headless)?Chrome\/[\d.]+/.exec(setup.userAgent)?.[0] ?? setup.userAgent,
       crossOriginIsolated: setup.crossOriginIsolated, engines: setup.engines, kernelPaths: setup.kernelPaths, relaxed: setup.relaxed,
       problems: [...setup.problems], workloads: {},
     };
+    if (baselineBuild) out.baselineBuild = { dir: baselineBuild, ...setup.baselineBuild };
     for (const p of setup.problems) log(`  ${p}`);
 
     const peaks = async (seconds) => ({
@@ -111,7 +126,8 @@ export function formatChromium(c) {
   lines.push(`  ${peakLine(`FMA peak (${PROBES.relaxed.label})`, c.peakRelaxed)}`);
   if (c.peak?.gflops && c.peakRelaxed?.gflops) lines.push(`  FMA peak / SIMD peak: ${(c.peakRelaxed.gflops / c.peak.gflops).toFixed(2)}x`);
   lines.push(`  ${describePaths(c)}`);
-  for (const e of c.engines) lines.push(`  ${e.name.padEnd(20)} ${e.version}`);
+  for (const e of c.engines) lines.push(`  ${e.name.padEnd(20)} ${e.version}${e.name === POSENC_BASELINE ? ` (${c.baselineBuild?.dir}, ${e.kernelPath}, attention only)` : ''}`);
+  if (c.baselineBuild?.error) lines.push(`  ${POSENC_BASELINE}: could not start: ${c.baselineBuild.error}`);
   lines.push(formatPathsTable(c));
   const wrong = Object.values(c.workloads).flatMap((w) => Object.entries(w.engines).filter(([, e]) => e.status === 'wrong' || e.status === 'failed')
     .map(([n, e]) => `${w.id} ${n}: ${e.status}${e.maxError !== undefined ? ` (max |error| ${e.maxError.toExponential(1)})` : ''}${e.error ? ` ${e.error}` : ''}`));
@@ -126,10 +142,12 @@ export function formatChromium(c) {
   return lines.join('\n');
 }
 
-// Alone: node tests/bench/chromium.mjs [--budget SECONDS] [--json]
+// Alone: node tests/bench/chromium.mjs [--budget SECONDS] [--baseline-build DIR] [--json]
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
   const i = process.argv.indexOf('--budget');
-  const r = await measureChromium({ budgetSeconds: i > 0 ? Number(process.argv[i + 1]) : 5, log: console.error });
+  const j = process.argv.indexOf('--baseline-build');
+  const r = await measureChromium({ budgetSeconds: i > 0 ? Number(process.argv[i + 1]) : 5,
+    baselineBuild: j > 0 ? path.resolve(process.argv[j + 1]) : undefined, log: console.error });
   console.log(formatChromium(r));
   if (process.argv.includes('--json')) console.log(JSON.stringify(r, null, 1));
 }

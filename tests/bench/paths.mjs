@@ -1,12 +1,16 @@
 // posenc's two kernel paths side by side, for the Node bench and the Chromium
 // bench alike: the 'posenc' engine is what a user gets (the relaxed-SIMD path
 // where the module and the engine have it), 'posenc (simd128)' a second
-// instance kept on the SIMD128 path (only when the first one is on relaxed SIMD).
-// A section is {workloads, peak, peakRelaxed, kernelPaths: {engine name: path}}:
-// the Node results themselves, or results.chromium.
+// instance kept on the SIMD128 path (only when the first one is on relaxed SIMD),
+// and 'posenc (baseline)' an earlier build (--baseline-build DIR) on its SIMD128
+// path, timed in the same rounds (not in kernelPaths: it is not this module).
+// A section is {workloads, peak, peakRelaxed, kernelPaths: {engine name: path},
+// baselineBuild?: {dir, version, kernelPath} | {dir, error}}: the Node results
+// themselves, or results.chromium.
 
 export const POSENC = 'posenc';
 export const POSENC_SIMD128 = 'posenc (simd128)';
+export const POSENC_BASELINE = 'posenc (baseline)';
 export const LIBRARIES = ['tfjs-wasm', 'ORT-web'];
 
 /** The kernel path of an engine of the section ('relaxed-simd' | 'simd128'), or null for the peers. */
@@ -21,8 +25,12 @@ export const engineOnPath = (section, path) => Object.entries(section?.kernelPat
  * @returns {number | undefined} GFLOP/s
  */
 export function peakFor(section, name) {
-  return pathOf(section, name) === 'relaxed-simd' ? section.peakRelaxed?.gflops : section.peak?.gflops;
+  const path = name === POSENC_BASELINE ? section?.baselineBuild?.kernelPath : pathOf(section, name);
+  return path === 'relaxed-simd' ? section.peakRelaxed?.gflops : section.peak?.gflops;
 }
+
+/** The short label of a posenc engine in the paths table's headers. */
+const shortName = (name) => (name === POSENC ? 'posenc' : name === POSENC_BASELINE ? 'baseline' : 'simd128');
 
 const okMedian = (w, name) => (w?.engines?.[name]?.status === 'ok' ? w.engines[name].medianMs : undefined);
 
@@ -36,9 +44,13 @@ export function bestLibrary(w) {
   return best;
 }
 
-/** The rows of the paths table: per attention workload, each path's median, the best library / it, and % of its peak. */
+/**
+ * The rows of the paths table: per attention workload, each path's median, the best library / it, and % of its peak;
+ * the baseline build too when the section timed one.
+ */
 export function pathRows(section) {
   const paths = [POSENC, POSENC_SIMD128].filter((name) => pathOf(section, name));
+  if (section.baselineBuild?.version) paths.push(POSENC_BASELINE);
   return Object.values(section.workloads ?? {}).filter((w) => w.id?.startsWith('attention-')).map((w) => {
     const best = bestLibrary(w);
     return {
@@ -48,7 +60,7 @@ export function pathRows(section) {
         const ms = okMedian(w, name);
         const peak = peakFor(section, name);
         return {
-          name, path: pathOf(section, name), status: e?.status ?? 'absent', ms, maxError: e?.maxError,
+          name, path: name === POSENC_BASELINE ? section.baselineBuild.kernelPath : pathOf(section, name), status: e?.status ?? 'absent', ms, maxError: e?.maxError,
           speedup: best && ms ? best.ms / ms : undefined,
           percentOfPeak: e?.gflops && peak ? (100 * e.gflops) / peak : undefined,
         };
@@ -73,7 +85,7 @@ export function formatPathsTable(section) {
   if (rows.length === 0) return '  (no attention workload timed)';
   const paths = rows[0].paths.map((p) => p.name);
   const head = [pad('workload', 26), ...paths.map((n) => pad(n, 18)), ...LIBRARIES.map((n) => pad(n, 11)),
-    ...paths.map((n) => pad(`best lib/${n === POSENC ? 'posenc' : 'simd128'}`, 20)), ...paths.map((n) => pad(`% peak ${n === POSENC ? 'posenc' : 'simd128'}`, 16))];
+    ...paths.map((n) => pad(`best lib/${shortName(n)}`, 20)), ...paths.map((n) => pad(`% peak ${shortName(n)}`, 16))];
   const lines = ['  ' + head.join(' ')];
   for (const r of rows) {
     const cellOf = (p) => (p.status === 'ok' ? fmtMs(p.ms) : p.status === 'wrong' ? `WRONG ${p.maxError?.toExponential(0)}` : p.status === 'absent' ? '-' : p.status);

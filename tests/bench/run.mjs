@@ -11,9 +11,12 @@
 //                                          train also selects train-lm; embed: tests/bench/embed-weight.mjs)
 //   npm run bench -- --budget 2           seconds of timed rounds per workload (default 5)
 //   npm run bench -- --json out.json      where the results go (default bench-results.json)
-//   npm run bench -- --baseline old.json  an earlier run's results: the SIMD128 path is compared with it
+//   npm run bench -- --baseline-build DIR  an earlier build's posenc.mjs + posenc.wasm, timed as one more engine,
+//                                         'posenc (baseline)', on its SIMD128 path in the same rounds as the others
+//                                         (attention workloads, Node and the chromium section): the SIMD128-path
+//                                         target compares the two medians of the same run
 //   node tests/bench/markdown.mjs         the last results as Markdown tables (for the README)
-// BENCH_ONLY and BENCH_BUDGET do the same as --only and --budget.
+// BENCH_ONLY, BENCH_BUDGET and BENCH_BASELINE_BUILD do the same as --only, --budget and --baseline-build.
 //
 // Kernel paths: posenc is timed as 'posenc' (what a user gets: the relaxed-SIMD
 // path where the module has it) and, when that is relaxed SIMD, as
@@ -22,7 +25,8 @@
 // Node does not validate a relaxed module, the bench runs itself again with that
 // flag (same arguments, same terminal) and exits with its code.
 // Section `chromium` (tests/bench/chromium.mjs): the attention workloads and both
-// peaks in headless Chromium, posenc on both paths against the peers' browser builds.
+// peaks in headless Chromium, posenc on both paths against the peers' browser builds
+// (and the --baseline-build module, served from its directory, in the same rounds).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +36,7 @@ import { hasRelaxedSimd, PROBES } from './peak-core.mjs';
 import { runWorkload, addRatios } from './harness.mjs';
 import { workloadList } from './workloads.mjs';
 import { measurePeak, measureRelaxedPeak, formatPeak } from './peak.mjs';
-import { POSENC_SIMD128, describePaths, formatPathsTable, peakFor } from './paths.mjs';
+import { POSENC_BASELINE, POSENC_SIMD128, describePaths, formatPathsTable, peakFor } from './paths.mjs';
 import { measureChromium, formatChromium } from './chromium.mjs';
 import { measureBundles } from './bundle.mjs';
 import { evaluateTargets } from './targets.mjs';
@@ -66,7 +70,10 @@ if (!hasRelaxedSimd() && !process.env.POSENC_BENCH_RELAXED_TRIED) {
 
 // ---- options -------------------------------------------------------------
 function parseArgs(argv) {
-  const opts = { only: process.env.BENCH_ONLY ?? '', budget: Number(process.env.BENCH_BUDGET ?? 5), json: 'bench-results.json', startupRuns: 3 };
+  const opts = {
+    only: process.env.BENCH_ONLY ?? '', budget: Number(process.env.BENCH_BUDGET ?? 5), json: 'bench-results.json', startupRuns: 3,
+    baselineBuild: process.env.BENCH_BASELINE_BUILD || undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { if (i + 1 >= argv.length) usage(`${a} needs a value`); return argv[++i]; };
@@ -74,18 +81,24 @@ function parseArgs(argv) {
     else if (a.startsWith('--only=')) opts.only = a.slice(7);
     else if (a === '--budget') opts.budget = Number(value());
     else if (a === '--json') opts.json = value();
-    else if (a === '--baseline') opts.baseline = value();
+    else if (a === '--baseline-build') opts.baselineBuild = value();
+    else if (a === '--baseline') usage('--baseline FILE (a comparison across runs) is gone: pass --baseline-build DIR, an earlier build timed in the same run');
     else if (a === '--help' || a === '-h') usage();
     else usage(`unknown option ${a}`);
   }
   if (!(opts.budget > 0)) usage('--budget must be a positive number of seconds');
   opts.words = opts.only.split(',').map((w) => w.trim()).filter(Boolean);
+  if (opts.baselineBuild) {
+    opts.baselineBuild = path.resolve(opts.baselineBuild);
+    const missing = ['posenc.mjs', 'posenc.wasm'].filter((f) => !fs.existsSync(path.join(opts.baselineBuild, f)));
+    if (missing.length) usage(`--baseline-build ${opts.baselineBuild}: no ${missing.join(' or ')} there`);
+  }
   return opts;
 }
 
 function usage(error) {
   if (error) console.error(`bench: ${error}`);
-  console.error('usage: npm run bench [-- --only WORD[,WORD...]] [--budget SECONDS] [--json FILE] [--baseline FILE]');
+  console.error('usage: npm run bench [-- --only WORD[,WORD...]] [--budget SECONDS] [--json FILE] [--baseline-build DIR]');
   process.exit(error ? 2 : 0);
 }
 
@@ -222,6 +235,17 @@ if (chosen.length > 0) {
   }
   if (posencPeer.hasZeroCopy(module)) engines.push(await posencPeer.create({ zeroCopy: true, module: posencPeer.useKernelPath(await posencPeer.loadModule(), paths[0]) }));
   results.kernelPaths = Object.fromEntries(engines.map((e) => [e.name, e.kernelPath]));
+  if (opts.baselineBuild) {
+    // The earlier build, attention only, on its SIMD128 path, in the same rounds (targets.mjs, SIMD128 path vs baseline).
+    try {
+      const b = await posencPeer.createBaseline(opts.baselineBuild);
+      engines.push(b);
+      results.baselineBuild = { dir: opts.baselineBuild, version: b.version, kernelPath: b.kernelPath, attention: typeof b.attentionForward === 'function' };
+    } catch (e) {
+      results.baselineBuild = { dir: opts.baselineBuild, error: String(e.message).split('\n')[0] };
+      console.log(`${POSENC_BASELINE}: could not start: ${results.baselineBuild.error}`);
+    }
+  }
   for (const peer of ['tfjs', 'ort', 'plain-js']) {
     try {
       engines.push(await (await import(`./peers/${peer}.mjs`)).create());
@@ -302,18 +326,7 @@ if (selected('embed', 'embed-weight')) {
 }
 if (selected('chromium')) {
   log('chromium: the attention workloads and both peaks in headless Chromium, posenc on each kernel path against the peers\' browser builds ...');
-  try { results.chromium = await measureChromium({ budgetSeconds: opts.budget, log }); } catch (e) { results.chromium = { error: String(e.message).split('\n')[0] }; }
-}
-if (opts.baseline) {
-  // An earlier run's results, for the SIMD128-path target (targets.mjs): only what it needs is kept.
-  try {
-    const b = JSON.parse(fs.readFileSync(path.resolve(opts.baseline), 'utf8'));
-    const keep = (section) => section?.workloads && { kernelPaths: section.kernelPaths ?? null, workloads: section.workloads };
-    results.baseline = { file: opts.baseline, date: b.date, machine: b.machine?.cpu, node: keep(b), chromium: keep(b.chromium) };
-  } catch (e) {
-    results.baseline = { file: opts.baseline, error: String(e.message).split('\n')[0] };
-    console.log(`baseline ${opts.baseline}: could not read: ${results.baseline.error}`);
-  }
+  try { results.chromium = await measureChromium({ budgetSeconds: opts.budget, baselineBuild: opts.baselineBuild, log }); } catch (e) { results.chromium = { error: String(e.message).split('\n')[0] }; }
 }
 if (selected('simd')) {
   log('simd: counting v128 instructions per kernel (a second build with function names) ...');

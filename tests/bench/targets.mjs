@@ -6,11 +6,12 @@
 // measure what the target needs (the workload was not run, or posenc lacks
 // the function); {value: null, met: null, detail} says why not.
 // results: {workloads: {id: {engines: {name: entry}}}, peak, peakRelaxed, kernelPaths,
-// chromium (the same shape: workloads, peak, peakRelaxed, kernelPaths, relaxed), baseline
-// (an earlier run's node and chromium workloads, from --baseline FILE), bundle, embedWeight}.
+// baselineBuild ({dir, version, kernelPath} or {dir, error}: the earlier build timed as 'posenc (baseline)'
+// in the same rounds, from --baseline-build DIR), chromium (the same shape: workloads, peak, peakRelaxed,
+// kernelPaths, relaxed, baselineBuild), bundle, embedWeight}.
 // Targets without "Chromium" in their description are measured in Node; 'posenc' is the
 // engine a user gets (the relaxed-SIMD path where there is one), paths.mjs names the others.
-import { engineOnPath } from './paths.mjs';
+import { POSENC_BASELINE, engineOnPath } from './paths.mjs';
 
 const POSENC = 'posenc';
 const ZERO_COPY = 'posenc (zero-copy)';  // inputs and outputs in allocFloat32 buffers: no copies
@@ -59,34 +60,27 @@ function relaxedInChromium(r) {
 }
 
 /**
- * The SIMD128 path now against the --baseline run (today's numbers cannot be re-run in the same process):
- * the largest (median now / median then) - 1, in %, over the attention workloads both timed. A comparison
- * across runs, so the machine's load at each moves it; the detail also gives it relative to the fastest
- * library of each run (which cancels a machine that is slower overall).
+ * The SIMD128 path against the baseline build (--baseline-build DIR), both timed in the same interleaved rounds
+ * of the same run: the largest median(SIMD128 path) / median(baseline) over the attention workloads both timed.
+ * @param {object} section  the Node results or results.chromium
+ * @param {number} threshold  the largest ratio that meets the target
  */
-function againstBaseline(r, key, threshold) {
-  const now = key === 'node' ? r : r.chromium;
-  if (!now?.workloads || !Object.keys(now.workloads).length) return null;
-  if (!r.baseline) return { value: null, met: null, detail: 'no baseline: pass --baseline FILE (an earlier bench-results.json)' };
-  if (r.baseline.error) return { value: null, met: null, detail: `baseline ${r.baseline.file}: ${r.baseline.error}` };
-  const then = r.baseline[key];
-  if (!then) return { value: null, met: null, detail: `baseline ${r.baseline.file} has no ${key} results` };
-  const mine = engineOnPath(now, 'simd128') ?? (now.kernelPaths ? undefined : POSENC);
-  const theirs = engineOnPath(then, 'simd128') ?? (then.kernelPaths ? undefined : POSENC);  // a run before kernel paths: posenc was SIMD128
-  if (!mine || !theirs) return { value: null, met: null, detail: 'no SIMD128 engine timed' };
-  const rows = Object.values(now.workloads).filter((w) => attention(w.id)).map((w) => {
-    const a = median(w, mine), b = median(then.workloads[w.id], theirs);
-    if (a === undefined || b === undefined) return null;
-    const libNow = Math.min(...LIBRARIES.map((n) => median(w, n) ?? Infinity));
-    const libThen = Math.min(...LIBRARIES.map((n) => median(then.workloads[w.id], n) ?? Infinity));
-    return { id: w.id, change: 100 * (a / b - 1), relative: Number.isFinite(libNow * libThen) ? 100 * ((a / libNow) / (b / libThen) - 1) : undefined };
+function againstBaselineBuild(section, threshold) {
+  if (!Object.keys(section?.workloads ?? {}).some(attention)) return null;
+  const b = section.baselineBuild;
+  if (!b) return { value: null, met: null, detail: 'no baseline build: pass --baseline-build DIR (or BENCH_BASELINE_BUILD=DIR)' };
+  if (b.error) return { value: null, met: null, detail: `baseline build ${b.dir}: ${b.error}` };
+  const mine = engineOnPath(section, 'simd128');
+  if (!mine) return { value: null, met: null, detail: 'no SIMD128 engine timed' };
+  const rows = Object.values(section.workloads).filter((w) => attention(w.id)).map((w) => {
+    const a = median(w, mine), was = median(w, POSENC_BASELINE);
+    return a === undefined || was === undefined ? null : { id: w.id, ratio: a / was, a, was };
   }).filter(Boolean);
-  if (rows.length === 0) return { value: null, met: null, detail: `baseline ${r.baseline.file} shares no attention workload with this run` };
-  const worst = rows.reduce((x, y) => (y.change > x.change ? y : x));
-  const worstRel = rows.filter((x) => x.relative !== undefined).reduce((x, y) => (!x || y.relative > x.relative ? y : x), null);
-  return { value: worst.change, unit: '% slower', met: worst.change <= threshold,
-    detail: `worst ${worst.id}; relative to the fastest library: worst ${worstRel ? `${worstRel.relative.toFixed(1)}% (${worstRel.id})` : 'n/a'}; `
-      + `${rows.length} workloads against ${r.baseline.file} (${r.baseline.date ?? 'undated'})` };
+  if (rows.length === 0) return { value: null, met: null, detail: `no attention workload timed on both ${mine} and ${POSENC_BASELINE}` };
+  const worst = rows.reduce((x, y) => (y.ratio > x.ratio ? y : x));
+  const ms = (v) => v.toPrecision(3);
+  return { value: worst.ratio, unit: 'x', met: worst.ratio <= threshold,
+    detail: `worst ${worst.id}: ${mine} ${ms(worst.a)} ms, baseline ${ms(worst.was)} ms; ${rows.length} workloads, same rounds; baseline ${b.version} from ${b.dir}` };
 }
 
 export const TARGETS = [
@@ -131,13 +125,13 @@ export const TARGETS = [
   },
   {
     id: 'simd128-vs-baseline',
-    description: 'attention forward, SIMD128 path, within 5% of the baseline run (Node)',
-    measure: (r) => againstBaseline(r, 'node', 5),
+    description: 'attention forward, SIMD128 path: median <= 1.05x the baseline build\'s, timed in the same rounds, every workload (Node)',
+    measure: (r) => againstBaselineBuild(r, 1.05),
   },
   {
     id: 'chromium-simd128-vs-baseline',
-    description: 'attention forward, SIMD128 path, within 5% of the baseline run (Chromium)',
-    measure: (r) => againstBaseline(r, 'chromium', 5),
+    description: 'attention forward, SIMD128 path: median <= 1.05x the baseline build\'s, timed in the same rounds, every workload (Chromium)',
+    measure: (r) => againstBaselineBuild(r.chromium, 1.05),
   },
   {
     id: 'rope-4096x128',

@@ -15,6 +15,7 @@
 // pe.useKernels(path) (RangeError, .param 'path', when relaxed SIMD is not
 // available) runs its hot micro-kernels on either; a module without them has the
 // SIMD128 path only. This file touches no Node API (Node and Chromium share it).
+import { POSENC_BASELINE } from '../paths.mjs';
 
 /** Whether the module has the zero-copy handle API. */
 export const hasZeroCopy = (pe) => typeof pe.allocFloat32 === 'function';
@@ -49,6 +50,20 @@ export function useKernelPath(pe, path) {
   if (typeof pe.useKernels === 'function') pe.useKernels(path);
   else if (path !== 'simd128') throw Object.assign(new RangeError(`this posenc build has no kernel path ${path}`), { param: 'path', value: path, allowed: ['simd128'] });
   return pe;
+}
+
+/**
+ * The 'posenc (baseline)' engine: an earlier build of the module (run.mjs --baseline-build DIR), put on its
+ * SIMD128 path, with attentionForward only (target (d) compares the SIMD128 path with it, in the same rounds).
+ * @param {object} pe  that build's module (createPosenc's result)
+ * @param {string} from  where the build came from, for the notes
+ * @returns {object} the engine (posencEngine's, without the other methods), or one with no method when the build has no attentionForward
+ */
+export function baselineEngine(pe, from) {
+  const engine = posencEngine(useKernelPath(pe, 'simd128'), { name: POSENC_BASELINE });
+  for (const key of ['rope', 'sinusoid', 'ropeInvFreq', 'alibiBias']) delete engine[key];
+  engine.notes = `an earlier build (${from}), attention only; kernels: ${engine.kernelPath}`;
+  return engine;
 }
 
 /**

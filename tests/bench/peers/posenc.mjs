@@ -3,17 +3,23 @@
 // (what each method calls, the zero-copy variant, the kernel paths) is
 // posenc-engine.mjs, which the Chromium bench shares.
 import fs from 'node:fs';
-import { posencEngine, hasZeroCopy, kernelPaths, useKernelPath } from './posenc-engine.mjs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { posencEngine, baselineEngine, hasZeroCopy, kernelPaths, useKernelPath } from './posenc-engine.mjs';
 
 export { hasZeroCopy, kernelPaths, useKernelPath };
 
 const generated = new URL('../../../web/generated/', import.meta.url);
 
-/** Loads the module (a fresh instance on each call), or says why it cannot. */
-export async function loadModule() {
-  const wasm = new URL('posenc.wasm', generated);
-  if (!fs.existsSync(wasm)) throw new Error('web/generated/posenc.wasm is missing: run `npm run build:wasm`');
-  const { default: createPosenc } = await import(new URL('posenc.mjs', generated));
+/**
+ * Loads the module (a fresh instance on each call), or says why it cannot.
+ * @param {string} [dir]  a directory holding another build's posenc.mjs and posenc.wasm (default web/generated/)
+ */
+export async function loadModule(dir) {
+  const from = dir ? pathToFileURL(path.resolve(dir) + '/') : generated;
+  const wasm = new URL('posenc.wasm', from);
+  if (!fs.existsSync(wasm)) throw new Error(dir ? `${dir} has no posenc.wasm` : 'web/generated/posenc.wasm is missing: run `npm run build:wasm`');
+  const { default: createPosenc } = await import(new URL('posenc.mjs', from));
   return createPosenc({ wasmBinary: fs.readFileSync(wasm) });
 }
 
@@ -23,4 +29,9 @@ export async function loadModule() {
  */
 export async function create({ zeroCopy = false, module, name } = {}) {
   return posencEngine(module ?? await loadModule(), { zeroCopy, name });
+}
+
+/** The 'posenc (baseline)' engine (posenc-engine.mjs baselineEngine) over the build in `dir`. */
+export async function createBaseline(dir) {
+  return baselineEngine(await loadModule(dir), dir);
 }
