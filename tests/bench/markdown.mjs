@@ -1,6 +1,7 @@
 // Prints the results of the last `npm run bench` (bench-results.json) as
 // Markdown tables, for the README:  node tests/bench/markdown.mjs [file]
 import fs from 'node:fs';
+import { describePaths, markdownPathsTable, peakFor } from './paths.mjs';
 
 const file = process.argv[2] ?? 'bench-results.json';
 const r = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -12,17 +13,33 @@ function cell(e, name) {
   if (e.status !== 'ok') return e.status;
   let s = ms(e.medianMs);
   if (e.ratio !== undefined && name !== 'posenc') s += ` (×${e.ratio.toFixed(2)})`;
-  if (e.gflops && r.peak?.gflops && name !== 'native') s += `<br>${e.gflops.toFixed(1)} GFLOP/s, ${Math.round(100 * e.gflops / r.peak.gflops)}%`;
+  const peak = peakFor(r, name);   // the FMA peak for the relaxed-SIMD path, the wasm SIMD peak for the others
+  if (e.gflops && peak && name !== 'native') s += `<br>${e.gflops.toFixed(1)} GFLOP/s, ${Math.round(100 * e.gflops / peak)}%`;
   if (e.maxError !== undefined) s += `<br>err ${e.maxError === 0 ? '0' : e.maxError.toExponential(0)}`;
   return s;
 }
 
 const m = r.machine;
 console.log(`${m.cpu}, ${m.cores} cores, Node ${m.node}; load average ${m.loadAverageAtStart.toFixed(1)} at start, ${m.loadAverageAtEnd?.toFixed(1)} at end.`);
-if (r.peak) console.log(`wasm SIMD peak (one core, f32x4 mul + add): ${r.peak.gflops.toFixed(1)} GFLOP/s.\n`);
-console.log(`| workload | ${columns.join(' | ')} |`);
-console.log(`|---|${columns.map(() => '---').join('|')}|`);
-for (const w of Object.values(r.workloads)) console.log(`| ${w.title} | ${columns.map((c) => cell(w.engines[c], c)).join(' | ')} |`);
+const peaks = (section, where) => {
+  const g = (p) => (p?.gflops ? `${p.gflops.toFixed(1)} GFLOP/s` : `not measured${p?.error ? ` (${p.error})` : ''}`);
+  return `Peaks of one core in ${where}: wasm SIMD (f32x4.mul + f32x4.add) ${g(section.peak)}, FMA (f32x4.relaxed_madd) ${g(section.peakRelaxed)}.`;
+};
+if (r.peak) console.log(peaks(r, `Node ${m.node}`));
+if (r.kernelPaths) console.log(`posenc's ${describePaths(r)}.`);
+console.log('');
+if (columns.length) {
+  console.log(`| workload | ${columns.join(' | ')} |`);
+  console.log(`|---|${columns.map(() => '---').join('|')}|`);
+  for (const w of Object.values(r.workloads)) console.log(`| ${w.title} | ${columns.map((c) => cell(w.engines[c], c)).join(' | ')} |`);
+}
+const pathsTable = markdownPathsTable(r);
+if (pathsTable) console.log(`\nAttention in Node, posenc's kernel paths (best library / posenc from the same run; % of the FMA peak for the relaxed-SIMD path, of the SIMD peak for SIMD128):\n\n${pathsTable}`);
+if (r.chromium?.workloads) {
+  const c = r.chromium;
+  console.log(`\nAttention in ${c.browser} (headless Chromium), one thread (tfjs-backend-wasm and onnxruntime-web browser builds, SIMD on). ${peaks(c, 'Chromium')} posenc's ${describePaths(c)}.\n`);
+  console.log(markdownPathsTable(c));
+}
 
 if (r.startup) {
   console.log('\n| startup (import to first result) | ms |\n|---|---|');
@@ -53,6 +70,7 @@ if (r.targets) {
   console.log('\n| target | measured | |\n|---|---|---|');
   for (const t of r.targets) {
     const v = t.value === null ? '–' : t.unit === 'max |error|' ? t.value.toExponential(1) : `${t.value.toFixed(2)}${t.unit === 'x' ? '×' : ` ${t.unit}`}`;
-    console.log(`| ${t.description} | ${v} | ${t.met === null ? 'not measured' : t.met ? 'met' : 'not met'} |`);
+    const why = t.met === null && t.detail && t.detail !== 'not measured' ? ` (${t.detail})` : '';
+    console.log(`| ${t.description} | ${v} | ${t.met === null ? `not measured${why}` : t.met ? 'met' : 'not met'} |`);
   }
 }

@@ -11,16 +11,33 @@
 //                                          train also selects train-lm; embed: tests/bench/embed-weight.mjs)
 //   npm run bench -- --budget 2           seconds of timed rounds per workload (default 5)
 //   npm run bench -- --json out.json      where the results go (default bench-results.json)
+//   npm run bench -- --baseline-build DIR  an earlier build's posenc.mjs + posenc.wasm, timed as one more engine,
+//                                         'posenc (baseline)', on its SIMD128 path in the same rounds as the others
+//                                         (attention workloads, Node and the chromium section): the SIMD128-path
+//                                         target compares the two medians of the same run
 //   node tests/bench/markdown.mjs         the last results as Markdown tables (for the README)
-// BENCH_ONLY and BENCH_BUDGET do the same as --only and --budget.
+// BENCH_ONLY, BENCH_BUDGET and BENCH_BASELINE_BUILD do the same as --only, --budget and --baseline-build.
+//
+// Kernel paths: posenc is timed as 'posenc' (what a user gets: the relaxed-SIMD
+// path where the module has it) and, when that is relaxed SIMD, as
+// 'posenc (simd128)' too (a second instance on the SIMD128 path; paths.mjs).
+// Node 20 runs relaxed SIMD only with --experimental-wasm-relaxed-simd: when this
+// Node does not validate a relaxed module, the bench runs itself again with that
+// flag (same arguments, same terminal) and exits with its code.
+// Section `chromium` (tests/bench/chromium.mjs): the attention workloads and both
+// peaks in headless Chromium, posenc on both paths against the peers' browser builds
+// (and the --baseline-build module, served from its directory, in the same rounds).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { hasRelaxedSimd, PROBES } from './peak-core.mjs';
 import { runWorkload, addRatios } from './harness.mjs';
 import { workloadList } from './workloads.mjs';
-import { measurePeak } from './peak.mjs';
+import { measurePeak, measureRelaxedPeak, formatPeak } from './peak.mjs';
+import { POSENC_BASELINE, POSENC_SIMD128, describePaths, formatPathsTable, peakFor } from './paths.mjs';
+import { measureChromium, formatChromium } from './chromium.mjs';
 import { measureBundles } from './bundle.mjs';
 import { evaluateTargets } from './targets.mjs';
 import * as posencPeer from './peers/posenc.mjs';
@@ -33,9 +50,30 @@ import { measureEmbedWeight, formatEmbedWeight } from './embed-weight.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 
+// ---- relaxed SIMD in this Node -------------------------------------------
+const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
+/** Whether `node FLAG` validates a relaxed-SIMD module (a Node that does not know the flag says no). */
+function flagEnablesRelaxed() {
+  const probe = `import('${new URL('./peak-core.mjs', import.meta.url).href}').then((m) => process.stdout.write(String(m.hasRelaxedSimd())))`;
+  const r = spawnSync(process.execPath, [RELAXED_FLAG, '-e', probe], { encoding: 'utf8', timeout: 30_000 });
+  return r.status === 0 && r.stdout.trim() === 'true';
+}
+if (!hasRelaxedSimd() && !process.env.POSENC_BENCH_RELAXED_TRIED) {
+  if (flagEnablesRelaxed()) {
+    console.error(`bench: this Node runs relaxed SIMD only with ${RELAXED_FLAG}: running again with it`);
+    const r = spawnSync(process.execPath, [...process.execArgv, RELAXED_FLAG, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+      { stdio: 'inherit', env: { ...process.env, POSENC_BENCH_RELAXED_TRIED: '1' } });
+    if (r.error) throw r.error;
+    process.exit(r.status ?? 1);
+  }
+}
+
 // ---- options -------------------------------------------------------------
 function parseArgs(argv) {
-  const opts = { only: process.env.BENCH_ONLY ?? '', budget: Number(process.env.BENCH_BUDGET ?? 5), json: 'bench-results.json', startupRuns: 3 };
+  const opts = {
+    only: process.env.BENCH_ONLY ?? '', budget: Number(process.env.BENCH_BUDGET ?? 5), json: 'bench-results.json', startupRuns: 3,
+    baselineBuild: process.env.BENCH_BASELINE_BUILD || undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { if (i + 1 >= argv.length) usage(`${a} needs a value`); return argv[++i]; };
@@ -43,17 +81,24 @@ function parseArgs(argv) {
     else if (a.startsWith('--only=')) opts.only = a.slice(7);
     else if (a === '--budget') opts.budget = Number(value());
     else if (a === '--json') opts.json = value();
+    else if (a === '--baseline-build') opts.baselineBuild = value();
+    else if (a === '--baseline') usage('--baseline FILE (a comparison across runs) is gone: pass --baseline-build DIR, an earlier build timed in the same run');
     else if (a === '--help' || a === '-h') usage();
     else usage(`unknown option ${a}`);
   }
   if (!(opts.budget > 0)) usage('--budget must be a positive number of seconds');
   opts.words = opts.only.split(',').map((w) => w.trim()).filter(Boolean);
+  if (opts.baselineBuild) {
+    opts.baselineBuild = path.resolve(opts.baselineBuild);
+    const missing = ['posenc.mjs', 'posenc.wasm'].filter((f) => !fs.existsSync(path.join(opts.baselineBuild, f)));
+    if (missing.length) usage(`--baseline-build ${opts.baselineBuild}: no ${missing.join(' or ')} there`);
+  }
   return opts;
 }
 
 function usage(error) {
   if (error) console.error(`bench: ${error}`);
-  console.error('usage: npm run bench [-- --only WORD[,WORD...]] [--budget SECONDS] [--json FILE]');
+  console.error('usage: npm run bench [-- --only WORD[,WORD...]] [--budget SECONDS] [--json FILE] [--baseline-build DIR]');
   process.exit(error ? 2 : 0);
 }
 
@@ -99,7 +144,7 @@ function measureStartup(runs) {
     let error;
     for (let i = 0; i < runs; i++) {
       try {
-        const line = execFileSync(process.execPath, [path.join(here, 'startup.mjs'), peer], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+        const line = execFileSync(process.execPath, [...process.execArgv, path.join(here, 'startup.mjs'), peer], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
         const r = JSON.parse(line.trim().split('\n').pop());
         name = r.engine;
         samples.push(r);
@@ -125,7 +170,7 @@ function fmtMs(ms) {
 const fmtErr = (e) => (e === undefined ? '' : e === 0 ? '0' : e.toExponential(0));
 const pad = (s, w) => (s.length >= w ? s : s + ' '.repeat(w - s.length));
 
-/** Two text lines for one engine's cell: time and ratio; error, GFLOP/s and % of peak. */
+/** Two text lines for one engine's cell: time and ratio; error, GFLOP/s and % of peak (that engine's peak: paths.mjs). */
 function cell(entry, peak, engineName) {
   if (!entry || entry.status === 'absent') return ['-', ''];
   if (entry.status === 'wrong') return ['WRONG', `err ${fmtErr(entry.maxError)}`];
@@ -142,13 +187,12 @@ function cell(entry, peak, engineName) {
 
 function printTable(results, columns) {
   const W0 = 32, W = 26;
-  const peak = results.peak?.gflops;
   const lines = [];
   const sep = '-'.repeat(W0 + columns.length * (W + 2));
   lines.push(pad('workload', W0) + columns.map((c) => '| ' + pad(c, W)).join(''));
   lines.push(sep);
   for (const w of Object.values(results.workloads)) {
-    const cells = columns.map((c) => cell(w.engines[c], peak, c));
+    const cells = columns.map((c) => cell(w.engines[c], peakFor(results, c), c));
     lines.push(pad(w.title, W0) + cells.map(([a]) => '| ' + pad(a, W)).join(''));
     const rounds = w.rounds !== undefined ? `  (${w.rounds} rounds)` : '';
     lines.push(pad(rounds, W0) + cells.map(([, b]) => '| ' + pad(b, W)).join(''));
@@ -165,19 +209,43 @@ console.log(`load average at start: ${m.loadAverageAtStart.toFixed(2)}${m.loadAv
 
 const chosen = workloadList().filter((w) => selected(w.id, w.group));
 const needsPeak = selected('peak') || chosen.some((w) => w.flops);
+const SIMD_PEAK = `wasm SIMD peak, one core (${PROBES.simd.label})`;
+const FMA_PEAK = `FMA peak, one core (${PROBES.relaxed.label})`;
 if (needsPeak) {
-  log('measuring the wasm SIMD peak ...');
+  log('measuring the wasm SIMD peak and the relaxed-SIMD FMA peak ...');
   results.peak = await measurePeak();
-  console.log(`wasm SIMD peak, one core (f32x4.mul + f32x4.add, ${results.peak.accumulators} accumulators): ${results.peak.gflops.toFixed(2)} GFLOP/s`
-    + `  [${Object.entries(results.peak.byAccumulators).map(([n, g]) => `${n} acc: ${g.toFixed(1)}`).join(', ')}]`);
+  results.peakRelaxed = await measureRelaxedPeak();
+  console.log(formatPeak(SIMD_PEAK, results.peak));
+  console.log(formatPeak(FMA_PEAK, results.peakRelaxed));
+  if (results.peakRelaxed.gflops) console.log(`  FMA peak / SIMD peak: ${(results.peakRelaxed.gflops / results.peak.gflops).toFixed(2)}x`);
 }
 
 // Engines, in column order.
 const engines = [];
 if (chosen.length > 0) {
   const module = await posencPeer.loadModule();
+  const { paths, relaxed } = posencPeer.kernelPaths(module);
+  results.relaxed = relaxed;
+  posencPeer.useKernelPath(module, paths[0]);
   engines.push(await posencPeer.create({ module }));
-  if (posencPeer.hasZeroCopy(module)) engines.push(await posencPeer.create({ zeroCopy: true }));
+  if (paths.includes('simd128') && paths[0] !== 'simd128') {
+    // The SIMD128 path in an instance of its own, so no call switches paths inside the timing.
+    const second = posencPeer.useKernelPath(await posencPeer.loadModule(), 'simd128');
+    engines.push(await posencPeer.create({ module: second, name: POSENC_SIMD128 }));
+  }
+  if (posencPeer.hasZeroCopy(module)) engines.push(await posencPeer.create({ zeroCopy: true, module: posencPeer.useKernelPath(await posencPeer.loadModule(), paths[0]) }));
+  results.kernelPaths = Object.fromEntries(engines.map((e) => [e.name, e.kernelPath]));
+  if (opts.baselineBuild) {
+    // The earlier build, attention only, on its SIMD128 path, in the same rounds (targets.mjs, SIMD128 path vs baseline).
+    try {
+      const b = await posencPeer.createBaseline(opts.baselineBuild);
+      engines.push(b);
+      results.baselineBuild = { dir: opts.baselineBuild, version: b.version, kernelPath: b.kernelPath, attention: typeof b.attentionForward === 'function' };
+    } catch (e) {
+      results.baselineBuild = { dir: opts.baselineBuild, error: String(e.message).split('\n')[0] };
+      console.log(`${POSENC_BASELINE}: could not start: ${results.baselineBuild.error}`);
+    }
+  }
   for (const peer of ['tfjs', 'ort', 'plain-js']) {
     try {
       engines.push(await (await import(`./peers/${peer}.mjs`)).create());
@@ -185,11 +253,12 @@ if (chosen.length > 0) {
       console.log(`${peer}: could not start: ${e.message}`);
     }
   }
-  results.engines = engines.map((e) => ({ name: e.name, version: e.version, notes: e.notes }));
+  results.engines = engines.map((e) => ({ name: e.name, version: e.version, notes: e.notes, kernelPath: e.kernelPath }));
   console.log('\nengines:');
   for (const e of engines) console.log(`  ${pad(e.name, 20)} ${e.version}; ${e.notes}`);
   if (typeof module.attentionForward !== 'function') console.log('  (posenc: this build has no attentionForward: its attention cells are empty)');
   if (!posencPeer.hasZeroCopy(module)) console.log('  (posenc: this build has no allocFloat32: no zero-copy column)');
+  console.log(`  ${describePaths(results)}`);
 }
 
 for (const w of chosen) {
@@ -201,13 +270,19 @@ for (const w of chosen) {
   log(`  ${r.rounds} rounds, ${((performance.now() - t0) / 1000).toFixed(1)} s: ${Object.entries(r.engines).filter(([, e]) => e.medianMs).map(([n, e]) => `${n} ${fmtMs(e.medianMs)}`).join(', ')}`);
 }
 if (results.peak) {
-  // The peak again, at the end: other work on the machine lowers one measurement; the
+  // The peaks again, at the end: other work on the machine lowers one measurement; the
   // machine's peak is the higher. The % columns and the targets use the higher.
-  const again = await measurePeak({ seconds: 0.3 });
-  results.peak.atStart = results.peak.gflops;
-  results.peak.atEnd = again.gflops;
-  results.peak.gflops = Math.max(results.peak.atStart, again.gflops);
-  console.log(`\nwasm SIMD peak again at the end: ${again.gflops.toFixed(2)} GFLOP/s; % of peak below uses ${results.peak.gflops.toFixed(2)}`);
+  const again = async (peak, measure, label) => {
+    if (!peak?.gflops) return;
+    const p = await measure({ seconds: 0.3 });
+    peak.atStart = peak.gflops;
+    peak.atEnd = p.gflops;
+    peak.gflops = Math.max(peak.atStart, p.gflops);
+    console.log(`${label} again at the end: ${p.gflops.toFixed(2)} GFLOP/s; % of peak below uses ${peak.gflops.toFixed(2)}`);
+  };
+  console.log('');
+  await again(results.peak, measurePeak, 'wasm SIMD peak');
+  await again(results.peakRelaxed, measureRelaxedPeak, 'FMA peak');
 }
 results.graphChoices = Object.fromEntries(engines.filter((e) => e.choices && Object.keys(e.choices).length).map((e) => [e.name, { ...e.choices }]));
 const tfjs = engines.find((e) => e.leakedTensors);
@@ -249,6 +324,10 @@ if (selected('embed', 'embed-weight')) {
   log('embed: every embed view and the playground from the built dist/ in headless Chromium, cold cache (bytes and time to the first figure) ...');
   try { results.embedWeight = await measureEmbedWeight({ log }); } catch (e) { results.embedWeight = { error: String(e.message).split('\n')[0] }; }
 }
+if (selected('chromium')) {
+  log('chromium: the attention workloads and both peaks in headless Chromium, posenc on each kernel path against the peers\' browser builds ...');
+  try { results.chromium = await measureChromium({ budgetSeconds: opts.budget, baselineBuild: opts.baselineBuild, log }); } catch (e) { results.chromium = { error: String(e.message).split('\n')[0] }; }
+}
 if (selected('simd')) {
   log('simd: counting v128 instructions per kernel (a second build with function names) ...');
   try { results.simdCounts = simdCounts(); } catch (e) { results.simdCounts = { error: String(e.message).split('\n')[0] }; }
@@ -259,11 +338,16 @@ const columns = engines.map((e) => e.name);
 if (results.native?.status === 'ok') columns.push('native');
 if (Object.keys(results.workloads).length > 0) {
   console.log('\nmedian time per call; xN = that median / posenc\'s median in the same run (> 1: posenc is faster);');
-  console.log('err = max |error| against the float64 reference; GF/s and % of the wasm SIMD peak for attention and matmul;');
+  console.log('err = max |error| against the float64 reference; GF/s and % of peak for attention and matmul (the FMA peak for the');
+  console.log('relaxed-SIMD path, the wasm SIMD peak for the SIMD128 path and the peers);');
   console.log('(N r): an engine more than 8x slower than posenc (or the fastest), timed for N rounds only;');
   console.log('(attention flops: 2 n d_model d_head x 3 + 2 n^2 d_head x 2, the n^2 part halved when causal).');
   console.log('RoPE: tfjs, ORT and plain JS are handed the cos/sin tables [n, d/2]; posenc computes its own angles.\n');
   console.log(printTable(results, columns));
+  if (Object.keys(results.kernelPaths ?? {}).length) {
+    console.log(`\nposenc in Node, ${describePaths(results)}; best library / posenc from the same run (> 1: posenc is faster)`);
+    console.log(formatPathsTable(results));
+  }
 }
 if (results.native) console.log(results.native.status === 'ok' ? `native: ${results.native.path} --json` : `native: ${results.native.status}${results.native.error ? `: ${results.native.error}` : ''}`);
 for (const [name, choices] of Object.entries(results.graphChoices ?? {})) {
@@ -322,6 +406,11 @@ if (results.embedWeight) {
   console.log(results.embedWeight.error ? `embed weight: failed: ${results.embedWeight.error}` : formatEmbedWeight(results.embedWeight));
 }
 
+if (results.chromium) {
+  console.log('');
+  console.log(results.chromium.error ? `chromium: failed: ${results.chromium.error}` : formatChromium(results.chromium));
+}
+
 if (results.simdCounts) {
   console.log('\nSIMD instructions in the hot kernels of the wasm module (wasm-dis of a build with function names):');
   if (results.simdCounts.error) console.log(`  failed: ${results.simdCounts.error}`);
@@ -334,7 +423,8 @@ console.log('\ntargets (reported, not enforced):');
 for (const t of results.targets) {
   const value = t.value === null ? '' : t.unit === 'max |error|' ? t.value.toExponential(1) : `${t.value.toFixed(2)}${t.unit === 'x' ? 'x' : ` ${t.unit}`}`;
   const state = t.met === null ? 'not measured' : t.met ? 'met' : 'NOT MET';
-  console.log(`  ${pad(state, 13)} ${pad(value, 12)} ${t.description}${t.detail && t.met !== null ? `  [${t.detail}]` : ''}`);
+  const detail = t.detail && t.detail !== 'not measured' ? `  [${t.detail}]` : '';
+  console.log(`  ${pad(state, 13)} ${pad(value, 12)} ${t.description}${detail}`);
 }
 
 results.machine.loadAverageAtEnd = os.loadavg()[0];

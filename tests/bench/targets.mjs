@@ -4,7 +4,14 @@
 //
 // measure(results) -> {value, met, detail} or null when the bench did not
 // measure what the target needs (the workload was not run, or posenc lacks
-// the function). results: {workloads: {id: {engines: {name: entry}}}, peak, bundle, embedWeight}.
+// the function); {value: null, met: null, detail} says why not.
+// results: {workloads: {id: {engines: {name: entry}}}, peak, peakRelaxed, kernelPaths,
+// baselineBuild ({dir, version, kernelPath} or {dir, error}: the earlier build timed as 'posenc (baseline)'
+// in the same rounds, from --baseline-build DIR), chromium (the same shape: workloads, peak, peakRelaxed,
+// kernelPaths, relaxed, baselineBuild), bundle, embedWeight}.
+// Targets without "Chromium" in their description are measured in Node; 'posenc' is the
+// engine a user gets (the relaxed-SIMD path where there is one), paths.mjs names the others.
+import { POSENC_BASELINE, engineOnPath } from './paths.mjs';
 
 const POSENC = 'posenc';
 const ZERO_COPY = 'posenc (zero-copy)';  // inputs and outputs in allocFloat32 buffers: no copies
@@ -35,10 +42,51 @@ function worstSpeedup(results, match, names, threshold, engine = POSENC) {
 const attention = (id) => id.startsWith('attention-');
 const nOf = (id) => Number(/-n(\d+)/.exec(id)?.[1]);
 
+/** The lowest % of `peak` an engine reaches over a section's attention workloads with n >= 512, or null. */
+function worstShareOfPeak(section, engine, peak, threshold) {
+  if (!peak?.gflops || !engine) return null;
+  const found = Object.values(section.workloads ?? {}).filter((w) => attention(w.id) && nOf(w.id) >= 512 && w.engines?.[engine]?.gflops);
+  if (found.length === 0) return null;
+  const worst = found.reduce((a, b) => (b.engines[engine].gflops < a.engines[engine].gflops ? b : a));
+  const value = 100 * worst.engines[engine].gflops / peak.gflops;
+  return { value, unit: '%', met: value >= threshold, detail: `${worst.id}: ${worst.engines[engine].gflops.toFixed(2)} of ${peak.gflops.toFixed(2)} GFLOP/s (${found.length} workloads)` };
+}
+
+/** The Chromium section's engine on the relaxed-SIMD path, or a "not measured" answer saying why there is none. */
+function relaxedInChromium(r) {
+  if (!r.chromium?.workloads) return { none: null };
+  const engine = engineOnPath(r.chromium, 'relaxed-simd');
+  return engine ? { engine } : { none: { value: null, met: null, detail: `relaxed path: ${r.chromium.relaxed ?? 'not timed'}` } };
+}
+
+/**
+ * The SIMD128 path against the baseline build (--baseline-build DIR), both timed in the same interleaved rounds
+ * of the same run: the largest median(SIMD128 path) / median(baseline) over the attention workloads both timed.
+ * @param {object} section  the Node results or results.chromium
+ * @param {number} threshold  the largest ratio that meets the target
+ */
+function againstBaselineBuild(section, threshold) {
+  if (!Object.keys(section?.workloads ?? {}).some(attention)) return null;
+  const b = section.baselineBuild;
+  if (!b) return { value: null, met: null, detail: 'no baseline build: pass --baseline-build DIR (or BENCH_BASELINE_BUILD=DIR)' };
+  if (b.error) return { value: null, met: null, detail: `baseline build ${b.dir}: ${b.error}` };
+  const mine = engineOnPath(section, 'simd128');
+  if (!mine) return { value: null, met: null, detail: 'no SIMD128 engine timed' };
+  const rows = Object.values(section.workloads).filter((w) => attention(w.id)).map((w) => {
+    const a = median(w, mine), was = median(w, POSENC_BASELINE);
+    return a === undefined || was === undefined ? null : { id: w.id, ratio: a / was, a, was };
+  }).filter(Boolean);
+  if (rows.length === 0) return { value: null, met: null, detail: `no attention workload timed on both ${mine} and ${POSENC_BASELINE}` };
+  const worst = rows.reduce((x, y) => (y.ratio > x.ratio ? y : x));
+  const ms = (v) => v.toPrecision(3);
+  return { value: worst.ratio, unit: 'x', met: worst.ratio <= threshold,
+    detail: `worst ${worst.id}: ${mine} ${ms(worst.a)} ms, baseline ${ms(worst.was)} ms; ${rows.length} workloads, same rounds; baseline ${b.version} from ${b.dir}` };
+}
+
 export const TARGETS = [
   {
     id: 'attention-vs-libraries',
-    description: 'attention forward >= 1.5x faster than the fastest of tfjs and ORT, at every n',
+    description: 'attention forward >= 1.5x faster than the fastest of tfjs and ORT, at every n (Node)',
     measure: (r) => worstSpeedup(r, attention, LIBRARIES, 1.5),
   },
   {
@@ -53,15 +101,37 @@ export const TARGETS = [
   },
   {
     id: 'attention-peak',
-    description: 'attention forward >= 75% of the measured wasm SIMD peak for n >= 512',
+    description: 'attention forward, SIMD128 path, >= 75% of the measured wasm SIMD peak for n >= 512 (Node)',
+    // A run before kernel paths (no kernelPaths) timed the SIMD128 path as 'posenc'.
+    measure: (r) => worstShareOfPeak(r, r.kernelPaths ? engineOnPath(r, 'simd128') : POSENC, r.peak, 75),
+  },
+  {
+    id: 'chromium-attention-relaxed-vs-libraries',
+    description: 'attention forward, relaxed-SIMD path, Chromium: >= 1.5x faster than the fastest of tfjs and ORT, at every n',
     measure(r) {
-      if (!r.peak?.gflops) return null;
-      const found = Object.values(r.workloads).filter((w) => attention(w.id) && nOf(w.id) >= 512 && w.engines?.[POSENC]?.gflops);
-      if (found.length === 0) return null;
-      const worst = found.reduce((a, b) => (b.engines[POSENC].gflops < a.engines[POSENC].gflops ? b : a));
-      const value = 100 * worst.engines[POSENC].gflops / r.peak.gflops;
-      return { value, unit: '%', met: value >= 75, detail: `${worst.id}: ${worst.engines[POSENC].gflops.toFixed(2)} of ${r.peak.gflops.toFixed(2)} GFLOP/s` };
+      const { engine, none } = relaxedInChromium(r);
+      return engine ? worstSpeedup(r.chromium, attention, LIBRARIES, 1.5, engine) : none;
     },
+  },
+  {
+    id: 'chromium-attention-fma-peak',
+    description: 'attention forward, relaxed-SIMD path, Chromium: >= 90% of the measured FMA peak for n >= 512, causal included',
+    measure(r) {
+      const { engine, none } = relaxedInChromium(r);
+      if (!engine) return none;
+      return worstShareOfPeak(r.chromium, engine, r.chromium.peakRelaxed, 90)
+        ?? { value: null, met: null, detail: `FMA peak: ${r.chromium.peakRelaxed?.error ?? 'not measured'}` };
+    },
+  },
+  {
+    id: 'simd128-vs-baseline',
+    description: 'attention forward, SIMD128 path: median <= 1.05x the baseline build\'s, timed in the same rounds, every workload (Node)',
+    measure: (r) => againstBaselineBuild(r, 1.05),
+  },
+  {
+    id: 'chromium-simd128-vs-baseline',
+    description: 'attention forward, SIMD128 path: median <= 1.05x the baseline build\'s, timed in the same rounds, every workload (Chromium)',
+    measure: (r) => againstBaselineBuild(r.chromium, 1.05),
   },
   {
     id: 'rope-4096x128',
@@ -113,6 +183,20 @@ export const TARGETS = [
       if (!b) return null;
       const kb = b.gzipBytes / 1024;
       return { value: kb, unit: 'KB', met: kb <= 85, detail: b.files.map((f) => `${f.file} ${(f.gzipBytes / 1024).toFixed(1)} KB`).join(' + ') };
+    },
+  },
+  {
+    id: 'embed-first-figure',
+    description: 'every heatmap and line-chart embed <= 150 KB gzip before its first figure and its first figure <= 400 ms (cold cache)',
+    measure(r) {
+      const pages = (r.embedWeight?.pages ?? []).filter((p) => !p.error && p.view !== null);
+      if (pages.length === 0) return null;
+      const kb = (p) => p.beforeBytes / 1024;
+      const heaviest = pages.reduce((a, b) => (kb(b) > kb(a) ? b : a));
+      const slowest = pages.reduce((a, b) => (b.firstFigureMs > a.firstFigureMs ? b : a));
+      const missed = pages.filter((p) => kb(p) > 150 || p.firstFigureMs > 400).length;
+      return { value: kb(heaviest), unit: 'KB', met: missed === 0,
+        detail: `heaviest: ${heaviest.name}; slowest: ${slowest.name} ${Math.round(slowest.firstFigureMs)} ms; ${missed} of ${pages.length} miss either` };
     },
   },
   {
