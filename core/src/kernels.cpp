@@ -409,10 +409,10 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
         const auto block = [&](std::int64_t j0, std::int64_t cols, std::int64_t lead) {
             const auto seen = [&](std::int64_t r) { return lead < 0 ? cols : lead + r + 1; };
             const float* vb = v + j0 * d_v;
-            // Rows [r, r + R): scores, bias, online softmax, out = alpha * out + weights . v, over the keys
-            // its last row sees (`used`); tiles wholly after that row's query are never computed, and the
-            // few entries a group computes past a row's own query get weight 0.
-            const auto group = [&](auto height, std::int64_t r) {
+            // Rows [r, r + R), over the keys its last row sees (`used`): scores (tiles wholly after that row's
+            // query are never computed), bias, online softmax (the few entries computed past a row's own query
+            // get weight 0); then out = alpha * out + weights . v.
+            const auto softmax_rows = [&](auto height, std::int64_t r) {
                 constexpr int R = decltype(height)::value;
                 const std::int64_t used = seen(r + R - 1);
                 float* sr = s.data() + r * kKeys;
@@ -421,8 +421,7 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                     tile<R>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
                             sr + jp * kPanel, kKeys, kPanel, false);
                 if (bias) bias->add(i0 + r, R, j0, used, sr, kKeys);
-                // Online softmax over the keys a row sees: new running max, rescale factor, weights, sums.
-                for (std::int64_t e = r; e < r + R; ++e) {
+                for (std::int64_t e = r; e < r + R; ++e) {  // new running max, rescale factor, weights, sums
                     float* row = s.data() + e * kKeys;
                     const std::size_t visible = std::size_t(seen(e));
                     const float m = std::max(running_max[e], row_max(row, visible));
@@ -432,14 +431,20 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                     } else {
                         row_sum[e] = row_sum[e] * double(alpha[e]) + exp_shifted(row, visible, m);
                     }
-                    std::fill(row + visible, row + used, 0.0f);  // the group's keys after this row's query
+                    std::fill(row + visible, row + used, 0.0f);
                     running_max[e] = m;
                 }
-                weighted_rows<R>(sr, kKeys, vb, d_v, used, alpha.data() + r, o + r * d_v);
             };
+            const auto update_out = [&](auto height, std::int64_t r) {
+                constexpr int R = decltype(height)::value;
+                weighted_rows<R>(s.data() + r * kKeys, kKeys, vb, d_v, seen(r + R - 1), alpha.data() + r, o + r * d_v);
+            };
+            // All of the tile's scores first, then its P.V: one block of k, then one of v, in cache at a time.
             std::int64_t r = 0;
-            for (; r + 4 <= rows; r += 4) group(std::integral_constant<int, 4>{}, r);
-            for (; r < rows; ++r) group(std::integral_constant<int, 1>{}, r);
+            for (; r + 4 <= rows; r += 4) softmax_rows(std::integral_constant<int, 4>{}, r);
+            for (; r < rows; ++r) softmax_rows(std::integral_constant<int, 1>{}, r);
+            for (r = 0; r + 4 <= rows; r += 4) update_out(std::integral_constant<int, 4>{}, r);
+            for (; r < rows; ++r) update_out(std::integral_constant<int, 1>{}, r);
         };
 
         // Causal: the keys before the block's first query, which all its queries see, in plain blocks of
