@@ -401,57 +401,65 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
         const std::int64_t rows = std::min(kQueries, n - i0);
         std::fill(running_max.begin(), running_max.end(), -kInf);
         std::fill(row_sum.begin(), row_sum.end(), 0.0);
-        const std::int64_t key_end = causal ? i0 + rows : n;  // keys past the block's last query are hidden
-        for (std::int64_t j0 = 0; j0 < key_end; j0 += kKeys) {
-            const std::int64_t cols = std::min(kKeys, key_end - j0);
-            const std::size_t panels = std::size_t((cols + 7) / 8);
-            // Scores of the tile, [rows, kKeys]; causal: not the panels wholly after a group's last query
-            // (the mask below overwrites whatever they hold).
-            const auto panels_to = [&](std::int64_t last_query) {
-                if (!causal) return panels;
-                return std::min(panels, std::size_t(std::max<std::int64_t>(last_query - j0, -1) / 8 + 1));
-            };
-            std::int64_t r = 0;
-            for (; r + 4 <= rows; r += 4)
-                for (std::size_t jp = 0; jp < panels_to(i0 + r + 3); ++jp)
-                    tile<4>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
-                            s.data() + r * kKeys + jp * kPanel, kKeys, kPanel, false);
-            for (; r < rows; ++r)
-                for (std::size_t jp = 0; jp < panels_to(i0 + r); ++jp)
-                    tile<1>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
-                            s.data() + r * kKeys + jp * kPanel, kKeys, kPanel, false);
-            if (bias) bias->add(i0, rows, j0, cols, s.data(), kKeys);
-            // Online softmax over the keys a row sees: new running max, rescale factor, weights,
-            // sums; the hidden keys (and the tile's padding) get weight 0.
-            for (r = 0; r < rows; ++r) {
-                float* row = s.data() + r * kKeys;
-                const std::size_t visible = std::size_t(std::max<std::int64_t>(causal ? std::min(cols, i0 + r - j0 + 1) : cols, 0));
-                const float m = std::max(running_max[r], row_max(row, visible));
-                alpha[r] = m == -kInf ? 0.0f : std::exp(running_max[r] - m);
-                if (m == -kInf) {
-                    std::fill(row, row + visible, 0.0f);
-                } else {
-                    row_sum[r] = row_sum[r] * double(alpha[r]) + exp_shifted(row, visible, m);
-                }
-                std::fill(row + visible, row + kKeys, 0.0f);
-                running_max[r] = m;
-            }
-            // out = alpha * out + weights . v for the block's keys.
-            float* o = out + i0 * d_v;
+        float* o = out + i0 * d_v;
+
+        // One block of keys [j0, j0 + cols) for the block's queries. lead < 0: every query sees every key;
+        // else (causal: the block that holds the diagonal) query i0 + r sees the first lead + r + 1 keys,
+        // lead = i0 - j0 being the keys before the block's first query.
+        const auto block = [&](std::int64_t j0, std::int64_t cols, std::int64_t lead) {
+            const auto seen = [&](std::int64_t r) { return lead < 0 ? cols : lead + r + 1; };
             const float* vb = v + j0 * d_v;
-            for (r = 0; r + 4 <= rows; r += 4) {
-                const std::int64_t used = causal ? std::min(cols, i0 + r + 3 - j0 + 1) : cols;
-                weighted_rows<4>(s.data() + r * kKeys, kKeys, vb, d_v, used, alpha.data() + r, o + r * d_v);
-            }
-            for (; r < rows; ++r) {
-                const std::int64_t used = causal ? std::min(cols, i0 + r - j0 + 1) : cols;
-                weighted_rows<1>(s.data() + r * kKeys, kKeys, vb, d_v, used, alpha.data() + r, o + r * d_v);
-            }
-        }
+            // Rows [r, r + R), over the keys its last row sees (`used`): scores (tiles wholly after that row's
+            // query are never computed), bias, online softmax (the few entries computed past a row's own query
+            // get weight 0); then out = alpha * out + weights . v.
+            const auto softmax_rows = [&](auto height, std::int64_t r) {
+                constexpr int R = decltype(height)::value;
+                const std::int64_t used = seen(r + R - 1);
+                float* sr = s.data() + r * kKeys;
+                const std::size_t panels = std::size_t((used + 7) / 8);
+                for (std::size_t jp = 0; jp < panels; ++jp)
+                    tile<R>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
+                            sr + jp * kPanel, kKeys, kPanel, false);
+                if (bias) bias->add(i0 + r, R, j0, used, sr, kKeys);
+                for (std::int64_t e = r; e < r + R; ++e) {  // new running max, rescale factor, weights, sums
+                    float* row = s.data() + e * kKeys;
+                    const std::size_t visible = std::size_t(seen(e));
+                    const float m = std::max(running_max[e], row_max(row, visible));
+                    alpha[e] = m == -kInf ? 0.0f : std::exp(running_max[e] - m);
+                    if (m == -kInf) {
+                        std::fill(row, row + visible, 0.0f);
+                    } else {
+                        row_sum[e] = row_sum[e] * double(alpha[e]) + exp_shifted(row, visible, m);
+                    }
+                    std::fill(row + visible, row + used, 0.0f);
+                    running_max[e] = m;
+                }
+            };
+            const auto update_out = [&](auto height, std::int64_t r) {
+                constexpr int R = decltype(height)::value;
+                weighted_rows<R>(s.data() + r * kKeys, kKeys, vb, d_v, seen(r + R - 1), alpha.data() + r, o + r * d_v);
+            };
+            // All of the tile's scores first, then its P.V: one block of k, then one of v, in cache at a time.
+            std::int64_t r = 0;
+            for (; r + 4 <= rows; r += 4) softmax_rows(std::integral_constant<int, 4>{}, r);
+            for (; r < rows; ++r) softmax_rows(std::integral_constant<int, 1>{}, r);
+            for (r = 0; r + 4 <= rows; r += 4) update_out(std::integral_constant<int, 4>{}, r);
+            for (; r < rows; ++r) update_out(std::integral_constant<int, 1>{}, r);
+        };
+
+        // Causal: the keys before the block's first query, which all its queries see, in plain blocks of
+        // 64; then one block from there to the last query (the diagonal 32 x 32, after 0 or 32 keys all
+        // see: i0 is a multiple of 32). Not causal: every key, in blocks of 64.
+        const std::int64_t seen_by_all = causal ? i0 : n;
+        std::int64_t j0 = 0;
+        for (; j0 + kKeys <= seen_by_all; j0 += kKeys) block(j0, kKeys, -1);
+        if (causal) block(j0, i0 + rows - j0, i0 - j0);
+        else if (j0 < n) block(j0, n - j0, -1);
+
         for (std::int64_t r = 0; r < rows; ++r) {
-            float* o = out + (i0 + r) * d_v;
+            float* orow = o + r * d_v;
             const float inv = row_sum[r] > 0.0 ? float(1.0 / row_sum[r]) : 0.0f;
-            for (std::int64_t c = 0; c < d_v; ++c) o[c] *= inv;
+            for (std::int64_t c = 0; c < d_v; ++c) orow[c] *= inv;
         }
     }
 }

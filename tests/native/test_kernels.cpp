@@ -216,6 +216,34 @@ TEST_CASE("the head in full (scores, attend) equals the reference and the fused 
             }
 }
 
+TEST_CASE("fused causal attention at n off the block sizes: the diagonal block, a bias, rows that see no key", "[kernels]") {
+    // n around multiples of 32 (queries per block) and 64 (keys per block): the diagonal block then
+    // starts 0 or 32 keys after a block of keys and holds 1 to 32 queries.
+    const float inf = std::numeric_limits<float>::infinity();
+    for (const std::int64_t n : {1, 2, 31, 33, 63, 65, 95, 97, 127, 130}) {
+        const std::int64_t d = 12, d_v = 5;
+        const auto q = normals(std::size_t(n * d), 21), k = normals(std::size_t(n * d), 22),
+                   v = normals(std::size_t(n * d_v), 23);
+        // b(i, j) = -inf for j > i - 3: query i sees keys up to i - 3 alone, so queries 0, 1, 2 see none
+        // (output 0); then a slope, as ALiBi.
+        std::vector<float> f(std::size_t(2 * n - 1));
+        for (std::int64_t r = -(n - 1); r <= n - 1; ++r) f[std::size_t(r + n - 1)] = r > -3 ? -inf : 0.3f * float(r);
+        const kernels::RelativeBias lagged(f, n);
+        std::vector<float> fast(std::size_t(n * d_v), 1.0f), slow(std::size_t(n * d_v));
+        kernels::attention(q.data(), k.data(), v.data(), n, d, d_v, 0.4f, true, &lagged, fast.data());
+        kernels::attention_reference(q.data(), k.data(), v.data(), n, d, d_v, 0.4f, true, &lagged, slow.data());
+        INFO("n " << n);
+        CHECK(max_abs_difference(fast, slow) < 2e-6);
+        for (std::int64_t i = 0; i < std::min<std::int64_t>(n, 3); ++i)
+            for (std::int64_t c = 0; c < d_v; ++c) CHECK(fast[std::size_t(i * d_v + c)] == 0.0f);
+        if (n > 3) CHECK(fast[std::size_t(3 * d_v)] == Approx(v[0]).epsilon(1e-6));  // query 3 sees key 0 alone
+        // The causal mask without a bias, as the plain reference (d_v 5: the 4-wide and single columns).
+        kernels::attention(q.data(), k.data(), v.data(), n, d, d_v, 0.4f, true, nullptr, fast.data());
+        kernels::attention_reference(q.data(), k.data(), v.data(), n, d, d_v, 0.4f, true, nullptr, slow.data());
+        CHECK(max_abs_difference(fast, slow) < 2e-6);
+    }
+}
+
 TEST_CASE("fused attention: row 0 of a causal head is v_0; a huge bias picks one key", "[kernels]") {
     const std::int64_t n = 100, d = 8;
     const auto q = normals(n * d, 1), k = normals(n * d, 2), v = normals(n * d, 3);

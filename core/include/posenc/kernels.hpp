@@ -166,8 +166,14 @@ private:
 /// softmax, Dao et al. 2022, Algorithm 1, on one core): for each block of 32
 /// queries and 64 keys, the scores tile, its running max and sum, and the
 /// weighted sum of v, rescaled when the max grows. Memory beyond the inputs is
-/// O(n d), never n x n. causal: keys after the query get weight 0 and blocks
-/// of keys wholly after a block of queries are skipped. bias may be null.
+/// O(n d), never n x n. causal: a block of queries [i0, i0 + 32) takes the keys
+/// before i0, which all its queries see, as plain blocks of 64 (no mask); then
+/// one block from the last multiple of 64 to its last query: 0 or 32 keys all
+/// see, then the 32 x 32 diagonal, where each group of 4 queries computes its
+/// scores (8-key tiles), bias, softmax and P.V only up to its last query's key
+/// (the entries a tile holds past a query's own key get weight 0); keys after
+/// the block's last query are never touched. bias may be null; a row whose
+/// every logit is -infinity (a bias can do that) gets 0.
 void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
                float scale, bool causal, const BiasTile* bias, float* out);
 
