@@ -640,10 +640,11 @@ function isJob(value) {
  *   of web/generated/posenc-view.mjs or posenc.mjs); a load that always gives the full module is fine
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
  * @param {{memoryLimit?: number, sliceMs?: number, corpus?: () => Promise<string>, spawnArm?: () => Worker,
- *   module?: 'view' | 'full'}} [options]
+ *   module?: 'view' | 'full' | 'auto'}} [options]
  *   bytes of wasm memory kept between requests (default 128 MiB); ms of a job between two progress messages (default 30;
  *   0: after every yield); createCalls's corpus and spawnArm; the module to start with (default 'view'; 'full' for a
- *   page whose first request needs posenc.wasm, see needsFullModule: one .wasm download, not two)
+ *   page whose first request needs posenc.wasm, see needsFullModule: one .wasm download, not two; 'auto': the first
+ *   view request's or call's, loaded when it arrives: 'full' for a view request needsFullModule names, else 'view')
  * @returns {(message: object) => void} the function to hand each request to
  */
 export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null, module = 'view' } = {}) {
@@ -670,7 +671,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       };
     },
   }));
-  let ready = load(kind).then((module) => {
+  const start = () => load(kind).then((module) => {
     pe = watched(module);
     calls = createCalls(pe, { corpus, spawnArm });
     post({ op: 'ready', version: pe.version(), module: kind });
@@ -678,6 +679,9 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     failure = new Error(`${error?.message ?? error} (is the .wasm next to the scripts, served as application/wasm, with CORS from another origin?)`);
     post({ op: 'ready', error: errorMessage(failure) });
   });
+  // module 'auto': no module until the first view request or call says which (choose, in the request handler below).
+  let choose = null;
+  let ready = module === 'auto' ? new Promise((resolve) => { choose = resolve; }).then(start) : start();
 
   let broken = null;  // the error of a request that may have left the instance in a bad state (a trap, an 'internal' error)
 
@@ -841,6 +845,11 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   }
 
   return (request) => {
+    if (choose && (request.op === 'view' || request.op === 'call')) {
+      kind = request.op === 'view' && needsFullModule(request.family, request.params, request.needs ?? []) ? 'full' : 'view';
+      choose();
+      choose = null;
+    }
     if (request.op === 'priority') {
       for (const queued of queue) if (queued.key === request.key) queued.priority = request.priority;
       return;

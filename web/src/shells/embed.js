@@ -19,7 +19,8 @@ function postHeight() {
 }
 new ResizeObserver(postHeight).observe(document.documentElement);
 
-const mounted = await mountSingleView(root, { engine: sharedEngine(), entries: query, site: new URL('.', location.href) });
+// The engine's worker starts now; the view's first request picks its wasm module (posenc.wasm alone for a trained head).
+const mounted = await mountSingleView(root, { engine: sharedEngine({ module: 'auto' }), entries: query, site: new URL('.', location.href) });
 document.title = `posenc: ${mounted.stage?.views[0].title ?? 'view'}`;
 if (mounted.stage) await mounted.stage.whenSettled({ formulas: true });
 postHeight();

@@ -24,7 +24,8 @@ function showGeneral(message) {
   generalError.hidden = !message;
 }
 
-const engine = sharedEngine();
+// The first figure's request picks the wasm module (engine/page.js): posenc.wasm alone where it trains a head.
+const engine = sharedEngine({ module: 'auto' });
 engine.ready.then(
   (version) => { document.getElementById('status').textContent = `${version} · computed ${engine.mode === 'worker' ? 'in a Web Worker' : 'on the page’s thread'}`; },
   (error) => { showGeneral(`The WebAssembly engine failed to load: ${error.message}`); },
