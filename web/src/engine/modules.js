@@ -9,7 +9,7 @@
  * it would otherwise find out from the view module's 'unavailable' error (as it does for anything this misses); a page
  * whose first figure is such a request can start its engine on posenc.wasm (createEngine({module: 'full'})): one
  * download, not two.
- * @param {string} family  a family of families/compute.js COMPUTE (experiment, model_profile, rope, ...)
+ * @param {string} family  a family of families/compute.js COMPUTE_NAMES (experiment, model_profile, rope, ...)
  * @param {object} params
  * @param {string[]} needs
  * @returns {boolean}
