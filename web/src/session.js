@@ -16,14 +16,17 @@
 // params are sent at once, so the server stops the job at its next slice
 // rather than finishing a result nobody will see.
 //
-// A view whose module says afterFirstFigure (the decay comparison: its references need the trained sets, 60 KB) is
-// asked for once the page has drawn its first figure, or once it is in sight, whichever is first, when it shares its
-// session with views that do not wait: until then it waits as it would for the engine (busy, no figure), and it draws
-// its own numbers only. Alone (an embed of it), it is asked for at once.
+// Requests that would fetch much before the page's first figure wait for it: a view whose module says
+// afterFirstFigure (the decay comparison: its references need the trained sets, 60 KB gzip), and one that needs
+// posenc.wasm while the engine serves posenc-view.wasm (engine/modules.js needsFullModule: a trained head, 260 KB).
+// Each is asked for once the page has drawn a figure, or once it is in sight, or once no other view of its session
+// is on its way (alone, an embed of it, it is asked for at once): until then it waits as it would for the engine
+// (busy, no figure), and it draws its own numbers only.
 import { tracking } from './lib/reads.js';
+import { needsFullModule } from './engine/modules.js';
 
 let sessions = 0;
-let pageDrew = false;  // whether a view of this page has drawn a figure (afterFirstFigure views wait for it)
+let pageDrew = false;  // whether a view of this page has drawn a figure (the requests that wait for it, see above)
 
 /** Whether a and b hold the same value for every name. */
 function sameOn(names, a, b) {
@@ -53,9 +56,11 @@ export function createSession({ engine, family, views, frames, place = () => fal
     settledVersion: 0, settled: null, error: null, busyTimer: null, visible: true, cancelled: false, deferred: null,
   }]));
   const keyOf = (st) => `${id}:${st.view.id}`;
-  const waits = views.some((view) => !view.afterFirstFigure);  // whether afterFirstFigure views have a figure to wait for
+  /** Whether a request of view st at params waits for the page's first figure (see above). */
+  const waitsForFigure = (st, params) => !pageDrew && !st.inSight
+    && (Boolean(st.view.afterFirstFigure) || (engine.module !== 'full' && needsFullModule(family, params, st.view.needs)));
 
-  /** Sends what the afterFirstFigure views held back (all of them, or `only`). */
+  /** Sends the requests that waited for the first figure (all of them, or view `only`'s). */
   function release(only = null) {
     for (const st of only ? [only] : states.values()) {
       if (!st.deferred || destroyed) continue;
@@ -72,9 +77,9 @@ export function createSession({ engine, family, views, frames, place = () => fal
   }
 
   function check() {
-    // Nothing left that could draw the first figure (the others failed, or kept a figure a bad value stopped): the
-    // views that waited for it are asked for now.
-    if ([...states.values()].some((st) => st.deferred) && [...states.values()].every((st) => st.view.afterFirstFigure || !outstanding(st))) {
+    // Nothing else on its way that could draw the first figure (every view waits, or the others failed, or kept a
+    // figure a bad value stopped): the views that waited for it are asked for now.
+    if ([...states.values()].some((st) => st.deferred) && [...states.values()].every((st) => st.deferred || !outstanding(st))) {
       release();
     }
     if (![...states.values()].every((st) => st.settledVersion === version)) return;
@@ -146,7 +151,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
       return;
     }
     const drawn = draw(st, request.params, result.data);
-    if (!drawn.error && !st.view.afterFirstFigure) drew();
+    if (!drawn.error) drew();
     const allDeps = new Set([...deps, ...drawn.reads]);
     if (current) {
       settle(st, request.params, allDeps, result.data, drawn.error);
@@ -169,9 +174,9 @@ export function createSession({ engine, family, views, frames, place = () => fal
     send(st, params);
   }
 
-  /** Asks the engine for view st at params; an afterFirstFigure view's request waits for release() unless `now`. */
+  /** Asks the engine for view st at params; one that waits for the first figure waits for release(), unless `now`. */
   function send(st, params, now = false) {
-    if (!now && st.view.afterFirstFigure && waits && !pageDrew && !st.inSight) {
+    if (!now && waitsForFigure(st, params)) {
       st.deferred = params;  // release() sends it
       return;
     }

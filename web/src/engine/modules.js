@@ -19,3 +19,22 @@ export function needsFullModule(family, params, needs) {
   if (family === 'model_profile') return needs.some((n) => ['stacks', 'temperatureCurve', 'mropeLayout'].includes(n));
   return params?.trained_head === true && needs.some((n) => ['attention', 'ablation', 'wordOrder'].includes(n));
 }
+
+/**
+ * The views whose request can need posenc.wasm (needsFullModule: they read 'attention', 'ablation', 'wordOrder',
+ * 'stacks', 'temperatureCurve' or 'mropeLayout', or show the experiment lab); tests/unit/modules.test.mjs checks
+ * the list against every family's views.
+ */
+export const TRAINING_VIEWS = ['attention', 'ablation', 'word-order', 'terms', 'panels', 'train-extrapolation', 'train-loss',
+  'train-attention', 'profile-stacks', 'profile-temperature', 'profile-mrope'];
+
+/**
+ * The module a page of one view starts its engine on (engine/page.js createEngine's option): 'auto' for a view of
+ * TRAINING_VIEWS (its first request says whether it trains: posenc.wasm alone if so), 'view' for the rest (posenc-view.wasm,
+ * fetched as the worker starts, before the view's request).
+ * @param {string} viewId
+ * @returns {'view' | 'auto'}
+ */
+export function startingModule(viewId) {
+  return TRAINING_VIEWS.includes(viewId) ? 'auto' : 'view';
+}

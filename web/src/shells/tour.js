@@ -6,7 +6,7 @@ import { sharedEngine } from '../engine/page.js';
 import { mountSingleView } from './single-view.js';
 import { STOPS, stopIndex } from '../tour/stops.js';
 
-const engine = sharedEngine({ module: 'auto' });
+const engine = sharedEngine();
 const site = new URL('.', location.href);
 const $ = (id) => document.getElementById(id);
 let mounted = null;
