@@ -62,6 +62,7 @@ test('every field of every core family at its defaults computes on the view modu
   for (const type of Object.keys(CORE_FAMILIES)) {
     // The attention lab's trained head trains (posenc.wasm: needsFullModule names it); its untrained head is the view module's.
     const params = { ...defaultsOf(type), trained_head: false };
+    await loadTrained(trainedNeeds(type, params, []));  // its own trained set, which its fields read
     const needs = Object.keys(CORE_FAMILIES[type].fields(onView, params));
     await loadTrained(trainedNeeds(type, params, needs));
     assert.equal(needsFullModule(type, params, needs), false, type);
