@@ -43,6 +43,18 @@ test("the engine's worker bundle holds none of the page's controls, state or pre
   assert.deepEqual(pageOnly.filter((f) => withDynamic.has(f)), []);
 });
 
+test("the engine's worker loads the labs' fields and the arm workers' driver on a lab's first request, not before a view's figure", () => {
+  // The arm worker is a bundle of its own (worker.js imports its URL): the worker's graph stops there.
+  const worker = reachable({ ...graphOf(), 'engine/arm-worker.js': [] }, 'engine/worker.js');
+  const labs = ['labs/experiment.js', 'labs/language-model.js', 'labs/model-profile-fields.js', 'labs/compare-mode-fields.js',
+    'labs/rope-scalings.js', 'labs/drope.js', 'labs/schedule.js', 'lib/map-job.js', 'engine/arms.js'];
+  assert.deepEqual(labs.filter((f) => worker.has(f)), [], 'statically: the bundle every embed loads');
+  const withDynamic = reachable(graphOf({ dynamic: true }), 'engine/worker.js');
+  assert.deepEqual(labs.filter((f) => !withDynamic.has(f)), [], 'each is a dynamic import of the worker');
+  // Every core family's fields are the worker's at once (a view's first request computes them).
+  for (const f of ['families/sinusoidal.js', 'families/rope.js', 'families/cope.js', 'labs/attention-lab.js']) assert.ok(worker.has(f), f);
+});
+
 test('the pages load the per-layer profile and GGUF readers only when a config or file is read (in the worker)', () => {
   const graph = graphOf();
   for (const entry of ['shells/main.js', 'shells/embed.js', 'shells/tour.js', 'shells/posenc-view.js']) {

@@ -9,7 +9,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from './load.mjs';
 import { ENCODING, FAMILIES } from '../../web/src/families/index.js';
-import { COMPUTE } from '../../web/src/families/compute.js';
+import { COMPUTE_NAMES } from '../../web/src/families/compute.js';
 import { COMPARISONS, readSlot } from '../../web/src/labs/compare-mode.js';
 import { TRAINED } from '../../web/src/labs/experiment.js';
 import { FAMILY_FORMULAS, formulaOf, num } from '../../web/src/formulas.js';
@@ -38,7 +38,7 @@ test('the encoding control names each core family by the core’s label, up to i
 });
 
 test('the worker computes what the page offers: the same names', () => {
-  assert.deepEqual(Object.keys(COMPUTE), Object.keys(FAMILIES));
+  assert.deepEqual(COMPUTE_NAMES, Object.keys(FAMILIES));
 });
 
 test('the config reader knows the core’s names: each family’s spec and each rope_type’s bare block pass', () => {

@@ -62,6 +62,7 @@ test('every field of every core family at its defaults computes on the view modu
   for (const type of Object.keys(CORE_FAMILIES)) {
     // The attention lab's trained head trains (posenc.wasm: needsFullModule names it); its untrained head is the view module's.
     const params = { ...defaultsOf(type), trained_head: false };
+    await loadTrained(trainedNeeds(type, params, []));  // its own trained set, which its fields read
     const needs = Object.keys(CORE_FAMILIES[type].fields(onView, params));
     await loadTrained(trainedNeeds(type, params, needs));
     assert.equal(needsFullModule(type, params, needs), false, type);
@@ -165,4 +166,35 @@ test('a server started with module "full" loads posenc.wasm only', async () => {
   server.serve({ id: 1, op: 'call', method: 'stacks', args: [ROPE, 64] });
   assert.equal((await server.reply(1)).error, undefined);
   assert.deepEqual(server.loaded, ['full']);
+});
+
+test('a server started with module "auto" loads nothing until its first request, then the module that request needs', async () => {
+  // The attention lab's trained head (the embeds' attention and ablation views at their defaults): posenc.wasm alone.
+  const trained = startServer({ module: 'auto' });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(trained.loaded, []);
+  assert.equal(trained.messages.length, 0);
+  trained.serve({ op: 'priority', key: 'x', priority: 1 });  // not a request for a module
+  assert.deepEqual(trained.loaded, []);
+  const params = { ...defaultsOf('sinusoidal'), trained_head: true, text: 'the cat sat' };
+  trained.serve({ id: 1, op: 'view', key: 'a', family: 'sinusoidal', params, needs: ['attention'] });
+  const answer = await trained.reply(1);
+  assert.equal(answer.error, undefined);
+  assert.ok(answer.data.attention);
+  assert.deepEqual(trained.loaded, ['full']);
+  assert.equal(trained.messages.find((m) => m.op === 'ready').module, 'full');
+  assert.equal(trained.messages.filter((m) => m.op === 'module').length, 0);
+
+  // A heatmap first (or a call): posenc-view.wasm, and posenc.wasm only when a later request needs it.
+  const table = startServer({ module: 'auto' });
+  table.serve({ id: 1, op: 'view', key: 'h', family: 'sinusoidal', params: defaultsOf('sinusoidal'), needs: ['table'] });
+  assert.equal((await table.reply(1)).error, undefined);
+  assert.deepEqual(table.loaded, ['view']);
+  table.serve({ id: 2, op: 'call', method: 'stacks', args: [ROPE, 64] });
+  assert.equal((await table.reply(2)).error, undefined);
+  assert.deepEqual(table.loaded, ['view', 'full']);
+  const call = startServer({ module: 'auto' });
+  call.serve({ id: 1, op: 'call', method: 'alibiSlopes', args: [8] });
+  assert.deepEqual(Array.from((await call.reply(1)).value), Array.from(full.alibiSlopes(8)));
+  assert.deepEqual(call.loaded, ['view']);
 });

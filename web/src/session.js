@@ -15,9 +15,18 @@
 // view waiting shows it, with a Cancel button (cancel() below), and newer
 // params are sent at once, so the server stops the job at its next slice
 // rather than finishing a result nobody will see.
+//
+// Requests that would fetch much before the page's first figure wait for it: a view whose module says
+// afterFirstFigure (the decay comparison: its references need the trained sets, 60 KB gzip), and one that needs
+// posenc.wasm while the engine serves posenc-view.wasm (engine/modules.js needsFullModule: a trained head, 260 KB).
+// Each is asked for once the page has drawn a figure, or once it is in sight, or once no other view of its session
+// is on its way (alone, an embed of it, it is asked for at once): until then it waits as it would for the engine
+// (busy, no figure), and it draws its own numbers only.
 import { tracking } from './lib/reads.js';
+import { needsFullModule } from './engine/modules.js';
 
 let sessions = 0;
+let pageDrew = false;  // whether a view of this page has drawn a figure (the requests that wait for it, see above)
 
 /** Whether a and b hold the same value for every name. */
 function sameOn(names, a, b) {
@@ -44,11 +53,35 @@ export function createSession({ engine, family, views, frames, place = () => fal
   // running: a request the worker has started; queued: one sent but not started; held: params waiting for `running`.
   const states = new Map(views.map((view) => [view.id, {
     view, frame: frames.get(view.id), latest: null, running: null, queued: null, held: null,
-    settledVersion: 0, settled: null, error: null, busyTimer: null, visible: true, cancelled: false,
+    settledVersion: 0, settled: null, error: null, busyTimer: null, visible: true, cancelled: false, deferred: null,
   }]));
   const keyOf = (st) => `${id}:${st.view.id}`;
+  /** Whether a request of view st at params waits for the page's first figure (see above). */
+  const waitsForFigure = (st, params) => !pageDrew && !st.inSight
+    && (Boolean(st.view.afterFirstFigure) || (engine.module !== 'full' && needsFullModule(family, params, st.view.needs)));
+
+  /** Sends the requests that waited for the first figure (all of them, or view `only`'s). */
+  function release(only = null) {
+    for (const st of only ? [only] : states.values()) {
+      if (!st.deferred || destroyed) continue;
+      const params = st.deferred;
+      st.deferred = null;
+      send(st, params, true);
+    }
+  }
+
+  /** A view drew a figure: the page's first figure is out, the views that waited for it are asked for. */
+  function drew() {
+    pageDrew = true;
+    release();
+  }
 
   function check() {
+    // Nothing else on its way that could draw the first figure (every view waits, or the others failed, or kept a
+    // figure a bad value stopped): the views that waited for it are asked for now.
+    if ([...states.values()].some((st) => st.deferred) && [...states.values()].every((st) => st.deferred || !outstanding(st))) {
+      release();
+    }
     if (![...states.values()].every((st) => st.settledVersion === version)) return;
     const errors = [...states.values()].filter((st) => st.error).map((st) => ({ viewId: st.view.id, error: st.error }));
     const cancelled = [...states.values()].filter((st) => st.cancelled).map((st) => st.view.id);
@@ -102,7 +135,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
     return { error, reads };
   }
 
-  const outstanding = (st) => Boolean(st.running || st.queued || st.held);
+  const outstanding = (st) => Boolean(st.running || st.queued || st.held || st.deferred);
 
   function receive(st, request, result) {
     if (st.running === request) st.running = null;
@@ -118,6 +151,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
       return;
     }
     const drawn = draw(st, request.params, result.data);
+    if (!drawn.error) drew();
     const allDeps = new Set([...deps, ...drawn.reads]);
     if (current) {
       settle(st, request.params, allDeps, result.data, drawn.error);
@@ -140,7 +174,13 @@ export function createSession({ engine, family, views, frames, place = () => fal
     send(st, params);
   }
 
-  function send(st, params) {
+  /** Asks the engine for view st at params; one that waits for the first figure waits for release(), unless `now`. */
+  function send(st, params, now = false) {
+    if (!now && waitsForFigure(st, params)) {
+      st.deferred = params;  // release() sends it
+      return;
+    }
+    st.deferred = null;
     const request = { params };
     st.queued = request;
     engine.view(keyOf(st), family, params, st.view.needs, {
@@ -179,6 +219,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
     for (const st of states.values()) {
       if (!outstanding(st) || destroyed) continue;
       st.held = null;
+      st.deferred = null;
       engine.cancel(keyOf(st));
       const known = st.settled;
       st.settled = { params: st.latest, deps: known?.deps ?? new Set(Object.keys(st.latest)), data: known?.data ?? null,
@@ -217,6 +258,10 @@ export function createSession({ engine, family, views, frames, place = () => fal
   const sight = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
     for (const entry of entries) {
       const st = [...states.values()].find((s) => s.frame.section === entry.target);
+      if (st && entry.isIntersecting && !st.inSight) {  // seen (the first report says so of a view in sight at once)
+        st.inSight = true;
+        release(st);
+      }
       if (!st || st.visible === entry.isIntersecting) continue;
       st.visible = entry.isIntersecting;
       if (st.queued) engine.prioritise(keyOf(st), st.visible ? 0 : 1);

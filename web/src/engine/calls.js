@@ -5,7 +5,7 @@
 // in order, one at a time, yielding between them so a newer request for the
 // same view can replace a queued older one; it runs in the worker
 // (engine/worker.js), or on the page itself where no worker can start.
-import { CORE_FAMILIES, COMPUTE, trainedNeeds } from '../families/compute.js';
+import { CORE_FAMILIES, COMPUTE_NAMES, computeOf, loadCompute, trainedNeeds } from '../families/compute.js';
 import { TRAINED_TYPES, loadTrained, trainedOf } from '../families/trained.js';
 import { createComparison } from '../families/comparison.js';
 import { badParam } from '../errors.js';
@@ -13,7 +13,6 @@ import { seededRandom } from '../lib/random.js';
 import { attachPreviews } from '../lib/box-average.js';
 import { tracking } from '../lib/reads.js';
 import { detach } from './detach.js';
-import { trainArm, trainInWorkers, workerCount } from './arms.js';
 import { needsFullModule } from './modules.js';
 
 export { needsFullModule };
@@ -345,6 +344,8 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
       const total = requests.reduce((sum, r) => sum + r.steps + r.recalibration_steps, 0);
       const runOf = (arm, index, result) => ({ name: arm.name, loss: result.loss, eval: result.eval, maps: result.maps,
         retrained: Boolean(arm.eval_encoding), recalibrationSteps: requests[index].recalibration_steps });
+      // The arm workers' driver (engine/arms.js), a module the labs' first request loads.
+      const { trainInWorkers, workerCount } = spawnArm ? yield { wait: import('./arms.js') } : {};
       const count = spawnArm ? workerCount(arms.length) : 0;
       if (count > 0) {  // in arm workers, several at once; a bad request is refused here first, in the page's terms
         trainerFor(requests[0]).free();
@@ -412,6 +413,7 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
         return { done: Math.round(1000 * states.reduce((sum, s) => sum + fraction(s), 0)), total: 1000 * arms.length,
           label: `training ${label || '…'} (${finished} of ${arms.length} arms done)` };
       };
+      const { trainArm, trainInWorkers, workerCount } = yield { wait: import('./arms.js') };  // engine/arms.js, on first use
       const count = spawnArm ? workerCount(arms.length) : 0;
       let outcomes;
       if (count > 0) {
@@ -562,13 +564,14 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
 }
 
 /**
- * The fields `needs` of family `name` for params (and its formulaNeeds), and the parameters they read.
+ * The fields `needs` of family `name` for params (and its formulaNeeds), and the parameters they read. A lab's fields
+ * are loaded first (families/compute.js loadCompute; the server does).
  * @returns {{data: object, reads: string[]}}
  * @throws {Error} the core's or the family's message, with .reads
  */
 export function computeFields(calls, name, params, needs) {
-  const family = Object.hasOwn(COMPUTE, name) ? COMPUTE[name] : null;
-  if (!family) throw badParam('encoding', JSON.stringify(name), `one of ${Object.keys(COMPUTE).join(', ')}`);
+  const family = typeof name === 'string' ? computeOf(name) : null;
+  if (!family) throw badParam('encoding', JSON.stringify(name), `one of ${COMPUTE_NAMES.join(', ')}`);
   const { proxy, reads } = tracking(params);
   try {
     const result = family.fields(calls, proxy);
@@ -640,10 +643,11 @@ function isJob(value) {
  *   of web/generated/posenc-view.mjs or posenc.mjs); a load that always gives the full module is fine
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
  * @param {{memoryLimit?: number, sliceMs?: number, corpus?: () => Promise<string>, spawnArm?: () => Worker,
- *   module?: 'view' | 'full'}} [options]
+ *   module?: 'view' | 'full' | 'auto'}} [options]
  *   bytes of wasm memory kept between requests (default 128 MiB); ms of a job between two progress messages (default 30;
  *   0: after every yield); createCalls's corpus and spawnArm; the module to start with (default 'view'; 'full' for a
- *   page whose first request needs posenc.wasm, see needsFullModule: one .wasm download, not two)
+ *   page whose first request needs posenc.wasm, see needsFullModule: one .wasm download, not two; 'auto': the first
+ *   view request's or call's, loaded when it arrives: 'full' for a view request needsFullModule names, else 'view')
  * @returns {(message: object) => void} the function to hand each request to
  */
 export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null, module = 'view' } = {}) {
@@ -670,7 +674,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       };
     },
   }));
-  let ready = load(kind).then((module) => {
+  const start = () => load(kind).then((module) => {
     pe = watched(module);
     calls = createCalls(pe, { corpus, spawnArm });
     post({ op: 'ready', version: pe.version(), module: kind });
@@ -678,6 +682,9 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     failure = new Error(`${error?.message ?? error} (is the .wasm next to the scripts, served as application/wasm, with CORS from another origin?)`);
     post({ op: 'ready', error: errorMessage(failure) });
   });
+  // module 'auto': no module until the first view request or call says which (choose, in the request handler below).
+  let choose = null;
+  let ready = module === 'auto' ? new Promise((resolve) => { choose = resolve; }).then(start) : start();
 
   let broken = null;  // the error of a request that may have left the instance in a bad state (a trap, an 'internal' error)
 
@@ -775,7 +782,8 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     let reads = [];
     try {
       if (request.op === 'view') {
-        // The trained parameters it computes with (a module each, loaded once).
+        // A lab's fields and the trained parameters it computes with (a module each, loaded once).
+        await loadCompute(request.family);
         await loadTrained(trainedNeeds(request.family, request.params ?? {}, request.needs ?? []));
         const computed = computeFields(calls, request.family, request.params, request.needs);
         reads = computed.reads;
@@ -841,6 +849,11 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   }
 
   return (request) => {
+    if (choose && (request.op === 'view' || request.op === 'call')) {
+      kind = request.op === 'view' && needsFullModule(request.family, request.params, request.needs ?? []) ? 'full' : 'view';
+      choose();
+      choose = null;
+    }
     if (request.op === 'priority') {
       for (const queued of queue) if (queued.key === request.key) queued.priority = request.priority;
       return;

@@ -12,9 +12,12 @@ import { previewLimits } from '../lib/box-average.js';
 
 /**
  * Starts an engine.
- * @param {{module?: 'view' | 'full'}} [options]  the wasm module its worker loads first: 'view' (posenc-view.wasm, the
- *   default: what the views compute at their first figure; posenc.wasm follows when a request needs it) or 'full'
- *   (posenc.wasm at once: for a page whose first request trains, engine/calls.js needsFullModule; one download, not two)
+ * @param {{module?: 'view' | 'full' | 'auto'}} [options]  the wasm module its worker loads first: 'view' (posenc-view.wasm,
+ *   the default: what the views compute at their first figure; posenc.wasm follows when a request needs it), 'full'
+ *   (posenc.wasm at once: for a page whose first request trains, engine/modules.js needsFullModule; one download, not two)
+ *   or 'auto' (the shells': the worker starts at once, and its first view request or call picks the module, 'full'
+ *   where needsFullModule names that request, and starts its download: a page that does not know its first view before
+ *   it asks for it, an embed of the attention lab's trained head, fetches posenc.wasm alone)
  * @returns {{
  *   ready: Promise<string>,
  *   view(key: string, family: string, params: object, needs: string[],
@@ -48,6 +51,7 @@ import { previewLimits } from '../lib/box-average.js';
 export function createEngine({ module = 'view' } = {}) {
   const pending = new Map();  // id -> {resolve, reject, kind, message, retried, onStart, onProgress}
   let nextId = 1;
+  let answered = false;  // whether a worker said which module it serves ('ready')
   let send;
   let settleReady;
   const ready = new Promise((resolve, reject) => { settleReady = { resolve, reject }; });
@@ -63,6 +67,7 @@ export function createEngine({ module = 'view' } = {}) {
       return;
     }
     if (message.op === 'ready') {
+      answered = true;
       if (message.module) engine.module = message.module;
       if (message.error) settleReady.reject(toError(message.error));
       else settleReady.resolve(message.version);
@@ -88,7 +93,9 @@ export function createEngine({ module = 'view' } = {}) {
   const engine = {
     ready,
     mode: 'worker',
-    module,  // the wasm module serving: 'view' (posenc-view.wasm) until a request needs 'full' (posenc.wasm)
+    // the wasm module serving: 'view' (posenc-view.wasm) until a request needs 'full' (posenc.wasm); with module 'auto',
+    // 'view' until the first request picked one (its 'ready' names it)
+    module: module === 'full' ? 'full' : 'view',
     restarts: 0,  // fresh instances the engine loaded (memory past 128 MiB, a broken instance) and workers it replaced
     view(key, family, params, needs, { previews = false, priority = 0, onStart = null, onProgress = null } = {}) {
       return ask({ op: 'view', key, family, params, needs, priority,
@@ -145,7 +152,9 @@ export function createEngine({ module = 'view' } = {}) {
    * died too is answered with an error. No request is left waiting.
    */
   function connect() {
-    const worker = moduleWorker(new URL(workerUrl, import.meta.url), module === 'full' ? 'posenc full' : 'posenc');
+    // A worker replacing one that died starts on the module that one served (when an 'auto' one had picked it).
+    const first = module === 'auto' && answered ? engine.module : module;
+    const worker = moduleWorker(new URL(workerUrl, import.meta.url), { full: 'posenc full', auto: 'posenc auto' }[first] ?? 'posenc');
     let started = false;
     let gone = false;
     const pendingMessages = [];  // sent before the worker answered: resent to a page-thread server if it fails to start
@@ -234,7 +243,7 @@ function toError({ name, message, code, param, value, allowed }) {
 let shared = null;
 /**
  * The page's one engine, started on first use: every view and component shares it (one .wasm fetch).
- * @param {{module?: 'view' | 'full'}} [options]  createEngine's, read by the first call only
+ * @param {{module?: 'view' | 'full' | 'auto'}} [options]  createEngine's, read by the first call only
  */
 export function sharedEngine(options) {
   shared ??= createEngine(options);

@@ -15,7 +15,7 @@ import { fetchText, moduleWorker } from './spawn.js';
 const load = (module) => (module === 'full' ? import('../../generated/posenc.mjs').then((glue) => glue.default()) : createPosencView());
 
 const serve = createServer(load, (message, transfer = []) => self.postMessage(message, transfer), {
-  module: self.name === 'posenc full' ? 'full' : 'view',  // engine/page.js createEngine's option module
+  module: { 'posenc full': 'full', 'posenc auto': 'auto' }[self.name] ?? 'view',  // engine/page.js createEngine's option module
   corpus: () => fetchText(new URL(corpusUrl, import.meta.url)),
   spawnArm: () => moduleWorker(new URL(armWorkerUrl, import.meta.url)),
 });

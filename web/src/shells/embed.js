@@ -3,6 +3,7 @@
 // CSS px, on load and on every change), and follows prefers-color-scheme
 // unless theme=light|dark says otherwise.
 import { sharedEngine } from '../engine/page.js';
+import { startingModule } from '../engine/modules.js';
 import { mountSingleView } from './single-view.js';
 
 const query = new URLSearchParams(location.search);
@@ -19,7 +20,10 @@ function postHeight() {
 }
 new ResizeObserver(postHeight).observe(document.documentElement);
 
-const mounted = await mountSingleView(root, { engine: sharedEngine(), entries: query, site: new URL('.', location.href) });
+// The engine's worker starts now, on posenc-view.wasm; for a view that may train, its first request picks the module
+// (posenc.wasm alone for a trained head: engine/modules.js).
+const engine = sharedEngine({ module: startingModule(query.get('view')) });
+const mounted = await mountSingleView(root, { engine, entries: query, site: new URL('.', location.href) });
 document.title = `posenc: ${mounted.stage?.views[0].title ?? 'view'}`;
 if (mounted.stage) await mounted.stage.whenSettled({ formulas: true });
 postHeight();

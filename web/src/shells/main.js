@@ -2,6 +2,7 @@
 // controls, and the history (each committed change is a step of Back/Forward).
 import { linkify } from '../citations.js';
 import { sharedEngine } from '../engine/page.js';
+import { needsFullModule } from '../engine/modules.js';
 import { carryOver } from '../state.js';
 import { createStage, queryOf, readLink } from '../stage.js';
 import { familyLabel, loadFamily, loadedFamily, parametersOf } from '../families/catalogue.js';
@@ -24,7 +25,9 @@ function showGeneral(message) {
   generalError.hidden = !message;
 }
 
-const engine = sharedEngine();
+// posenc-view.wasm first (posenc.wasm when a view needs it: those that train wait for the first figure, session.js), but
+// the experiment lab's every view trains: posenc.wasm alone there.
+const engine = sharedEngine({ module: needsFullModule(new URLSearchParams(location.search).get('encoding'), {}, []) ? 'full' : 'view' });
 engine.ready.then(
   (version) => { document.getElementById('status').textContent = `${version} · computed ${engine.mode === 'worker' ? 'in a Web Worker' : 'on the page’s thread'}`; },
   (error) => { showGeneral(`The WebAssembly engine failed to load: ${error.message}`); },

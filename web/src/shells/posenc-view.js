@@ -3,11 +3,12 @@
 // view, controls="1", theme="light|dark"); the view draws in a shadow root,
 // redraws when an attribute changes, and shows a warning in place for a bad
 // one. Every <posenc-view> of a page shares one engine (one Web Worker, one
-// .wasm fetch), loaded relative to this script, so the page may load it from
+// .wasm fetch: the first component's view says which, engine/modules.js startingModule), loaded relative to this script, so the page may load it from
 // another origin that serves it with CORS. It adds nothing to the page outside
 // itself: no preload link (vite.config.js), no font (its formulas are MathML,
 // lib/katex.js), and the page's inherited styles stop at :host (views.css).
 import { sharedEngine } from '../engine/page.js';
+import { startingModule } from '../engine/modules.js';
 import { mountSingleView } from './single-view.js';
 import css from '../../views.css?inline';
 
@@ -78,7 +79,7 @@ class PosencView extends HTMLElement {
     const inPlace = this.#mounted?.update(entries);
     if (inPlace) { await inPlace; return; }
     this.#mounted?.destroy();
-    const mounted = await mountSingleView(this.root, { engine: sharedEngine(), entries, site: SITE, anyCase: true });
+    const mounted = await mountSingleView(this.root, { engine: sharedEngine({ module: startingModule(this.getAttribute('view')) }), entries, site: SITE, anyCase: true });
     if (mine !== this.#generation) { mounted.destroy(); return; }
     this.#mounted = mounted;
   }

@@ -16,6 +16,9 @@ export const caption = 'The change of the logit of a key m tokens back, f(m) −
  * logarithmic bias, and no positions at all; each teaches a shape (the sinusoid's curve is RoPE's: the note says why). */
 export const REFERENCES = ['rope', 'alibi', 'kerple', 'none'];
 export const needs = ['comparison', 'currentLabel'];
+/** Its references compute with the trained sets (families/compute.js trainedNeeds: 60 KB gzip): on a page of several views,
+ * asked for after the page's first figure, or once it is in sight (session.js). */
+export const afterFirstFigure = true;
 
 /** A curve's raw values f(m) (scaled) and y(m) = (f(m) - f(0)) / max |f - f(0)|, as drawn. */
 export function normalised({ label, values, scale }) {
