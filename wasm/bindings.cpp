@@ -864,6 +864,17 @@ std::string version() {
 #endif
 }
 
+/// setMicroKernels(tile4, weightedSum4x2): installs the micro-kernels at those indices of the module's
+/// function table (0: the C++ kernel) with posenc::kernels::set_micro_kernels. Called by wasm/post.js only
+/// (useKernels), with the table slots it filled with wasm/relaxed-kernels.wat's functions; each must have the
+/// type of kernels::TileKernel / WeightedSumKernel (a call_indirect checks it).
+void set_micro_kernels(double tile4, double weighted_sum_4x2) {
+    // In wasm32 a function pointer is its index in the table.
+    posenc::kernels::set_micro_kernels(
+        reinterpret_cast<posenc::kernels::TileKernel>(static_cast<std::uintptr_t>(tile4)),
+        reinterpret_cast<posenc::kernels::WeightedSumKernel>(static_cast<std::uintptr_t>(weighted_sum_4x2)));
+}
+
 /// heapBytesInUse(): bytes of wasm heap allocated by malloc, a diagnostic for leak tests.
 double heap_bytes_in_use() { return double(mallinfo().uordblks); }
 
@@ -905,4 +916,5 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_describe", &describe);
     function("posenc_version", &version);
     function("posenc_heapBytesInUse", &heap_bytes_in_use);
+    function("posenc_setMicroKernels", &set_micro_kernels);
 }

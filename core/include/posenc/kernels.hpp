@@ -232,4 +232,32 @@ std::size_t first_nonfinite(const float* x, std::size_t n);
 /// The SIMD backend this build uses: "wasm-simd128", "sse2" or "scalar".
 const char* backend();
 
+// ---------------------------------------------------------------------------
+// Micro-kernels from outside the C++ build (the page's fused multiply-add path)
+//
+// The two innermost loops can be swapped, at run time, for versions written elsewhere: in the page,
+// wasm/relaxed-kernels.wat (relaxed SIMD's f32x4.relaxed_madd, which Emscripten 3.1.6 cannot emit),
+// assembled at build time and installed by wasm/post.js when the engine accepts relaxed SIMD. A
+// kernel left null (the default, and always natively) is the C++ SIMD code. With fused products the
+// sums are rounded once per term instead of twice: results differ from the C++ path's (and from the
+// references) in the last bits, within the same error bounds; they are no longer bit for bit.
+
+/// tile<4> of kernels.cpp for a full panel: out[r, 0..8) (=, or += when accumulate != 0)
+/// sum_{p0 <= p < p1} a[r * lda + p * ldp] * panel[p * 8 + 0..8) for the 4 rows r = 0..3, in order p.
+/// Strides in floats. Used by matmul, matmul_bt, the two accumulating products and attention's scores.
+using TileKernel = void (*)(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0,
+                            std::size_t p1, float* out, std::size_t ldo, int accumulate);
+
+/// weighted_sum<4, 2> of kernels.cpp, attention's P.V update: out[r, 0..8) = alpha[r] * out[r, 0..8) +
+/// sum_{p < keys} w[r * ldw + p] * v[p * ldv + 0..8) for the 4 rows r = 0..3, in order p. Strides in floats.
+using WeightedSumKernel = void (*)(const float* w, std::size_t ldw, const float* v, std::size_t ldv,
+                                   std::size_t keys, const float* alpha, float* out, std::size_t ldo);
+
+/// Installs the kernels every later product and attention call uses (null: the C++ one). Not thread-safe:
+/// the wasm module is single-threaded; natively nothing calls it but the tests.
+void set_micro_kernels(TileKernel tile4, WeightedSumKernel weighted_sum_4x2);
+
+/// Whether set_micro_kernels has installed a kernel (either one).
+bool external_micro_kernels();
+
 }  // namespace posenc::kernels
