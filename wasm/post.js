@@ -604,17 +604,23 @@
   // instantiated on this module's own WebAssembly.Memory (growth keeps it), put in its function table (a
   // call_indirect from C++ then calls them directly, wasm to wasm) and installed.
   const KERNEL_PATHS = ['relaxed-simd', 'simd128'];
-  /** The table slots of the relaxed kernels {tile4, weightedSum4x2}, or null where the engine has no relaxed SIMD. */
+  /** The names of wasm/relaxed-kernels.wat's functions, in setMicroKernels's order. */
+  const RELAXED_KERNELS = ['tile4', 'tile1', 'weightedSum4x2', 'weightedSum1x2'];
+  /** The table slots of the relaxed kernels (RELAXED_KERNELS's order), or null where the engine has no relaxed SIMD. */
   let relaxedSlots = null;
   let kernelsNow = 'simd128';
 
-  /** Puts a validated relaxed module's kernels in the function table: {tile4, weightedSum4x2} (their slots). */
+  /**
+   * Puts a validated relaxed module's kernels in the function table (Table.set takes only wasm functions: the
+   * entries are the other instance's own code, which call_indirect enters directly). Returns their slots.
+   */
   function relaxedKernelSlots(bytes) {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory: wasmMemory } });
-    const first = wasmTable.grow(2);
-    wasmTable.set(first, instance.exports['tile4']);
-    wasmTable.set(first + 1, instance.exports['weightedSum4x2']);
-    return { tile4: first, weightedSum4x2: first + 1 };
+    const first = wasmTable.grow(RELAXED_KERNELS.length);
+    return RELAXED_KERNELS.map((name, k) => {
+      wasmTable.set(first + k, instance.exports[name]);
+      return first + k;
+    });
   }
 
   addOnInit(() => {
@@ -645,8 +651,8 @@
       const allowed = relaxedSlots ? "'relaxed-simd' or 'simd128'" : "'simd128' (this engine has no relaxed SIMD)";
       throw badParam('path', quoted(path), allowed);
     }
-    const slots = path === 'relaxed-simd' ? relaxedSlots : { tile4: 0, weightedSum4x2: 0 };
-    core('setMicroKernels')(slots.tile4, slots.weightedSum4x2);
+    const slots = path === 'relaxed-simd' ? relaxedSlots : [0, 0, 0, 0];
+    core('setMicroKernels')(slots[0], slots[1], slots[2], slots[3]);
     kernelsNow = path;
     return kernelsNow;
   };

@@ -171,4 +171,56 @@
     (v128.store offset=16 (local.get $out) (local.get $c21))
     (local.set $out (i32.add (local.get $out) (local.get $ldo)))
     (v128.store offset=0 (local.get $out) (local.get $c30))
-    (v128.store offset=16 (local.get $out) (local.get $c31))))
+    (v128.store offset=16 (local.get $out) (local.get $c31)))
+
+  ;; tile4 for one row (the rows left over below a multiple of 4): out[0, 0..8) (=, or +=)
+  ;; sum_{p0 <= p < p1} a[p * ldp] * panel[p, 0..8). kernels.cpp's tile<1> for a full panel. Every
+  ;; entry of a product then takes the same fused arithmetic, whichever row it is in: equal rows of a
+  ;; give equal rows of the product, and permuting a's rows permutes the product's exactly.
+  (func (export "tile1")
+    (param $a i32) (param $lda i32) (param $ldp i32) (param $panel i32) (param $p0 i32) (param $p1 i32)
+    (param $out i32) (param $ldo i32) (param $accumulate i32)
+    (local $x i32) (local $b i32) (local $end i32)
+    (local $s v128) (local $c0 v128) (local $c1 v128)
+    (local.set $ldp (i32.shl (local.get $ldp) (i32.const 2)))
+    (if (local.get $accumulate)
+      (then
+        (local.set $c0 (v128.load offset=0 (local.get $out)))
+        (local.set $c1 (v128.load offset=16 (local.get $out)))))
+    (local.set $x (i32.add (local.get $a) (i32.mul (local.get $p0) (local.get $ldp))))
+    (local.set $b (i32.add (local.get $panel) (i32.shl (local.get $p0) (i32.const 5))))
+    (local.set $end (i32.add (local.get $panel) (i32.shl (local.get $p1) (i32.const 5))))
+    (if (i32.lt_u (local.get $b) (local.get $end))
+      (then
+        (loop $terms
+          (local.set $s (v128.load32_splat (local.get $x)))
+          (local.set $c0 (f32x4.relaxed_madd (local.get $s) (v128.load offset=0 (local.get $b)) (local.get $c0)))
+          (local.set $c1 (f32x4.relaxed_madd (local.get $s) (v128.load offset=16 (local.get $b)) (local.get $c1)))
+          (local.set $x (i32.add (local.get $x) (local.get $ldp)))
+          (local.set $b (i32.add (local.get $b) (i32.const 32)))
+          (br_if $terms (i32.lt_u (local.get $b) (local.get $end))))))
+    (v128.store offset=0 (local.get $out) (local.get $c0))
+    (v128.store offset=16 (local.get $out) (local.get $c1)))
+
+  ;; weightedSum4x2 for one row: out[0, 0..8) = alpha[0] * out[0, 0..8) + sum_{p < keys} w[p] * v[p * ldv + 0..8)
+  ;; (kernels.cpp's weighted_sum<1, 2>), so that every row of attention's output takes the same arithmetic.
+  (func (export "weightedSum1x2")
+    (param $w i32) (param $ldw i32) (param $v i32) (param $ldv i32) (param $keys i32) (param $alpha i32)
+    (param $out i32) (param $ldo i32)
+    (local $end i32) (local $s v128) (local $c0 v128) (local $c1 v128)
+    (local.set $ldv (i32.shl (local.get $ldv) (i32.const 2)))
+    (local.set $s (v128.load32_splat (local.get $alpha)))
+    (local.set $c0 (f32x4.mul (v128.load offset=0 (local.get $out)) (local.get $s)))
+    (local.set $c1 (f32x4.mul (v128.load offset=16 (local.get $out)) (local.get $s)))
+    (local.set $end (i32.add (local.get $w) (i32.shl (local.get $keys) (i32.const 2))))
+    (if (i32.lt_u (local.get $w) (local.get $end))
+      (then
+        (loop $terms
+          (local.set $s (v128.load32_splat (local.get $w)))
+          (local.set $c0 (f32x4.relaxed_madd (local.get $s) (v128.load offset=0 (local.get $v)) (local.get $c0)))
+          (local.set $c1 (f32x4.relaxed_madd (local.get $s) (v128.load offset=16 (local.get $v)) (local.get $c1)))
+          (local.set $w (i32.add (local.get $w) (i32.const 4)))
+          (local.set $v (i32.add (local.get $v) (local.get $ldv)))
+          (br_if $terms (i32.lt_u (local.get $w) (local.get $end))))))
+    (v128.store offset=0 (local.get $out) (local.get $c0))
+    (v128.store offset=16 (local.get $out) (local.get $c1))))

@@ -18,8 +18,7 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr std::size_t kPanel = 8;  // columns per packed panel: two f32x4
 
 /// The kernels set_micro_kernels installed (null: the C++ ones below).
-TileKernel external_tile4 = nullptr;
-WeightedSumKernel external_weighted_sum_4x2 = nullptr;
+MicroKernels external;
 
 /// Packed panels: uninitialised on allocation (pack_panels writes every entry, padding included).
 using Packed = std::unique_ptr<float[]>;
@@ -60,9 +59,14 @@ Packed pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed
 template <int R>
 void tile(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0, std::size_t p1,
           float* out, std::size_t ldo, std::size_t cols, bool accumulate) {
-    if constexpr (R == 4) {
-        if (external_tile4 != nullptr && cols == kPanel)
-            return external_tile4(a, lda, ldp, panel, p0, p1, out, ldo, accumulate ? 1 : 0);
+    if (const TileKernel kernel = R == 4 ? external.tile4 : R == 1 ? external.tile1 : nullptr) {
+        if (cols == kPanel) return kernel(a, lda, ldp, panel, p0, p1, out, ldo, accumulate ? 1 : 0);
+        float buffer[R * kPanel] = {};  // a partial panel: through a tile of 8 columns
+        if (accumulate)
+            for (int r = 0; r < R; ++r) std::copy(out + r * ldo, out + r * ldo + cols, buffer + r * kPanel);
+        kernel(a, lda, ldp, panel, p0, p1, buffer, kPanel, accumulate ? 1 : 0);
+        for (int r = 0; r < R; ++r) std::copy(buffer + r * kPanel, buffer + r * kPanel + cols, out + r * ldo);
+        return;
     }
     f32x4 acc[R][2];
     for (int r = 0; r < R; ++r) {
@@ -358,10 +362,9 @@ constexpr std::int64_t kKeys = 64;     // keys of a block (8 panels)
 template <int R, int V>
 void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t ldv, std::int64_t keys,
                   const float* alpha, float* out, std::size_t ldo) {
-    if constexpr (R == 4 && V == 2) {
-        if (external_weighted_sum_4x2 != nullptr)
-            return external_weighted_sum_4x2(w, ldw, v, ldv, std::size_t(keys), alpha, out, ldo);
-    }
+    if (const WeightedSumKernel kernel = V != 2 ? nullptr : R == 4 ? external.weighted_sum_4x2
+                                                           : R == 1 ? external.weighted_sum_1x2 : nullptr)
+        return kernel(w, ldw, v, ldv, std::size_t(keys), alpha, out, ldo);
     f32x4 acc[R][V];
     for (int r = 0; r < R; ++r) {
         const f32x4 a = simd::splat(alpha[r]);
@@ -664,11 +667,11 @@ std::size_t first_nonfinite(const float* x, std::size_t n) {
 
 const char* backend() { return POSENC_SIMD; }
 
-void set_micro_kernels(TileKernel tile4, WeightedSumKernel weighted_sum_4x2) {
-    external_tile4 = tile4;
-    external_weighted_sum_4x2 = weighted_sum_4x2;
-}
+void set_micro_kernels(const MicroKernels& kernels) { external = kernels; }
 
-bool external_micro_kernels() { return external_tile4 != nullptr || external_weighted_sum_4x2 != nullptr; }
+bool external_micro_kernels() {
+    return external.tile4 != nullptr || external.tile1 != nullptr || external.weighted_sum_4x2 != nullptr ||
+           external.weighted_sum_1x2 != nullptr;
+}
 
 }  // namespace posenc::kernels

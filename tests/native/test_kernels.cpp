@@ -341,9 +341,10 @@ namespace {
 
 // Scalar fused multiply-add versions of the two installable micro-kernels, the contract of
 // kernels::TileKernel and WeightedSumKernel (wasm/relaxed-kernels.wat implements it with relaxed SIMD).
-void fma_tile4(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0, std::size_t p1,
-               float* out, std::size_t ldo, int accumulate) {
-    for (std::size_t r = 0; r < 4; ++r)
+template <std::size_t R>
+void fma_tile(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0, std::size_t p1,
+              float* out, std::size_t ldo, int accumulate) {
+    for (std::size_t r = 0; r < R; ++r)
         for (std::size_t c = 0; c < 8; ++c) {
             float sum = accumulate ? out[r * ldo + c] : 0.0f;
             for (std::size_t p = p0; p < p1; ++p) sum = std::fma(a[r * lda + p * ldp], panel[p * 8 + c], sum);
@@ -351,9 +352,10 @@ void fma_tile4(const float* a, std::size_t lda, std::size_t ldp, const float* pa
         }
 }
 
+template <std::size_t R>
 void fma_weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t ldv, std::size_t keys,
                       const float* alpha, float* out, std::size_t ldo) {
-    for (std::size_t r = 0; r < 4; ++r)
+    for (std::size_t r = 0; r < R; ++r)
         for (std::size_t c = 0; c < 8; ++c) {
             float sum = out[r * ldo + c] * alpha[r];
             for (std::size_t p = 0; p < keys; ++p) sum = std::fma(w[r * ldw + p], v[p * ldv + c], sum);
@@ -366,7 +368,7 @@ void fma_weighted_sum(const float* w, std::size_t ldw, const float* v, std::size
 TEST_CASE("installed micro-kernels (set_micro_kernels) run in the products and in attention, within the bounds",
           "[kernels]") {
     REQUIRE_FALSE(kernels::external_micro_kernels());
-    kernels::set_micro_kernels(fma_tile4, fma_weighted_sum);
+    kernels::set_micro_kernels({fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>});
     REQUIRE(kernels::external_micro_kernels());
     const std::size_t m = 13, k = 37, n = 21;  // 4-row tiles and a leftover row; full panels and a partial one
     const auto a = normals(m * k, 1), b = normals(k * n, 2), bt = normals(n * k, 3);
@@ -391,7 +393,13 @@ TEST_CASE("installed micro-kernels (set_micro_kernels) run in the products and i
         kernels::attention_reference(q.data(), kk.data(), v.data(), len, d, d, 0.125f, causal, nullptr, o_ref.data());
         after_attention = std::max(after_attention, max_abs_difference(o, o_ref));
     }
-    kernels::set_micro_kernels(nullptr, nullptr);
+    // Every row takes the same arithmetic: a's row 12 (a leftover row) copied to row 1 (a 4-row tile) gives
+    // the same row of the product.
+    auto a2 = a;
+    std::copy(a.begin() + 12 * k, a.begin() + 13 * k, a2.begin() + 1 * k);
+    kernels::matmul(a2.data(), b.data(), fast.data(), m, k, n);
+    CHECK(std::equal(fast.begin() + 12 * n, fast.begin() + 13 * n, fast.begin() + 1 * n));
+    kernels::set_micro_kernels({});
     REQUIRE_FALSE(kernels::external_micro_kernels());
     // A fused product is rounded once: within the bounds, but (here) not bit for bit.
     CHECK(after_matmul > 0.0f);

@@ -155,6 +155,25 @@ test('attention (the page\'s head: matmul_bt, matmul) on each path equals the fl
   });
 });
 
+test('on each path, equal rows give equal rows exactly, whatever their place in the 4-row tiles', () => {
+  // n = 13: rows 0-11 in tiles of 4, row 12 left over; 13 keys: a full panel of 8 and a partial one. Row 12 of x is
+  // row 1's: the same query, so the same output row, bit for bit (the page's ablation and word-order views rely on it).
+  eachPath((path) => {
+    for (const d of [64, 20]) {
+      const n = 13, dm = 32;
+      const x = normals(n * dm, 21);
+      x.copyWithin(12 * dm, 1 * dm, 2 * dm);
+      const r = { x, wq: normals(dm * d, 22, 0.2), wk: normals(dm * d, 23, 0.2), wv: normals(dm * d, 24, 0.2), n, d_model: dm,
+        d_head: d, causal: false };
+      const out = pe.attentionForward(r);
+      assert.deepEqual(out.slice(12 * d, 13 * d), out.slice(1 * d, 2 * d), `${path} d ${d}: attentionForward`);
+      const head = pe.attention({ x, d_model: dm, d_head: d, encoding: { type: 'none' }, seed: 4, causal: false });
+      assert.deepEqual(head.logits.slice(12 * n, 13 * n), head.logits.slice(1 * n, 2 * n), `${path} d ${d}: attention's logits`);
+      assert.deepEqual(head.output.slice(12 * d, 13 * d), head.output.slice(1 * d, 2 * d), `${path} d ${d}: attention's output`);
+    }
+  });
+});
+
 test('matmul-backed training on each path: the first steps\' losses within 1e-4 of the C++ path\'s, and both learn', () => {
   // The C++ path is the native build's bit for bit (train.test.mjs); a fused product changes the last bits of each
   // step, which grow slowly over steps: compared over the first ten, and by what they reach.
