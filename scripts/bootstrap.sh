@@ -29,7 +29,7 @@ if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); proce
   exit 1
 fi
 
-packages=(cmake ninja-build g++ emscripten libxtensor-dev libxsimd-dev nlohmann-json3-dev catch2)
+packages=(cmake ninja-build g++ emscripten libxtensor-dev libxsimd-dev nlohmann-json3-dev catch2 wabt)
 [ "$want_browser" = 1 ] && packages+=(chromium)
 [ "$want_fuzz" = 1 ] && packages+=(clang-14 libclang-rt-14-dev)
 missing=()

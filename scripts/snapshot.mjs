@@ -32,6 +32,9 @@ const show = option('--show', null);  // a fuzz index: print its call and answer
 const ignored = new Set((option('--ignore-keys', '') || '').split(',').filter(Boolean));
 const { default: createPosenc } = await import(pathToFileURL(path.join(dir, 'posenc.mjs')).href);
 const pe = await createPosenc({ wasmBinary: fs.readFileSync(path.join(dir, 'posenc.wasm')) });
+// The C++ kernels, whatever the engine: the fused multiply-add path (relaxed SIMD, where Node runs with
+// --experimental-wasm-relaxed-simd) rounds differently. Builds from before useKernels have only those.
+if (typeof pe.useKernels === 'function') pe.useKernels('simd128');
 
 /** The canonical text of an answer (see the top of the file). */
 function canonical(value, seen = new Set()) {

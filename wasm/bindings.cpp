@@ -879,6 +879,22 @@ std::string version() {
 #endif
 }
 
+/// setMicroKernels(tile4, tile1, weightedSum4x2, weightedSum1x2): installs the micro-kernels at those indices of
+/// the module's function table (0: the C++ kernel) with posenc::kernels::set_micro_kernels. Called by wasm/post.js
+/// only (useKernels), with the table slots it filled with wasm/relaxed-kernels.wat's functions; each must have the
+/// type of kernels::TileKernel / WeightedSumKernel (a call_indirect checks it).
+void set_micro_kernels(double tile4, double tile1, double weighted_sum_4x2, double weighted_sum_1x2) {
+    // In wasm32 a function pointer is its index in the table.
+    using posenc::kernels::TileKernel;
+    using posenc::kernels::WeightedSumKernel;
+    posenc::kernels::MicroKernels kernels;
+    kernels.tile4 = reinterpret_cast<TileKernel>(static_cast<std::uintptr_t>(tile4));
+    kernels.tile1 = reinterpret_cast<TileKernel>(static_cast<std::uintptr_t>(tile1));
+    kernels.weighted_sum_4x2 = reinterpret_cast<WeightedSumKernel>(static_cast<std::uintptr_t>(weighted_sum_4x2));
+    kernels.weighted_sum_1x2 = reinterpret_cast<WeightedSumKernel>(static_cast<std::uintptr_t>(weighted_sum_1x2));
+    posenc::kernels::set_micro_kernels(kernels);
+}
+
 /// heapBytesInUse(): bytes of wasm heap allocated by malloc, a diagnostic for leak tests.
 double heap_bytes_in_use() { return double(mallinfo().uordblks); }
 
@@ -908,6 +924,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_describe", &describe);
     function("posenc_version", &version);
     function("posenc_heapBytesInUse", &heap_bytes_in_use);
+    function("posenc_setMicroKernels", &set_micro_kernels);
 #ifndef POSENC_VIEW_MODULE
     // posenc.wasm only: the trainer, the model lab's, the trained head's reading and attentionForward.
     // Absent from posenc-view.wasm (post.js throws code 'unavailable' for them; the engine then loads posenc.wasm).

@@ -129,6 +129,9 @@ export interface Trainer {
   free(): void;
 }
 
+/** The micro-kernels' path: fused multiply-add (relaxed SIMD) or the C++ SIMD128 code (Posenc.kernelPath). */
+export type KernelPath = 'relaxed-simd' | 'simd128';
+
 export interface Posenc {
   /** The table P [n, d_model] of an absolute family (sinusoidal: Vaswani et al. 2017 §3.5; learned: the table;
    *  none: zeros): {data: Float32Array(n * d_model) or out.array, rows: n, cols: d_model}. n in [1, 16777216],
@@ -263,6 +266,17 @@ export interface Posenc {
 
   /** Bytes of wasm heap allocated by malloc: a diagnostic for leak tests. */
   heapBytesInUse(): number;
+
+  /** The path the hot micro-kernels (every matrix product's 4 x 8 tile, attention's scores and P.V update) take
+   *  now: 'relaxed-simd', wasm/relaxed-kernels.wat's fused multiply-add (f32x4.relaxed_madd), the default where
+   *  the engine validates relaxed SIMD (current Chromium; Node 20 with --experimental-wasm-relaxed-simd); or
+   *  'simd128', the C++ code (a separate multiply and add, the native build's numbers bit for bit). The two differ
+   *  in the last bits, within the same error bounds against a float64 reference. */
+  kernelPath(): KernelPath;
+
+  /** Switches the micro-kernels for every later call; returns the path now in use. RangeError with .param 'path',
+   *  .value and .allowed for a path not in KernelPath, or 'relaxed-simd' where this engine has no relaxed SIMD. */
+  useKernels(path: KernelPath): KernelPath;
 }
 
 /** The module factory: `const pe = await createPosenc()` (in Node, pass {wasmBinary: the .wasm's bytes}). */

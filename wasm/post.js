@@ -608,6 +608,65 @@
     return core('heapBytesInUse')();
   };
 
+  // The micro-kernels of the products and of attention: the C++ SIMD128 code, or wasm/relaxed-kernels.wat's
+  // fused multiply-add versions (relaxed SIMD), whose bytes the glue carries (the --pre-js posencRelaxedKernels,
+  // base64). Once the runtime is ready (embind registered): where the engine validates them, they are
+  // instantiated on this module's own WebAssembly.Memory (growth keeps it), put in its function table (a
+  // call_indirect from C++ then calls them directly, wasm to wasm) and installed.
+  const KERNEL_PATHS = ['relaxed-simd', 'simd128'];
+  /** The names of wasm/relaxed-kernels.wat's functions, in setMicroKernels's order. */
+  const RELAXED_KERNELS = ['tile4', 'tile1', 'weightedSum4x2', 'weightedSum1x2'];
+  /** The table slots of the relaxed kernels (RELAXED_KERNELS's order), or null where the engine has no relaxed SIMD. */
+  let relaxedSlots = null;
+  let kernelsNow = 'simd128';
+
+  /**
+   * Puts a validated relaxed module's kernels in the function table (Table.set takes only wasm functions: the
+   * entries are the other instance's own code, which call_indirect enters directly). Returns their slots.
+   */
+  function relaxedKernelSlots(bytes) {
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory: wasmMemory } });
+    const first = wasmTable.grow(RELAXED_KERNELS.length);
+    return RELAXED_KERNELS.map((name, k) => {
+      wasmTable.set(first + k, instance.exports[name]);
+      return first + k;
+    });
+  }
+
+  addOnInit(() => {
+    const text = atob(posencRelaxedKernels);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    if (!WebAssembly.validate(bytes)) return;
+    try {
+      relaxedSlots = relaxedKernelSlots(bytes);
+    } catch (error) {
+      return;  // validated but not instantiable (it imports only the memory): keep the C++ kernels
+    }
+    Module['useKernels']('relaxed-simd');
+  });
+
+  /** The path the hot micro-kernels take now: 'relaxed-simd' (fused multiply-add) or 'simd128' (the C++ code). */
+  Module['kernelPath'] = function kernelPath() {
+    return kernelsNow;
+  };
+
+  /**
+   * Switches the hot micro-kernels to `path`, 'relaxed-simd' or 'simd128', for every later call; returns the path now
+   * in use. A RangeError (.param 'path') for another value, or for 'relaxed-simd' where this engine has no relaxed SIMD.
+   */
+  Module['useKernels'] = function useKernels(path) {
+    const available = relaxedSlots ? KERNEL_PATHS : ['simd128'];
+    if (!available.includes(path)) {
+      const allowed = relaxedSlots ? "'relaxed-simd' or 'simd128'" : "'simd128' (this engine has no relaxed SIMD)";
+      throw badParam('path', quoted(path), allowed);
+    }
+    const slots = path === 'relaxed-simd' ? relaxedSlots : [0, 0, 0, 0];
+    core('setMicroKernels')(slots[0], slots[1], slots[2], slots[3]);
+    kernelsNow = path;
+    return kernelsNow;
+  };
+
   /**
    * A float32 buffer in the wasm heap, for calls without copies: pass it where
    * an array goes (read in place) or as `out` (written in place).

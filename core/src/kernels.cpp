@@ -17,6 +17,9 @@ using simd::f64x2;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr std::size_t kPanel = 8;  // columns per packed panel: two f32x4
 
+/// The kernels set_micro_kernels installed (null: the C++ ones below).
+MicroKernels external;
+
 /// Packed panels: uninitialised on allocation (pack_panels writes every entry, padding included).
 using Packed = std::unique_ptr<float[]>;
 
@@ -56,6 +59,15 @@ Packed pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed
 template <int R>
 void tile(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0, std::size_t p1,
           float* out, std::size_t ldo, std::size_t cols, bool accumulate) {
+    if (const TileKernel kernel = R == 4 ? external.tile4 : R == 1 ? external.tile1 : nullptr) {
+        if (cols == kPanel) return kernel(a, lda, ldp, panel, p0, p1, out, ldo, accumulate ? 1 : 0);
+        float buffer[R * kPanel] = {};  // a partial panel: through a tile of 8 columns
+        if (accumulate)
+            for (int r = 0; r < R; ++r) std::copy(out + r * ldo, out + r * ldo + cols, buffer + r * kPanel);
+        kernel(a, lda, ldp, panel, p0, p1, buffer, kPanel, accumulate ? 1 : 0);
+        for (int r = 0; r < R; ++r) std::copy(buffer + r * kPanel, buffer + r * kPanel + cols, out + r * ldo);
+        return;
+    }
     f32x4 acc[R][2];
     for (int r = 0; r < R; ++r) {
         if (!accumulate) {
@@ -350,6 +362,9 @@ constexpr std::int64_t kKeys = 64;     // keys of a block (8 panels)
 template <int R, int V>
 void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t ldv, std::int64_t keys,
                   const float* alpha, float* out, std::size_t ldo) {
+    if (const WeightedSumKernel kernel = V != 2 ? nullptr : R == 4 ? external.weighted_sum_4x2
+                                                           : R == 1 ? external.weighted_sum_1x2 : nullptr)
+        return kernel(w, ldw, v, ldv, std::size_t(keys), alpha, out, ldo);
     f32x4 acc[R][V];
     for (int r = 0; r < R; ++r) {
         const f32x4 a = simd::splat(alpha[r]);
@@ -659,5 +674,12 @@ std::size_t first_nonfinite(const float* x, std::size_t n) {
 }
 
 const char* backend() { return POSENC_SIMD; }
+
+void set_micro_kernels(const MicroKernels& kernels) { external = kernels; }
+
+bool external_micro_kernels() {
+    return external.tile4 != nullptr || external.tile1 != nullptr || external.weighted_sum_4x2 != nullptr ||
+           external.weighted_sum_1x2 != nullptr;
+}
 
 }  // namespace posenc::kernels

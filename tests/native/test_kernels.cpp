@@ -3,6 +3,7 @@
 // same source the page runs as WebAssembly SIMD (posenc/simd.hpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -362,4 +363,81 @@ TEST_CASE("first_nonfinite finds the first NaN or infinity at any place, in and 
             }
     }
     CHECK(kernels::first_nonfinite(nullptr, 0) == 0);
+}
+
+namespace {
+
+// Scalar fused multiply-add versions of the two installable micro-kernels, the contract of
+// kernels::TileKernel and WeightedSumKernel (wasm/relaxed-kernels.wat implements it with relaxed SIMD).
+template <std::size_t R>
+void fma_tile(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0, std::size_t p1,
+              float* out, std::size_t ldo, int accumulate) {
+    for (std::size_t r = 0; r < R; ++r)
+        for (std::size_t c = 0; c < 8; ++c) {
+            float sum = accumulate ? out[r * ldo + c] : 0.0f;
+            for (std::size_t p = p0; p < p1; ++p) sum = std::fma(a[r * lda + p * ldp], panel[p * 8 + c], sum);
+            out[r * ldo + c] = sum;
+        }
+}
+
+template <std::size_t R>
+void fma_weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t ldv, std::size_t keys,
+                      const float* alpha, float* out, std::size_t ldo) {
+    for (std::size_t r = 0; r < R; ++r)
+        for (std::size_t c = 0; c < 8; ++c) {
+            float sum = out[r * ldo + c] * alpha[r];
+            for (std::size_t p = 0; p < keys; ++p) sum = std::fma(w[r * ldw + p], v[p * ldv + c], sum);
+            out[r * ldo + c] = sum;
+        }
+}
+
+}  // namespace
+
+TEST_CASE("installed micro-kernels (set_micro_kernels) run in the products and in attention, within the bounds",
+          "[kernels]") {
+    REQUIRE_FALSE(kernels::external_micro_kernels());
+    kernels::set_micro_kernels({fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>});
+    REQUIRE(kernels::external_micro_kernels());
+    const std::size_t m = 13, k = 37, n = 21;  // 4-row tiles and a leftover row; full panels and a partial one
+    const auto a = normals(m * k, 1), b = normals(k * n, 2), bt = normals(n * k, 3);
+    std::vector<float> fast(m * n), slow(m * n);
+    kernels::matmul(a.data(), b.data(), fast.data(), m, k, n);
+    kernels::matmul_reference(a.data(), b.data(), slow.data(), m, k, n);
+    const float after_matmul = max_abs_difference(fast, slow);
+    kernels::matmul_bt(a.data(), bt.data(), fast.data(), m, k, n);
+    kernels::matmul_bt_reference(a.data(), bt.data(), slow.data(), m, k, n);
+    const float after_bt = max_abs_difference(fast, slow);
+    std::fill(fast.begin(), fast.end(), 0.5f);
+    std::fill(slow.begin(), slow.end(), 0.5f);
+    kernels::matmul_accumulate(a.data(), b.data(), fast.data(), m, k, n);
+    kernels::matmul_accumulate_reference(a.data(), b.data(), slow.data(), m, k, n);
+    const float after_accumulate = max_abs_difference(fast, slow);
+    const std::int64_t len = 130, d = 64;
+    const auto q = normals(std::size_t(len * d), 4), kk = normals(std::size_t(len * d), 5), v = normals(std::size_t(len * d), 6);
+    std::vector<float> o(std::size_t(len * d)), o_ref(std::size_t(len * d));
+    float after_attention = 0;
+    for (const bool causal : {false, true}) {
+        kernels::attention(q.data(), kk.data(), v.data(), len, d, d, 0.125f, causal, nullptr, o.data());
+        kernels::attention_reference(q.data(), kk.data(), v.data(), len, d, d, 0.125f, causal, nullptr, o_ref.data());
+        after_attention = std::max(after_attention, max_abs_difference(o, o_ref));
+    }
+    // Every row takes the same arithmetic: a's row 12 (a leftover row) copied to row 1 (a 4-row tile) gives
+    // the same row of the product.
+    auto a2 = a;
+    std::copy(a.begin() + 12 * k, a.begin() + 13 * k, a2.begin() + 1 * k);
+    kernels::matmul(a2.data(), b.data(), fast.data(), m, k, n);
+    CHECK(std::equal(fast.begin() + 12 * n, fast.begin() + 13 * n, fast.begin() + 1 * n));
+    kernels::set_micro_kernels({});
+    REQUIRE_FALSE(kernels::external_micro_kernels());
+    // A fused product is rounded once: within the bounds, but (here) not bit for bit.
+    CHECK(after_matmul > 0.0f);
+    CHECK(after_matmul < 1e-5f);
+    CHECK(after_bt < 1e-5f);
+    CHECK(after_accumulate < 1e-5f);
+    CHECK(after_attention > 0.0f);
+    CHECK(after_attention < 2e-6f);
+    // Uninstalled, the C++ kernels again: bit for bit.
+    kernels::matmul(a.data(), b.data(), fast.data(), m, k, n);
+    kernels::matmul_reference(a.data(), b.data(), slow.data(), m, k, n);
+    CHECK(fast == slow);
 }

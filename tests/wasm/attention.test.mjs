@@ -7,6 +7,7 @@ import { errorOf, leakAfter, loadPosenc } from './load.mjs';
 import { FAMILY_TYPES } from '../../web/src/describe.js';  // the core's list (describe())
 
 const pe = await loadPosenc();
+const DEFAULT_KERNELS = pe.kernelPath();
 const run = (text, encoding, extra = {}) => pe.attention({ text, d_model: 16, d_head: 16, encoding, seed: 3, ...extra });
 
 test('attention returns tokens, logits, weights, output and terms with the documented shapes', () => {
@@ -73,9 +74,13 @@ test('ALiBi: logits = content scores - slope * |i - j|', () => {
   assert.deepEqual(withBias.terms.content, content.logits);
 });
 
-test('the same request gives the native build\'s numbers, bit for bit, for every family', () => {
+test('the same request gives the native build\'s numbers, bit for bit, for every family (the C++ kernels)', (t) => {
   const dump = fileURLToPath(new URL('../../build/native/posenc_dump', import.meta.url));
   const text = 'the quick brown fox jumps over the lazy dog';
+  // The C++ kernels (separate multiply and add, as natively); the fused path is checked against a float64
+  // reference in kernels.test.mjs.
+  pe.useKernels('simd128');
+  t.after(() => pe.useKernels(DEFAULT_KERNELS));
   for (const type of FAMILY_TYPES) {
     const native = spawnSync(dump, ['attention', text, type, 'd=16', 'seed=5', 'causal=1']);
     assert.equal(native.status, 0, String(native.stderr));

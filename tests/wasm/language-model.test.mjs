@@ -89,8 +89,9 @@ test('the engine\'s languageModel job fetches the text once and returns each arm
   const progress = messages.filter((m) => m.id === 1 && m.progress).map((m) => m.progress);
   assert.ok(progress.length >= 2 && progress.every((p) => p.total === 2000 && typeof p.label === 'string'));
   assert.match(progress[0].label, /^loading the text/);
-  // Arm by arm, the trainer's result for the same request.
+  // Arm by arm, the trainer's result for the same request, on the C++ kernels the lab's arms train with (engine/arms.js).
   const pe = await loadPosenc();
+  pe.useKernels('simd128');
   const base = requestOf(params);
   for (const run of lm.runs) {
     const whole = pe.trainer({ ...base, task: 'text', text: TEXT, encoding: { type: run.name } }).finish();

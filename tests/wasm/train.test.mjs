@@ -9,9 +9,14 @@ import { parameters } from '../../web/src/labs/experiment.js';
 import { scheduleOf, stepsOf } from '../../web/src/labs/schedule.js';
 
 const pe = await loadPosenc();
+const DEFAULT_KERNELS = pe.kernelPath();
 const dump = fileURLToPath(new URL('../../build/native/posenc_dump', import.meta.url));
 
-test('train() is the native experiment bit for bit: every family, float32 in both', () => {
+test('train() is the native experiment bit for bit: every family, float32 in both (the C++ kernels)', (t) => {
+  // The C++ kernels (separate multiply and add, as natively); the fused path is checked against the C++ path's
+  // losses in kernels.test.mjs.
+  pe.useKernels('simd128');
+  t.after(() => pe.useKernels(DEFAULT_KERNELS));
   // The native build (posenc_dump, glibc) and the wasm build (musl) train in float32 with the same
   // operations in the same order; the functions whose results could differ between C libraries (KERPLE's log1p) are
   // computed in double and rounded once, so every step's loss is the same float.

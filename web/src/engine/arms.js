@@ -16,6 +16,22 @@ const CHUNK_MS = 150;
  * @yields {{phase: 'train' | 'evaluate', done: number, total: number}}  steps, then evaluation units
  * @returns {{result: object, msPerStep: number}}  train()'s result; msPerStep: the training's wall time per step (ms)
  */
+/**
+ * Runs `body` with the module's C++ micro-kernels (pe.useKernels('simd128')), then puts back the path in use before.
+ * The lab says whether an arm trained a shipped set again bit for bit; the native build trained those with a separate
+ * multiply and add, which the fused multiply-add of the relaxed-SIMD kernels does not round alike.
+ */
+function withCppKernels(pe, body) {
+  const before = pe.kernelPath();
+  if (before === 'simd128') return body();
+  pe.useKernels('simd128');
+  try {
+    return body();
+  } finally {
+    pe.useKernels(before);
+  }
+}
+
 export function* trainArm(pe, request) {
   const trainer = pe.trainer(request);
   try {
@@ -27,7 +43,7 @@ export function* trainArm(pe, request) {
         const start = performance.now();
         const before = done();
         try {
-          run(count);
+          withCppKernels(pe, () => run(count));
         } catch (error) {  // more than one call's work (the evaluation's later units are longer): fewer at a time
           if (error?.param !== 'count' || count === 1) throw error;
           count = Math.max(1, Math.floor(count / 4));

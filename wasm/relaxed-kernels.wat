@@ -1,0 +1,226 @@
+;; wasm/relaxed-kernels.wat: the two hottest micro-kernels of core/src/kernels.cpp written
+;; with relaxed SIMD's fused multiply-add (f32x4.relaxed_madd a b c = a * b + c, one x86
+;; vfmadd per lane group in V8 where the CPU has FMA, else a mul and an add). Debian's
+;; Emscripten 3.1.6 (clang 14) cannot emit relaxed SIMD, so they are written here by hand,
+;; assembled by Debian's wabt at build time (wat2wasm --enable-relaxed-simd, CMakeLists.txt)
+;; and carried inside the glue (wasm/post.js instantiates them on the module's own memory
+;; when the engine validates them, and installs them with kernels::set_micro_kernels).
+;;
+;; Every pointer is a byte address in the main module's memory; every stride (lda, ldp, ldo,
+;; ldw, ldv) counts float32 elements, as in the C++ kernels, and is turned into bytes here.
+;; Both functions have the C++ function pointer types of posenc/kernels.hpp (TileKernel,
+;; WeightedSumKernel): size_t and bool are i32 in wasm32.
+(module
+  (import "env" "memory" (memory 0))
+
+  ;; out[r, 0..8) (=, or += when accumulate != 0) sum_{p0 <= p < p1} a[r * lda + p * ldp] * panel[p, 0..8)
+  ;; for the 4 rows r = 0..3: kernels.cpp's tile<4> for a full panel of 8 columns (panel: [k][8]
+  ;; packed, rows of 32 bytes). Live vectors: 8 accumulators, the panel row's 2 halves and 1
+  ;; broadcast a entry = 11 of the 16 XMM registers.
+  (func (export "tile4")
+    (param $a i32) (param $lda i32) (param $ldp i32) (param $panel i32) (param $p0 i32) (param $p1 i32)
+    (param $out i32) (param $ldo i32) (param $accumulate i32)
+    (local $x i32)     ;; address of a[0, p] (row 0 of the tile, entry p)
+    (local $lda2 i32) (local $lda3 i32)  ;; byte offsets of rows 2 and 3 from row 0 ($lda: row 1)
+    (local $b i32)     ;; address of panel row p
+    (local $end i32)   ;; address of panel row p1
+    (local $b0 v128) (local $b1 v128) (local $s v128)  ;; panel row p (columns 0-3, 4-7), a broadcast entry
+    (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)  ;; accumulators: row r, half h
+    (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)  ;; (v128 locals start at 0)
+
+    ;; strides in bytes
+    (local.set $lda (i32.shl (local.get $lda) (i32.const 2)))
+    (local.set $ldp (i32.shl (local.get $ldp) (i32.const 2)))
+    (local.set $ldo (i32.shl (local.get $ldo) (i32.const 2)))
+    (local.set $lda2 (i32.add (local.get $lda) (local.get $lda)))
+    (local.set $lda3 (i32.add (local.get $lda2) (local.get $lda)))
+
+    ;; accumulate: the accumulators start from out's 4 rows
+    (if (local.get $accumulate)
+      (then
+        (local.set $c00 (v128.load offset=0 (local.get $out)))
+        (local.set $c01 (v128.load offset=16 (local.get $out)))
+        (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+        (local.set $c10 (v128.load offset=0 (local.get $out)))
+        (local.set $c11 (v128.load offset=16 (local.get $out)))
+        (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+        (local.set $c20 (v128.load offset=0 (local.get $out)))
+        (local.set $c21 (v128.load offset=16 (local.get $out)))
+        (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+        (local.set $c30 (v128.load offset=0 (local.get $out)))
+        (local.set $c31 (v128.load offset=16 (local.get $out)))
+        ;; back to row 0
+        (local.set $out (i32.sub (local.get $out) (i32.add (local.get $ldo) (i32.shl (local.get $ldo) (i32.const 1)))))))
+
+    (local.set $x (i32.add (local.get $a) (i32.mul (local.get $p0) (local.get $ldp))))
+    (local.set $b (i32.add (local.get $panel) (i32.shl (local.get $p0) (i32.const 5))))
+    (local.set $end (i32.add (local.get $panel) (i32.shl (local.get $p1) (i32.const 5))))
+
+    ;; for p = p0 .. p1 - 1: the terms a[r, p] * panel[p, ...], added in order p
+    (if (i32.lt_u (local.get $b) (local.get $end))
+      (then
+        (loop $terms
+          (local.set $b0 (v128.load offset=0 (local.get $b)))
+          (local.set $b1 (v128.load offset=16 (local.get $b)))
+          ;; row 0
+          (local.set $s (v128.load32_splat (local.get $x)))
+          (local.set $c00 (f32x4.relaxed_madd (local.get $s) (local.get $b0) (local.get $c00)))
+          (local.set $c01 (f32x4.relaxed_madd (local.get $s) (local.get $b1) (local.get $c01)))
+          ;; row 1
+          (local.set $s (v128.load32_splat (i32.add (local.get $x) (local.get $lda))))
+          (local.set $c10 (f32x4.relaxed_madd (local.get $s) (local.get $b0) (local.get $c10)))
+          (local.set $c11 (f32x4.relaxed_madd (local.get $s) (local.get $b1) (local.get $c11)))
+          ;; row 2
+          (local.set $s (v128.load32_splat (i32.add (local.get $x) (local.get $lda2))))
+          (local.set $c20 (f32x4.relaxed_madd (local.get $s) (local.get $b0) (local.get $c20)))
+          (local.set $c21 (f32x4.relaxed_madd (local.get $s) (local.get $b1) (local.get $c21)))
+          ;; row 3
+          (local.set $s (v128.load32_splat (i32.add (local.get $x) (local.get $lda3))))
+          (local.set $c30 (f32x4.relaxed_madd (local.get $s) (local.get $b0) (local.get $c30)))
+          (local.set $c31 (f32x4.relaxed_madd (local.get $s) (local.get $b1) (local.get $c31)))
+          ;; next p
+          (local.set $x (i32.add (local.get $x) (local.get $ldp)))
+          (local.set $b (i32.add (local.get $b) (i32.const 32)))
+          (br_if $terms (i32.lt_u (local.get $b) (local.get $end))))))
+
+    ;; out's 4 rows
+    (v128.store offset=0 (local.get $out) (local.get $c00))
+    (v128.store offset=16 (local.get $out) (local.get $c01))
+    (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+    (v128.store offset=0 (local.get $out) (local.get $c10))
+    (v128.store offset=16 (local.get $out) (local.get $c11))
+    (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+    (v128.store offset=0 (local.get $out) (local.get $c20))
+    (v128.store offset=16 (local.get $out) (local.get $c21))
+    (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+    (v128.store offset=0 (local.get $out) (local.get $c30))
+    (v128.store offset=16 (local.get $out) (local.get $c31)))
+
+  ;; out[r, 0..8) = alpha[r] * out[r, 0..8) + sum_{p < keys} w[r * ldw + p] * v[p * ldv + 0..8)
+  ;; for the 4 rows r = 0..3: kernels.cpp's weighted_sum<4, 2>, the P.V update of the fused
+  ;; attention (w: the block's weights, v: 8 columns of the values, alpha: the rows' rescale
+  ;; factors). Live vectors: 8 accumulators, v's row p in 2 halves, 1 broadcast weight.
+  (func (export "weightedSum4x2")
+    (param $w i32) (param $ldw i32) (param $v i32) (param $ldv i32) (param $keys i32) (param $alpha i32)
+    (param $out i32) (param $ldo i32)
+    (local $x i32)     ;; address of w[0, p]
+    (local $ldw2 i32) (local $ldw3 i32)  ;; byte offsets of rows 2 and 3 of w ($ldw: row 1)
+    (local $end i32)   ;; address of w[0, keys]
+    (local $v0 v128) (local $v1 v128) (local $s v128)
+    (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
+    (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
+    (local $o i32)
+
+    (local.set $ldw (i32.shl (local.get $ldw) (i32.const 2)))
+    (local.set $ldv (i32.shl (local.get $ldv) (i32.const 2)))
+    (local.set $ldo (i32.shl (local.get $ldo) (i32.const 2)))
+    (local.set $ldw2 (i32.add (local.get $ldw) (local.get $ldw)))
+    (local.set $ldw3 (i32.add (local.get $ldw2) (local.get $ldw)))
+
+    ;; the accumulators start from alpha[r] * out[r, ...] (a plain product, as in C++)
+    (local.set $o (local.get $out))
+    (local.set $s (v128.load32_splat offset=0 (local.get $alpha)))
+    (local.set $c00 (f32x4.mul (v128.load offset=0 (local.get $o)) (local.get $s)))
+    (local.set $c01 (f32x4.mul (v128.load offset=16 (local.get $o)) (local.get $s)))
+    (local.set $o (i32.add (local.get $o) (local.get $ldo)))
+    (local.set $s (v128.load32_splat offset=4 (local.get $alpha)))
+    (local.set $c10 (f32x4.mul (v128.load offset=0 (local.get $o)) (local.get $s)))
+    (local.set $c11 (f32x4.mul (v128.load offset=16 (local.get $o)) (local.get $s)))
+    (local.set $o (i32.add (local.get $o) (local.get $ldo)))
+    (local.set $s (v128.load32_splat offset=8 (local.get $alpha)))
+    (local.set $c20 (f32x4.mul (v128.load offset=0 (local.get $o)) (local.get $s)))
+    (local.set $c21 (f32x4.mul (v128.load offset=16 (local.get $o)) (local.get $s)))
+    (local.set $o (i32.add (local.get $o) (local.get $ldo)))
+    (local.set $s (v128.load32_splat offset=12 (local.get $alpha)))
+    (local.set $c30 (f32x4.mul (v128.load offset=0 (local.get $o)) (local.get $s)))
+    (local.set $c31 (f32x4.mul (v128.load offset=16 (local.get $o)) (local.get $s)))
+
+    (local.set $x (local.get $w))
+    (local.set $end (i32.add (local.get $w) (i32.shl (local.get $keys) (i32.const 2))))
+
+    ;; for p = 0 .. keys - 1: the terms w[r, p] * v[p, ...], added in order p
+    (if (i32.lt_u (local.get $x) (local.get $end))
+      (then
+        (loop $terms
+          (local.set $v0 (v128.load offset=0 (local.get $v)))
+          (local.set $v1 (v128.load offset=16 (local.get $v)))
+          (local.set $s (v128.load32_splat (local.get $x)))
+          (local.set $c00 (f32x4.relaxed_madd (local.get $s) (local.get $v0) (local.get $c00)))
+          (local.set $c01 (f32x4.relaxed_madd (local.get $s) (local.get $v1) (local.get $c01)))
+          (local.set $s (v128.load32_splat (i32.add (local.get $x) (local.get $ldw))))
+          (local.set $c10 (f32x4.relaxed_madd (local.get $s) (local.get $v0) (local.get $c10)))
+          (local.set $c11 (f32x4.relaxed_madd (local.get $s) (local.get $v1) (local.get $c11)))
+          (local.set $s (v128.load32_splat (i32.add (local.get $x) (local.get $ldw2))))
+          (local.set $c20 (f32x4.relaxed_madd (local.get $s) (local.get $v0) (local.get $c20)))
+          (local.set $c21 (f32x4.relaxed_madd (local.get $s) (local.get $v1) (local.get $c21)))
+          (local.set $s (v128.load32_splat (i32.add (local.get $x) (local.get $ldw3))))
+          (local.set $c30 (f32x4.relaxed_madd (local.get $s) (local.get $v0) (local.get $c30)))
+          (local.set $c31 (f32x4.relaxed_madd (local.get $s) (local.get $v1) (local.get $c31)))
+          ;; next p
+          (local.set $x (i32.add (local.get $x) (i32.const 4)))
+          (local.set $v (i32.add (local.get $v) (local.get $ldv)))
+          (br_if $terms (i32.lt_u (local.get $x) (local.get $end))))))
+
+    (v128.store offset=0 (local.get $out) (local.get $c00))
+    (v128.store offset=16 (local.get $out) (local.get $c01))
+    (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+    (v128.store offset=0 (local.get $out) (local.get $c10))
+    (v128.store offset=16 (local.get $out) (local.get $c11))
+    (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+    (v128.store offset=0 (local.get $out) (local.get $c20))
+    (v128.store offset=16 (local.get $out) (local.get $c21))
+    (local.set $out (i32.add (local.get $out) (local.get $ldo)))
+    (v128.store offset=0 (local.get $out) (local.get $c30))
+    (v128.store offset=16 (local.get $out) (local.get $c31)))
+
+  ;; tile4 for one row (the rows left over below a multiple of 4): out[0, 0..8) (=, or +=)
+  ;; sum_{p0 <= p < p1} a[p * ldp] * panel[p, 0..8). kernels.cpp's tile<1> for a full panel. Every
+  ;; entry of a product then takes the same fused arithmetic, whichever row it is in: equal rows of a
+  ;; give equal rows of the product, and permuting a's rows permutes the product's exactly.
+  (func (export "tile1")
+    (param $a i32) (param $lda i32) (param $ldp i32) (param $panel i32) (param $p0 i32) (param $p1 i32)
+    (param $out i32) (param $ldo i32) (param $accumulate i32)
+    (local $x i32) (local $b i32) (local $end i32)
+    (local $s v128) (local $c0 v128) (local $c1 v128)
+    (local.set $ldp (i32.shl (local.get $ldp) (i32.const 2)))
+    (if (local.get $accumulate)
+      (then
+        (local.set $c0 (v128.load offset=0 (local.get $out)))
+        (local.set $c1 (v128.load offset=16 (local.get $out)))))
+    (local.set $x (i32.add (local.get $a) (i32.mul (local.get $p0) (local.get $ldp))))
+    (local.set $b (i32.add (local.get $panel) (i32.shl (local.get $p0) (i32.const 5))))
+    (local.set $end (i32.add (local.get $panel) (i32.shl (local.get $p1) (i32.const 5))))
+    (if (i32.lt_u (local.get $b) (local.get $end))
+      (then
+        (loop $terms
+          (local.set $s (v128.load32_splat (local.get $x)))
+          (local.set $c0 (f32x4.relaxed_madd (local.get $s) (v128.load offset=0 (local.get $b)) (local.get $c0)))
+          (local.set $c1 (f32x4.relaxed_madd (local.get $s) (v128.load offset=16 (local.get $b)) (local.get $c1)))
+          (local.set $x (i32.add (local.get $x) (local.get $ldp)))
+          (local.set $b (i32.add (local.get $b) (i32.const 32)))
+          (br_if $terms (i32.lt_u (local.get $b) (local.get $end))))))
+    (v128.store offset=0 (local.get $out) (local.get $c0))
+    (v128.store offset=16 (local.get $out) (local.get $c1)))
+
+  ;; weightedSum4x2 for one row: out[0, 0..8) = alpha[0] * out[0, 0..8) + sum_{p < keys} w[p] * v[p * ldv + 0..8)
+  ;; (kernels.cpp's weighted_sum<1, 2>), so that every row of attention's output takes the same arithmetic.
+  (func (export "weightedSum1x2")
+    (param $w i32) (param $ldw i32) (param $v i32) (param $ldv i32) (param $keys i32) (param $alpha i32)
+    (param $out i32) (param $ldo i32)
+    (local $end i32) (local $s v128) (local $c0 v128) (local $c1 v128)
+    (local.set $ldv (i32.shl (local.get $ldv) (i32.const 2)))
+    (local.set $s (v128.load32_splat (local.get $alpha)))
+    (local.set $c0 (f32x4.mul (v128.load offset=0 (local.get $out)) (local.get $s)))
+    (local.set $c1 (f32x4.mul (v128.load offset=16 (local.get $out)) (local.get $s)))
+    (local.set $end (i32.add (local.get $w) (i32.shl (local.get $keys) (i32.const 2))))
+    (if (i32.lt_u (local.get $w) (local.get $end))
+      (then
+        (loop $terms
+          (local.set $s (v128.load32_splat (local.get $w)))
+          (local.set $c0 (f32x4.relaxed_madd (local.get $s) (v128.load offset=0 (local.get $v)) (local.get $c0)))
+          (local.set $c1 (f32x4.relaxed_madd (local.get $s) (v128.load offset=16 (local.get $v)) (local.get $c1)))
+          (local.set $w (i32.add (local.get $w) (i32.const 4)))
+          (local.set $v (i32.add (local.get $v) (local.get $ldv)))
+          (br_if $terms (i32.lt_u (local.get $w) (local.get $end))))))
+    (v128.store offset=0 (local.get $out) (local.get $c0))
+    (v128.store offset=16 (local.get $out) (local.get $c1))))
