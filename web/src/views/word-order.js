@@ -11,8 +11,12 @@ export const id = 'word-order';
 export const title = 'Word order: the same words, another order';
 export const caption = 'Top: with this encoding; bottom: without. The third map puts the second sentence’s weights back in the ' +
   'first sentence’s word order and subtracts the first’s: without positions (and without a causal mask) the difference is ' +
-  'exactly zero, blank: the head cannot tell the orders apart. With positions it is not.';
+  'zero, blank (at most a float32 rounding, under 1e-6: the softmax adds the same terms in another order): the head ' +
+  'cannot tell the orders apart. With positions it is not.';
 export const needs = ['wordOrder'];
+
+/** Differences below this are float32 rounding: the same terms summed in another order (the softmax's row sums). */
+const ROUNDING = 1e-6;
 
 /**
  * Where each token of `a` stands in `b` when b is a reordering of a (the k-th copy of a word to the
@@ -85,7 +89,8 @@ export function render(element, result, params) {
     const extent = Math.max(...differences.map(largest));
     rows.forEach((row, r) => {
       const biggest = largest(differences[r]);
-      row.boxes.push(panel(`difference, ${row.how}: largest ${biggest === 0 ? '0, exactly' : biggest.toPrecision(3)}`,
+      const shown = biggest === 0 ? '0, exactly' : biggest < ROUNDING ? `${biggest.toPrecision(1)}, float32 rounding` : biggest.toPrecision(3);
+      row.boxes.push(panel(`difference, ${row.how}: largest ${shown}`,
         tokenMatrix({ theme, data: differences[r], tokens: a.tokens, width: size, height: size - 40, label: 'second − first',
           legendLabel: 'weight: second − first (first’s order)', extent, legend: r === 0 })));
     });
