@@ -43,6 +43,8 @@ function builtAs(name) {
 }
 const FIRST_WASM = FIRST_WASM_NAMES.map(builtAs).find(Boolean);
 const FULL_WASM = builtAs(FULL_WASM_NAME);
+/** The full module's glue (the worker imports it on demand: dist/assets/posenc-<hash>.js). */
+const FULL_GLUE = builtAs('posenc.js');
 if (!FIRST_WASM || !FULL_WASM) throw new Error(`sizes: no ${FIRST_WASM_NAMES.join(' or ')} in ${dist}/assets`);
 
 /**
@@ -91,6 +93,7 @@ const VIEW_MODULES = loadersIn('views/index.js');
 const FAMILY_MODULES = loadersIn('families/catalogue.js');
 const { FAMILIES, ENCODING } = await import(path.join(root, 'web/src/families/index.js'));
 const { VIEW_IDS } = await import(path.join(root, 'web/src/views/index.js'));
+const { TRAINING_VIEWS } = await import(path.join(root, 'web/src/engine/modules.js'));
 const missing = [...VIEW_IDS.filter((id) => !VIEW_MODULES[id]), ...Object.keys(FAMILIES).filter((n) => !FAMILY_MODULES[n])];
 if (missing.length) throw new Error(`sizes: no module found for ${missing.join(', ')}`);
 
@@ -101,15 +104,26 @@ const familyOf = (id) => (FAMILIES[ENCODING.default].views.includes(id) ? ENCODI
 // What a view's frame loads after its figure (view-frame.js showFormula), and the page's (the playground's) own.
 const LAZY = ['src/formulas.js', 'src/lib/katex.js', 'src/describe.js', 'src/families/trained.js'];
 
-/** {before, after}: the files before the first figure, and every file once the lazy ones came. */
+/**
+ * {before, after}: the files before the first figure, and every file once the lazy ones came. A view of
+ * TRAINING_VIEWS (engine/modules.js: its first request trains at the family's defaults, or calls the model lab's
+ * functions) draws its first figure with the full module, which the engine then loads alone (with its glue), on a
+ * page of that one view; the playground draws such views after its first figure (session.js).
+ */
 function page(entry, family, views) {
   const before = closure(entry);
   closure(FAMILY_MODULES[family], before);
   for (const id of views) closure(VIEW_MODULES[id], before);
-  before.add(FIRST_WASM);
+  if (views.length === 1 && TRAINING_VIEWS.includes(views[0])) {
+    before.add(FULL_WASM);
+    if (FULL_GLUE) before.add(FULL_GLUE);
+  } else {
+    before.add(FIRST_WASM);
+  }
   const after = new Set(before);
   for (const key of LAZY) closure(key, after);
   after.add(FULL_WASM);
+  if (FULL_GLUE) after.add(FULL_GLUE);
   return { before, after };
 }
 
