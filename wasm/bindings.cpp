@@ -865,9 +865,21 @@ val token_ids(val words, val vocab) {
 }
 #endif  // POSENC_VIEW_MODULE
 
+#ifndef POSENC_VIEW_MODULE  // the page reads web/generated/describe.json; its JS API reads limits()
 /// describe(): the families, their keys, rope's scaling types and the limits (posenc::describe).
 val describe() {
     return guarded([] { return parsed(posenc::describe()); });
+}
+#endif  // POSENC_VIEW_MODULE
+
+/// The JS API's own (post.js limits()): describe().limits, {max_table_elements: 16777216, ...}
+/// (posenc::limits), in both modules.
+val limits() {
+    return guarded([] {
+        Record out;
+        for (const posenc::Limit& l : posenc::limits()) out.number(l.name, double(l.value));
+        return out.value();
+    });
 }
 
 /// version(): "posenc <version> (wasm, SIMD on)" (or off).
@@ -921,12 +933,12 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_attention", &attention);
     function("posenc_cope", &cope);
     function("posenc_embedTokens", &embed_tokens);
-    function("posenc_describe", &describe);
+    function("posenc_limits", &limits);
     function("posenc_version", &version);
     function("posenc_heapBytesInUse", &heap_bytes_in_use);
     function("posenc_setMicroKernels", &set_micro_kernels);
 #ifndef POSENC_VIEW_MODULE
-    // posenc.wasm only: the trainer, the model lab's, the trained head's reading and attentionForward.
+    // posenc.wasm only: the trainer, the model lab's, the trained head's reading, attentionForward and describe.
     // Absent from posenc-view.wasm (post.js throws code 'unavailable' for them; the engine then loads posenc.wasm).
     function("posenc_ropeStacks", &rope_stacks);
     function("posenc_attentionTemperature", &attention_temperature);
@@ -940,5 +952,6 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_trainerFinish", &trainer_finish);
     function("posenc_trainerFree", &trainer_free);
     function("posenc_tokenIds", &token_ids);
+    function("posenc_describe", &describe);
 #endif
 }

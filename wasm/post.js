@@ -151,9 +151,10 @@
   }
 
   let coreLimits = null;
-  /** describe().limits, read from the core once, when first needed. */
+  /** describe().limits, read from the core once, when first needed (posenc_limits: both modules have it; describe()
+   *  is posenc.wasm's only). */
   function limits() {
-    if (coreLimits === null) coreLimits = core('describe')().limits;
+    if (coreLimits === null) coreLimits = core('limits')();
     return coreLimits;
   }
 
@@ -466,7 +467,7 @@
 
   /**
    * The Error of a function this module was linked without (posenc-view.wasm has no trainer, model-lab functions,
-   * tokenIds or attentionForward; CMakeLists.txt): .code 'unavailable', .param the function's name.
+   * tokenIds, attentionForward or describe; CMakeLists.txt): .code 'unavailable', .param the function's name.
    */
   function unavailable(name) {
     return apiError(Error, `posenc: ${name} is not in this module (posenc-view.wasm); load posenc.wasm for it`, 'unavailable',

@@ -7,6 +7,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::alibi {
 namespace {
@@ -71,19 +72,25 @@ POSENC_COLD Family make_family() {
              {Key::integer("n_heads", 8, 1, kMaxHeads),
               Key::integer("head", 0, 0, kMaxHeads - 1, "an integer in [0, n_heads - 1]"), Key::boolean("causal", false)});
     set_relative_bias<relative_of>(f);
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.pair_work = [](const Config&, double) { return 0.0; };
     t.head = [](Config& spec, std::int64_t head, std::int64_t heads) {  // the paper's slopes for the model's heads
         spec["n_heads"] = double(heads);
         spec["head"] = double(head);
     };
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

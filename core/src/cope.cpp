@@ -8,6 +8,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::cope {
 
@@ -230,16 +231,22 @@ POSENC_COLD Family make_family() {
                                             {{double(max_distance + 1), "distances"}, {4, "operations per distance"}}};
     };
     f.bias_work = [](const Config& c, std::int64_t n) { return maps_work(parse(c), n); };
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.position_key = "pos_emb";
     t.pair_work = [](const Config&, double d) { return 2 * d + 50; };
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

@@ -9,6 +9,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::deberta {
 
@@ -263,6 +264,11 @@ POSENC_COLD Family make_family() {
             {{double(max_distance + 1), "distances"}, {budget::kTrig, "operations per bucket (a log)"}}};
     };
     f.bias_work = [](const Config& c, std::int64_t n) { return head_work(parse(c), n); };
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.size = [](Config& spec, std::int64_t d) {
         spec["hidden_size"] = double(d);
@@ -270,13 +276,14 @@ POSENC_COLD Family make_family() {
     };
     t.position_key = "rel_embeddings";
     t.pair_work = [](const Config&, double d) { return 9 * d + 80; };  // + its log bucket per pair
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 std::int64_t Spec::max_relative() const {
     return max_relative_positions < 1 ? max_position_embeddings : max_relative_positions;

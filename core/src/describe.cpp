@@ -84,9 +84,8 @@ Json scaling_key_json(const rope::ScalingKey& k) {
 
 }  // namespace
 
-std::string describe() {
-    Json out = {{"version", POSENC_VERSION}};
-    const std::pair<const char*, std::int64_t> limits[] = {
+std::vector<Limit> limits() {
+    return {
         {"max_table_elements", kMaxTableElements},                // n * width of any table
         {"max_tokens", attention::kMaxTokens},                    // attention(): tokens
         {"max_forward_tokens", attention::kMaxForwardTokens},     // attentionForward(): n
@@ -103,8 +102,12 @@ std::string describe() {
         {"max_json_bytes", std::int64_t(kMaxJsonBytes)},              // the JSON text of a spec or request
         {"max_json_depth", kMaxJsonDepth},
     };
+}
+
+std::string describe() {
+    Json out = {{"version", POSENC_VERSION}};
     Json& limit = out["limits"] = Json::object();
-    for (const auto& [name, value] : limits) limit[name] = value;
+    for (const Limit& l : limits()) limit[l.name] = l.value;
 
     Json& families_json = out["families"] = Json::array();
     for (const Family* f : families()) {

@@ -8,6 +8,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::fire {
 
@@ -130,6 +131,11 @@ POSENC_COLD Family make_family() {
                                             {{near, "rows at or below L"}, {double(n), "columns"}},
                                             {{far, "rows past L"}, {double(n), "columns"}, {4, "operations per cell"}}};
     };
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.size = [](Config& spec, std::int64_t) {  // one head
         spec["n_heads"] = 1.0;
@@ -148,8 +154,7 @@ POSENC_COLD Family make_family() {
         spec["linear2_bias"] = part(3 * W, 3 * W + 1);
     };
     t.pair_work = [](const Config& c, double) { return 8 * double(parse(c).mlp_width) + 80; };  // + two log1p per pair
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 /// The list `key` of `expected` numbers (shape says how it is counted), or empty when absent.
@@ -166,6 +171,8 @@ std::vector<double> weight_list(const SpecReader& read, std::string_view key, st
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

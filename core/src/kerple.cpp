@@ -4,6 +4,7 @@
 
 #include "posenc/bias.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::kerple {
 
@@ -77,6 +78,11 @@ POSENC_COLD Family make_family() {
              {Key::choice("variant", {"log", "power"}), Key::above("r1", 1.0, 0.0, "a finite number > 0 and <= 1e6", 1e6),
               Key::above("r2", 1.0, 0.0, "a finite number > 0 and <= 1e6", 1e6), Key::boolean("causal", false)});
     set_relative_bias<relative_of>(f);
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.position_key = "r1, r2";
     t.write = [](Config& spec, const train::Trained& trained) {
@@ -84,13 +90,14 @@ POSENC_COLD Family make_family() {
         spec["r2"] = trained.pos[1];
     };
     t.pair_work = [](const Config&, double) { return 0.0; };
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

@@ -5,6 +5,7 @@
 
 #include "posenc/random.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::learned {
 
@@ -35,18 +36,24 @@ POSENC_COLD Family make_family() {
               Key::list("weight", Value{}, -kMaxWeight, kMaxWeight,
                         "numbers in [-1e4, 1e4], max_position_embeddings x d_model of them")});
     f.table = table_slot<Spec, parse, check_table, table>;
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.write = [](Config& spec, const train::Trained& trained) {
         spec["max_position_embeddings"] = double(trained.max_length);
         spec["weight"] = trained.table;
     };
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::nope {
 
@@ -24,13 +25,17 @@ POSENC_COLD Family make_family() {
         parse(c);
         return curve("dot", max_distance, [](std::int64_t) { return 0.0; });
     };
-    f.training = train::training<train::Nothing>(train::Training{});
     return f;
 }
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() { return train::training<train::Nothing>(train::Training{}); }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 #include <variant>
 
 #include "posenc/alibi.hpp"
@@ -21,6 +22,7 @@
 #include "posenc/shaw.hpp"
 #include "posenc/sinusoidal.hpp"
 #include "posenc/t5.hpp"
+#include "posenc/train_slots.hpp"
 #include "posenc/transformer_xl.hpp"
 #include "posenc/xpos.hpp"
 
@@ -36,6 +38,30 @@ const std::vector<const Family*>& families() {
         &cope::family(),
     };
     return all;
+}
+
+const train::Training& train::training_of(const Family& family) {
+    // Each family's training beside its descriptor, in families()' order: a list apart from
+    // families() so that only train.cpp reaches the training code (a module without the trainer,
+    // posenc-view.wasm, drops it). Adding a family is a line here too.
+    static const std::vector<std::pair<const Family*, const Training*>> all = {
+        {&sinusoidal::family(), &sinusoidal::training()},
+        {&learned::family(), &learned::training()},
+        {&nope::family(), &nope::training()},
+        {&rope::family(), &rope::training()},
+        {&xpos::family(), &xpos::training()},
+        {&alibi::family(), &alibi::training()},
+        {&t5::family(), &t5::training()},
+        {&shaw::family(), &shaw::training()},
+        {&transformer_xl::family(), &transformer_xl::training()},
+        {&kerple::family(), &kerple::training()},
+        {&deberta::family(), &deberta::training()},
+        {&fire::family(), &fire::training()},
+        {&cope::family(), &cope::training()},
+    };
+    for (const auto& [f, training] : all)
+        if (f == &family) return *training;
+    throw std::logic_error("registry: type \"" + family.type + "\" has no training listed");
 }
 
 const Family& family_of(const Config& spec) {

@@ -12,6 +12,7 @@
 #include "posenc/rope_scaling.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::rope {
 
@@ -203,12 +204,16 @@ POSENC_COLD Family make_family() {
         return out;
     };
     set_rotary_slots<Spec, Decay, parse, apply, decay>(f);
-    f.training = train::training<Train>(train::Training{});
     return f;
 }
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() { return train::training<Train>(train::Training{}); }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 }  // namespace posenc::rope

@@ -7,6 +7,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::shaw {
 
@@ -103,16 +104,22 @@ POSENC_COLD Family make_family() {
              {double(spec.head_dim), "dimensions"}},
             {{double(n), "rows"}, {double(n), "columns"}}};
     };
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.position_key = "relative_key";
     t.pair_work = [](const Config&, double d) { return 4 * d; };
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

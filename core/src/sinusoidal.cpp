@@ -7,6 +7,7 @@
 #include "posenc/kernels.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::sinusoidal {
 namespace {
@@ -61,13 +62,17 @@ POSENC_COLD Family make_family() {
                                              {double(parse(c).d_model / 2), "pairs"},
                                              {budget::kTrig, "operations per cosine"}}};
     };
-    f.training = train::training<Train>(train::Training{});
     return f;
 }
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() { return train::training<Train>(train::Training{}); }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

@@ -8,6 +8,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::t5 {
 
@@ -117,6 +118,11 @@ POSENC_COLD Family make_family() {
               Key::list("relative_attention_bias", Value{}, -kMaxBias, kMaxBias,
                         "numbers in [-1e4, 1e4], num_buckets x n_heads of them")});
     set_relative_bias<relative_of>(f);
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.size = [](Config& spec, std::int64_t) {  // one head
         spec["n_heads"] = 1.0;
@@ -124,13 +130,14 @@ POSENC_COLD Family make_family() {
     };
     t.position_key = "relative_attention_bias";
     t.pair_work = [](const Config&, double) { return 80.0; };  // its log bucket per pair
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

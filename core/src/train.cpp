@@ -29,7 +29,7 @@ Config sized(const Config& encoding, std::int64_t d, std::int64_t head_dim) {
     Config out = encoding;
     if (!family.width_key.empty()) out[family.width_key] = double(family.acts == Acts::absolute ? d : head_dim);
     if (family.key("causal")) out["causal"] = true;
-    if (family.training.size) family.training.size(out, d);
+    if (const Training& training = training_of(family); training.size) training.size(out, d);
     return out;
 }
 
@@ -43,9 +43,9 @@ Config seeded(const Config& encoding, std::uint64_t seed) {
 /// Head h's spec: model.encoding, set per head by the family where its fixed bias depends on the head.
 template <class Real>
 Config head_spec(const Model<Real>& m, std::size_t h) {
-    if (m.arch.n_heads == 1 || !m.family->training.head) return m.encoding;
+    if (m.arch.n_heads == 1 || !m.training->head) return m.encoding;
     Config out = m.encoding;
-    m.family->training.head(out, std::int64_t(h), m.arch.n_heads);
+    m.training->head(out, std::int64_t(h), m.arch.n_heads);
     return out;
 }
 
@@ -57,7 +57,7 @@ Pass<Real> pass_of(const Model<Real>& m, std::size_t n, std::size_t h) {
     pass.d_in = std::size_t(m.d);
     pass.d = m.family->acts == Acts::absolute ? std::size_t(m.d) : std::size_t(m.head_dim());
     pass.content_scale = Real(1.0 / std::sqrt(double(m.head_dim())));
-    const Slots<Real>& slot = slots<Real>(m.family->training);
+    const Slots<Real>& slot = slots<Real>(*m.training);
     if (slot.prepare) slot.prepare(head_spec(m, h), pass);
     return pass;
 }
@@ -157,9 +157,9 @@ Forward<Real> forward(const Model<Real>& model, const std::vector<int>& tokens, 
     Vec<Real> x(n * d);
     for (std::size_t t = 0; t < n; ++t)
         std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t(tokens[t]) * d), d, x.begin() + std::ptrdiff_t(t * d));
-    const bool per_head = H > 1 && model.family->training.head;
+    const bool per_head = H > 1 && model.training->head;
     for (std::size_t h = 0; h < (per_head ? H : 1); ++h) f.passes.push_back(pass_of(model, n, h));
-    const Slots<Real>& slot = slots<Real>(model.family->training);
+    const Slots<Real>& slot = slots<Real>(*model.training);
     if (!f.passes[0].table.empty())  // an absolute family's fixed table
         for (std::size_t k = 0; k < n * d; ++k) x[k] += f.passes[0].table[k];
     else if (!p.P.empty())  // its learned table
@@ -365,7 +365,8 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
     m.arch = arch;
     m.encoding = sized(encoding, d, m.head_dim());
     m.family = &family_of(m.encoding);
-    const Slots<Real>& slot = slots<Real>(m.family->training);
+    m.training = &training_of(*m.family);
+    const Slots<Real>& slot = slots<Real>(*m.training);
     const std::size_t hd = std::size_t(m.head_dim()), H = std::size_t(arch.n_heads), mw = std::size_t(arch.intermediate_size);
     Random rng(seed);
     const Real std = Real(1.0 / std::sqrt(double(d)));
@@ -406,7 +407,7 @@ template <class Real>
 Config trained_spec(const Model<Real>& model, std::size_t layer, std::size_t head) {
     Config out = head_spec(model, head);
     const Vec<Real>& pos = model.params.layers.at(layer).heads.at(head).pos;
-    const Training& training = model.family->training;
+    const Training& training = *model.training;
     const std::vector<double> values(pos.begin(), pos.end());
     if (training.write)
         training.write(out, Trained{values, std::vector<double>(model.params.P.begin(), model.params.P.end()), model.max_length});
@@ -450,7 +451,7 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
 
     // Backward.
     if (grad->E.size() != p.E.size() || grad->layers.size() != p.layers.size()) zero_like(*grad, p);
-    const Slots<Real>& slot = slots<Real>(model.family->training);
+    const Slots<Real>& slot = slots<Real>(*model.training);
     Vec<Real> dh(n * d, 0.0);  // the gradient of the current layer's output
     if (norm) {
         Vec<Real> dhn(n * d, 0.0);
@@ -523,7 +524,7 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
 
 template <class Real>
 void constrain(Model<Real>& model) {
-    const Slots<Real>& slot = slots<Real>(model.family->training);
+    const Slots<Real>& slot = slots<Real>(*model.training);
     if (!slot.constrain) return;
     for (Layer<Real>& layer : model.params.layers)
         for (Head<Real>& head : layer.heads) slot.constrain(model.encoding, head.pos);
@@ -668,7 +669,7 @@ Request parse_request(const Config& config) {
     // pair, so the budget's 3e8 operations are about 1.2 s.
     const double d = double(r.d_model), heads = double(r.n_heads), hd = d / heads;
     const Config encoding = sized(r.encoding, r.d_model, r.d_model / r.n_heads);
-    const Training& training = family_of(encoding).training;
+    const Training& training = training_of(family_of(encoding));
     const double own = training.pair_work ? training.pair_work(encoding, hd) : 0.0;
     const double m = double(r.intermediate_size);
     r.pass_linear = double(r.layers) * (8 * d * double(std::max(r.d_model, r.vocab)) + 6 * d * m) / 8 / 2;  // forward: half
@@ -758,6 +759,7 @@ std::int64_t Trainer<Real>::step(std::int64_t count) {
         if (done_ == request_.steps) {  // DroPE: the encoding is dropped, the rest recalibrates without it
             model_.encoding = sized(Config{{"type", std::string("none")}}, request_.d_model, model_.head_dim());
             model_.family = &family_of(model_.encoding);
+            model_.training = &training_of(*model_.family);
             model_.params.P.clear();
             for (Layer<Real>& layer : model_.params.layers)
                 for (Head<Real>& head : layer.heads) head.pos.clear();

@@ -6,6 +6,7 @@
 #include "posenc/bias.hpp"
 #include "posenc/random.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::transformer_xl {
 
@@ -95,16 +96,22 @@ POSENC_COLD Family make_family() {
             {{double(2 * n - 1), "relative positions"}, {d / 2, "pairs"}, {3 * budget::kTrig, "operations per pair"}},
             {{double(n), "rows"}, {double(n), "columns"}, {d, "dimensions"}}};
     };
+    return f;
+}
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() {
     train::Training t;
     t.position_key = "r_r_bias";
     t.pair_work = [](const Config&, double d) { return 6 * d; };
-    f.training = train::training<Train>(std::move(t));
-    return f;
+    return train::training<Train>(std::move(t));
 }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

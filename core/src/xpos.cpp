@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 namespace posenc::xpos {
 
@@ -43,13 +44,17 @@ POSENC_COLD Family make_family() {
         return out;
     };
     set_rotary_slots<Spec, rope::Decay, parse, apply, decay>(f);
-    f.training = train::training<Train>(train::Training{});
     return f;
 }
+
+/// What the family does in train() (posenc/train_slots.hpp).
+POSENC_COLD train::Training make_training() { return train::training<Train>(train::Training{}); }
 
 }  // namespace
 
 const Family& family() { return once<make_family>(); }
+
+const train::Training& training() { return train::once<make_training>(); }
 
 Spec parse(const Config& config) {
     const SpecReader read(config, family());

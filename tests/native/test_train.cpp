@@ -9,7 +9,9 @@
 #include "posenc/json.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/fire.hpp"
+#include "posenc/registry.hpp"
 #include "posenc/train.hpp"
+#include "posenc/train_slots.hpp"
 
 using namespace posenc;
 using namespace posenc::train;
@@ -43,6 +45,26 @@ TEST_CASE("train: the tasks' targets follow their definitions", "[train]") {
         CHECK(first < 5);  // placed in the first half
     }
     CHECK_THROWS_WITH(task_of("sort"), Catch::Matchers::Contains("task = \"sort\" is invalid"));
+}
+
+TEST_CASE("train: every family of the registry has its training listed, its own", "[train][registry]") {
+    // training_of's list sits apart from families() (a module without the trainer drops the training code):
+    // each family there, and each training distinct (no line pairs a family with another's training).
+    std::vector<const Training*> seen;
+    for (const Family* family : families()) {
+        INFO(family->type);
+        const Training* training = nullptr;
+        REQUIRE_NOTHROW(training = &training_of(*family));
+        for (const Training* other : seen) CHECK(other != training);
+        seen.push_back(training);
+    }
+    // The trained-parameter keys name the family's own spec keys (the first of a comma-separated list).
+    for (const Family* family : families()) {
+        const std::string& key = training_of(*family).position_key;
+        if (key.empty()) continue;
+        INFO(family->type << ": " << key);
+        CHECK(family->key(key.substr(0, key.find(','))) != nullptr);
+    }
 }
 
 TEST_CASE("train: every gradient equals central finite differences, for each trained family", "[train]") {

@@ -29,6 +29,10 @@ std::vector<double> slopes(std::int64_t n_heads);
 /// its decay (the line -m m) and the head's bias.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 'alibi', n_heads, head, causal}`.
 struct Spec {
     std::int64_t n_heads = 8;

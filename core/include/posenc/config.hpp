@@ -34,6 +34,9 @@ namespace posenc {
 #endif
 
 struct Family;
+namespace train {
+struct Training;  // what a family does in train() (posenc/train_slots.hpp)
+}
 
 /// A spec: one JSON object, as nlohmann::json holds it (keys sorted, so that
 /// messages and to_json's text do not depend on the order a spec was written in).

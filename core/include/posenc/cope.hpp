@@ -32,6 +32,10 @@ constexpr std::int64_t kMaxWidth = 4096;
 /// with its gates and positions as parts.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 'cope', head_dim, npos_max, pos_emb?, seed, causal}`. npos_max 16 is
 /// x-transformers' default (cope_max_pos).
 struct Spec {

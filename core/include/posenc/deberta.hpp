@@ -36,6 +36,10 @@ constexpr std::int64_t kMaxSpan = 65536;
 /// head's disentangled terms.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 'deberta', head_dim, hidden_size, position_buckets, max_relative_positions,
 /// max_position_embeddings, pos_att_type, relative_attention, share_att_key, norm_rel_ebd,
 /// layer_norm_eps, rel_embeddings?, seed, causal}`. The defaults are DeBERTa-v3's

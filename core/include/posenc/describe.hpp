@@ -2,7 +2,9 @@
 // the page (its controls, ranges and config reader) and the tests. JS: describe().
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace posenc {
 
@@ -21,5 +23,15 @@ namespace posenc {
 /// finite, "exclusive_min" instead of "min" for a number that must exceed it;
 /// a choice has "choices". Throws nothing but std::bad_alloc.
 std::string describe();
+
+/// One of the limits the core checks (describe()'s "limits"): its name there and its value.
+struct Limit {
+    const char* name;
+    std::int64_t value;
+};
+
+/// describe()'s "limits", in its order, without the rest of describe() (whose families,
+/// keys and JSON writing posenc-view.wasm leaves out; its JS API reads these).
+std::vector<Limit> limits();
 
 }  // namespace posenc

@@ -4,6 +4,9 @@
 // attention head, its keys with their defaults and ranges, and the functions it
 // computes. The registry (registry.cpp) lists the descriptors and dispatches on
 // them; attention.cpp dispatches on `acts`; describe() hands the list to the page.
+// What a family does in train() is not in its descriptor but beside it, its
+// `<family>::training()` (posenc/train_slots.hpp), which only train.cpp reaches
+// (through train::training_of): a module without the trainer leaves it out.
 #pragma once
 
 #include <cmath>
@@ -20,7 +23,6 @@
 #include "posenc/budget.hpp"
 #include "posenc/config.hpp"
 #include "posenc/kernels.hpp"
-#include "posenc/train_slots.hpp"
 
 namespace posenc {
 
@@ -138,10 +140,6 @@ struct Family {
     /// operation per distance (decay), per cell of the [n, n] matrix (bias).
     std::vector<budget::Factors> (*decay_work)(const Config&, std::int64_t max_distance) = nullptr;
     std::vector<budget::Factors> (*bias_work)(const Config&, std::int64_t n) = nullptr;
-
-    /// What the family does in train() (posenc/train_slots.hpp): its learned parameters, their
-    /// spec keys, its bias with its backward pass; empty slots for what it does not do.
-    train::Training training;
 
     /// The key named `name`, or nullptr.
     const Key* key(std::string_view name) const;

@@ -45,6 +45,10 @@ constexpr double kMaxWeight = 1e6;
 /// linear2_bias, and causal (true); computes the bias, its decay and the head's bias.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 'fire', n_heads, head, mlp_width, init_c, init_L, L_multiplier, eps, seed,
 /// linear1_weight?, linear1_bias?, linear2_weight?, linear2_bias?, causal}`: the
 /// reference module's constructor arguments (num_heads is n_heads) and, optionally,

@@ -22,6 +22,10 @@ enum class Variant { log, power };
 /// decay and the head's bias.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 'kerple', variant, r1, r2, causal}`.
 struct Spec {
     Variant variant = Variant::log;

@@ -31,6 +31,10 @@ struct Spec {
 /// computes the table only (an untrained table has no decay to show).
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// Reads a spec; throws std::invalid_argument naming the key, value and range
 /// (d_model >= 1, max_position_embeddings >= 1 with their product <= 2^24,
 /// seed an integer in [0, 2^53], std finite and >= 0, weight numbers in

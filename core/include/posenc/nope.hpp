@@ -22,6 +22,10 @@ struct Spec {
 /// computes a table of zeros and a decay of zeros.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// Reads a spec; throws std::invalid_argument for an unknown key or d_model < 1.
 Spec parse(const Config& config);
 

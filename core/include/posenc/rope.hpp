@@ -37,6 +37,10 @@ namespace posenc::rope {
 /// rope_scaling.hpp), the rotation and the decay.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// The largest position (and context length) any rotary function takes: 2^40.
 constexpr std::int64_t kMaxPosition = std::int64_t(1) << 40;
 

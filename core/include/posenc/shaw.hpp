@@ -23,6 +23,10 @@ namespace posenc::shaw {
 /// the bias with queries of ones, its decay and the head's bias (q_i . a_(j-i)).
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 'shaw', head_dim, max_relative_position, seed, causal, relative_key?}`
 /// (K = 16 in the paper's best base model).
 struct Spec {

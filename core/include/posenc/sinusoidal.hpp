@@ -43,6 +43,10 @@ struct Spec {
 /// table, the pair frequencies and the decay p_n . p_(n+m).
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// Reads a spec object `{type: 'sinusoidal', d_model, base, layout, timescales}`;
 /// missing keys take the defaults above. Throws std::invalid_argument for an
 /// unknown key, a value of the wrong type, or one out of range (see validate).

@@ -55,6 +55,10 @@ std::vector<std::int32_t> buckets(const double* relative_positions, std::size_t 
 /// the head's bias.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 't5', n_heads, head, num_buckets, max_distance, bidirectional, seed, causal,
 /// relative_attention_bias?}` (T5's defaults: 32 buckets, max_distance 128, bidirectional
 /// in the encoder).

@@ -137,8 +137,9 @@ struct Model {
     /// (each head has its own parameters); alibi with several heads: head h's spec is set per head
     /// (Training::head).
     Config encoding;
-    /// The encoding's family (registry.hpp), whose training slots the model runs.
+    /// The encoding's family (registry.hpp), and its training (train_slots.hpp), whose slots the model runs.
     const Family* family = nullptr;
+    const Training* training = nullptr;
     Params<Real> params;
 };
 

@@ -1,6 +1,8 @@
 // posenc/train_slots.hpp: what a family does in training, beside its forward
-// maths in its own source file. A family's descriptor (family.hpp) holds one
-// `train::Training`: how its spec is sized for the model, its learned
+// maths in its own source file. Each family has one `train::Training`, its
+// `<family>::training()` (not in its descriptor, family.hpp, so that a module
+// without the trainer drops every family's training code; train.cpp reaches it
+// through training_of, registry.cpp's list): how its spec is sized for the model, its learned
 // parameters (their first values, their spec keys, their constraint), what a
 // pass precomputes (rotations, tables, bucket indices), its bias b(i, j) with
 // the backward pass beside it, and its cost for the work budget. train.cpp
@@ -284,12 +286,25 @@ Training training(Training shared) {
     shared.f = Make<float>::slots();
 #ifndef __EMSCRIPTEN__
     // Float64 training exists for the native finite-difference checks; the JS API trains in float32,
-    // so the wasm build leaves these slots out (referenced from the descriptors, they would stay in
-    // the .wasm: 8.5 KB of gzip).
+    // so the wasm build leaves these slots out (referenced from each family's training, they would
+    // stay in posenc.wasm: 8.5 KB of gzip).
     shared.d = Make<double>::slots();
 #endif
     return shared;
 }
+
+/// The training `make` builds, built once on first use: a family's source file defines
+/// `POSENC_COLD train::Training make_training()` and
+/// `const train::Training& training() { return train::once<make_training>(); }`.
+template <Training (*make)()>
+const Training& once() {
+    static const Training training = make();
+    return training;
+}
+
+/// The training of `family` (its `<family>::training()`), from the list beside families() in
+/// registry.cpp. Throws std::logic_error for a family missing from that list.
+const Training& training_of(const Family& family);
 
 /// The slots of `training` for Real.
 template <class Real>

@@ -25,6 +25,10 @@ namespace posenc::transformer_xl {
 /// queries of ones, its decay and the head's bias (factored: relative_factors).
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 'transformer_xl', d_head, seed, causal, r_w_bias?, r_r_bias?}` (d_head 64 as
 /// in the paper's models).
 struct Spec {

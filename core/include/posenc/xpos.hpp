@@ -31,6 +31,10 @@ enum class Role { query, key };
 /// layout ("interleaved"); computes the frequencies, the rotation and the decay.
 const Family& family();
 
+/// What the family does in train() (posenc/train_slots.hpp; train.cpp reaches it through
+/// train::training_of).
+const train::Training& training();
+
 /// `{type: 'xpos', head_dim, rope_theta, scale_base, role, layout}`.
 struct Spec {
     std::int64_t head_dim = 64;  ///< even
