@@ -2,7 +2,7 @@
 // float64 reference written here from the definition (Vaswani et al. 2017, eq. 1).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { leakAfter, loadPosenc } from './load.mjs';
+import { leakAfter, loadPosenc, maxError } from './load.mjs';
 import { seededRandom } from '../../web/src/lib/random.js';
 import { fireBias } from '../reference/fire.mjs';
 
@@ -57,13 +57,6 @@ function reference({ x, wq, wk, wv, n, d_model: dm, d_head: d, causal }, { rope 
 function request(n, dm, d, causal, seed = 1) {
   return { x: normals(n * dm, seed), wq: normals(dm * d, seed + 1, 1 / Math.sqrt(dm)), wk: normals(dm * d, seed + 2, 1 / Math.sqrt(dm)),
     wv: normals(dm * d, seed + 3, 1 / Math.sqrt(dm)), n, d_model: dm, d_head: d, causal };
-}
-
-function maxError(a, b) {
-  assert.equal(a.length, b.length);
-  let worst = 0;
-  for (let e = 0; e < a.length; e++) worst = Math.max(worst, Math.abs(a[e] - b[e]));
-  return worst;
 }
 
 test('attentionForward equals the float64 definition, causal or not, at sizes around the block edges', () => {

@@ -5,7 +5,7 @@
 // --experimental-wasm-relaxed-simd, so both paths run there; without the flag only 'simd128' can.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { errorOf, loadPosenc } from './load.mjs';
+import { errorOf, loadPosenc, maxError } from './load.mjs';
 import { seededRandom } from '../../web/src/lib/random.js';
 
 const pe = await loadPosenc();
@@ -62,13 +62,6 @@ function head({ x, wq, wk, wv, n, d_model: dm, d_head: d, causal }, bias = () =>
     for (let j = 0; j < keys; j++) for (let c = 0; c < d; c++) out[i * d + c] += (s[j] / sum) * v[j * d + c];
   }
   return out;
-}
-
-function maxError(a, b) {
-  assert.equal(a.length, b.length);
-  let worst = 0;
-  for (let e = 0; e < a.length; e++) worst = Math.max(worst, Math.abs(a[e] - b[e]));
-  return worst;
 }
 
 test('the default path: relaxed SIMD where the engine validates it, else the C++ code', () => {

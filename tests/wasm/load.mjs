@@ -35,3 +35,11 @@ export function errorOf(call) {
   }
   assert.fail('no error thrown');
 }
+
+/** The largest |a[e] - b[e]| of two arrays of the same length (asserted). */
+export function maxError(a, b) {
+  assert.equal(a.length, b.length);
+  let worst = 0;
+  for (let e = 0; e < a.length; e++) worst = Math.max(worst, Math.abs(a[e] - b[e]));
+  return worst;
+}
