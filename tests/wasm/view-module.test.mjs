@@ -8,7 +8,8 @@ import test from 'node:test';
 import { CORE_FAMILIES, trainedNeeds } from '../../web/src/families/compute.js';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { loadTrained } from '../../web/src/families/trained.js';
-import { computeFields, createCalls, createServer, needsFullModule } from '../../web/src/engine/calls.js';
+import { computeFields, createCalls, createServer } from '../../web/src/engine/calls.js';
+import { needsFullModule } from '../../web/src/engine/modules.js';
 import { errorOf, loadPosenc } from './load.mjs';
 
 const view = await loadPosenc('view');

@@ -15,8 +15,6 @@ import { tracking } from '../lib/reads.js';
 import { detach } from './detach.js';
 import { needsFullModule } from './modules.js';
 
-export { needsFullModule };
-
 /** Bytes of the typed arrays in value (each counted once). */
 function bytesOf(value, seen = new Set()) {
   if (ArrayBuffer.isView(value)) return value.byteLength;
