@@ -109,7 +109,10 @@ async function openTraining(page, query) {
 test('a long experiment shows its progress; Cancel stops it, and a changed control replaces it', async () => {
   const page = await playground.newPage();
   const bar = await openTraining(page, '?encoding=experiment&sequences=4000&batch_size=1&d_model=16');  // ~4 s an arm
-  await page.waitForFunction(() => Number(document.querySelector('#train-extrapolation progress')?.value) >= 50);
+  // Both arm workers report once each has its module (under load one may start a few hundred ms after the other).
+  await page.waitForFunction((names) => Number(document.querySelector('#train-extrapolation progress')?.value) >= 50
+    && names.every((name) => document.querySelector('#train-extrapolation .busy-text')?.textContent.includes(`${name} `)),
+  ARMS.slice(0, 2), { timeout: 30000 });
   const label = await page.textContent('#train-extrapolation .busy-text');
   // Chromium reports two cores or more: the arms train two at a time (or more) in arm workers, each named with its steps.
   assert.match(label, new RegExp(`^training ${ARMS[0]} \\d+ / 4000 steps, ${ARMS[1]} \\d+ / 4000 steps.* \\(0 of ${ARMS.length} arms done\\)$`));
