@@ -250,7 +250,7 @@ function standardScaling(block, modelType, notes) {
     if ('rope_type' in out) out.rope_type = 'longrope';
   }
   if (name === 'mrope' || out.mrope_section != null) {
-    notes.push(`M-RoPE (mrope_section ${JSON.stringify(out.mrope_section)}): text tokens have equal time, height ` +
+    notes.push(`M-RoPE (mrope_section ${shown(out.mrope_section)}): text tokens have equal time, height ` +
       'and width positions, so they rotate as the plain RoPE shown here; the 3-D positions of image and video ' +
       'tokens, whose pairs the sections split among time, height and width, are not shown');
     if (name === 'mrope') {
