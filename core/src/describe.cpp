@@ -101,6 +101,7 @@ std::vector<Limit> limits() {
         {"max_result_bytes", std::int64_t(budget::kMaxResultBytes)},  // every call: bytes of the result
         {"max_json_bytes", std::int64_t(kMaxJsonBytes)},              // the JSON text of a spec or request
         {"max_json_depth", kMaxJsonDepth},
+        {"max_layers", 1024},  // layers of a model's config (web/src/config/hf-config.js MAX_LAYERS, which its readers check)
     };
 }
 

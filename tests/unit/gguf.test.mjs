@@ -333,3 +333,56 @@ test('a header that does not end within the cap is refused, and nothing past the
   assert.deepEqual(ok.slices.slice(1).map(([s]) => s), [0, 2_000_000]);
   await assert.rejects(readGgufHeader(ok, { maxBytes: 64 * 2 ** 20 }), ggufError(/maxBytes = 67108864: expected 1024 to 48000000/));
 });
+
+test('block_count is bounded as num_hidden_layers is: the audit’s 1e308 (f64), 2^64 − 1 (u64) and 2.05e9 refused by name', async () => {
+  const refused = (shown) => (error) => {
+    assert.ok(error instanceof RangeError, error.message);
+    assert.deepEqual([error.param, error.code, error.value], ['block_count', 'bad_param', shown]);
+    assert.equal(error.message, `gguf: llama.block_count = ${shown} is invalid: expected a whole number of layers in [1, 1024] ` +
+      '(posenc reads models of up to 1024 layers)');
+    return true;
+  };
+  const withCount = (type, value) => [...LLAMA.filter(([key]) => key !== 'llama.block_count'), ['llama.block_count', type, value]];
+  for (const [type, value, shown] of [[T.f64, 1e308, '1e+308'], [T.u64, 2n ** 64n - 1n, '18446744073709551615'],
+    [T.u32, 2.05e9, '2050000000'], [T.u32, 1025, '1025'], [T.u32, 0, '0'], [T.f32, 2.5, '2.5']]) {
+    const header = await readGgufHeader(new Blob([writeGguf(withCount(type, value))]));
+    assert.throws(() => configFromGguf(header.metadata), refused(shown), shown);
+  }
+  const { config } = await mapped(withCount(T.u64, 1024n));
+  assert.equal(config.num_hidden_layers, 1024);
+});
+
+test('per-layer arrays (head_count, sliding_window_pattern) are bounded by their key; dimension_sections to llama.cpp’s 4', async () => {
+  const refused = (param, length, allowed) => (error) => {
+    assert.ok(error instanceof RangeError, error.message);
+    assert.deepEqual([error.param, error.code], [param, 'bad_param']);
+    assert.equal(error.message, `gguf: llama.${param} = a list of ${length} entries is invalid: expected ${allowed}`);
+    return true;
+  };
+  const perLayer = 'one entry per layer, at most 1024 (posenc reads models of up to 1024 layers)';
+  const arrays = [
+    ['attention.head_count', T.u32, 8, perLayer],
+    ['attention.sliding_window_pattern', T.bool, true, perLayer],
+    ['rope.dimension_sections', T.i32, 16, 'at most 4 entries'],
+  ];
+  for (const [name, type, entry, allowed] of arrays) {
+    const length = name === 'rope.dimension_sections' ? 5 : 1025;
+    const header = await readGgufHeader(new Blob([writeGguf([...LLAMA, [`llama.${name}`, T.arr, [type, Array(length).fill(entry)]]])]));
+    assert.throws(() => configFromGguf(header.metadata), refused(name, length, allowed), name);
+  }
+  // One per layer of a 1024-layer model is read (the first layer with heads is shown).
+  const { config } = await mapped([...LLAMA, ['llama.attention.head_count', T.arr, [T.u32, [0, ...Array(1023).fill(16)]]]]);
+  assert.equal(config.num_attention_heads, 16);
+});
+
+test('general.architecture "constructor", "toString", "valueOf", "__proto__", "hasOwnProperty": an architecture like any unknown one', async () => {
+  for (const arch of ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty']) {
+    const read = await mapped([['general.architecture', T.str, arch], [`${arch}.block_count`, T.u32, 4],
+      [`${arch}.attention.head_count`, T.u32, 8], [`${arch}.embedding_length`, T.u32, 512], ['constructor', T.str, 'a key like any other']]);
+    assert.equal(read.header.metadata.constructor, 'a key like any other');
+    assert.deepEqual(read.config, { model_type: arch, num_hidden_layers: 4, hidden_size: 512, num_attention_heads: 8, head_dim: 64, rope_theta: 10000 });
+    assert.equal(read.ropeType, null);
+    assert.deepEqual(structuredClone({ config: read.config, keysRead: read.keysRead, notes: read.notes }),
+      { config: read.config, keysRead: read.keysRead, notes: read.notes }, arch);
+  }
+});

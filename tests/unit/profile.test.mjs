@@ -8,8 +8,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readConfig } from '../../web/src/config/hf-config.js';
+import { MAX_LAYERS, readConfig } from '../../web/src/config/hf-config.js';
 import { readProfile } from '../../web/src/config/profile.js';
+import { fields } from '../../web/src/labs/model-profile-fields.js';
 
 const NAMES = {
   familyTypes: ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta', 'fire', 'cope'],
@@ -329,6 +330,87 @@ test('what it refuses, naming the key, the value and what it expected (.param co
     /rope_parameters by layer type has no "sliding_attention" entry \(it has full_attention\), but layers 0, 2 are sliding_attention and rotate/);
   refuses({ model_type: 'gemma3_text', head_dim: 256, num_attention_heads: 4, hidden_size: 1152, num_hidden_layers: 6, sliding_window_pattern: 0 },
     /sliding_window_pattern = 0 is invalid: expected a whole number of layers >= 1/);
+});
+
+/** A list of `length` entries that counts how many of them are read (a refusal before any is read reads none). */
+function countingList(length, entry) {
+  const reads = { count: 0 };
+  const list = new Proxy(Array(length), {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) {
+        reads.count += 1;
+        return entry;
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { list, reads };
+}
+
+test('layer counts are bounded (MAX_LAYERS, 1024): the audit’s num_hidden_layers 1e7 ... 2^53 are refused by their key', () => {
+  assert.equal(MAX_LAYERS, 1024);
+  const llama = { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, rope_theta: 500000 };
+  const refused = (key, value) => (error) => {
+    assert.ok(error instanceof RangeError, error.message);
+    assert.deepEqual([error.param, error.code, error.value], [key, 'bad_param', String(value)]);
+    assert.equal(error.message, `${key} = ${value} is invalid: expected a whole number of layers in [1, 1024] (posenc reads models of up to 1024 layers)`);
+    return true;
+  };
+  // Each used to build one entry per layer (1e7: 600 MB; 1e9: out of memory; 2^32: "Invalid array length", no .param).
+  for (const n of [1e7, 1e8, 1e9, 2 ** 32, 2 ** 53, 1e308, 1025]) {
+    assert.throws(() => profile({ ...llama, num_hidden_layers: n }), refused('num_hidden_layers', n), String(n));
+  }
+  for (const n of [0, -1, 2.5]) assert.throws(() => profile({ ...llama, num_hidden_layers: n }), refused('num_hidden_layers', n));
+  // GPT-2's n_layer and T5's num_layers, in families that do not rotate too.
+  assert.throws(() => profile({ model_type: 'gpt2', n_embd: 768, n_head: 12, n_positions: 1024, n_layer: 1e9 }), refused('n_layer', 1e9));
+  assert.throws(() => profile({ model_type: 't5', d_model: 512, num_heads: 8, relative_attention_num_buckets: 32, num_layers: 2 ** 32 }),
+    refused('num_layers', 2 ** 32));
+  const largest = profile({ ...llama, num_hidden_layers: 1024 });
+  assert.equal(largest.layers.length, 1024);
+  consistent(largest);
+});
+
+test('per-layer lists are bounded before any entry is read: layer_types of 1e6 entries, no_rope_layers of 2000', () => {
+  const base = { model_type: 'gpt_oss', hidden_size: 2880, head_dim: 64, num_attention_heads: 64, sliding_window: 128, rope_theta: 150000 };
+  const refused = (key, length) => (error) => {
+    assert.ok(error instanceof RangeError, error.message);
+    assert.deepEqual([error.param, error.code], [key, 'bad_param']);
+    assert.equal(error.message, `${key} = a list of ${length} entries is invalid: expected one entry per layer, at most 1024 ` +
+      '(posenc reads models of up to 1024 layers)');
+    return true;
+  };
+  // Without num_hidden_layers (its length would be the count) and with one.
+  for (const layers of [{}, { num_hidden_layers: 4 }, { num_hidden_layers: 1024 }]) {
+    const { list, reads } = countingList(1e6, 'full_attention');
+    assert.throws(() => profile({ ...base, ...layers, layer_types: list }), refused('layer_types', 1e6), JSON.stringify(layers));
+    assert.equal(reads.count, 0, 'no entry of layer_types is read');
+  }
+  const { list, reads } = countingList(2000, 1);
+  assert.throws(() => profile({ model_type: 'llama4_text', head_dim: 128, num_attention_heads: 40, hidden_size: 5120, num_hidden_layers: 4,
+    no_rope_layers: list }), refused('no_rope_layers', 2000));
+  assert.equal(reads.count, 0, 'no entry of no_rope_layers is read');
+  // A list's message shows its first entries only, however long it is (the value is cut while it is written).
+  assert.throws(() => profile({ ...base, num_hidden_layers: 4, layer_types: 'sliding_attention'.repeat(1e5) }),
+    (error) => error.message.length < 300 && /^config: layer_types = "sliding_attentionsliding_attention.*\.\.\. is invalid/.test(error.message));
+});
+
+test('the model lab places a refused layer count beside its config box (.param config_json), as every reader refusal', () => {
+  // The lab's fields over an engine whose profile job is the reader itself (the worker runs profile-text.js).
+  const engine = { profile: function* profileJob(text) { return profile(JSON.parse(text)); } };
+  const refusal = (config) => {
+    try {
+      fields(engine, { config_json: JSON.stringify(config) }).layers.next();
+    } catch (error) {
+      return [error.param, error.message];
+    }
+    return assert.fail('no refusal');
+  };
+  const llama = { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32 };
+  assert.deepEqual(refusal({ ...llama, num_hidden_layers: 1e7 }), ['config_json',
+    'num_hidden_layers = 10000000 is invalid: expected a whole number of layers in [1, 1024] (posenc reads models of up to 1024 layers)']);
+  assert.deepEqual(refusal({ ...llama, layer_types: Array(2000).fill('full_attention') })[0], 'config_json');
+  assert.deepEqual(refusal({ ...llama, num_hidden_layers: 2, layer_types: ['full_attention'] }),
+    ['config_json', 'config: layer_types has 1 entries but num_hidden_layers = 2: expected one layer type per layer']);
 });
 
 // Every real config.json the project keeps (outside the repository): readProfile reads each one that readConfig

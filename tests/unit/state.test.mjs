@@ -107,3 +107,28 @@ test('parameterOf: an error’s .param, as the page names its control', () => {
   assert.equal(parameterOf(list, { param: 'n_heads' }), null);
   assert.equal(parameterOf(list, new Error('no param')), null);
 });
+
+// JavaScript's built-in names are ordinary keys (issue 35, finding 4): a link's key or value named like
+// Object.prototype's members is a key like any other, and a parameter so named reads only its own value.
+const BUILT_IN_NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'];
+
+test('URL keys named constructor, __proto__, toString, valueOf, hasOwnProperty are unknown keys, warned of and left out', () => {
+  const { raw, warnings } = readQuery(PARAMETERS, entries(BUILT_IN_NAMES.map((k) => `${k}=1`).join('&')));
+  assert.deepEqual(Object.keys(raw), []);
+  assert.equal(Object.getPrototypeOf(raw), Object.prototype);
+  assert.deepEqual(warnings.map((w) => [w.param, w.message]), BUILT_IN_NAMES.map((k) => [k, `${k} = "1" ignored: unknown parameter`]));
+  // As values, they are text like any other: a choice refuses them, a text keeps them.
+  const read = readQuery(PARAMETERS, entries('layout=constructor&text=__proto__'));
+  assert.deepEqual(read.raw, { text: '__proto__' });
+  assert.match(read.warnings[0].message, /^layout = "constructor" is invalid: expected one of interleaved, concat/);
+});
+
+test('parameters named like Object.prototype’s members read their own values only, and errors naming them find them', () => {
+  const named = BUILT_IN_NAMES.filter((k) => k !== '__proto__').map((name) => ({ name, kind: 'text', default: `default ${name}` }));
+  // Absent from raw: each takes its default (not the function Object.prototype has under that name).
+  assert.deepEqual(parse(named, {}).params, Object.fromEntries(named.map((p) => [p.name, p.default])));
+  assert.deepEqual(carryOver(named, {}, named), {});
+  assert.deepEqual(parse(named, { toString: 'mine' }).params.toString, 'mine');
+  for (const p of named) assert.equal(parameterOf(named, { param: p.name }), p.name);
+  assert.equal(parameterOf(PARAMETERS, { param: 'constructor' }), null);
+});

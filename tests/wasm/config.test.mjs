@@ -202,3 +202,41 @@ test('compare mode: a pasted config of any family becomes that family’s config
     relative_attention: true, position_buckets: 256, pos_att_type: 'p2c|c2p' }));
   assert.deepEqual([deberta.family, deberta.params.position_buckets, deberta.params.pos_att], ['deberta', 256, 'p2c|c2p']);
 });
+
+test('built-in names through the worker’s readers and the core: every reply clones; the core refuses them by name', async () => {
+  const { profileFromText } = await import('../../web/src/config/profile-text.js');
+  const { readConfigText } = await import('../../web/src/config/model-config.js');
+  const { createCalls } = await import('../../web/src/engine/calls.js');
+  const { baseRaw, adjustRaw } = await import('../../web/src/labs/compare-mode.js');
+  const { T, writeGguf } = await import('../gguf-writer.mjs');
+  const calls = createCalls(pe);
+  for (const name of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
+    // A pasted config (the model lab's profile, the playground's paste): the model type is unknown, the reply plain data.
+    const text = JSON.stringify({ model_type: name, num_hidden_layers: 2, head_dim: 64, layer_types: ['sliding_attention', 'full_attention'] });
+    const profile = profileFromText(text);
+    assert.deepEqual(structuredClone(profile), profile, name);
+    assert.equal(profile.model, name);
+    assert.deepEqual(profile.kinds.map((k) => k.window), [{ kind: 'global' }, { kind: 'global' }]);
+    const read = readConfigText(text);
+    assert.deepEqual(structuredClone(read), read, name);
+    // A GGUF file of that architecture (audit: its reply could not be sent to the page).
+    const gguf = await calls.readGguf(new Blob([writeGguf([['general.architecture', T.str, name], [`${name}.block_count`, T.u32, 2],
+      [`${name}.attention.head_count`, T.u32, 8], [`${name}.embedding_length`, T.u32, 512]])]));
+    assert.deepEqual(structuredClone(gguf), gguf, name);
+    assert.equal(gguf.config.model_type, name);
+    assert.equal(profileFromText(JSON.stringify(gguf.config)).kinds[0].spec.head_dim, 64);
+    // The core's own tables: a rope_type or family type so named is refused by its key.
+    assert.throws(() => pe.ropeInvFreq({ type: 'rope', head_dim: 64, rope_scaling: { rope_type: name, factor: 2 } }, 16),
+      { param: 'rope_type', message: new RegExp(`^rope_type = "${name}" is invalid`) });
+    assert.throws(() => pe.ropeInvFreq({ type: name, head_dim: 64 }, 16), { param: 'type' });
+    // Compare mode's named comparisons: a link's comparison so named is none of them (audit: a TypeError).
+    assert.deepEqual(baseRaw({ comparison: 'families' }, { comparison: name }), { comparison: 'families' });
+    assert.deepEqual(adjustRaw({ comparison: name, config_a: 'rope' }, null), { comparison: name, config_a: 'rope' });
+  }
+  // "__proto__" read from a pasted config is a key of the spec: the core names it as unknown.
+  const spec = specFromConfig(JSON.parse('{"model_type": "llama", "head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 2, "__proto__": {"factor": 8}}}')).spec;
+  assert.throws(() => pe.ropeInvFreq(spec, 16), { param: '__proto__', message: /unknown key "__proto__"/ });
+  // So is a key "__proto__" of a compare-mode line.
+  const { readSlot } = await import('../../web/src/labs/compare-mode.js');
+  assert.throws(() => readSlot('config_a', 'rope __proto__=1'), { param: 'config_a', message: /rope has no parameter __proto__/ });
+});

@@ -15,6 +15,7 @@ import { TRAINED } from '../../web/src/labs/experiment.js';
 import { FAMILY_FORMULAS, formulaOf, num } from '../../web/src/formulas.js';
 import { computeFields, createCalls } from '../../web/src/engine/calls.js';
 import { specFromConfig } from '../../web/src/config/model-config.js';
+import { MAX_LAYERS } from '../../web/src/config/hf-config.js';
 import { VIEW_IDS } from '../../web/src/views/index.js';
 import { DASHES } from '../../web/src/lib/curves.js';
 import { coreParameter, scalingParameter } from '../../web/src/describe.js';
@@ -123,4 +124,11 @@ test('ALiBi’s formulas show the core’s slopes: every view’s result carries
     assert.deepEqual(Array.from(data.slopes), Array.from(core));
     assert.ok(formulaOf('bias', params, data).includes(`m_{${head}} = ${num(core[head])}`), `${nHeads} heads, head ${head}`);
   }
+});
+
+test('the config readers’ layer limit (hf-config.js MAX_LAYERS) is the core’s describe().limits.max_layers', async () => {
+  assert.equal(MAX_LAYERS, core.limits.max_layers);
+  // The limits the JS API reads (post.js limits(): posenc_limits, in both modules) carry it too.
+  const view = await loadPosenc('view');
+  assert.deepEqual([pe.posenc_limits().max_layers, view.posenc_limits().max_layers], [MAX_LAYERS, MAX_LAYERS]);
 });

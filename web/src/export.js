@@ -5,6 +5,7 @@
 // and text and table cells where they stand, in the colours of the current theme.
 import { plain, toCsv } from './lib/tables.js';
 import { escapeHtml as escape } from './lib/html.js';
+import { pythonFloat, pythonInt, pythonString } from './lib/python.js';
 
 /** Saves text or a Blob as a file. */
 function download(name, content, type) {
@@ -203,32 +204,42 @@ export function rasterize(svg, scale = 2) {
 
 /**
  * A short PyTorch snippet that holds a model's rotary frequencies per layer kind (the core's numbers, float32, written
- * so each reads back as the same float32) and says how to check another stack's against them in one line.
+ * so each reads back as the same float32) and says how to check another stack's against them in one line. Every value
+ * in it is a Python literal (lib/python.js): the model's name, from a pasted config or a GGUF file, is a string
+ * literal, never text after "#", so no name can add a line of code.
  * @param {{model: string, seqLen: number, version: string, kinds: {name: string, layers: number[],
  *   rope: {inv_freq: Float32Array, attention_factor: number}}[]}} o  the kinds that rotate (radians per token)
  * @returns {string} Python source
  */
 export function pytorchSnippet({ model, seqLen, version, kinds }) {
-  const float32 = (x) => { const t = String(Number(x.toPrecision(9))); return /[.e]/.test(t) ? t : `${t}.0`; };
+  const float32 = (x) => pythonFloat(x === 0 ? x : Number(Number(x).toPrecision(9)));  // -0 keeps its sign
   const list = (values) => {
     const items = Array.from(values, float32);
     const lines = [];
     for (let i = 0; i < items.length; i += 6) lines.push(`        ${items.slice(i, i + 6).join(', ')},`);
     return lines.join('\n');
   };
-  const layers = (k) => (k.layers.length ? `layers ${k.layers.length > 8 ? `${k.layers.slice(0, 8).join(', ')}, …` : k.layers.join(', ')}` : 'every layer');
+  const layers = (k) => {
+    if (!k.layers.length) return 'every layer';
+    const shown = k.layers.slice(0, 8).map(pythonInt).join(', ');
+    return `layers ${k.layers.length > 8 ? `${shown}, …` : shown}`;
+  };
+  const name = (k) => pythonString(k.name);
   return [
     'import torch',
     '',
-    `# ${model}: the rotary inv_freq of each layer kind (radians per token) at a context of ${seqLen} tokens, as`,
-    `# transformers computes them (posenc ${version}); attention_factor multiplies cos and sin.`,
+    '# The rotary inv_freq of each layer kind of `model` (radians per token) at a context of `seq_len` tokens, as',
+    '# transformers computes them (posenc `posenc_version`); attention_factor multiplies cos and sin.',
+    `model = ${pythonString(model)}`,
+    `seq_len = ${pythonInt(seqLen)}`,
+    `posenc_version = ${pythonString(version)}`,
     'inv_freq = {',
-    ...kinds.map((k) => `    "${k.name}": torch.tensor([  # ${layers(k)}\n${list(k.rope.inv_freq)}\n    ], dtype=torch.float32),`),
+    ...kinds.map((k) => `    ${name(k)}: torch.tensor([  # ${layers(k)}\n${list(k.rope.inv_freq)}\n    ], dtype=torch.float32),`),
     '}',
-    `attention_factor = {${kinds.map((k) => `"${k.name}": ${float32(k.rope.attention_factor)}`).join(', ')}}`,
+    `attention_factor = {${kinds.map((k) => `${name(k)}: ${float32(k.rope.attention_factor)}`).join(', ')}}`,
     '',
     '# Check your own stack in one line (my_inv_freq: its frequencies for that layer kind):',
-    `# torch.testing.assert_close(my_inv_freq.float().cpu(), inv_freq["${kinds[0]?.name ?? 'full_attention'}"], rtol=1e-6, atol=0)`,
+    `# torch.testing.assert_close(my_inv_freq.float().cpu(), inv_freq[${pythonString(kinds[0]?.name ?? 'full_attention')}], rtol=1e-6, atol=0)`,
     '',
   ].join('\n');
 }

@@ -92,7 +92,7 @@ export function parse(parameters, raw) {
   const errors = {};
   for (const p of parameters) {
     try {
-      params[p.name] = p.name in raw ? parseOne(p, raw[p.name]) : p.default;
+      params[p.name] = Object.hasOwn(raw, p.name) ? parseOne(p, raw[p.name]) : p.default;
     } catch (message) {
       errors[p.name] = String(message);
       params[p.name] = p.default;
@@ -150,7 +150,7 @@ export function carryOver(fromParameters, raw, toParameters) {
   const out = {};
   for (const p of toParameters) {
     const q = fromParameters.find((x) => x.name === p.name);
-    if (!q || p.name === 'encoding' || Boolean(q.view) !== Boolean(p.view) || !(p.name in raw) || raw[p.name] === format(q.default)) continue;
+    if (!q || p.name === 'encoding' || Boolean(q.view) !== Boolean(p.view) || !Object.hasOwn(raw, p.name) || raw[p.name] === format(q.default)) continue;
     try {
       parseOne(p, raw[p.name]);
       out[p.name] = raw[p.name];
@@ -177,7 +177,7 @@ export function toQuery(parameters, params, base = defaultsOf(parameters)) {
   return text ? `?${text}` : '';
 }
 
-// Names the JS API uses for what the page calls otherwise.
+// Names the JS API uses for what the page calls otherwise (looked up as own keys: a .param is never Object.prototype's).
 // The core names some arguments as its JS functions do (seqLen); the page's controls use the config key.
 const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance', nHeads: 'n_heads' };
 
@@ -187,6 +187,6 @@ const ALIASES = { seqLen: 'seq_len', maxDistance: 'max_distance', nHeads: 'n_hea
  * when the error names none, or a control not in `parameters`.
  */
 export function parameterOf(parameters, error) {
-  const name = error?.param && (ALIASES[error.param] ?? error.param);
+  const name = error?.param && ((Object.hasOwn(ALIASES, error.param) ? ALIASES[error.param] : null) ?? error.param);
   return name && parameters.some((p) => p.name === name) ? name : null;
 }

@@ -19,6 +19,8 @@
 // (which architectures rotate adjacent pairs, NORM, or halves, NEOX; commit 00342301),
 // convert_hf_to_gguf.py TextModel.set_gguf_parameters (how each HF key is written).
 import { gguf } from '@huggingface/gguf';
+import { invalid } from '../errors.js';
+import { checkLayerCount, checkLayerList, own, shown } from './hf-config.js';
 
 /** The library's Range request size (HTTP_CHUNK_SIZE in @huggingface/gguf src/gguf.ts). */
 export const GGUF_CHUNK_BYTES = 2_000_000;
@@ -39,6 +41,15 @@ const FIXED_SIZE = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 
 /** An Error whose .param names the control it belongs to (the page shows it there). */
 function ggufError(message) {
   return Object.assign(new Error(`gguf: ${message}`), { param: 'gguf' });
+}
+
+/**
+ * A refused value of key `<arch>.<name>`: a RangeError "gguf: <arch>.<name> = <value> is invalid: expected <allowed>",
+ * .param `name` (the key without its architecture: 'block_count'), .code 'bad_param'.
+ */
+function ggufBadValue(arch, name, value, allowed) {
+  return Object.assign(new RangeError(`gguf: ${invalid(`${arch}.${name}`, value, allowed)}`),
+    { code: 'bad_param', param: name, value: String(value), allowed });
 }
 
 const utf8Length = (text) => new TextEncoder().encode(text).length;
@@ -78,7 +89,7 @@ function blobFetch(file, limit, slices, pastLimit) {
 
 /** Bytes a value of GGUF type `type` takes as the library decoded it (strings re-encoded as UTF-8). */
 function valueBytes(type, value, subType) {
-  if (type in FIXED_SIZE) return FIXED_SIZE[type];
+  if (Object.hasOwn(FIXED_SIZE, type)) return FIXED_SIZE[type];
   if (type === 8) return 8 + utf8Length(value);
   if (type === 9 && subType !== 9) return 12 + value.reduce((sum, v) => sum + valueBytes(subType, v), 0);
   return NaN;  // an array of arrays: its inner types are not reported
@@ -181,13 +192,11 @@ export async function readGgufHeader(file, { maxBytes = GGUF_DEFAULT_MAX_BYTES }
   const headerBytes = parsed.tensorInfoByteRange[1];
   if (headerBytes > limit) throw beyond(crossingEntry(parsed.typedMetadata, limit) ?? 'the tensor list');
 
-  const metadata = {};
-  const types = {};
-  for (const [key, entry] of Object.entries(parsed.typedMetadata)) {
-    if (key === 'version' || key === 'tensor_count' || key === 'kv_count') continue;
-    metadata[key] = entry.value;
-    types[key] = VALUE_TYPES[entry.type] + (entry.type === 9 ? ` of ${VALUE_TYPES[entry.subType]}` : '');
-  }
+  // Keys are the file's: built with Object.fromEntries, a key "__proto__" is an entry like any other, not a prototype.
+  const entries = Object.entries(parsed.typedMetadata).filter(([key]) => key !== 'version' && key !== 'tensor_count' && key !== 'kv_count');
+  const metadata = Object.fromEntries(entries.map(([key, entry]) => [key, entry.value]));
+  const types = Object.fromEntries(entries.map(([key, entry]) =>
+    [key, VALUE_TYPES[entry.type] + (entry.type === 9 ? ` of ${VALUE_TYPES[entry.subType]}` : '')]));
   return {
     version,
     tensorCount: Number(tensorCount),
@@ -267,27 +276,43 @@ export function configFromGguf(metadata, { tensorNames = [] } = {}) {
   if (metadata === null || typeof metadata !== 'object') throw ggufError('expected the header’s metadata object');
   const keysRead = [];
   const notes = [];
-  const arch = metadata['general.architecture'];
+  const arch = Object.hasOwn(metadata, 'general.architecture') ? metadata['general.architecture'] : undefined;
   if (arch === undefined) throw ggufError('no general.architecture key: the header does not say which model this is');
   if (typeof arch !== 'string' || arch === '') {
     throw ggufError(`general.architecture = ${JSON.stringify(String(arch)).slice(0, 40)} is not an architecture name`);
   }
-  const modelType = MODEL_TYPES[arch] ?? arch.replace(/-/g, '_');
+  const modelType = own(MODEL_TYPES, arch) ?? arch.replace(/-/g, '_');
   keysRead.push({ key: 'general.architecture', value: arch, mappedTo: 'model_type' });
   const config = { model_type: modelType };
 
-  /** The value of `<arch>.name` (recorded as mapped to `mappedTo`), checked to be a number (or, with `array`, numbers). */
-  const number = (name, mappedTo, { array = false } = {}) => {
+  /** hf-config.js's check of a layer count or per-layer list (checkLayerCount, checkLayerList), its refusal named by <arch>.<name>. */
+  const layerCheck = (name, check, value, shownValue) => {
+    try {
+      return check(name, value);
+    } catch (error) {
+      throw ggufBadValue(arch, name, shownValue ?? error.value, error.allowed);
+    }
+  };
+  /**
+   * The value of `<arch>.name` (recorded as mapped to `mappedTo`), checked to be a number, or with `array` (and for
+   * head_count, which llama.cpp also reads per layer) a list of numbers: one per layer (at most MAX_LAYERS), or at most
+   * `maxEntries`; its length is checked before any entry is read.
+   */
+  const number = (name, mappedTo, { array = false, maxEntries = null } = {}) => {
     const key = `${arch}.${name}`;
     if (!Object.hasOwn(metadata, key)) return undefined;
     const raw = metadata[key];
-    const toNumber = (v) => (typeof v === 'bigint' ? Number(v) : v);
-    const value = Array.isArray(raw) ? raw.map(toNumber) : toNumber(raw);
-    const ok = (v) => typeof v === 'number' && Number.isFinite(v);
-    if (Array.isArray(value) ? !(array || name.endsWith('head_count')) || !value.every(ok) : !ok(value)) {
-      throw ggufError(`${key} = ${JSON.stringify(raw, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))?.slice(0, 40)} ` +
-        `is invalid: expected ${array ? 'an array of numbers' : 'a number'}`);
+    const listed = array || name.endsWith('head_count');
+    if (listed && Array.isArray(raw)) {
+      if (maxEntries === null) layerCheck(name, checkLayerList, raw);
+      else if (raw.length > maxEntries) throw ggufBadValue(arch, name, `a list of ${raw.length} entries`, `at most ${maxEntries} entries`);
     }
+    const toNumber = (v) => (typeof v === 'bigint' ? Number(v) : v);
+    const ok = (v) => typeof v === 'number' && Number.isFinite(v);
+    if (Array.isArray(raw) ? !listed || !raw.every((v) => ok(toNumber(v))) : !ok(toNumber(raw))) {
+      throw ggufError(`${key} = ${shown(raw, 40)} is invalid: expected ${array ? 'an array of numbers' : 'a number'}`);
+    }
+    const value = Array.isArray(raw) ? raw.map(toNumber) : toNumber(raw);
     keysRead.push({ key, value, mappedTo });
     return value;
   };
@@ -295,14 +320,18 @@ export function configFromGguf(metadata, { tensorNames = [] } = {}) {
     const key = `${arch}.${name}`;
     if (!Object.hasOwn(metadata, key)) return undefined;
     const value = metadata[key];
-    if (typeof value !== 'string') throw ggufError(`${key} = ${String(value).slice(0, 40)} is invalid: expected a string`);
+    if (typeof value !== 'string') throw ggufError(`${key} = ${shown(value, 40)} is invalid: expected a string`);
     keysRead.push({ key, value, mappedTo });
     return value;
   };
 
   const ropeType = ggufRopeType(arch);
   const layers = number('block_count', 'num_hidden_layers');
-  if (layers !== undefined) config.num_hidden_layers = layers;
+  if (layers !== undefined) {
+    // Bounded here, by the file's own key, as the config reader bounds num_hidden_layers (shown exactly: a uint64 of
+    // 2^64 - 1 reads as the number 1.8e19).
+    config.num_hidden_layers = layerCheck('block_count', checkLayerCount, layers, String(metadata[`${arch}.block_count`]));
+  }
   const context = number('context_length', 'max_position_embeddings');
   if (context !== undefined) config.max_position_embeddings = context;
   const width = number('embedding_length', 'hidden_size');
@@ -360,7 +389,10 @@ export function configFromGguf(metadata, { tensorNames = [] } = {}) {
   if (window !== undefined && window > 0) config.sliding_window = window;
   const patternKey = `${arch}.attention.sliding_window_pattern`;
   if (Object.hasOwn(metadata, patternKey)) {
-    keysRead.push({ key: patternKey, value: metadata[patternKey], mappedTo: 'note' });
+    // A number (every n-th layer) or one bool per layer (llama.cpp get_key_or_arr): a list is bounded as layers are.
+    const pattern = metadata[patternKey];
+    if (Array.isArray(pattern)) layerCheck('attention.sliding_window_pattern', checkLayerList, pattern);
+    keysRead.push({ key: patternKey, value: pattern, mappedTo: 'note' });
     notes.push('attention.sliding_window_pattern: which layers use the sliding window (not modelled)');
   }
   if (number('rope.dimension_count_swa', 'note') !== undefined) {
@@ -377,7 +409,8 @@ export function configFromGguf(metadata, { tensorNames = [] } = {}) {
   const betaSlow = number('rope.scaling.yarn_beta_slow', 'rope_scaling.beta_slow');
   const extFactor = number('rope.scaling.yarn_ext_factor', 'note');
   const logMul = number('rope.scaling.yarn_log_multiplier', 'note');
-  const sections = number('rope.dimension_sections', 'rope_scaling.mrope_section', { array: true });
+  // llama.cpp reads at most 4 sections (t, h, w, e: get_key_or_arr(LLM_KV_ROPE_DIMENSION_SECTIONS, rope_sections, 4)).
+  const sections = number('rope.dimension_sections', 'rope_scaling.mrope_section', { array: true, maxEntries: 4 });
   const hasFactors = tensorNames.includes('rope_factors_long.weight');
   if (type === undefined && (arch === 'phi3' || arch === 'phimoe') && (hasFactors || (original !== undefined && original !== context))) {
     type = 'longrope';

@@ -3,8 +3,11 @@
 // mapped as the transformers configuration and modeling classes use it; the core
 // then validates the spec. The family and rope-type names come from the core's
 // describe() (web/generated/describe.json), the one list of them: model-config.js
-// hands them in (specFromConfig), so this module imports nothing and runs
-// anywhere, before any build (tests/unit/hf-config.test.mjs).
+// hands them in (specFromConfig), so this module imports nothing but errors.js (a
+// leaf) and runs anywhere, before any build (tests/unit/hf-config.test.mjs).
+// Every table here is looked up by its own keys only (own(), Sets): a model_type of
+// "constructor" or "__proto__" is an unknown name, not Object.prototype's.
+import { badParam } from '../errors.js';
 
 // Model types whose attention rotates interleaved pairs (rotate_every_two):
 // GPT-J and CodeGen, DeepSeek-V2/V3 (rope_interleave in transformers), Llama 4
@@ -66,9 +69,51 @@ export function isObject(x) {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
-/** table[key] when it is the table's own entry ("constructor" and "__proto__" are not). */
-function own(table, key) {
+/**
+ * table[key] when it is the table's own entry, else undefined: the one lookup of a table by a name from the input
+ * (model types, architectures, layer types), so "constructor", "__proto__", "toString" are names no table has.
+ */
+export function own(table, key) {
   return typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
+ * A config value as a message shows it: its JSON, at most `max` characters ("..." where cut). A long list, object
+ * or string is cut while it is written, so a list of a million entries costs no more than a short one.
+ * @param {*} value
+ * @param {number} [max]
+ * @returns {string}
+ */
+export function shown(value, max = 60) {
+  let text = '';
+  // Appends JSON of v to text; false once text is longer than max (the caller stops writing).
+  const write = (v) => {
+    if (text.length > max) return false;
+    if (Array.isArray(v)) {
+      text += '[';
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) text += ',';
+        if (!write(v[i])) return false;
+      }
+      text += ']';
+    } else if (isObject(v)) {
+      text += '{';
+      let first = true;
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
+        if (!first) text += ',';
+        first = false;
+        text += `${JSON.stringify(key.slice(0, max + 1))}:`;
+        if (!write(v[key])) return false;
+      }
+      text += '}';
+    } else if (typeof v === 'string') text += JSON.stringify(v.slice(0, max + 1));
+    else if (typeof v === 'bigint') text += String(v);
+    else text += JSON.stringify(v) ?? String(v);
+    return text.length <= max;
+  };
+  write(value);
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
 /** An Error whose .param names the control it belongs to (the page shows it there): "config: <message>", .param 'config'. */
@@ -80,6 +125,43 @@ export function configError(message) {
 // (text_config.rope_scaling.long_factor); a deeper paste is refused before it is parsed, so it never reaches
 // a recursive copy (postMessage's structured clone overflows the stack at a few thousand levels).
 export const MAX_CONFIG_DEPTH = 32;
+
+// How many layers a model's config may declare: num_hidden_layers (n_layer, num_layers), a GGUF file's block_count,
+// and every per-layer list (layer_types, no_rope_layers, a GGUF file's per-layer head counts). The largest published
+// models have a few hundred layers; a count above this is refused by its key before anything is built per layer (the
+// readers build a few entries per layer: 10^7 layers took 600 MB). describe().limits.max_layers reports the same number
+// (core/src/describe.cpp; tests/wasm/page-agreement.test.mjs checks they agree).
+export const MAX_LAYERS = 1024;
+
+/**
+ * A layer count read from `key`, checked: a whole number in [1, MAX_LAYERS].
+ * @param {string} key  the config key it was read from (num_hidden_layers, n_layer, num_layers, block_count)
+ * @param {*} n
+ * @returns {number} n
+ * @throws {RangeError} .param key, .code 'bad_param': "<key> = <n> is invalid: expected a whole number of layers in [1, 1024] ..."
+ */
+export function checkLayerCount(key, n) {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LAYERS) {
+    throw badParam(key, typeof n === 'number' ? String(n) : shown(n), `a whole number of layers in [1, ${MAX_LAYERS}] ` +
+      `(posenc reads models of up to ${MAX_LAYERS} layers)`);
+  }
+  return n;
+}
+
+/**
+ * A per-layer list read from `key`, checked to have at most MAX_LAYERS entries (before any entry is read).
+ * @param {string} key  the config key (layer_types, no_rope_layers, ...)
+ * @param {Array} list
+ * @returns {Array} list
+ * @throws {RangeError} .param key, .code 'bad_param'
+ */
+export function checkLayerList(key, list) {
+  if (list.length > MAX_LAYERS) {
+    throw badParam(key, `a list of ${list.length} entries`, `one entry per layer, at most ${MAX_LAYERS} ` +
+      `(posenc reads models of up to ${MAX_LAYERS} layers)`);
+  }
+  return list;
+}
 
 /** The character at which text's objects and arrays first nest deeper than `limit` (outside strings), or -1. */
 function tooDeepAt(text, limit) {
@@ -168,7 +250,7 @@ function standardScaling(block, modelType, notes) {
     if ('rope_type' in out) out.rope_type = 'longrope';
   }
   if (name === 'mrope' || out.mrope_section != null) {
-    notes.push(`M-RoPE (mrope_section ${JSON.stringify(out.mrope_section)}): text tokens have equal time, height ` +
+    notes.push(`M-RoPE (mrope_section ${shown(out.mrope_section)}): text tokens have equal time, height ` +
       'and width positions, so they rotate as the plain RoPE shown here; the 3-D positions of image and video ' +
       'tokens, whose pairs the sections split among time, height and width, are not shown');
     if (name === 'mrope') {

@@ -8,7 +8,8 @@
 // hf-config.js readConfig builds for a config of that kind's keys, so a single-kind
 // model's profile holds exactly readConfig's spec. Imports nothing but hf-config.js:
 // runs in node and in the browser (tests/unit/profile.test.mjs).
-import { LANGUAGE_MODEL_KEYS, configError, isObject, perLayerType, readConfig } from './hf-config.js';
+import { LANGUAGE_MODEL_KEYS, checkLayerCount, checkLayerList, configError, isObject, own, perLayerType, readConfig, shown }
+  from './hf-config.js';
 
 // The layer types posenc knows (transformers configuration_utils ALLOWED_LAYER_TYPES, those
 // that decide how a layer attends over positions) and the legacy names transformers remaps
@@ -50,11 +51,6 @@ function ranges(indices) {
   return parts.join(', ');
 }
 
-function show(value) {
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
 /** The config with the language model's object (text_config..., or the config itself) given other keys; undefined deletes. */
 function withKeys(config, nestedKey, overrides) {
   const apply = (object) => {
@@ -77,26 +73,27 @@ function layerTypes(c, modelType, n, rotates, read) {
   if (c.layer_types != null) {
     const given = read('layer_types');
     if (!Array.isArray(given)) {
-      throw configError(`layer_types = ${show(given)} is invalid: expected a list of ${n} layer types (${LAYER_TYPES.join(', ')})`);
+      throw configError(`layer_types = ${shown(given)} is invalid: expected a list of ${n} layer types (${LAYER_TYPES.join(', ')})`);
     }
+    checkLayerList('layer_types', given);
     if (given.length !== n) {
       throw configError(`layer_types has ${given.length} entries but num_hidden_layers = ${n}: expected one layer type per layer`);
     }
     const types = given.map((t, i) => {
-      const type = typeof t === 'string' && Object.hasOwn(LEGACY_LAYER_TYPES, t) ? LEGACY_LAYER_TYPES[t] : t;
+      const type = own(LEGACY_LAYER_TYPES, t) ?? t;
       if (!LAYER_TYPES.includes(type)) {
-        throw configError(`layer_types[${i}] = ${show(t)} is not a layer type posenc knows: expected one of ${LAYER_TYPES.join(', ')} ` +
+        throw configError(`layer_types[${i}] = ${shown(t)} is not a layer type posenc knows: expected one of ${LAYER_TYPES.join(', ')} ` +
           `(or the legacy ${Object.keys(LEGACY_LAYER_TYPES).join(', ')})`);
       }
       return type;
     });
     return { types, how: 'layer_types as given' };
   }
-  const rule = INTERVAL_RULES[modelType];
+  const rule = own(INTERVAL_RULES, modelType);
   if (rule) {
     const every = rule.key && c[rule.key] != null ? read(rule.key) : rule.every;
     if (!Number.isInteger(every) || every < 1) {
-      throw configError(`${rule.key} = ${show(every)} is invalid: expected a whole number of layers >= 1 (every n-th layer is full_attention)`);
+      throw configError(`${rule.key} = ${shown(every)} is invalid: expected a whole number of layers >= 1 (every n-th layer is full_attention)`);
     }
     const types = Array.from({ length: n }, (_, i) => ((i + 1) % every ? rule.other : 'full_attention'));
     const given = rule.key && c[rule.key] != null;
@@ -145,8 +142,9 @@ function noRopeLayers(c, modelType, n, read) {
   const useGiven = given != null && !(Array.isArray(given) && given.length === 0 && modelType !== 'smollm3');
   if (useGiven) {
     read('no_rope_layers');
+    if (Array.isArray(given)) checkLayerList('no_rope_layers', given);
     if (!Array.isArray(given) || given.length !== n || !given.every((v) => v === 0 || v === 1 || v === true || v === false)) {
-      throw configError(`no_rope_layers = ${show(given)} is invalid: expected a list of ${n} entries of 0 or 1, one per layer ` +
+      throw configError(`no_rope_layers = ${shown(given)} is invalid: expected a list of ${n} entries of 0 or 1, one per layer ` +
         '(1: the layer uses RoPE, 0: it has no position encoding)');
     }
     return { rotates: given.map((v) => v === 1 || v === true), how: 'no_rope_layers as given (1: the layer rotates)' };
@@ -154,7 +152,7 @@ function noRopeLayers(c, modelType, n, read) {
   if (!NO_ROPE_MODELS.has(modelType)) return { rotates: null, how: null };
   const interval = c.no_rope_layer_interval != null ? read('no_rope_layer_interval') : 4;
   if (!Number.isInteger(interval) || interval < 1) {
-    throw configError(`no_rope_layer_interval = ${show(interval)} is invalid: expected a whole number of layers >= 1`);
+    throw configError(`no_rope_layer_interval = ${shown(interval)} is invalid: expected a whole number of layers >= 1`);
   }
   const source = modelType === 'smollm3' ? 'SmolLM3Config' : 'Llama4TextConfig';
   return { rotates: Array.from({ length: n }, (_, i) => (i + 1) % interval !== 0),
@@ -209,6 +207,9 @@ function noRopeLayers(c, modelType, n, read) {
  *   NoPE and linear-attention kinds; window sizes in tokens; layers: layer indices (0-based);
  *   layers[i]: the index into kinds of layer i (length num_hidden_layers; [] when it is absent:
  *   then one kind, readConfig's spec)
+ * @throws {RangeError} (.param the key, .code 'bad_param') num_hidden_layers (n_layer, num_layers) not a whole number
+ *   in [1, MAX_LAYERS] (1024, hf-config.js), a layer_types or no_rope_layers list of more than MAX_LAYERS entries:
+ *   refused before anything is built per layer
  * @throws {Error} (.param 'config') whatever readConfig throws; layer_types not a list, of another length than
  *   num_hidden_layers, or with an unknown layer type; no_rope_layers not a list of num_hidden_layers 0/1;
  *   a sliding_window_pattern / no_rope_layer_interval / full_attention_interval that is not a whole number >= 1;
@@ -227,18 +228,16 @@ export function readProfile(config, names) {
     return c[key];
   };
 
+  // The layer count, bounded (MAX_LAYERS) before anything is built per layer.
   let n = null;
   for (const key of ['num_hidden_layers', 'n_layer', 'num_layers']) {
     if (c[key] != null) {
-      n = read(key);
+      n = checkLayerCount(key, read(key));
       break;
     }
   }
-  if (n != null && (!Number.isInteger(n) || n < 1)) {
-    throw configError(`num_hidden_layers = ${show(n)} is invalid: expected a whole number of layers >= 1`);
-  }
   if (n == null && Array.isArray(c.layer_types)) {
-    n = c.layer_types.length;
+    n = checkLayerList('layer_types', c.layer_types).length;
     notes.push(`num_hidden_layers absent: ${n}, the length of layer_types`);
   }
 
@@ -388,7 +387,7 @@ function windowOf(type, c, modelType, read, notes) {
     // Qwen2Config drops sliding_window when use_sliding_window is off.
     const off = c.use_sliding_window === false && !(modelType === 'smollm3');
     // An explicit null stays null (the class default applies only to an absent key).
-    let size = off ? null : (c.sliding_window !== undefined ? read('sliding_window') : DEFAULT_WINDOW[modelType] ?? null);
+    let size = off ? null : (c.sliding_window !== undefined ? read('sliding_window') : own(DEFAULT_WINDOW, modelType) ?? null);
     if (size == null) {
       notes.push('sliding_attention layers without a sliding_window attend to every token (as transformers masks them)');
       return { kind: 'global' };

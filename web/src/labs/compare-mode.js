@@ -49,12 +49,15 @@ export const parameters = [
   ...ATTENTION_PARAMETERS.filter((p) => p.name !== 'text2' && p.name !== 'terms_scale'),
 ];
 
+/** The named comparison `name` (a link's value: "constructor" names none), or undefined. */
+const namedComparison = (name) => (typeof name === 'string' && Object.hasOwn(COMPARISONS, name) ? COMPARISONS[name] : undefined);
+
 /** A named comparison's configurations as raw values: {config_a: ..., config_d: ...}. */
 const filled = (named) => Object.fromEntries(SLOTS.map((s, k) => [s, named.slots[k]]));
 
 /** The raw values a link is read against: the defaults, with a named comparison's configurations. */
 export function baseRaw(defaults, raw) {
-  const named = COMPARISONS[raw.comparison];
+  const named = namedComparison(raw.comparison);
   return named ? { ...defaults, ...filled(named) } : defaults;
 }
 
@@ -63,7 +66,7 @@ export function baseRaw(defaults, raw) {
  * differ from the named comparison's (from a control or a link) make it "custom".
  */
 export function adjustRaw(raw, changed) {
-  const named = COMPARISONS[raw.comparison];
+  const named = namedComparison(raw.comparison);
   if (!named) return raw;
   if (changed === 'comparison') return { ...raw, ...filled(named) };
   return SLOTS.some((s, k) => (raw[s] ?? '').trim() !== named.slots[k]) ? { ...raw, comparison: 'custom' } : raw;
@@ -103,12 +106,15 @@ export function readSlot(slot, text) {
     const [name, ...pairs] = trimmed.split(/\s+/);
     family = name;
     if (!Object.hasOwn(FAMILY_PAGES, family)) throw fail(`expected an encoding first, one of ${Object.keys(FAMILY_PAGES).join(', ')}`);
+    const given = [];
     for (const pair of pairs) {
       const at = pair.indexOf('=');
       if (at < 1) throw fail(`expected key=value pairs after the encoding, not ${JSON.stringify(pair)}`);
       if (pair.slice(0, at) === 'as') model = pair.slice(at + 1);  // the name a pasted config had (linkLine)
-      else raw[pair.slice(0, at)] = pair.slice(at + 1);
+      else given.push([pair.slice(0, at), pair.slice(at + 1)]);
     }
+    // Object.fromEntries: a key "__proto__" is an entry (refused below as no parameter), not the object's prototype.
+    raw = Object.fromEntries(given);
   }
   const f = FAMILY_PAGES[family];
   const list = f.parameters;

@@ -4,12 +4,15 @@
 import { mapJob } from '../lib/map-job.js';
 
 
-/** The config's profile (engine/calls.js profile), its errors named for the lab's control (config_json). */
+/**
+ * The config's profile (engine/calls.js profile), its errors named for the lab's control (config_json): the reader's
+ * .param 'config', and the key it names for a refused layer count or per-layer list (num_hidden_layers, layer_types).
+ */
 function* profileOf(engine, text) {
   try {
     return yield* engine.profile(text);
   } catch (error) {
-    if (error?.param === 'config') error.param = 'config_json';
+    if (typeof error?.param === 'string') error.param = 'config_json';
     throw error;
   }
 }
