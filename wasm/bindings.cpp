@@ -427,9 +427,11 @@ val rope_inv_freq(int spec_id, val seq_len) {
 
 #ifndef POSENC_VIEW_MODULE  // the model lab only
 /// ropeStacks(spec, seqLen): {stacks: [{name, modelled, inv_freq: Float32Array(rotary_dim / 2) (empty when not modelled),
-/// attention_factor, logit_scale, layout, note}] for transformers, llama.cpp, vllm; max_relative: Float32Array(rotary_dim / 2)
-/// per pair, first, second: Int32Array (the stacks' indices that attain it), overall_max_relative, agreement,
-/// attention_factors_differ, logit_scales_differ} (rope_stacks.hpp stack_differences). spec must be of type "rope".
+/// attention_factor, logit_scale, layout, note, nonfinite, nonfinite_param}] for transformers, llama.cpp, vllm;
+/// max_relative: Float32Array(rotary_dim / 2) per pair (Infinity where a stack's value is not finite), first, second:
+/// Int32Array (the stacks' indices that attain it), overall_max_relative, agreement, comparisons: [{first, second, agree}]
+/// for each two modelled stacks, attention_factors_differ, logit_scales_differ} (rope_stacks.hpp stack_differences).
+/// spec must be of type "rope".
 val rope_stacks(int spec_id, val seq_len) {
     return guarded([&] {
         const Spec& spec = spec_of(spec_id);
@@ -448,7 +450,18 @@ val rope_stacks(int spec_id, val seq_len) {
                               .number("logit_scale", s.logit_scale)
                               .text("layout", s.layout == posenc::rope::Layout::interleaved ? "interleaved" : "half")
                               .text("note", s.note)
+                              .text("nonfinite", s.nonfinite)
+                              .text("nonfinite_param", s.nonfinite_param)
                               .value());
+        }
+        val comparisons = val::array();
+        for (std::size_t k = 0; k < d.comparisons.size(); ++k) {
+            const auto& c = d.comparisons[k];
+            comparisons.set(k, Record()
+                                   .number("first", double(c.first))
+                                   .number("second", double(c.second))
+                                   .value("agree", val(c.agree))
+                                   .value());
         }
         std::vector<double> max_relative;
         std::vector<std::int32_t> first, second;
@@ -464,6 +477,7 @@ val rope_stacks(int spec_id, val seq_len) {
             .i32("second", second)
             .number("overall_max_relative", d.max_relative)
             .number("agreement", posenc::rope::kStackAgreement)
+            .value("comparisons", comparisons)
             .value("attention_factors_differ", val(d.attention_factors_differ))
             .value("logit_scales_differ", val(d.logit_scales_differ))
             .value();

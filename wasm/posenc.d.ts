@@ -147,7 +147,9 @@ export interface Posenc {
    *  (YaRN/LongRoPE's cos/sin scale), logit_scale, head_dim, rotary_dim; first_column and second_column
    *  (Int32Array(rotary_dim / 2)): the columns of q that pair i rotates in the spec's layout ((2i, 2i + 1) interleaved,
    *  (i, i + rotary_dim / 2) half); for yarn, ramp_low and ramp_high: the pair indices where its ramp from keeping a
-   *  frequency to dividing it by factor starts and ends (transformers' find_correction_range). seqLen in [1, 2^40]. */
+   *  frequency to dividing it by factor starts and ends (transformers' find_correction_range). seqLen in [1, 2^40].
+   *  Every number is finite: keys valid alone that combine into a frequency not > 0 or past float32's range, or a factor
+   *  outside (0, 1e4], are refused with .param 'rope_scaling' (the message names the value). */
   ropeInvFreq(spec: Spec, seqLen: number): { inv_freq: Float32Array; attention_factor: number; logit_scale: number; head_dim: number;
     rotary_dim: number; first_column: Int32Array; second_column: Int32Array; ramp_low?: number; ramp_high?: number };
 
@@ -156,11 +158,20 @@ export interface Posenc {
    *  per stack its inv_freq (Float32Array(rotary_dim / 2), radians per token; empty when posenc does not model that stack
    *  for the rope_type: modelled false and note says why), attention_factor, logit_scale, layout and a note; per pair the
    *  largest relative difference between two modelled stacks (max_relative) and which two (first, second: indices into
-   *  stacks); agreement: the relative difference under which two values count as equal (float32 rounding). seqLen (tokens,
-   *  [1, 2^40]) matters for transformers' dynamic and longrope. Throws with .param 'type' for a spec that is not rope. */
+   *  stacks); agreement: the relative difference under which two values count as equal (float32 rounding); comparisons:
+   *  each two modelled stacks (indices into stacks) and whether they agree on every value. A stack's float32 arithmetic
+   *  or its own formula can give NaN or Infinity for keys transformers takes (yarn's factor past 3.4e38 in llama.cpp's
+   *  GGUF float, longrope's ln L = 0 at original_max_position_embeddings 1): that stack's nonfinite then names the values
+   *  and, where traced, how the key leads there ('' when every value is finite), nonfinite_param the key ('rope_scaling'
+   *  where untraced); such a value is never compared: max_relative is Infinity at its pair, its comparisons do not agree,
+   *  and attention_factors_differ / logit_scales_differ are true for it. transformers' values are always finite (a spec
+   *  whose frequencies are not, or pass float32's range, is refused, .param 'rope_scaling'). seqLen (tokens, [1, 2^40])
+   *  matters for transformers' dynamic and longrope. Throws with .param 'type' for a spec that is not rope. */
   ropeStacks(spec: Spec, seqLen: number): { stacks: { name: 'transformers' | 'llama.cpp' | 'vllm'; modelled: boolean;
-    inv_freq: Float32Array; attention_factor: number; logit_scale: number; layout: 'half' | 'interleaved'; note: string }[];
+    inv_freq: Float32Array; attention_factor: number; logit_scale: number; layout: 'half' | 'interleaved'; note: string;
+    nonfinite: string; nonfinite_param: string }[];
     max_relative: Float32Array; first: Int32Array; second: Int32Array; overall_max_relative: number; agreement: number;
+    comparisons: { first: number; second: number; agree: boolean }[];
     attention_factors_differ: boolean; logit_scales_differ: boolean };
 
   /** x [n, d] with each row i rotated at position positionOffset + i (RoFormer eq. 34; layout 'half' is GPT-NeoX's

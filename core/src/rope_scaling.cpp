@@ -421,19 +421,23 @@ void read_scaling(const ScalingType& type, const SpecReader& read, std::int64_t 
 Frequencies scaled_frequencies(const Spec& spec, std::int64_t seq_len) {
     Frequencies f = kTypes[type_index(spec.scaling.rope_type)].compute(spec, seq_len);
     // No silent NaN, Infinity or 0 downstream (a wavelength 2 pi / inv_freq, a
-    // rotation by position * inv_freq): keys at the edges of their ranges can
-    // still combine into one (a factor of 1e308 makes every frequency 0).
+    // rotation by position * inv_freq, the Float32Array the JS API returns):
+    // keys at the edges of their ranges can still combine into one (a factor of
+    // 1e308 makes every frequency 0; a longrope factor of 1e-40 makes one past float32's range).
     const auto refuse = [&](const std::string& what, double value) {
         throw BadParam("rope_scaling",
                        "rope_scaling: rope_type \"" + spec.scaling.rope_type + "\" with these keys gives " + what + " = " +
-                           format_number(value) + "; expected a finite number > 0 (and at most 1e4 for a factor; choose a smaller factor or keys nearer their defaults)",
-                       what + " = " + format_number(value), "keys whose frequencies are finite and > 0 and whose attention factor is in (0, 1e4]");
+                           format_number(value) + "; expected a finite number > 0 (at most 3.4e38, float32's largest, for a "
+                           "frequency, and 1e4 for a factor; choose a smaller factor or keys nearer their defaults)",
+                       what + " = " + format_number(value),
+                       "keys whose frequencies are > 0 and within float32's range and whose attention factor is in (0, 1e4]");
     };
+    constexpr double kFloatMax = double(std::numeric_limits<float>::max());
     // Proportional's pairs from rotated_pairs on are 0 by definition (they carry no position).
     const std::size_t turning = spec.scaling.rope_type == "proportional" ? std::size_t(spec.scaling.rotated_pairs)
                                                                           : f.inv_freq.size();
     for (std::size_t i = 0; i < turning; ++i)
-        if (!(std::isfinite(f.inv_freq[i]) && f.inv_freq[i] > 0) || !std::isfinite(kTwoPi / f.inv_freq[i]) ||
+        if (!(f.inv_freq[i] > 0 && f.inv_freq[i] <= kFloatMax) || !std::isfinite(kTwoPi / f.inv_freq[i]) ||
             !std::isfinite(f.inv_freq[i] * double(kMaxPosition)))  // the angle at the last position
             refuse("inv_freq[" + std::to_string(i) + "]", f.inv_freq[i]);
     // Derived factors (mscale's 0.1 mscale ln s + 1, longrope's sqrt(1 + ln s / ln L)) get the key's bound too.

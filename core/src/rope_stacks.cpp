@@ -5,15 +5,76 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace posenc::rope {
 namespace {
 
 constexpr double kTwoPi = 2.0 * M_PI;
+constexpr double kFloatMaxDouble = double(std::numeric_limits<float>::max());
 
 /// m(s, k) = 0.1 k ln s + 1, 1 for s <= 1: YaRN's get_mscale in double (Python floats).
 double mscale_of(double s, double k) { return s <= 1.0 ? 1.0 : 0.1 * k * std::log(s) + 1.0; }
+
+// ---------------------------------------------------------------------------
+// Non-finite results: which values, and the key that leads there.
+
+/// The first config value a stack could not keep as it stores it, or the first
+/// step of its formula that breaks: the likely cause of a non-finite result
+/// (reported by mark_nonfinite only when there is one).
+struct Cause {
+    std::string param, why;
+    void note(const std::string& key, const std::string& text) {
+        if (param.empty()) {
+            param = key;
+            why = text;
+        }
+    }
+};
+
+constexpr const char* kGguf = "llama.cpp's GGUF (a float32)";
+constexpr const char* kTorch = "vLLM's float32 tensors";
+
+/// value as the float32 a stack keeps it in (`where`); notes `shown` (param `key`)
+/// in cause when the rounding loses it: past float32's range, or a value > 0 that rounds to 0.
+float as_float32(const std::string& key, const std::string& shown, double value, const char* where, Cause& cause) {
+    const float f = float(value);
+    if (std::isinf(f) && std::isfinite(value))
+        cause.note(key, shown + " = " + format_number(value) + " is past float32's range (3.4e38) in " + where);
+    else if (f == 0.0f && value != 0.0)
+        cause.note(key, shown + " = " + format_number(value) + " rounds to 0 in " + where);
+    return f;
+}
+
+/// longrope's attention factor sqrt(1 + ln(M / L) / ln L) in llama.cpp and vLLM divides by ln L.
+void note_longrope_length(const Spec& spec, Cause& cause) {
+    if (spec.scaling.original_max_position_embeddings == 1 && spec.max_position_embeddings > 1)
+        cause.note("original_max_position_embeddings",
+                   "original_max_position_embeddings = 1 makes ln L = 0 the divisor of the attention factor "
+                   "sqrt(1 + ln(M / L) / ln L), M = max_position_embeddings = " + std::to_string(spec.max_position_embeddings));
+}
+
+/// Sets out.nonfinite (and nonfinite_param) when a value of out is NaN or infinite.
+void mark_nonfinite(StackFrequencies& out, const Cause& cause) {
+    std::string values;
+    const auto add = [&](const std::string& text) { values += (values.empty() ? "" : ", ") + text; };
+    std::size_t first = out.inv_freq.size(), count = 0;
+    for (std::size_t i = 0; i < out.inv_freq.size(); ++i)
+        if (!std::isfinite(out.inv_freq[i])) {
+            first = std::min(first, i);
+            ++count;
+        }
+    if (count)
+        add("inv_freq[" + std::to_string(first) + "] = " + format_number(out.inv_freq[first]) +
+            (count > 1 ? " and " + std::to_string(count - 1) + " more pair" + (count > 2 ? "s" : "") : ""));
+    if (!std::isfinite(out.attention_factor)) add("attention_factor = " + format_number(out.attention_factor));
+    if (!std::isfinite(out.logit_scale)) add("logit_scale = " + format_number(out.logit_scale));
+    if (values.empty()) return;
+    out.nonfinite = cause.param.empty() ? values + " (from rope_scaling keys that are each valid; posenc does not trace which)"
+                                        : values + ": " + cause.why;
+    out.nonfinite_param = cause.param.empty() ? "rope_scaling" : cause.param;
+}
 
 // ---------------------------------------------------------------------------
 // transformers: posenc's scaled_frequencies, rounded to the float32 buffer.
@@ -34,6 +95,7 @@ StackFrequencies transformers_stack(const Spec& spec, std::int64_t seq_len) {
                    (double(seq_len) > double(spec.scaling.original_max_position_embeddings) ? "long" : "short");
     else
         out.note = "modeling_rope_utils.py, rope_type \"" + t + "\"";
+    mark_nonfinite(out, Cause{});  // scaled_frequencies refused any non-finite value already
     return out;
 }
 
@@ -67,6 +129,7 @@ StackFrequencies llama_cpp_stack(const Spec& spec) {
     const std::vector<float> theta = ggml_theta_chain(freq_base, d);
 
     StackFrequencies out;
+    Cause cause;
     out.layout = spec.layout;
     out.inv_freq.resize(theta.size());
     const auto plain = [&](float freq_scale) {
@@ -77,7 +140,7 @@ StackFrequencies llama_cpp_stack(const Spec& spec) {
         plain(1.0f);
         out.note = "theta_scale = powf(base, -2/d), theta *= theta_scale per pair (float32)";
     } else if (t == "linear") {
-        plain(1.0f / float(c.factor));
+        plain(1.0f / as_float32("factor", "factor", c.factor, kGguf, cause));
         out.note = "rope scaling LINEAR: freq_scale = 1/factor";
     } else if (t == "ntk" || t == "dynamic") {
         plain(1.0f);
@@ -85,9 +148,11 @@ StackFrequencies llama_cpp_stack(const Spec& spec) {
     } else if (t == "yarn") {
         // rope scaling YARN: freq_scale = 1/factor, ext_factor = 1 (llama-context's
         // default for YARN), corr dims over n_ctx_orig_yarn, always floored/ceiled.
-        const float freq_scale = 1.0f / float(c.factor);
-        const float low = std::max(0.0f, std::floor(ggml_corr_dim(d, c.original_max_position_embeddings, float(c.beta_fast), freq_base)));
-        const float high = std::min(float(d - 1), std::ceil(ggml_corr_dim(d, c.original_max_position_embeddings, float(c.beta_slow), freq_base)));
+        const float freq_scale = 1.0f / as_float32("factor", "factor", c.factor, kGguf, cause);
+        const float beta_fast = as_float32("beta_fast", "beta_fast", c.beta_fast, kGguf, cause);
+        const float beta_slow = as_float32("beta_slow", "beta_slow", c.beta_slow, kGguf, cause);
+        const float low = std::max(0.0f, std::floor(ggml_corr_dim(d, c.original_max_position_embeddings, beta_fast, freq_base)));
+        const float high = std::min(float(d - 1), std::ceil(ggml_corr_dim(d, c.original_max_position_embeddings, beta_slow, freq_base)));
         for (std::size_t i = 0; i < theta.size(); ++i) {
             const float y = (float(i) - low) / std::max(0.001f, high - low);  // rope_yarn_ramp on i0 / 2 = i
             const float ramp_mix = 1.0f - std::min(1.0f, std::max(0.0f, y));  // ext_factor = 1
@@ -100,8 +165,8 @@ StackFrequencies llama_cpp_stack(const Spec& spec) {
         // 1 + 0.1 ln(1/freq_scale), which rope_yarn multiplies back.
         const float factor = 1.0f / freq_scale;
         const auto get_mscale = [](float s, float k) { return s <= 1.0f ? 1.0f : 0.1f * k * std::log(s) + 1.0f; };
-        const float all_dims = c.mscale_all_dim ? float(*c.mscale_all_dim) : 0.0f;
-        const float yarn_attn = c.attention_factor ? float(*c.attention_factor)
+        const float all_dims = c.mscale_all_dim ? as_float32("mscale_all_dim", "mscale_all_dim", *c.mscale_all_dim, kGguf, cause) : 0.0f;
+        const float yarn_attn = c.attention_factor ? as_float32("attention_factor", "attention_factor", *c.attention_factor, kGguf, cause)
                                                    : get_mscale(factor, 1.0f) / get_mscale(factor, all_dims);
         const float adjust = 1.0f + 0.1f * std::log(1.0f / freq_scale);
         const float attn_factor = yarn_attn * (1.0f / adjust);
@@ -138,14 +203,23 @@ StackFrequencies llama_cpp_stack(const Spec& spec) {
         const double L = double(c.original_max_position_embeddings);
         const bool use_long = double(spec.max_position_embeddings) > L;
         const std::vector<double>& rescale = use_long ? c.long_factor : c.short_factor;
-        for (std::size_t i = 0; i < theta.size(); ++i) out.inv_freq[i] = double(theta[i] / float(rescale[i]));
+        const std::string list = use_long ? "long_factor" : "short_factor";
+        for (std::size_t i = 0; i < theta.size(); ++i) {
+            const std::string shown = list + "[" + std::to_string(i) + "]";
+            out.inv_freq[i] = double(theta[i] / as_float32(list, shown, rescale[i], kGguf, cause));
+            if (!std::isfinite(out.inv_freq[i]))
+                cause.note(list, shown + " = " + format_number(rescale[i]) + " puts theta_" + std::to_string(i) + " / " + shown +
+                                     " past float32's range");
+        }
         const double scale = double(spec.max_position_embeddings) / L;
+        note_longrope_length(spec, cause);
         out.attention_factor = double(float(scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(L))));
         out.note = std::string("longrope factors chosen by the context (n_ctx = max_position_embeddings): ") +
                    (use_long ? "long" : "short");
     } else {
         throw std::logic_error("rope_stacks: no llama.cpp model for rope_type " + t);
     }
+    mark_nonfinite(out, cause);
     return out;
 }
 
@@ -164,6 +238,7 @@ StackFrequencies vllm_stack(const Spec& spec) {
     const std::string& t = c.rope_type;
     const std::int64_t d = spec.rotary_dim;
     StackFrequencies out;
+    Cause cause;
     out.layout = spec.layout;
     std::vector<float> inv = vllm_inv_freq(spec.rope_theta, d);
     const auto take = [&](const std::vector<float>& v) { out.inv_freq.assign(v.begin(), v.end()); };
@@ -189,7 +264,11 @@ StackFrequencies vllm_stack(const Spec& spec) {
         // get_rope passes max_position = max_position_embeddings and, without the
         // (nomic) max_trained_positions key, max_trained_positions = max_position.
         const double M = double(spec.max_position_embeddings), T = M, s = c.factor;
-        const double base = spec.rope_theta * std::pow(s * M / T - (s - 1.0), double(d) / double(d - 2));
+        const double growth = s * M / T - (s - 1.0);  // 1 in exact arithmetic; float64 rounding at large s
+        const double base = spec.rope_theta * std::pow(growth, double(d) / double(d - 2));
+        if (!(base > 1.0 && base <= kFloatMaxDouble))
+            cause.note("factor", "factor = " + format_number(s) + " makes s * M / T - (s - 1) = " + format_number(growth) +
+                                     " in float64 (M = T = max_position_embeddings), so the base is " + format_number(base));
         take(vllm_inv_freq(base, d));
         out.note = "DynamicNTKScalingRotaryEmbedding: a static base computed once at max_position; without "
                    "max_trained_positions it is the unscaled base (before vllm#41277: theta * (s^2 - s + 1)^(d/(d-2)))";
@@ -256,18 +335,24 @@ StackFrequencies vllm_stack(const Spec& spec) {
         const double L = double(c.original_max_position_embeddings);
         const bool use_long = double(spec.max_position_embeddings) > L;
         const std::vector<double>& rescale = use_long ? c.long_factor : c.short_factor;
+        const std::string list = use_long ? "long_factor" : "short_factor";
         for (std::size_t i = 0; i < inv.size(); ++i) {
+            const std::string shown = list + "[" + std::to_string(i) + "]";
             const float pos_freq = std::pow(float(spec.rope_theta), float(2 * i) / float(d));
-            inv[i] = 1.0f / (float(rescale[i]) * pos_freq);
+            inv[i] = 1.0f / (as_float32(list, shown, rescale[i], kTorch, cause) * pos_freq);
+            if (!std::isfinite(inv[i]))
+                cause.note(list, shown + " = " + format_number(rescale[i]) + " puts 1 / (" + shown + " * base^(2i/d)) past float32's range");
         }
         take(inv);
         const double scale = double(spec.max_position_embeddings) / L;
+        note_longrope_length(spec, cause);
         out.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(L));
         out.note = std::string("Phi3LongRoPEScaledRotaryEmbedding: factors chosen by max_model_len (= max_position_embeddings): ") +
                    (use_long ? "long" : "short") + "; scale = max_position / original (config factor ignored)";
     } else {
         throw std::logic_error("rope_stacks: no vLLM model for rope_type " + t);
     }
+    mark_nonfinite(out, cause);
     return out;
 }
 
@@ -299,6 +384,7 @@ StackFrequencies stack_frequencies(const Spec& spec, Stack stack, std::int64_t s
 }
 
 double relative_difference(double a, double b) {
+    if (!std::isfinite(a) || !std::isfinite(b)) return HUGE_VAL;  // not comparable: never within any tolerance
     const double scale = std::max(std::abs(a), std::abs(b));
     return scale == 0.0 ? 0.0 : std::abs(a - b) / scale;
 }
@@ -338,10 +424,18 @@ StackDifferences stack_differences(const Spec& spec, std::int64_t seq_len) {
     for (std::size_t a = 0; a < kStacks.size(); ++a)
         for (std::size_t b = a + 1; b < kStacks.size(); ++b) {
             if (!out.modelled[a] || !out.modelled[b]) continue;
-            if (relative_difference(out.stacks[a].attention_factor, out.stacks[b].attention_factor) > kStackAgreement)
+            const StackFrequencies &x = out.stacks[a], &y = out.stacks[b];
+            StackComparison& cmp = out.comparisons.emplace_back(StackComparison{kStacks[a], kStacks[b], true});
+            for (std::size_t i = 0; i < half; ++i)
+                if (relative_difference(x.inv_freq[i], y.inv_freq[i]) > kStackAgreement) cmp.agree = false;
+            if (relative_difference(x.attention_factor, y.attention_factor) > kStackAgreement) {
                 out.attention_factors_differ = true;
-            if (relative_difference(out.stacks[a].logit_scale, out.stacks[b].logit_scale) > kStackAgreement)
+                cmp.agree = false;
+            }
+            if (relative_difference(x.logit_scale, y.logit_scale) > kStackAgreement) {
                 out.logit_scales_differ = true;
+                cmp.agree = false;
+            }
         }
     return out;
 }

@@ -200,9 +200,14 @@ const AUDIT = [
   ['bias', 'encoding=kerple&r1=1e308', ['r1'], true],
   ['bias', 'encoding=alibi&n_heads=1e308', ['n_heads'], true],
   ['spectrum', 'encoding=rope&rope_local_base_freq=-5', ['rope_local_base_freq']],
+  // Issue 35: the model lab's settings at their controls' limits, refused at compute time by the model they are read
+  // against (Gemma-4's 512-wide global layers make the decay at 200000 exceed the core's work limit; it has 2 kinds of
+  // layer, not 8). Blank before: what a lab's fields read inside a job was not counted as read.
+  ['profile-decay', 'encoding=model_profile&max_distance=200000', ['max_distance']],
+  ['profile-stacks', 'encoding=model_profile&layer_kind=7', ['layer_kind']],
 ];
 
-test('the audit\'s links draw in every shell, naming what they replaced; a bad rope_local_base_freq is named as itself', async () => {
+test('the audit\'s links draw in every shell, naming what they replaced; a bad rope_local_base_freq or layer_kind is named as itself', async () => {
   const page = await playground.newPage();
   for (const [view, link, keys, inEmbed] of AUDIT) {
     const entries = [...new URLSearchParams(link)];
@@ -228,6 +233,8 @@ test('the audit\'s links draw in every shell, naming what they replaced; a bad r
   });
   const local = components[AUDIT.findIndex(([, link]) => link.includes('rope_local_base_freq'))];
   assert.match(local.warnings.join('\n'), /^rope_local_base_freq = -5 is invalid: expected a finite number > 1/);
+  const kind = components[AUDIT.findIndex(([, link]) => link.includes('layer_kind'))];
+  assert.match(kind.warnings.join('\n'), /^layer_kind = 7 is invalid: expected an integer in \[0, 1\] \(this model has 2 kinds of layer\); using the default "0"/);
   const yarn = components[0].warnings.join('\n');
   assert.match(yarn, /inv_freq\[\d+\] = .*; replaced factor = "1e308" by "8"/);
   assert.deepEqual(page.problems, []);

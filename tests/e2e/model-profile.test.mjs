@@ -45,6 +45,24 @@ test('gpt-oss-20b: YaRN with truncate false, which llama.cpp ignores: the three 
   await page.close();
 });
 
+test('YaRN ×1e100: the stacks view names llama.cpp\'s NaN attention factor and the key behind it, and never says agree over it', async () => {
+  // Issue 35, finding 9: the heading said "All 3 stacks agree" over a table with "NaN". The table is built from DOM nodes.
+  const config = { model_type: 'llama', num_hidden_layers: 2, num_attention_heads: 32, hidden_size: 4096, rope_theta: 10000,
+    max_position_embeddings: 4096, rope_scaling: { rope_type: 'yarn', factor: 1e100 } };
+  const page = await playground.newPage();
+  await openPlayground(playground, page, `?${new URLSearchParams({ encoding: 'model_profile', model: 'custom', config_json: JSON.stringify(config) })}`);
+  await page.waitForFunction(() => /gives/.test(document.querySelector('#profile-stacks .figure')?.innerText ?? ''));
+  const text = await figureText(page, 'profile-stacks');
+  assert.match(text, /llama\.cpp gives attention_factor = NaN: factor = 1e\+100 is past float32's range/);
+  assert.match(text, /transformers and llama\.cpp cannot be compared; transformers and vllm agree; llama\.cpp and vllm cannot be compared/);
+  assert.doesNotMatch(text, /All 3 stacks agree/);
+  const cells = await page.$$eval('#profile-stacks table tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.deepEqual(cells.map((row) => row.slice(0, 2)), [['transformers', '24.025851'], ['llama.cpp', 'NaN (not finite)'], ['vllm', '24.025851']]);
+  assert.match(cells[1][5], /^Not finite: attention_factor = NaN/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 test('a GGUF file opened with the picker is read from its header into the lab; a file that is not GGUF is refused, nothing lost', async () => {
   const page = await playground.newPage();
   await openPlayground(playground, page, '?encoding=model_profile&model=llama-3.1-8b');

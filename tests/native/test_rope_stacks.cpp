@@ -279,3 +279,126 @@ TEST_CASE("proportional is modelled for transformers only: the other stacks say 
     CHECK(d.max_relative == 0.0);  // nothing to compare with
     CHECK_THROWS_AS(stack_frequencies(spec, Stack::vllm, 16), posenc::BadParam);
 }
+
+// Non-finite values (issue 35, finding 9): a stack whose arithmetic gives NaN or Infinity for keys that transformers
+// takes is marked with the values and the key that leads there, and no comparison it enters agrees.
+namespace {
+
+/// A rope spec from a config's JSON text, as ropeStacks reads it.
+Spec rope_config(const char* json) { return parse(posenc::Config::parse(json)); }
+
+/// The comparison of stacks a and b in d (REQUIREd to be there).
+const StackComparison& comparison(const StackDifferences& d, Stack a, Stack b) {
+    for (const StackComparison& c : d.comparisons)
+        if (c.first == a && c.second == b) return c;
+    FAIL("no comparison of " << stack_name(a) << " and " << stack_name(b));
+    return d.comparisons.front();
+}
+
+}  // namespace
+
+TEST_CASE("relative_difference: a NaN or an infinity is not comparable, so it differs from everything, itself included",
+          "[rope][stack]") {
+    CHECK(relative_difference(2.0, 1.0) == 0.5);
+    CHECK(relative_difference(0.0, 0.0) == 0.0);
+    for (double bad : {double(NAN), HUGE_VAL, -HUGE_VAL}) {
+        CHECK(relative_difference(bad, 1.0) == HUGE_VAL);
+        CHECK(relative_difference(1.0, bad) == HUGE_VAL);
+        CHECK(relative_difference(bad, bad) == HUGE_VAL);
+        CHECK(relative_difference(bad, bad) > kStackAgreement);
+    }
+}
+
+TEST_CASE("the audit's yarn with factor 1e100: llama.cpp's attention factor is NaN, marked by the key, and differs",
+          "[rope][stack]") {
+    const Spec s = rope_config(R"({"head_dim": 128, "rope_theta": 10000, "max_position_embeddings": 4096,
+                                   "rope_scaling": {"rope_type": "yarn", "factor": 1e100, "original_max_position_embeddings": 4096}})");
+    const StackDifferences d = stack_differences(s, 8192);
+    // transformers and vLLM, in float64: 0.1 ln(1e100) + 1 = 24.02585093.
+    CHECK(d.stacks[0].attention_factor == Approx(0.1 * 100.0 * std::log(10.0) + 1.0));
+    CHECK(d.stacks[2].attention_factor == Approx(24.02585093));
+    CHECK(d.stacks[0].nonfinite.empty());
+    CHECK(d.stacks[2].nonfinite.empty());
+    CHECK(d.stacks[0].nonfinite_param.empty());
+    // llama.cpp: the GGUF's float32 factor is Infinity, freq_scale 0, and the attention factor
+    // yarn_attn / adjust * adjust = Infinity * 0 = NaN.
+    const StackFrequencies& ggml = d.stacks[1];
+    CHECK(std::isnan(ggml.attention_factor));
+    CHECK(ggml.nonfinite_param == "factor");
+    CHECK_THAT(ggml.nonfinite, Catch::Matchers::StartsWith("attention_factor = NaN: factor = 1e+100 is past float32's range"));
+    CHECK(d.attention_factors_differ);
+    CHECK_FALSE(comparison(d, Stack::transformers, Stack::llama_cpp).agree);
+    CHECK_FALSE(comparison(d, Stack::llama_cpp, Stack::vllm).agree);
+    // transformers and vLLM: the interpolated pairs are below float32's least (1e-104 rounds to 0) in both.
+    CHECK(comparison(d, Stack::transformers, Stack::vllm).agree);
+    CHECK(d.comparisons.size() == 3);
+}
+
+TEST_CASE("the audit's longrope with original_max_position_embeddings 1: llama.cpp's and vLLM's attention factor is "
+          "Infinity (ln L = 0), marked by the key; two infinities do not agree",
+          "[rope][stack]") {
+    const Spec s = rope_config(R"({"head_dim": 8, "rope_theta": 10000, "max_position_embeddings": 4096,
+        "rope_scaling": {"rope_type": "longrope", "original_max_position_embeddings": 1, "attention_factor": 1.2,
+                         "short_factor": [1, 1, 1, 1], "long_factor": [2, 2, 2, 2]}})");
+    const StackDifferences d = stack_differences(s, 16);
+    CHECK(d.stacks[0].attention_factor == Approx(1.2));  // transformers takes the config's attention_factor
+    CHECK(d.stacks[0].nonfinite.empty());
+    for (std::size_t k : {std::size_t(1), std::size_t(2)}) {
+        INFO(stack_name(kStacks[k]));
+        CHECK(d.stacks[k].attention_factor == HUGE_VAL);  // sqrt(1 + ln 4096 / ln 1)
+        CHECK(d.stacks[k].nonfinite_param == "original_max_position_embeddings");
+        CHECK_THAT(d.stacks[k].nonfinite, Catch::Matchers::StartsWith("attention_factor = Infinity: original_max_position_embeddings = 1 "
+                                                                      "makes ln L = 0"));
+    }
+    CHECK(d.attention_factors_differ);
+    for (const StackComparison& c : d.comparisons) CHECK_FALSE(c.agree);
+}
+
+TEST_CASE("other non-finite results name their key: a GGUF float32 mscale_all_dim, vLLM's dynamic base, longrope factors "
+          "past float32", "[rope][stack]") {
+    // mscale_all_dim 1e300 with factor 1: llama.cpp's float32 log multiplier is Infinity, times ln 1 = 0: NaN.
+    const StackDifferences mscale = stack_differences(rope_config(R"({"head_dim": 8, "rope_scaling": {"rope_type": "yarn",
+        "factor": 1, "mscale_all_dim": 1e300, "original_max_position_embeddings": 4096}})"), 16);
+    CHECK(std::isnan(mscale.stacks[1].logit_scale));
+    CHECK(mscale.stacks[1].nonfinite_param == "mscale_all_dim");
+    CHECK_THAT(mscale.stacks[1].nonfinite, Catch::Matchers::StartsWith("logit_scale = NaN: mscale_all_dim = 1e+300 is past"));
+    CHECK(mscale.logit_scales_differ);
+
+    // dynamic at factor 1e30: vLLM's s * M / M - (s - 1) rounds to 0, so its base is 0 and every pair but the first Infinity.
+    const StackDifferences dynamic = stack_differences(rope_config(R"({"head_dim": 8, "max_position_embeddings": 4096,
+        "rope_scaling": {"rope_type": "dynamic", "factor": 1e30}})"), 1000000);
+    const StackFrequencies& vllm = dynamic.stacks[2];
+    CHECK(vllm.inv_freq[0] == 1.0);
+    CHECK(vllm.inv_freq[3] == HUGE_VAL);
+    CHECK(vllm.nonfinite_param == "factor");
+    CHECK(vllm.nonfinite == "inv_freq[1] = Infinity and 2 more pairs: factor = 1e+30 makes s * M / T - (s - 1) = 0 in float64 "
+                            "(M = T = max_position_embeddings), so the base is 0");
+    CHECK(dynamic.pairs[3].max_relative == HUGE_VAL);
+    CHECK_FALSE(comparison(dynamic, Stack::transformers, Stack::vllm).agree);
+
+    // long_factor 1e-40 (served context 4096 > L = 2: llama.cpp and vLLM take it; transformers at 16 tokens takes short_factor).
+    const StackDifferences longrope = stack_differences(rope_config(R"({"head_dim": 8, "max_position_embeddings": 4096,
+        "rope_scaling": {"rope_type": "longrope", "original_max_position_embeddings": 2,
+                         "short_factor": [1, 1, 1, 1], "long_factor": [1e-40, 1, 1, 1]}})"), 2);
+    for (std::size_t k : {std::size_t(1), std::size_t(2)}) {
+        INFO(stack_name(kStacks[k]));
+        CHECK(longrope.stacks[k].inv_freq[0] == HUGE_VAL);
+        CHECK(longrope.stacks[k].nonfinite_param == "long_factor");
+        CHECK_THAT(longrope.stacks[k].nonfinite, Catch::Matchers::StartsWith("inv_freq[0] = Infinity: long_factor[0] = 1e-40 puts"));
+    }
+    CHECK(longrope.stacks[0].nonfinite.empty());
+}
+
+TEST_CASE("transformers refuses a frequency past float32's range (its inv_freq buffer), naming the value", "[rope][stack]") {
+    const Spec s = rope_config(R"({"head_dim": 8, "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "longrope",
+        "original_max_position_embeddings": 2, "short_factor": [1e-40, 1, 1, 1], "long_factor": [1, 1, 1, 1]}})");
+    // At 2 tokens (<= L) transformers takes short_factor: inv_freq[0] = 1e40 > 3.4e38.
+    try {
+        stack_differences(s, 2);
+        FAIL("no error");
+    } catch (const posenc::BadParam& e) {
+        CHECK(e.param == "rope_scaling");
+        CHECK(e.value == "inv_freq[0] = 1e+40");
+        CHECK_THAT(e.what(), Catch::Matchers::Contains("at most 3.4e38"));
+    }
+}

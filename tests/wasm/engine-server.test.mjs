@@ -150,3 +150,31 @@ test('cancel stops a job between chunks and frees its trainer; a newer request o
   assert.deepEqual(await server.reply(4), { id: 4, cancelled: true });
   assert.ok(pe.heapBytesInUse() <= settled + 4096, `heap ${settled} -> ${pe.heapBytesInUse()} bytes`);
 });
+
+test('a view\'s reads include what its jobs read while they run (the model lab\'s settings), in an answer and in a refusal', async () => {
+  // A view is recomputed only when a parameter it read changes (session.js): a setting read inside a job must count, or
+  // changing layer_kind keeps the old comparison, and a refused layer_kind from a link never falls back (issue 35, 10).
+  const { FAMILIES } = await import('../../web/src/families/index.js');
+  const defaults = Object.fromEntries(FAMILIES.model_profile.parameters.map((p) => [p.name, p.default]));
+  const server = startServer(256 * 2 ** 20);
+  const ask = (id, params, needs) => server.serve({ id, op: 'view', key: `lab-${id}`, family: 'model_profile', params: { ...defaults, ...params }, needs });
+  ask(1, {}, ['stacks']);
+  const stacks = await server.reply(1);
+  assert.equal(stacks.data.stacks.kind.index, 0);
+  assert.deepEqual(['config_json', 'layer_kind', 'seq_len'].filter((name) => !stacks.reads.includes(name)), []);
+  ask(2, { layer_kind: 1 }, ['stacks']);
+  assert.equal((await server.reply(2)).data.stacks.kind.index, 1);
+
+  // Gemma-4 has 2 kinds of layer: layer_kind 7 is refused at compute time, inside the job, naming the control.
+  ask(3, { layer_kind: 7 }, ['stacks']);
+  const kind = (await server.reply(3)).error;
+  assert.equal(kind.param, 'layer_kind');
+  assert.match(kind.message, /^layer_kind = 7 is invalid: expected an integer in \[0, 1\]/);
+  assert.ok(kind.reads.includes('layer_kind'), kind.reads.join());
+  // The decay at the control's largest distance: Gemma-4's 256-pair global layers exceed the core's work limit.
+  ask(4, { max_distance: 200000 }, ['kindDecay']);
+  const decay = (await server.reply(4)).error;
+  assert.equal(decay.param, 'maxDistance');
+  assert.match(decay.message, /exceeds the limit/);
+  assert.ok(decay.reads.includes('max_distance'), decay.reads.join());
+});

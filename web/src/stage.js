@@ -260,7 +260,7 @@ export async function createStage(o) {
     if (fallback) warnFallback();
   }
 
-  // A link's fallback under way: {replaced: [{param, from, to, why}], whole: the whole states tried}.
+  // A link's fallback under way: {replaced: [{param, from, to, why}], whole: the whole states tried ('last good', 'defaults')}.
   let fallback = null;
   /** The raw values of the last state every view drew without error (a component's attributes before a bad change). */
   let lastGood = null;
@@ -290,10 +290,12 @@ export async function createStage(o) {
       next[key] = base[key];
     }
     if (blamed.size) return next;
-    // Nothing left to blame key by key: the last state that drew (a component's attributes before this change), then the defaults.
-    const whole = [lastGood, { ...base, encoding: name }].find((state) => state && !fallback.whole.includes(state));
+    // Nothing left to blame key by key: the last state that drew (a component's attributes before this change), then the
+    // defaults, each tried once (by name: the defaults are a new object each round).
+    const [tried, whole] = [['last good', lastGood], ['defaults', { ...base, encoding: name }]]
+      .find(([label, state]) => state && !fallback.whole.includes(label)) ?? [];
     if (!whole) return null;  // the defaults refused too: each view says why (the defaults' test keeps this from happening)
-    fallback.whole.push(whole);
+    fallback.whole.push(tried);
     const why = errors[0].error.message;
     for (const key of Object.keys(raw)) {
       if (raw[key] !== whole[key] && !fallback.replaced.some((r) => r.param === key)) fallback.replaced.push({ param: key, from: raw[key], to: whole[key], why });

@@ -63,7 +63,11 @@ void read_scaling(const ScalingType& type, const SpecReader& read, std::int64_t 
 
 /// The frequencies of spec.scaling.rope_type's compute function for a
 /// sequence of seq_len tokens (>= 1; not checked here: rope::frequencies does).
-/// inv_freq is [rotary_dim / 2], radians per token.
+/// inv_freq is [rotary_dim / 2], radians per token. Throws BadParam (param
+/// "rope_scaling", naming the value) when keys valid alone combine into a
+/// frequency that is not > 0 or past float32's largest (3.4e38: every buffer
+/// of the API is float32), a wavelength or last angle that is not finite, or
+/// an attention factor or logit scale outside (0, 1e4].
 Frequencies scaled_frequencies(const Spec& spec, std::int64_t seq_len);
 
 }  // namespace posenc::rope

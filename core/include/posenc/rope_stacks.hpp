@@ -60,6 +60,17 @@ struct StackFrequencies {
     Layout layout = Layout::half;
     /// What the stack does with this rope_type, in a sentence or two.
     std::string note;
+    /// Empty when inv_freq, attention_factor and logit_scale are all finite. Otherwise
+    /// the values that are not ("attention_factor = NaN", "inv_freq[0] = Infinity and
+    /// 3 more pairs") and, where posenc traces it, the config key that leads there and
+    /// how ("factor = 1e+100 is past float32's range, where llama.cpp's GGUF keeps it").
+    /// Such values are what the stack's arithmetic gives (its reference code may raise
+    /// instead); they are marked, never compared (relative_difference).
+    std::string nonfinite;
+    /// The config key that leads to the non-finite values ("factor",
+    /// "original_max_position_embeddings"), "rope_scaling" where posenc does not
+    /// trace one; empty when every value is finite.
+    std::string nonfinite_param;
 };
 
 /// The frequencies and attention factor that `stack` computes for `spec` for a
@@ -94,12 +105,20 @@ struct StackFrequencies {
 ///            ignoring the config's factor and attention_factor.
 /// proportional: transformers only; llama.cpp and vLLM throw BadParam (param
 /// "rope_type"): posenc does not model their Gemma-4 code.
+/// Non-finite results: the transformers stack never has one (scaled_frequencies
+/// refuses them); llama.cpp and vLLM compute in float32 and their own formulas, so
+/// keys that transformers takes can give them NaN or Infinity (yarn's factor past
+/// 3.4e38 in a GGUF float, longrope's ln L = 0 at original_max_position_embeddings
+/// 1, vLLM's dynamic base rounding to 0 at a factor of 1e30): the result then
+/// carries nonfinite and nonfinite_param, and is returned, not thrown.
 /// Throws std::invalid_argument when seq_len < 1, and BadParam where
 /// scaled_frequencies does (the transformers frequencies are checked for
 /// every stack, so a spec one stack refuses is refused by all).
 StackFrequencies stack_frequencies(const Spec& spec, Stack stack, std::int64_t seq_len);
 
-/// Relative difference of two stacks' values: |a - b| / max(|a|, |b|), 0 when both are 0.
+/// Relative difference of two stacks' values: |a - b| / max(|a|, |b|), 0 when both
+/// are 0, and +infinity when either is NaN or infinite (not comparable: such a value
+/// never agrees with anything, another infinity included).
 double relative_difference(double a, double b);
 
 /// Two stacks agree on a value when its relative difference is at most this:
@@ -114,15 +133,28 @@ struct PairDifference {
     Stack first = Stack::transformers, second = Stack::llama_cpp;  ///< the two stacks that attain it
 };
 
+/// Whether two stacks compute the same thing for a spec.
+struct StackComparison {
+    Stack first = Stack::transformers, second = Stack::llama_cpp;
+    /// Every inv_freq, the attention factor and the logit scale of the two within
+    /// kStackAgreement of each other; false when either has a non-finite value.
+    bool agree = true;
+};
+
 /// The three stacks side by side for one spec and sequence length.
 struct StackDifferences {
     std::array<StackFrequencies, 3> stacks;  ///< in the order of kStacks
     std::array<bool, 3> modelled{true, true, true};  ///< stack_models, in the same order
     /// [rotary_dim / 2]: for each pair, the largest relative difference of its
-    /// inv_freq between two stacks, and which two.
+    /// inv_freq between two stacks, and which two (+infinity where a stack's
+    /// inv_freq is not finite: see relative_difference).
     std::vector<PairDifference> pairs;
     double max_relative = 0.0;  ///< the largest over pairs
-    /// Whether two attention factors (or two logit scales) differ by more than kStackAgreement.
+    /// Each two modelled stacks, in the order of kStacks (transformers-llama.cpp,
+    /// transformers-vllm, llama.cpp-vllm when all three are modelled).
+    std::vector<StackComparison> comparisons;
+    /// Whether two attention factors (or two logit scales) differ by more than
+    /// kStackAgreement, or one of them is not finite.
     bool attention_factors_differ = false;
     bool logit_scales_differ = false;
 };
@@ -133,7 +165,8 @@ bool stack_models(const Spec& spec, Stack stack, std::string* why = nullptr);
 
 /// Computes stack_frequencies for the stacks that stack_models and compares
 /// them pair by pair; a stack it does not model keeps an empty inv_freq and its
-/// note says why (stacks_modelled is false for it). Throws as stack_frequencies.
+/// note says why (stacks_modelled is false for it). A non-finite value (a stack's
+/// nonfinite) makes every comparison it enters differ. Throws as stack_frequencies.
 StackDifferences stack_differences(const Spec& spec, std::int64_t seq_len);
 
 }  // namespace posenc::rope

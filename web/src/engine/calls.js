@@ -564,7 +564,8 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
 /**
  * The fields `needs` of family `name` for params (and its formulaNeeds), and the parameters they read. A lab's fields
  * are loaded first (families/compute.js loadCompute; the server does).
- * @returns {{data: object, reads: string[]}}
+ * @returns {{data: object, reads: Set<string>}} reads: the names read so far; a job among the fields (a lab's, which
+ *   reads params as it runs) adds the names it reads to the same set, so read it once the jobs are done
  * @throws {Error} the core's or the family's message, with .reads
  */
 export function computeFields(calls, name, params, needs) {
@@ -576,7 +577,7 @@ export function computeFields(calls, name, params, needs) {
     const data = {};
     // A family's formulaNeeds: what every view's formula shows of the core's (ALiBi's slopes).
     for (const field of [...needs, ...(family.formulaNeeds ?? [])]) data[field] = result[field];
-    return { data, reads: [...reads] };
+    return { data, reads };
   } catch (error) {
     error.reads = [...reads];
     throw error;
@@ -777,7 +778,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
 
   async function answerOnce(request) {
     if (failure) return { id: request.id, error: { ...errorMessage(failure), message: `the WebAssembly engine failed to load: ${failure.message}` } };
-    let reads = [];
+    let reads = new Set();  // a view's: what its fields read, its jobs' reads included (they run below)
     try {
       if (request.op === 'view') {
         // A lab's fields and the trained parameters it computes with (a module each, loaded once).
@@ -797,7 +798,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
           attachPreviews(value, request.previews);
           collectBuffers(value, transfer);
         }
-        return [{ id: request.id, data: value, reads }, transfer];
+        return [{ id: request.id, data: value, reads: [...reads] }, transfer];
       }
       let value = await calls[request.method](...request.args);
       if (isJob(value)) {
@@ -809,7 +810,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       return [{ id: request.id, value: out }, transfer];
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError || error?.code === 'internal') broken = error;
-      if (error && typeof error === 'object') error.reads ??= reads;
+      if (error && typeof error === 'object') error.reads ??= [...reads];
       return { id: request.id, error: errorMessage(error) };
     }
   }

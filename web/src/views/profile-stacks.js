@@ -5,7 +5,6 @@ import * as Plot from '@observablehq/plot';
 import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
-import { escapeHtml } from '../lib/html.js';
 
 export const id = 'profile-stacks';
 export const title = 'The same config under transformers, llama.cpp and vLLM';
@@ -14,31 +13,67 @@ export const caption = 'For the chosen layer kind: each rotary pair’s frequenc
   'layout with what it does with this rope_type. Each stack as its published code computes it (file and function in the note).';
 export const needs = ['stacks'];
 
-const fmt = (x) => (Number.isFinite(x) ? Number(x.toPrecision(8)).toString() : String(x));
+/** A number of the table: 8 significant digits, or the value marked when it is NaN or infinite. */
+const fmt = (x) => (Number.isFinite(x) ? Number(x.toPrecision(8)).toString() : `${x} (not finite)`);
 
-/** Which modelled stacks agree on everything (frequencies within the tolerance, attention factors, logit scales). */
-function verdict(s) {
+/**
+ * The sentence on the stacks (the core's ropeStacks result s): which modelled stacks agree, from the core's comparisons.
+ * A stack with a NaN or an infinity (its nonfinite) is named with what it gives first, and is never said to agree.
+ */
+export function verdict(s) {
   const modelled = s.stacks.filter((t) => t.modelled);
   if (modelled.length < 2) return `Only ${modelled.map((t) => t.name).join('')} is modelled for this rope_type; ${s.stacks.filter((t) => !t.modelled).map((t) => `${t.name}: ${t.note}`).join('; ')}.`;
-  const differs = (a, b) => a.inv_freq.some((f, i) => Math.abs(f - b.inv_freq[i]) > s.agreement * Math.max(Math.abs(f), Math.abs(b.inv_freq[i])))
-    || Math.abs(a.attention_factor - b.attention_factor) > s.agreement * Math.max(a.attention_factor, b.attention_factor)
-    || Math.abs(a.logit_scale - b.logit_scale) > s.agreement * Math.max(a.logit_scale, b.logit_scale);
-  const pairs = [];
-  for (let a = 0; a < modelled.length; a++) for (let b = a + 1; b < modelled.length; b++) pairs.push([modelled[a], modelled[b], !differs(modelled[a], modelled[b])]);
-  if (pairs.every(([, , same]) => same)) return `All ${modelled.length} stacks agree (within float32 rounding, ${s.agreement} relative).`;
-  // The pair where a stack is furthest from transformers, as the plot draws it (θ / θ_transformers).
+  const marked = modelled.filter((t) => t.nonfinite);
+  if (!marked.length && s.comparisons.every((c) => c.agree)) return `All ${modelled.length} stacks agree (within float32 rounding, ${s.agreement} relative).`;
+  const name = (k) => s.stacks[k].name;
+  const finite = (k) => !s.stacks[k].nonfinite;
+  const pairs = s.comparisons.map((c) => `${name(c.first)} and ${name(c.second)} ` +
+    (c.agree ? 'agree' : finite(c.first) && finite(c.second) ? 'differ' : 'cannot be compared'));
+  // The pair where a stack is furthest from transformers, as the plot draws it (θ / θ_transformers), over finite values.
   const hf = s.stacks[0];
   let worst = null;
   for (const t of modelled.slice(1)) {
     t.inv_freq.forEach((f, i) => {
       const ratio = hf.inv_freq[i] === 0 ? 1 : f / hf.inv_freq[i];
-      if (!worst || Math.abs(ratio - 1) > Math.abs(worst.ratio - 1)) worst = { name: t.name, i, ratio };
+      if (Number.isFinite(ratio) && (!worst || Math.abs(ratio - 1) > Math.abs(worst.ratio - 1))) worst = { name: t.name, i, ratio };
     });
   }
   const where = worst && Math.abs(worst.ratio - 1) > s.agreement
     ? `. Furthest apart: pair ${worst.i}, where ${worst.name}’s θ is ${worst.ratio.toPrecision(4)} × transformers’` : '';
-  return pairs.map(([a, b, same]) => `${a.name} and ${b.name} ${same ? 'agree' : 'differ'}`).join('; ') + where +
+  const notFinite = marked.map((t) => `${t.name} gives ${t.nonfinite}. `).join('');
+  return notFinite + pairs.join('; ') + where +
     (s.attention_factors_differ ? '; the attention factors differ' : '') + (s.logit_scales_differ ? '; the softmax scales differ' : '') + '.';
+}
+
+/** An element of tag with text (and attributes). */
+function node(tag, text, attributes = {}) {
+  const made = document.createElement(tag);
+  made.textContent = text;
+  for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, value);
+  return made;
+}
+
+/** The table of what each stack computes: its attention factor, softmax scale, layout, slowest θ and note. */
+function stacksTable(s) {
+  const table = document.createElement('table');
+  table.className = 'numbers';
+  table.append(node('caption', 'What each stack computes for this layer kind'));
+  const head = table.createTHead().insertRow();
+  for (const label of ['stack', 'attention factor', 'softmax scale ×', 'pairs', 'θ of the slowest pair (rad/token)', 'what it does']) {
+    head.append(node('th', label, { scope: 'col' }));
+  }
+  const body = table.createTBody();
+  for (const t of s.stacks) {
+    const row = body.insertRow();
+    row.append(node('th', t.name, { scope: 'row' }));
+    if (t.modelled) {
+      for (const text of [fmt(t.attention_factor), fmt(t.logit_scale), t.layout, fmt(t.inv_freq.at(-1))]) row.append(node('td', text));
+    } else {
+      row.append(node('td', 'not modelled', { colspan: '4' }));
+    }
+    row.append(node('td', t.nonfinite ? `Not finite: ${t.nonfinite}. ${t.note}` : t.note, { class: 'note-cell' }));
+  }
+  return table;
 }
 
 /** @param {{stacks: object}} result */
@@ -54,8 +89,11 @@ export function render(element, result) {
   heading.textContent = `${s.model}, kind ${s.kind.index} (${s.kind.name}: ${s.kind.label}), context ${s.seqLen.toLocaleString('en')}: ${verdict(s)}`;
   const theme = themeOf(element);
   const hf = s.stacks[0];
-  const rows = s.stacks.slice(1).filter((t) => t.modelled)
+  const all = s.stacks.slice(1).filter((t) => t.modelled)
     .flatMap((t) => Array.from(t.inv_freq, (f, i) => ({ pair: i, stack: t.name, ratio: hf.inv_freq[i] === 0 ? 0 : f / hf.inv_freq[i] - 1, f, hf: hf.inv_freq[i] })));
+  // A NaN or an infinity has no place on the axis: left out, and said (the heading names which stack gives it).
+  const rows = all.filter((r) => Number.isFinite(r.ratio));
+  const left = all.length - rows.length;
   const colour = { 'llama.cpp': theme.red, vllm: theme.warm };
   const figure = rows.length === 0 ? document.createElement('div') : plot({
     width: figureWidth(element), height: 280, marginLeft: 70, marginBottom: 40, marginRight: 20,
@@ -76,13 +114,15 @@ export function render(element, result) {
   tableElement.tabIndex = 0;
   tableElement.setAttribute('role', 'region');
   tableElement.setAttribute('aria-label', 'the three stacks');
-  tableElement.innerHTML = '<table class="numbers"><caption>What each stack computes for this layer kind</caption><thead><tr>' +
-    '<th scope="col">stack</th><th scope="col">attention factor</th><th scope="col">softmax scale ×</th><th scope="col">pairs</th>' +
-    '<th scope="col">θ of the slowest pair (rad/token)</th><th scope="col">what it does</th></tr></thead><tbody>' +
-    s.stacks.map((t) => `<tr><th scope="row">${escapeHtml(t.name)}</th>` + (t.modelled
-      ? `<td>${fmt(t.attention_factor)}</td><td>${fmt(t.logit_scale)}</td><td>${t.layout}</td><td>${fmt(t.inv_freq.at(-1))}</td>`
-      : '<td colspan="4">not modelled</td>') + `<td class="note-cell">${escapeHtml(t.note)}</td></tr>`).join('') + '</tbody></table>';
-  element.replaceChildren(heading, figure, tableElement);
+  tableElement.append(stacksTable(s));
+  const parts = [heading];
+  if (left) {
+    const note = document.createElement('p');
+    note.className = 'view-message';
+    note.textContent = `${left} pair${left === 1 ? '' : 's'} whose θ is not finite in a stack ${left === 1 ? 'is' : 'are'} left out of the plot.`;
+    parts.push(note);
+  }
+  element.replaceChildren(...parts, figure, tableElement);
 }
 
 /** The CSV table: one row per pair, each stack's frequency and the largest relative difference. */
