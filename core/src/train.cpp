@@ -642,12 +642,14 @@ auto naming_width(const Request& r, const Config& encoding, F&& body) {
 }
 
 /// The budget's terms of `count` steps: the steps (their batches, forward and backward), and the validations among
-/// them (validation_every: at most count / validation_every + 1, each eval_examples forward passes at train_length).
+/// them (validation_every: each eval_examples forward passes at train_length).
 std::vector<budget::Factors> step_terms(const Request& r, std::int64_t count) {
     std::vector<budget::Factors> terms = {{{double(count), "steps"}, {r.step_work, "operations per step"}}};
+    // Any count steps in a row end at most ceil(count / validation_every) multiples of validation_every, and the last
+    // step validates too: one more, unless every step does already.
     if (r.validation_every > 0 && count > 0)
-        terms.push_back({{double(count / r.validation_every + 1), "validations"}, {double(r.eval_examples), "examples"},
-                         {forward_work(r, double(r.train_length)), "operations per example"}});
+        terms.push_back({{double(std::min(count, (count + r.validation_every - 1) / r.validation_every + 1)), "validations"},
+                         {double(r.eval_examples), "examples"}, {forward_work(r, double(r.train_length)), "operations per example"}});
     return terms;
 }
 
