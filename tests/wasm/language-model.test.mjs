@@ -150,7 +150,9 @@ test('every setting the lab\'s controls allow starts, steps and evaluates; one t
   // Past the controls' own ranges: refused by the page's state, naming the control.
   const { errors } = parse(parameters, { train_length: '129', steps: '20001', size: 'large' });
   assert.deepEqual(Object.keys(errors).sort(), ['size', 'steps', 'train_length']);
-  assert.equal(parameters.find((p) => p.name === 'train_length').max, Math.max(...Object.values(SIZES).map((s) => s.maxTrainLength)));
+  const control = parameters.find((p) => p.name === 'train_length');
+  assert.equal(control.max, Math.max(...Object.values(SIZES).map((s) => s.maxTrainLength)));
+  for (const [size, { maxTrainLength }] of Object.entries(SIZES)) assert.deepEqual(control.sliderRange({ size }), { max: maxTrainLength });
   // Should the core still refuse a setting, its key is said as the lab's control that set it, not an internal one.
   for (const [param, control] of [['count', 'train_length'], ['eval_lengths', 'train_length'], ['batch_size', 'train_length'],
     ['steps', 'steps'], ['n_heads', 'size']]) {

@@ -332,7 +332,8 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * workers: {done, total, label}); stopped, it frees the trainers and workers it holds.
      * @param {{name: string, encoding: object, eval_encoding?: object, recalibration_steps?: number}[]} arms
      * @yields {{done: number, total: number, arm: {name: string, index: number, count: number, done: number, total: number}}}
-     *   steps done of all arms' total, and of the arm in training (index from 0)
+     *   steps done of all arms' total, and of the arm in training (index from 0); the same again between the arm's
+     *   evaluation units
      * @returns {{name: string, loss: Float32Array(steps + recalibration_steps), eval: {length, accuracy, loss}[],
      *   retrained: boolean, recalibrationSteps: number, maps: object[]}[]}
      *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's; maps: train()'s

@@ -71,7 +71,8 @@ export const parameters = [
     label: 'training steps (16 windows each)', help: 'A warm-up over the first 30 steps, then a cosine decay to a tenth of the peak rate.' },
   { name: 'train_length', view: true, kind: 'int', default: 64, min: MIN_TRAIN_LENGTH,
     max: Math.max(...Object.values(SIZES).map((s) => s.maxTrainLength)), sliderMax: SIZES.quick.maxTrainLength, log: true,
-    label: 'training length L_train (characters)', help: 'Up to the size\'s own limit (in its name).' },
+    label: 'training length L_train (characters)', help: 'Up to the size\'s own limit (in its name).',
+    sliderRange: (raw) => (Object.hasOwn(SIZES, raw.size) ? { max: SIZES[raw.size].maxTrainLength } : {}) },
   { name: 'seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (data and initialisation)' },
   { name: 'rope_scalings', view: true, kind: 'bool', default: false, label: 'RoPE scalings at test time',
     help: 'The RoPE model again (trained anew: the same seed gives the same model), tested with PI, NTK, YaRN and llama3 ' +
