@@ -243,7 +243,10 @@ export interface Posenc {
   cope(request: { q: Floats; k: Floats; n: number; d_head: number; npos_max: number; pos_emb: Floats; causal?: boolean }):
     { gates: Float32Array; positions: Float32Array; bias: Float32Array };
 
-  /** Trains a tiny attention-only model (float32, Adam, seeded) on a task, then evaluates it at eval_lengths. */
+  /** Trains a tiny attention-only model (float32, Adam, seeded) on a task, then evaluates it at eval_lengths. One call:
+   *  a RangeError .param 'steps' when the steps and the evaluation together are above its work budget (trainer() runs
+   *  them in chunks); for one step (its whole batch) above it, 'train_length' or 'batch_size'; for one evaluated
+   *  example, 'eval_lengths'; a key of the request (n_heads, d_model, text, eval_encoding...) for any other refusal. */
   train(request: TrainRequest): TrainResult;
   /** train(request) a chunk of steps at a time (for progress and cancel); the same result bit for bit. */
   trainer(request: TrainRequest): Trainer;

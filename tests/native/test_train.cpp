@@ -12,6 +12,7 @@
 #include "posenc/registry.hpp"
 #include "posenc/train.hpp"
 #include "posenc/train_slots.hpp"
+#include "bad_param.hpp"
 
 using namespace posenc;
 using namespace posenc::train;
@@ -216,35 +217,19 @@ TEST_CASE("train: a Trainer stepped in chunks gives run()'s result bit for bit, 
     CHECK(r[1] > 0.0);
 }
 
-namespace {
-
-/// The BadParam `body` throws (fails when it throws none).
-template <class F>
-BadParam refusal(F&& body) {
-    try {
-        body();
-    } catch (const BadParam& e) {
-        return e;
-    }
-    FAIL("no BadParam thrown");
-    return BadParam("", "");
-}
-
-}  // namespace
-
 TEST_CASE("train: whatever parse_request accepts runs step(1) and evaluate(1): a whole step and every unit fit one call", "[train]") {
     // A step is its whole batch: one sequence of 128 tokens at d_model 256 and 6 layers fits one call, 256 of them
     // (1.8e10 operations) do not, and are refused at the start as batch_size; one sequence too long, as train_length.
-    const BadParam batch = refusal([] { parse_request(S(R"({"d_model":256,"layers":6,"train_length":128,"batch_size":256,"eval_lengths":[128]})")); });
+    const BadParam batch = bad_param_of([] { parse_request(S(R"({"d_model":256,"layers":6,"train_length":128,"batch_size":256,"eval_lengths":[128]})")); });
     CHECK(batch.param == "batch_size");
     CHECK_THAT(batch.what(), Catch::Matchers::StartsWith("train (batch_size): 1 steps x 1.8e10 operations per step = 1.8e10 operations exceeds"));
-    CHECK(refusal([] { parse_request(S(R"({"d_model":256,"layers":2,"train_length":1024,"eval_lengths":[128]})")); }).param == "train_length");
+    CHECK(bad_param_of([] { parse_request(S(R"({"d_model":256,"layers":2,"train_length":1024,"eval_lengths":[128]})")); }).param == "train_length");
     // The validation a step may end with counts too (validation_every): 16 examples here, forward only.
     const Config validated = S(R"({"d_model":128,"layers":4,"train_length":64,"batch_size":48,"eval_lengths":[64],"validation_every":5})");
     Config plain = validated;
     plain.erase("validation_every");
     CHECK_NOTHROW(parse_request(plain));
-    CHECK(refusal([&] { parse_request(validated); }).param == "batch_size");
+    CHECK(bad_param_of([&] { parse_request(validated); }).param == "batch_size");
     // At the largest batch the start accepts, step(1) runs; steps_per_call() steps run in one call, one more do not.
     Config request = S(R"({"d_model":64,"layers":2,"n_heads":4,"intermediate_size":256,"train_length":64,"eval_lengths":[64,512],
         "eval_examples":2,"steps":3,"validation_every":2})");
@@ -265,7 +250,7 @@ TEST_CASE("train: whatever parse_request accepts runs step(1) and evaluate(1): a
     Trainer<float> trainer(parse_request(request));
     CHECK(trainer.steps_per_call() == 1);
     CHECK(trainer.step(1) == 1);
-    CHECK(refusal([&] { trainer.step(2); }).param == "count");
+    CHECK(bad_param_of([&] { trainer.step(2); }).param == "count");
     CHECK(trainer.step(1) == 2);
     CHECK(trainer.step(1) == 3);
     // Every evaluation unit fits alone, the longest (an example at 512 tokens) included.
@@ -275,14 +260,14 @@ TEST_CASE("train: whatever parse_request accepts runs step(1) and evaluate(1): a
     const std::int64_t most = small.steps_per_call();
     CHECK(most > 1000);
     CHECK(small.step(most) == most);
-    CHECK(refusal([&] { small.step(most + 1); }).param == "count");
+    CHECK(bad_param_of([&] { small.step(most + 1); }).param == "count");
 }
 
 TEST_CASE("train: run() and a Trainer's finish check share one budget: the steps and the evaluation left", "[train]") {
     const Request request = parse_request(S(R"({"d_model":16,"train_length":16,"steps":100000,"eval_lengths":[16]})"));
-    const BadParam whole = refusal([&] { run<float>(request); });
+    const BadParam whole = bad_param_of([&] { run<float>(request); });
     Trainer<float> trainer(request);
-    const BadParam rest = refusal([&] { trainer.check_finish("trainerFinish"); });
+    const BadParam rest = bad_param_of([&] { trainer.check_finish("trainerFinish"); });
     CHECK(whole.param == "steps");
     CHECK(rest.param == "steps");
     CHECK(std::string(whole.what()) == "train (steps): " + std::string(rest.what()).substr(std::string("trainerFinish (steps): ").size()));
@@ -293,36 +278,36 @@ TEST_CASE("train: run() and a Trainer's finish check share one budget: the steps
 }
 
 TEST_CASE("train: an eval_encoding is checked at the start: its family, its learned parameters' shape, its keys", "[train]") {
-    CHECK(refusal([] { parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"alibi"}})")); }).param == "eval_encoding.type");
+    CHECK(bad_param_of([] { parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"alibi"}})")); }).param == "eval_encoding.type");
     // Evaluated with 64 buckets, a T5 model trained with 8 would read past its table.
     const Request buckets = parse_request(S(R"({"encoding":{"type":"t5","num_buckets":8},"eval_encoding":{"type":"t5","num_buckets":64},
         "d_model":16,"train_length":8,"eval_lengths":[32]})"));
-    const BadParam shape = refusal([&] { Trainer<float> t(buckets); });
+    const BadParam shape = bad_param_of([&] { Trainer<float> t(buckets); });
     CHECK(shape.param == "eval_encoding");
     CHECK_THAT(shape.what(), Catch::Matchers::Contains("8 numbers of relative_attention_bias"));
     // A scaling the family refuses: at the start, named by its own key.
     const Request yarn = parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"rope","rope_scaling":{"rope_type":"yarn",
         "factor":-1}},"d_model":16,"train_length":8,"eval_lengths":[32]})"));
-    CHECK(refusal([&] { Trainer<float> t(yarn); }).param == "factor");
+    CHECK(bad_param_of([&] { Trainer<float> t(yarn); }).param == "factor");
     // Another spec of the same shape is fine.
     CHECK_NOTHROW(Trainer<float>(parse_request(S(R"({"encoding":{"type":"t5","num_buckets":8},"eval_encoding":{"type":"t5","num_buckets":8,
         "max_distance":16},"d_model":16,"train_length":8,"eval_lengths":[32]})"))));
 }
 
 TEST_CASE("train: a head width the encoding refuses is named as the request's n_heads or d_model", "[train]") {
-    const BadParam heads = refusal([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"rope"},"n_heads":16,"d_model":16})"))); });
+    const BadParam heads = bad_param_of([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"rope"},"n_heads":16,"d_model":16})"))); });
     CHECK(heads.param == "n_heads");
     CHECK_THAT(heads.what(), Catch::Matchers::StartsWith("n_heads = 16 is invalid: expected a value that gives rope a head_dim it takes "
                                                          "(head_dim = d_model / n_heads = 16 / 16 = 1; head_dim = 1 is invalid"));
-    CHECK(refusal([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"transformer_xl"},"d_model":3})"))); }).param == "d_model");
-    CHECK(refusal([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"xpos"},"n_heads":2,"d_model":6})"))); }).param == "n_heads");
+    CHECK(bad_param_of([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"transformer_xl"},"d_model":3})"))); }).param == "d_model");
+    CHECK(bad_param_of([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"xpos"},"n_heads":2,"d_model":6})"))); }).param == "n_heads");
     // RoPE's NTK scaling at test time needs 4 rotated dimensions: d_model 2 is the request's key that gave it 2.
-    CHECK(refusal([] {
+    CHECK(bad_param_of([] {
               Trainer<float> t(parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"rope","rope_scaling":{"rope_type":"ntk",
                   "factor":8}},"d_model":2,"train_length":8,"eval_lengths":[16]})")));
           }).param == "d_model");
     // A width key the caller gave is theirs: rotary_dim named as itself.
-    CHECK(refusal([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"rope","rotary_dim":3},"d_model":8})"))); }).param == "rotary_dim");
+    CHECK(bad_param_of([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"rope","rotary_dim":3},"d_model":8})"))); }).param == "rotary_dim");
 }
 
 TEST_CASE("train: DroPE drops the encoding after training and recalibrates without it", "[train]") {
