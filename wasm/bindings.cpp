@@ -806,9 +806,10 @@ constexpr double kSlots = 1 << 20;
 /// BadParam ("handle") for a number that was never a handle.
 std::size_t trainer_slot(const val& handle) {
     const double h = handle.isNumber() ? handle.as<double>() : NAN;
-    const double slot = std::fmod(h - 1, kSlots), generation = std::floor((h - 1) / kSlots);
-    const std::size_t k = std::size_t(slot);
-    const bool issued = h >= 1 && h == std::floor(h) && h < 9007199254740992.0 && k < trainers.size() && generation <= trainers[k].generation;
+    const bool whole = h >= 1 && h == std::floor(h) && h < 9007199254740992.0;  // so the conversions below are defined
+    const std::size_t k = whole ? std::size_t(std::fmod(h - 1, kSlots)) : 0;
+    const double generation = whole ? std::floor((h - 1) / kSlots) : 0;
+    const bool issued = whole && k < trainers.size() && generation <= trainers[k].generation;
     if (!issued)
         posenc::throw_bad_param("handle", shown(handle),
                                 "the handle of an experiment under way (trainerStart's, before trainerFinish)");

@@ -232,8 +232,9 @@
 
   /**
    * The JSON text of a spec object (`what`: 0 "spec", 1 "request"), at most
-   * max_table_elements characters long. Throws here, in JS, for a cycle, a
-   * BigInt, a throwing getter or Proxy trap.
+   * max_json_bytes bytes of UTF-8 (a longer one is refused as its key that holds
+   * the most: a trainer's `text`). Throws here, in JS, for a cycle, a BigInt, a
+   * throwing getter or Proxy trap.
    */
   function specText(value, what) {
     const name = what === 1 ? 'request' : 'spec';
