@@ -335,11 +335,18 @@ void fail(const char* name, const char* code, const char* message, const posenc:
     }
 }
 
+/// An object used after it was freed (a stale trainer handle): .code 'freed', an Error with .param.
+struct Freed : posenc::BadParam {
+    using posenc::BadParam::BadParam;
+};
+
 /// Runs a binding body; its result, or undefined with the error kept for lastError().
 template <class F>
 val guarded(F&& body) noexcept {
     try {
         return body();
+    } catch (const Freed& e) {
+        fail("Error", "freed", e.what(), &e);
     } catch (const posenc::BadParam& e) {
         fail("RangeError", "bad_param", e.what(), &e);
     } catch (const std::invalid_argument& e) {
@@ -357,15 +364,17 @@ val guarded(F&& body) noexcept {
 // ---------------------------------------------------------------------------
 // The functions of the JS API (their docs: wasm/posenc.d.ts)
 
-/// parseSpec(text, what): the id of the Spec of a JSON object text (what: 0 "spec", 1 "request", as messages name it).
+/// parseSpec(text, what): {id, bytes}: the id of the Spec of a JSON object text (what: 0 "spec", 1 "request", as
+/// messages name it) and the heap bytes it holds (posenc::json_heap_bytes), which post.js's cache counts.
 val parse_spec(std::string json, int what) {
     return guarded([&] {
         auto spec = std::make_unique<Spec>(Spec{posenc::parse_json_object(json, what == 1 ? "request" : "spec")});
+        const double bytes = double(sizeof(Spec) + posenc::json_heap_bytes(spec->config));
         std::size_t k = 0;
         while (k < specs.size() && specs[k]) ++k;
         if (k == specs.size()) specs.emplace_back();
         specs[k] = std::move(spec);
-        return val(double(k + 1));
+        return Record().number("id", double(k + 1)).number("bytes", bytes).value();
     });
 }
 
@@ -796,29 +805,51 @@ val train(int request_id) {
     });
 }
 
-/// The experiments under way, a few steps at a time (JS trainer(request)); slot k is handle k + 1.
-std::vector<std::unique_ptr<posenc::train::Trainer<float>>> trainers;
+/// The experiments under way, a few steps at a time (JS trainer(request)), each in a slot with its generation: how many
+/// trainers the slot held before. A handle names one trainer for its life: slot + 1 + generation x kSlots (an integer
+/// below 2^53), so a freed slot's next trainer has another handle, and a stale one reaches nothing.
+struct TrainerSlot {
+    std::unique_ptr<posenc::train::Trainer<float>> trainer;
+    double generation = 0;
+};
+std::vector<TrainerSlot> trainers;
+/// The most trainers at once (a slot's number stays below it in a handle).
+constexpr double kSlots = 1 << 20;
 
+/// The slot of a live trainer's handle. Throws Freed ("handle") for a handle of a trainer since freed or finished,
+/// BadParam ("handle") for a number that was never a handle.
 std::size_t trainer_slot(const val& handle) {
     const double h = handle.isNumber() ? handle.as<double>() : NAN;
-    const std::size_t k = std::size_t(h) - 1;
-    if (!(h >= 1) || h != std::floor(h) || k >= trainers.size() || !trainers[k])
+    const bool whole = h >= 1 && h == std::floor(h) && h < 9007199254740992.0;  // so the conversions below are defined
+    const std::size_t k = whole ? std::size_t(std::fmod(h - 1, kSlots)) : 0;
+    const double generation = whole ? std::floor((h - 1) / kSlots) : 0;
+    const bool issued = whole && k < trainers.size() && generation <= trainers[k].generation;
+    if (!issued)
         posenc::throw_bad_param("handle", shown(handle),
                                 "the handle of an experiment under way (trainerStart's, before trainerFinish)");
+    if (generation < trainers[k].generation || !trainers[k].trainer) {
+        const std::string allowed = "the handle of an experiment under way (trainerStart's, before trainerFinish or trainerFree)";
+        throw Freed("handle", "handle = " + shown(handle) + " is invalid: its trainer was finished or freed; expected " + allowed,
+                    shown(handle), allowed);
+    }
     return k;
 }
 
-/// trainerStart(request): {handle, total, evaluationTotal}, an experiment ready to step (posenc::train::Trainer).
+/// trainerStart(request): {handle, total, evaluationTotal, stepsPerCall}, an experiment ready to step
+/// (posenc::train::Trainer); stepsPerCall: the most steps one trainerStep call takes.
 val trainer_start(int request_id) {
     return guarded([&] {
         const Spec& request = spec_of(request_id);
         auto trainer = std::make_unique<posenc::train::Trainer<float>>(posenc::train::parse_request(request.config));
         std::size_t k = 0;
-        while (k < trainers.size() && trainers[k]) ++k;
+        while (k < trainers.size() && trainers[k].trainer) ++k;
+        if (double(k) >= kSlots) posenc::throw_bad_param("request", "a trainer beyond 1048576 at once", "at most 1048576 trainers at once");
         if (k == trainers.size()) trainers.emplace_back();
-        trainers[k] = std::move(trainer);
-        return Record().number("handle", double(k + 1)).number("total", double(trainers[k]->total()))
-            .number("evaluationTotal", double(trainers[k]->evaluation_total())).value();
+        else trainers[k].generation += 1;  // a slot used before: the handles of its earlier trainers stay stale
+        trainers[k].trainer = std::move(trainer);
+        const posenc::train::Trainer<float>& t = *trainers[k].trainer;
+        return Record().number("handle", double(k) + 1 + trainers[k].generation * kSlots).number("total", double(t.total()))
+            .number("evaluationTotal", double(t.evaluation_total())).number("stepsPerCall", double(t.steps_per_call())).value();
     });
 }
 
@@ -826,7 +857,7 @@ val trainer_start(int request_id) {
 val trainer_step(val handle, val count) {
     return guarded([&] {
         const std::int64_t c = integer(count, posenc::args::train_steps);
-        return val(double(trainers[trainer_slot(handle)]->step(c)));
+        return val(double(trainers[trainer_slot(handle)].trainer->step(c)));
     });
 }
 
@@ -834,22 +865,29 @@ val trainer_step(val handle, val count) {
 val trainer_evaluate(val handle, val count) {
     return guarded([&] {
         const std::int64_t c = integer(count, posenc::args::train_steps);
-        return val(double(trainers[trainer_slot(handle)]->evaluate(c)));
+        return val(double(trainers[trainer_slot(handle)].trainer->evaluate(c)));
     });
 }
 
-/// trainerFinish(handle): the rest of the steps and the evaluation, as experiment(); frees the trainer.
+/// trainerFinish(handle): the rest of the steps and the evaluation, as experiment(); frees the trainer. Held to the
+/// budget of one call as train() is (Trainer::check_finish: BadParam "steps", the trainer kept).
 val trainer_finish(val handle) {
     return guarded([&] {
-        const std::unique_ptr<posenc::train::Trainer<float>> owned = std::move(trainers[trainer_slot(handle)]);
+        const std::size_t k = trainer_slot(handle);
+        trainers[k].trainer->check_finish("trainerFinish");
+        const std::unique_ptr<posenc::train::Trainer<float>> owned = std::move(trainers[k].trainer);
         return experiment(owned->finish(), owned->request().corpus.get());
     });
 }
 
-/// trainerFree(handle): drops an experiment under way (nothing for a handle already finished or freed).
-void trainer_free(double handle) {
-    const std::size_t k = std::size_t(handle) - 1;
-    if (handle >= 1 && k < trainers.size()) trainers[k].reset();
+/// trainerFree(handle): drops an experiment under way (nothing for a handle already finished or freed, stale or never
+/// issued: no other trainer).
+void trainer_free(val handle) {
+    try {
+        trainers[trainer_slot(handle)].trainer.reset();
+    } catch (const posenc::BadParam&) {
+        // not a live trainer's handle: nothing to free
+    }
 }
 #endif  // POSENC_VIEW_MODULE
 

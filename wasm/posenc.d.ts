@@ -22,12 +22,14 @@
 //    dropped without free() is freed when the JS garbage collector reclaims it (a
 //    FinalizationRegistry; a buffer's `array` view keeps its buffer alive), but
 //    free() gives the memory back at once: the heap may grow to 2 GiB, never shrinks.
+//    The module also keeps parsed specs for reuse, at most 256 and 16 MiB of them (a spec over 1 MiB,
+//    a trainer's text, is not kept; a trainer's request goes when the trainer does).
 
 /** A thrown error of the API. Callers read these fields; they never parse the message. */
 export interface PosencError extends Error {
   /** 'bad_param' (a bad value, with .param), 'bad_request' (a combination refused without one
    *  parameter to blame), 'out_of_memory' (.param: the function that asked), 'freed' (a Trainer or
-   *  Float32Buffer used after free()), 'bad_call' (too many arguments), 'reentrant', 'internal' (a bug),
+   *  Float32Buffer used after free(), a raw trainer handle after trainerFree or trainerFinish: .param 'handle'), 'bad_call' (too many arguments), 'reentrant', 'internal' (a bug),
    *  'unavailable' (a function posenc-view.wasm was built without: the trainer, ropeStacks, attentionTemperature,
    *  mropePairAxes, mropePositions, tokenIds, attentionForward; .param the function; posenc.wasm has it). */
   code: 'bad_param' | 'bad_request' | 'out_of_memory' | 'freed' | 'bad_call' | 'reentrant' | 'internal' | 'unavailable';
@@ -116,14 +118,21 @@ export interface Trainer {
   readonly total: number;
   /** Steps done so far. */
   readonly done: number;
-  /** Runs up to `count` more steps (1..100000); returns the steps done. Throws Error after finish() or free(). */
+  /** Runs up to `count` more steps (1..100000); returns the steps done. Throws RangeError (.param 'count') for more
+   *  steps than one call's work budget holds (never for stepsPerCall or fewer: every request trainer() accepts can
+   *  step), Error (.code 'freed') after finish() or free(). */
   step(count: number): number;
+  /** The most steps one step() call takes within the work budget (their batches and validations): at least 1. */
+  readonly stepsPerCall: number;
   /** The evaluation's units: one per evaluated example, attention map and sampled character. */
   readonly evaluationTotal: number;
   readonly evaluated: number;
-  /** After the steps: runs up to `count` more units of the evaluation (within one call's work budget); returns those done. */
+  /** After the steps: runs up to `count` more units of the evaluation (within one call's work budget: a RangeError
+   *  .param 'count' above it, never for one unit); returns those done. */
   evaluate(count: number): number;
-  /** The rest of the steps, then the rest of the evaluation: train()'s result, bit for bit; frees the model. */
+  /** The rest of the steps, then the rest of the evaluation: train()'s result, bit for bit; frees the model. Held to
+   *  the budget of one call as train() is: a RangeError (.param 'steps') when what is left is above it, the trainer
+   *  kept (step and evaluate it in chunks first). */
   finish(): TrainResult;
   /** Frees the model (the heap it holds) without finishing. */
   free(): void;
@@ -245,14 +254,19 @@ export interface Posenc {
   cope(request: { q: Floats; k: Floats; n: number; d_head: number; npos_max: number; pos_emb: Floats; causal?: boolean }):
     { gates: Float32Array; positions: Float32Array; bias: Float32Array };
 
-  /** Trains a tiny attention-only model (float32, Adam, seeded) on a task, then evaluates it at eval_lengths. */
+  /** Trains a tiny attention-only model (float32, Adam, seeded) on a task, then evaluates it at eval_lengths. One call:
+   *  a RangeError .param 'steps' when the steps and the evaluation together are above its work budget (trainer() runs
+   *  them in chunks); for one step (its whole batch) above it, 'train_length' or 'batch_size'; for one evaluated
+   *  example, 'eval_lengths'; a key of the request (n_heads, d_model, text, eval_encoding...) for any other refusal. */
   train(request: TrainRequest): TrainResult;
   /** train(request) a chunk of steps at a time (for progress and cancel); the same result bit for bit. */
   trainer(request: TrainRequest): Trainer;
-  /** The raw steps of trainer(): {handle, total, evaluationTotal}; trainerStep(handle, count) -> steps done;
-   *  trainerEvaluate(handle, count) -> evaluation units done; trainerFinish(handle) -> TrainResult (frees it);
-   *  trainerFree(handle) drops it. Prefer trainer(). */
-  trainerStart(request: TrainRequest): { handle: number; total: number; evaluationTotal: number };
+  /** The raw steps of trainer(): {handle, total, evaluationTotal, stepsPerCall}; trainerStep(handle, count) -> steps
+   *  done; trainerEvaluate(handle, count) -> evaluation units done; trainerFinish(handle) -> TrainResult (frees it);
+   *  trainerFree(handle) drops it (nothing for a stale handle). A handle names one trainer for its life (its slot and
+   *  the slot's generation): once that trainer is finished or freed, the handle is refused (.code 'freed', .param
+   *  'handle'), even after a new trainer takes the slot. Prefer trainer(). */
+  trainerStart(request: TrainRequest): { handle: number; total: number; evaluationTotal: number; stepsPerCall: number };
   trainerStep(handle: number, count: number): number;
   trainerEvaluate(handle: number, count: number): number;
   trainerFinish(handle: number): TrainResult;

@@ -15,8 +15,15 @@
 // (Emscripten 3.1.6's JS optimizer, which minifies this file, fails on object
 // spread and on destructured arrow parameters: neither is used here.)
 (function posencApi() {
-  /** Parsed specs kept in C++, least recently used deleted first. */
+  /**
+   * The cache of parsed specs (specOf): at most SPEC_CACHE_SIZE of them and SPEC_CACHE_BYTES in all (each counted as
+   * its JSON text, 2 bytes a character, and the bytes its parsed copy holds in C++), the least recently used deleted
+   * first. A spec of more than SPEC_CACHE_ENTRY_BYTES (a trainer's corpus, a long attention request) is not kept: it
+   * is parsed for its call and freed when the call returns.
+   */
   const SPEC_CACHE_SIZE = 256;
+  const SPEC_CACHE_BYTES = 16 * 1048576;
+  const SPEC_CACHE_ENTRY_BYTES = 1048576;
   /** The largest allocFloat32 buffer: 2^28 floats (1 GiB of the 2 GiB heap). */
   const MAX_BUFFER_LENGTH = 268435456;
   const OUT_OF_MEMORY = 'out of memory: the request is too large for this browser tab';
@@ -176,24 +183,58 @@
     const { max_json_depth: maxDepth, max_json_bytes: maxBytes } = limits();
     const maxValues = maxBytes / 2;
     let values = 0;
-    const refuse = (what) => badParam(name, what, `a spec of at most ${maxDepth} levels and ${maxBytes} bytes of JSON`);
-    const walk = (node, depth) => {
+    // Named as the spec's own key that holds the excess (its top-level key), else as the spec.
+    const refuse = (what, key) => badParam(key === undefined ? name : key, what, `a ${name} of at most ${maxDepth} levels and ${maxBytes} bytes of JSON`);
+    const walk = (node, depth, top) => {
       if (typeof node !== 'object' || node === null) return;
-      if (depth > maxDepth) throw refuse(`an object nested more than ${maxDepth} levels deep`);
+      if (depth > maxDepth) throw refuse(`an object nested more than ${maxDepth} levels deep`, top);
       if (ArrayBuffer.isView(node)) { values += node.length; return; }
       for (const key in node) {
-        if ((values += 1) > maxValues) throw refuse(`an object of more than ${maxValues} values`);
-        walk(node[key], depth + 1);
+        if ((values += 1) > maxValues) throw refuse(`an object of more than ${maxValues} values`, top === undefined ? key : top);
+        walk(node[key], depth + 1, top === undefined ? key : top);
       }
     };
-    walk(value, 1);
+    walk(value, 1, undefined);
     if (values > maxValues) throw refuse(`an object of more than ${maxValues} values`);
+  }
+
+  /** The bytes of `text` in UTF-8 (what the core's limit on a JSON text counts). */
+  function utf8Length(text) {
+    let bytes = text.length;  // one a UTF-16 unit, and more for the units above U+007F
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit >= 0x800) bytes += unit >= 0xD800 && unit <= 0xDFFF ? 1 : 2;  // a surrogate pair's two units: 4 bytes
+      else if (unit >= 0x80) bytes += 1;
+    }
+    return bytes;
+  }
+
+  /**
+   * The key of `value` (a plain object) whose JSON is the longest, with that length: the key a text too long is
+   * named by (the request's `text`). Only data properties are read (no getter runs twice); undefined for none.
+   */
+  function longestMember(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) return undefined;
+    let best;
+    for (const key of Object.keys(value)) {
+      const descriptor = Object.getOwnPropertyDescriptor(value, key);
+      if (!descriptor || !('value' in descriptor)) continue;
+      let length = 0;
+      try {
+        length = utf8Length(exactJson(descriptor.value, key, key));
+      } catch (error) {
+        continue;  // a value JSON cannot write: its own error was thrown already, or will be
+      }
+      if (best === undefined || length > best.length) best = { key, length };
+    }
+    return best;
   }
 
   /**
    * The JSON text of a spec object (`what`: 0 "spec", 1 "request"), at most
-   * max_table_elements characters long. Throws here, in JS, for a cycle, a
-   * BigInt, a throwing getter or Proxy trap.
+   * max_json_bytes bytes of UTF-8 (a longer one is refused as its key that holds
+   * the most: a trainer's `text`). Throws here, in JS, for a cycle, a BigInt, a
+   * throwing getter or Proxy trap.
    */
   function specText(value, what) {
     const name = what === 1 ? 'request' : 'spec';
@@ -208,15 +249,46 @@
     }
     if (text === undefined) text = 'null';  // undefined, a function: C++ says what a spec must be
     else if (typeof value === 'object' && value !== null && !plainJson(value)) text = exactJson(value, name, name);
-    checkLength(name, text.length, limits().max_table_elements, 'characters of JSON');
+    const maxBytes = limits().max_json_bytes;
+    const bytes = text.length * 3 > maxBytes ? utf8Length(text) : text.length;
+    if (bytes > maxBytes) {  // named as the key that made it too long (a trainer's text), else as the spec
+      const member = longestMember(value);
+      const key = member ? member.key : name;
+      throw badParam(key, `a value of ${member ? member.length : bytes} bytes of JSON`,
+        `a ${name} of at most ${maxBytes} bytes of JSON in all (describe().limits.max_json_bytes; this one has ${bytes})`);
+    }
     return text;
   }
 
-  // JSON text -> {spec, used}: the Spec parsed from it and when it was last used
-  // (a counter: a hit only writes it; the scan for the least recently used
-  // happens on a miss, when the map is full).
+  // JSON text -> {spec, used, bytes}: the Spec parsed from it, when it was last used (a counter: a hit only writes
+  // it; the scan for the least recently used happens on a miss, when the cache is full) and what it holds.
   const specs = new Map();
   let specClock = 0;
+  let specBytes = 0;
+  /** The Specs parsed for the call under way and not kept (too large to cache): freed when it returns (define). */
+  const transientSpecs = [];
+
+  /** Deletes the cached Spec of the JSON text `text`, if any. */
+  function dropSpec(text) {
+    const entry = specs.get(text);
+    if (entry === undefined) return;
+    core('freeSpec')(entry.spec);
+    specs.delete(text);
+    specBytes -= entry.bytes;
+  }
+
+  /** Deletes the least recently used Spec. */
+  function dropOldestSpec() {
+    let oldest;
+    let oldestUse = Infinity;
+    specs.forEach((entry, key) => {  // (the Emscripten 3.1.6 optimizer drops a destructured for-of binding)
+      if (entry.used < oldestUse) {
+        oldest = key;
+        oldestUse = entry.used;
+      }
+    });
+    dropSpec(oldest);
+  }
 
   /** The Spec parsed from the JSON text `text` (`what`: 0 "spec", 1 "request", as messages name it). */
   function specOf(text, what) {
@@ -225,22 +297,17 @@
       cached.used = ++specClock;
       return cached.spec;
     }
-    if (specs.size >= SPEC_CACHE_SIZE) {
-      let oldest;
-      let oldestUse = Infinity;
-      for (const [key, entry] of specs) {
-        if (entry.used < oldestUse) {
-          oldest = key;
-          oldestUse = entry.used;
-        }
-      }
-      core('freeSpec')(specs.get(oldest).spec);
-      specs.delete(oldest);
+    const parsed = core('parseSpec')(text, what);
+    if (parsed === undefined) throw lastError(what === 1 ? 'request' : 'spec');
+    const bytes = 2 * text.length + parsed.bytes;
+    if (bytes > SPEC_CACHE_ENTRY_BYTES) {
+      transientSpecs.push(parsed.id);
+      return parsed.id;
     }
-    const spec = core('parseSpec')(text, what);
-    if (spec === undefined) throw lastError(what === 1 ? 'request' : 'spec');
-    specs.set(text, { spec, used: ++specClock });
-    return spec;
+    while (specs.size > 0 && (specs.size >= SPEC_CACHE_SIZE || specBytes + bytes > SPEC_CACHE_BYTES)) dropOldestSpec();
+    specs.set(text, { spec: parsed.id, used: ++specClock, bytes });
+    specBytes += bytes;
+    return parsed.id;
   }
 
   // A typed array's own length and type, read through the built-in getters
@@ -312,6 +379,17 @@
     read: (value) => specText(value, 0),
     args(list, staged) {
       list.push(specOf(staged, 0));
+    },
+  };
+
+  /** The JSON text of the last trainerStart's request: the trainer it started drops its cached Spec when freed. */
+  let startedText = null;
+  /** A train request (train, trainerStart): a spec named "request" in messages. */
+  const trainRequest = {
+    read: (value) => specText(value, 1),
+    args(list, staged) {
+      startedText = staged;
+      list.push(specOf(staged, 1));
     },
   };
 
@@ -498,6 +576,7 @@
           result = core(name)(...list);
         } finally {
           running = null;
+          while (transientSpecs.length) core('freeSpec')(transientSpecs.pop());
         }
         if (result === undefined) throw lastError(name);
         return result;
@@ -527,24 +606,27 @@
   define('cope', [copeRequest]);
   define('embedTokens', [string('text'), number, number]);
   define('tokenIds', [string('text'), number]);
-  define('train', [spec]);
-  define('trainerStart', [spec]);
+  define('train', [trainRequest]);
+  define('trainerStart', [trainRequest]);
   define('trainerStep', [number, number]);
   define('trainerEvaluate', [number, number]);
   define('trainerFinish', [number]);
 
   /**
    * An experiment of train(request) run a chunk of steps at a time, so a worker can report
-   * progress and stop between chunks: {total, done, step(count) -> done, evaluationTotal, evaluated,
+   * progress and stop between chunks: {total, done, step(count) -> done, stepsPerCall, evaluationTotal, evaluated,
    * evaluate(count) -> evaluated (after the steps: the evaluation's units, an example or a sampled
    * character each), finish() -> train()'s result (and frees it), free()}. total = steps +
-   * recalibration_steps. The result is the same as train(request)'s whatever the chunks. Call free() (or finish()) when done with it: the
-   * model lives in the wasm heap until then. Throws as train() for a bad request; step and
-   * finish throw an Error after free().
+   * recalibration_steps. The result is the same as train(request)'s whatever the chunks. Every request it accepts
+   * can run step(1) and evaluate(1); step(count) takes up to stepsPerCall steps, and finish() what train() would (the
+   * steps and evaluation left within one call's budget, else a RangeError .param 'steps', the trainer kept). Call
+   * free() (or finish()) when done with it: the model lives in the wasm heap until then. Throws as train() for a bad
+   * request; step and finish throw an Error (.code 'freed') after free().
    */
   Module['trainer'] = function trainer(request) {
     const started = Module['trainerStart'](request);
-    const owned = { handle: started.handle };  // what the finalizer frees: it must not hold the trainer itself
+    // What the finalizer frees (it must not hold the trainer itself): the trainer, and its request's cached Spec.
+    const owned = { handle: started.handle, text: startedText };
     const check = (what) => {
       if (owned.handle === 0)
         throw apiError(Error, `trainer: ${what} after finish() or free()`, 'freed', 'trainer', 'a finished or freed trainer',
@@ -558,6 +640,7 @@
         state.done = Module['trainerStep'](check('step'), count);
         return state.done;
       },
+      stepsPerCall: started.stepsPerCall,
       evaluationTotal: started.evaluationTotal,
       evaluated: 0,
       evaluate(count) {
@@ -565,10 +648,10 @@
         return state.evaluated;
       },
       finish() {
-        const h = check('finish');
-        owned.handle = 0;
+        const result = Module['trainerFinish'](check('finish'));  // refused by budget: the trainer is kept
         dropped.unregister(state);
-        const result = Module['trainerFinish'](h);
+        owned.handle = 0;
+        freeOwned(owned);
         state.done = state.total;
         state.evaluated = state.evaluationTotal;
         return result;
@@ -584,12 +667,17 @@
   define('describe', []);
   define('version', []);
 
-  /** Frees what a trainer ({handle}) or an allocFloat32 buffer ({address}) holds in the wasm heap, once. */
+  /**
+   * Frees what a trainer ({handle, text}: the trainer and its request's cached Spec) or an allocFloat32 buffer
+   * ({address}) holds in the wasm heap, once.
+   */
   function freeOwned(owned) {
     if (owned.handle) core('trainerFree')(owned.handle);
     else if (owned.address) _free(owned.address);
+    if (owned.text) dropSpec(owned.text);
     owned.handle = 0;
     owned.address = 0;
+    owned.text = null;
   }
 
   /**
@@ -599,7 +687,7 @@
    */
   const dropped = new FinalizationRegistry(freeOwned);
 
-  /** Drops an experiment under way by its trainerStart handle (nothing for one finished or freed). */
+  /** Drops an experiment under way by its trainerStart handle (nothing for one finished or freed: no other trainer). */
   Module['trainerFree'] = (handle) => {
     if (typeof handle === 'number' && core('trainerFree') !== undefined) core('trainerFree')(handle);
   };

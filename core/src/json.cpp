@@ -483,3 +483,30 @@ std::string to_json(const Config& config) {
 }
 
 }  // namespace posenc
+
+namespace posenc {
+
+std::size_t json_heap_bytes(const Config& value) {
+    constexpr std::size_t kBlock = 2 * sizeof(void*);  // the allocator's own bytes per block (its header, rounding)
+    const auto text = [&](const std::string& s) { return s.size() < sizeof(std::string) ? std::size_t(0) : s.capacity() + 1 + kBlock; };
+    switch (value.type()) {
+        case Config::value_t::object: {
+            std::size_t bytes = sizeof(Config::object_t) + kBlock;
+            for (const auto& [key, item] : value.get_ref<const Config::object_t&>())  // a tree node: 4 links and its pair
+                bytes += 4 * sizeof(void*) + sizeof(std::pair<const std::string, Config>) + kBlock + text(key) + json_heap_bytes(item);
+            return bytes;
+        }
+        case Config::value_t::array: {
+            const auto& items = value.get_ref<const Config::array_t&>();
+            std::size_t bytes = sizeof(Config::array_t) + items.capacity() * sizeof(Config) + 2 * kBlock;
+            for (const Config& item : items) bytes += json_heap_bytes(item);
+            return bytes;
+        }
+        case Config::value_t::string:
+            return sizeof(Config::string_t) + kBlock + text(value.get_ref<const Config::string_t&>());
+        default:
+            return 0;  // null, booleans and numbers live in the value itself
+    }
+}
+
+}  // namespace posenc

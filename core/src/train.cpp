@@ -604,6 +604,57 @@ void Adam<Real>::update(Params<Real>& params, const Params<Real>& grad) {
     }
 }
 
+namespace {
+
+/// The operations of a sum of estimates.
+double operations(const std::vector<budget::Factors>& terms) {
+    double total = 0;
+    for (const budget::Factors& t : terms) total += budget::operations(t);
+    return total;
+}
+
+/// The work of one forward pass over n tokens (Request::pass_linear and pass_quadratic): an evaluated example,
+/// a validation example, a sampled character.
+double forward_work(const Request& r, double n) { return r.pass_linear * n + r.pass_quadratic * n * n; }
+
+/// Runs `body`; a BadParam naming a width the trainer set in `encoding`, the caller's spec (its family's width key,
+/// head_dim or d_head: d_model / n_heads, an absolute family's d_model: d_model; a rotary family's rotary_dim when the
+/// spec does not give it: from head_dim), is said as the request's own key that set it: n_heads when several heads
+/// divide d_model, else d_model.
+template <class F>
+auto naming_width(const Request& r, const Config& encoding, F&& body) {
+    try {
+        return body();
+    } catch (const BadParam& e) {
+        const Family& family = family_of(encoding);
+        const bool heads = family.acts != Acts::absolute && r.n_heads > 1;
+        const bool set_here = !family.width_key.empty() && (e.param == family.width_key ||
+                                                            (e.param == "rotary_dim" && !find_key(encoding, "rotary_dim")));
+        if (!set_here || (!heads && e.param == "d_model")) throw;
+        const std::string key = heads ? "n_heads" : "d_model", value = std::to_string(heads ? r.n_heads : r.d_model);
+        const std::string width = family.width_key + " = " +
+                                  (heads ? "d_model / n_heads = " + std::to_string(r.d_model) + " / " + std::to_string(r.n_heads) + " = " +
+                                               std::to_string(r.d_model / r.n_heads)
+                                         : "d_model = " + std::to_string(r.d_model));
+        throw_bad_param(key, value, "a value that gives " + family.type + " a " + e.param + " it takes (" + width + "; " + e.param +
+                                        " = " + e.value + " is invalid: expected " + e.allowed + ")");
+    }
+}
+
+/// The budget's terms of `count` steps: the steps (their batches, forward and backward), and the validations among
+/// them (validation_every: each eval_examples forward passes at train_length).
+std::vector<budget::Factors> step_terms(const Request& r, std::int64_t count) {
+    std::vector<budget::Factors> terms = {{{double(count), "steps"}, {r.step_work, "operations per step"}}};
+    // Any count steps in a row end at most ceil(count / validation_every) multiples of validation_every, and the last
+    // step validates too: one more, unless every step does already.
+    if (r.validation_every > 0 && count > 0)
+        terms.push_back({{double(std::min(count, (count + r.validation_every - 1) / r.validation_every + 1)), "validations"},
+                         {double(r.eval_examples), "examples"}, {forward_work(r, double(r.train_length)), "operations per example"}});
+    return terms;
+}
+
+}  // namespace
+
 Request parse_request(const Config& config) {
     const SpecReader read(config, "train request",
                           {"task", "encoding", "eval_encoding", "layers", "d_model", "vocab", "train_length", "steps", "seed",
@@ -668,9 +719,14 @@ Request parse_request(const Config& config) {
     // on this machine (README "Limits"): about 0.5 ns per multiply-add and 40 ns of the 80 per
     // pair, so the budget's 3e8 operations are about 1.2 s.
     const double d = double(r.d_model), heads = double(r.n_heads), hd = d / heads;
-    const Config encoding = sized(r.encoding, r.d_model, r.d_model / r.n_heads);
+    const Config encoding = naming_width(r, r.encoding, [&] { return sized(r.encoding, r.d_model, r.d_model / r.n_heads); });
     const Training& training = training_of(family_of(encoding));
-    const double own = training.pair_work ? training.pair_work(encoding, hd) : 0.0;
+    const double own = naming_width(r, r.encoding, [&] { return training.pair_work ? training.pair_work(encoding, hd) : 0.0; });
+    if (!r.eval_encoding.empty()) {  // another spec of the same family, checked now rather than after every step has run
+        const Config eval = naming_width(r, r.eval_encoding, [&] { return sized(r.eval_encoding, r.d_model, r.d_model / r.n_heads); });
+        if (family_of(eval).type != family_of(encoding).type)
+            throw_bad_param("eval_encoding.type", '"' + family_of(eval).type + '"', "the trained encoding's family, \"" + family_of(encoding).type + "\"");
+    }
     const double m = double(r.intermediate_size);
     r.pass_linear = double(r.layers) * (8 * d * double(std::max(r.d_model, r.vocab)) + 6 * d * m) / 8 / 2;  // forward: half
     r.pass_quadratic = double(r.layers) * (6 * d + heads * (80 + own)) / 8 / 2;
@@ -684,17 +740,19 @@ Request parse_request(const Config& config) {
     const double classes = r.task == Task::first_marker ? longest_length : double(r.vocab);
     const double parameters = d * (double(r.vocab) + double(r.layers) * (3 * d + (heads > 1 ? d : 0) + 2 * m) + classes +
                                    (training.f.table ? longest_length : 0.0));
-    r.step_work = double(r.batch_size) * (double(r.layers) * pass(double(r.train_length)) + 4000) + 3 * parameters;
-    for (const std::int64_t n : r.eval_lengths)
-        r.evaluation_work += double(r.eval_examples) * double(r.layers) * pass(double(n)) / 2;  // forward only
-    // The samples: sample_length forward passes over up to the longest length each.
-    r.evaluation_work += double(r.samples * r.sample_length) * double(r.layers) * pass(longest_length) / 2;
-    // A request is refused when one step, or the evaluation, is above the budget of one call;
-    // its steps are counted by run() (one call) or by each Trainer::step (a chunk).
-    budget::check_work("train", "train_length",
-                       budget::Factors{{1, "step"}, {double(r.layers), "layers"}, {pass(double(r.train_length)), "operations per layer"}}, 0);
-    // One evaluated example (or sampled character) at the longest length must fit one call; the evaluation runs in
-    // units (Trainer::evaluate).
+    const auto step_work = [&](double batch) { return batch * (double(r.layers) * pass(double(r.train_length)) + 4000) + 3 * parameters; };
+    r.step_work = step_work(double(r.batch_size));
+    // Every call a Trainer accepts must be able to run at its smallest: one step (its whole batch, forward and
+    // backward, and the validation it may end with) and one evaluation unit (the longest: an example at the longest
+    // of eval_lengths; the attention maps and the sampled characters are no longer). So step(1) and evaluate(1) are
+    // never refused; run() and finish() count the rest (check_finish).
+    if (operations(step_terms(r, 1)) > budget::kMaxOperations) {
+        // The whole batch is over the budget: blamed on batch_size when one sequence (and the validation) would fit.
+        Request one = r;
+        one.step_work = step_work(1);
+        budget::check_work("train", r.batch_size > 1 && operations(step_terms(one, 1)) <= budget::kMaxOperations ? "batch_size" : "train_length",
+                           step_terms(r, 1), 0);
+    }
     budget::check_work("train", "eval_lengths",
                        budget::Factors{{1, "example"}, {double(r.layers), "layers"}, {pass(longest_length) / 2, "operations per layer"}}, 0);
     return r;
@@ -718,6 +776,56 @@ Model<Real> model_of(const Request& r) {
     return make_model<Real>(r.encoding, r.vocab, r.d_model, classes, longest(r), std::uint64_t(r.seed), arch);
 }
 
+/// The evaluation's units (Trainer::evaluation_total).
+std::int64_t evaluation_units(const Request& r) {
+    const std::int64_t examples = std::int64_t(r.eval_lengths.size()) * r.eval_examples;
+    return examples + 2 + (r.corpus ? r.samples * r.sample_length : 0);
+}
+
+/// The prompt's length of the samples: 4 x train_length, or as much as the model's context leaves for the sample.
+std::int64_t prompt_length(const Request& r, std::int64_t max_length) {
+    return std::max<std::int64_t>(1, std::min(4 * r.train_length, max_length - r.sample_length));
+}
+
+/// The work of evaluation unit k: one forward pass over its tokens (the model's max_length is longest(r)).
+double unit_work(const Request& r, std::int64_t k) {
+    const std::int64_t examples = std::int64_t(r.eval_lengths.size()) * r.eval_examples, max_length = longest(r);
+    if (k < examples) return forward_work(r, double(r.eval_lengths[std::size_t(k / r.eval_examples)]));
+    if (k < examples + 2) return forward_work(r, double(k == examples ? r.train_length : std::min(4 * r.train_length, max_length)));
+    const std::int64_t token = (k - examples - 2) % std::max<std::int64_t>(1, r.sample_length);
+    return forward_work(r, double(std::min(prompt_length(r, max_length) + token, max_length)));
+}
+
+/// Throws BadParam ("steps") unless the rest of an experiment, after `done` steps and `evaluated` evaluation units,
+/// fits one call: its steps (with their validations) and its evaluation. `what` names the call.
+void check_rest(const Request& r, std::int64_t done, std::int64_t evaluated, const char* what) {
+    const std::int64_t steps = r.steps + r.recalibration_steps - done;
+    double evaluation = 0;
+    for (std::int64_t k = evaluated; k < evaluation_units(r); ++k) evaluation += unit_work(r, k);
+    std::vector<budget::Factors> terms = step_terms(r, steps);
+    terms.push_back({{1, "evaluation"}, {evaluation, "operations"}});
+    budget::check_work(what, "steps", terms, 8.0 * double(steps));
+}
+
+/// A forward pass of `model` over one token: every slot of its encoding reads its spec (a spec it refuses throws here).
+template <class Real>
+void probe(const Model<Real>& model) {
+    forward<Real>(model, std::vector<int>{0}, nullptr);
+}
+
+/// Throws BadParam ("eval_encoding") unless `eval` (model's encoding's family, sized) has learned position parameters
+/// of the shape the model trained (T5's num_buckets, Shaw's max_relative_position ...): evaluated with another shape,
+/// the bias would read past them.
+template <class Real>
+void check_eval_shape(const Model<Real>& model, const Config& eval) {
+    const Slots<Real>& slot = slots<Real>(*model.training);
+    if (!slot.init) return;
+    const std::size_t trained = model.params.layers[0].heads[0].pos.size(), size = slot.init(eval, model.head_dim()).size();
+    if (size != trained)
+        throw_bad_param("eval_encoding", "a spec with " + std::to_string(size) + " numbers of " + model.training->position_key,
+                        "a spec of the trained encoding's shape: " + std::to_string(trained) + " numbers of " + model.training->position_key);
+}
+
 /// The k-th of `count` evaluation examples of `length` tokens: the validation part's windows (text), or
 /// fresh examples drawn from rng.
 Example evaluation_example(const Request& r, std::int64_t length, std::int64_t k, std::int64_t count, Random& rng) {
@@ -727,9 +835,24 @@ Example evaluation_example(const Request& r, std::int64_t length, std::int64_t k
 }  // namespace
 
 template <class Real>
-Trainer<Real>::Trainer(Request request) : request_(std::move(request)), model_(model_of<Real>(request_)), rng_(std::uint64_t(request_.seed)) {
+Trainer<Real>::Trainer(Request request)
+    : request_(std::move(request)),
+      model_(naming_width(request_, request_.encoding, [&] { return model_of<Real>(request_); })),
+      rng_(std::uint64_t(request_.seed)) {
     adam_.lr = request_.lr;
     loss_.reserve(std::size_t(total()));
+    // Every spec is read now, not at the first step or the first evaluation unit: the trained encoding, and the
+    // evaluated one in the model's place (its family checked by parse_request).
+    naming_width(request_, request_.encoding, [&] { probe(model_); });
+    if (!request_.eval_encoding.empty()) {
+        Config eval = sized(request_.eval_encoding, request_.d_model, model_.head_dim());
+        naming_width(request_, request_.eval_encoding, [&] {
+            check_eval_shape(model_, eval);
+            std::swap(model_.encoding, eval);
+            probe(model_);  // a throw fails the constructor: model_ goes with it
+            std::swap(model_.encoding, eval);
+        });
+    }
 }
 
 template <class Real>
@@ -750,11 +873,7 @@ double Trainer<Real>::validation_loss() const {
 template <class Real>
 std::int64_t Trainer<Real>::step(std::int64_t count) {
     count = std::min(count, total() - done_);
-    const double validations = request_.validation_every > 0 ? double(count / request_.validation_every + 1) : 0.0;
-    budget::check_work("trainerStep", "count", {{{double(count), "steps"}, {request_.step_work, "operations per step"}},
-                                                 {{validations, "validations"}, {double(request_.eval_examples), "examples"},
-                                                  {request_.step_work / double(request_.batch_size) / 2, "operations per example"}}},
-                       0);
+    budget::check_work("trainerStep", "count", step_terms(request_, count), 0);
     for (std::int64_t k = 0; k < count && done_ < total(); ++k, ++done_) {
         if (done_ == request_.steps) {  // DroPE: the encoding is dropped, the rest recalibrates without it
             model_.encoding = sized(Config{{"type", std::string("none")}}, request_.d_model, model_.head_dim());
@@ -797,29 +916,25 @@ std::int64_t Trainer<Real>::step(std::int64_t count) {
     return done_;
 }
 
-namespace {
-
-/// The prompt's length of the samples: 4 x train_length, or as much as the model's context leaves for the sample.
-std::int64_t prompt_length(const Request& r, std::int64_t max_length) {
-    return std::max<std::int64_t>(1, std::min(4 * r.train_length, max_length - r.sample_length));
+template <class Real>
+std::int64_t Trainer<Real>::steps_per_call() const {
+    // The most steps whose work (with their validations) fits one call: at least 1 (parse_request checked one step).
+    std::int64_t fits = 1, over = std::max<std::int64_t>(2, total() + 1);
+    while (over - fits > 1) {
+        const std::int64_t mid = fits + (over - fits) / 2;
+        (operations(step_terms(request_, mid)) <= budget::kMaxOperations ? fits : over) = mid;
+    }
+    return fits;
 }
-
-}  // namespace
 
 template <class Real>
 std::int64_t Trainer<Real>::evaluation_total() const {
-    const std::int64_t examples = std::int64_t(request_.eval_lengths.size()) * request_.eval_examples;
-    return examples + 2 + (request_.corpus ? request_.samples * request_.sample_length : 0);
+    return evaluation_units(request_);
 }
 
 template <class Real>
-double Trainer<Real>::unit_work(std::int64_t k) const {
-    const auto pass = [&](double n) { return request_.pass_linear * n + request_.pass_quadratic * n * n; };
-    const std::int64_t examples = std::int64_t(request_.eval_lengths.size()) * request_.eval_examples;
-    if (k < examples) return pass(double(request_.eval_lengths[std::size_t(k / request_.eval_examples)]));
-    if (k < examples + 2) return pass(double(k == examples ? request_.train_length : std::min(4 * request_.train_length, model_.max_length)));
-    const std::int64_t token = (k - examples - 2) % std::max<std::int64_t>(1, request_.sample_length);
-    return pass(double(std::min(prompt_length(request_, model_.max_length) + token, model_.max_length)));
+void Trainer<Real>::check_finish(const char* what) const {
+    check_rest(request_, done_, evaluated_, what);
 }
 
 template <class Real>
@@ -829,13 +944,8 @@ void Trainer<Real>::run_unit(std::int64_t k) {
         result_.loss = loss_;
         result_.validation = validation_;
         result_.model = model_;
-        if (!request_.eval_encoding.empty()) {
-            const Config eval = sized(request_.eval_encoding, request_.d_model, evaluated.head_dim());
-            if (family_of(eval).type != family_of(evaluated.encoding).type)
-                throw_bad_param("eval_encoding.type", '"' + family_of(eval).type + '"',
-                                "the trained encoding's family, \"" + family_of(evaluated.encoding).type + "\"");
-            evaluated.encoding = eval;
-        }
+        // Another spec of the family (parse_request and the constructor checked it).
+        if (!request_.eval_encoding.empty()) evaluated.encoding = sized(request_.eval_encoding, request_.d_model, evaluated.head_dim());
         result_.eval.assign(request_.eval_lengths.size(), EvalPoint{});
         correct_.assign(request_.eval_lengths.size(), 0);
         targets_.assign(request_.eval_lengths.size(), 0);
@@ -888,7 +998,7 @@ std::int64_t Trainer<Real>::evaluate(std::int64_t count) {
                                                              std::to_string(done_) + " done)");
     count = std::min(count, evaluation_total() - evaluated_);
     double work = 0;
-    for (std::int64_t k = evaluated_; k < evaluated_ + count; ++k) work += unit_work(k);
+    for (std::int64_t k = evaluated_; k < evaluated_ + count; ++k) work += unit_work(request_, k);
     budget::check_work("trainerEvaluate", "count", budget::Factors{{1, "evaluation"}, {work, "operations"}}, 0);
     for (std::int64_t k = 0; k < count; ++k, ++evaluated_) run_unit(evaluated_);
     return evaluated_;
@@ -896,16 +1006,12 @@ std::int64_t Trainer<Real>::evaluate(std::int64_t count) {
 
 template <class Real>
 Result<Real> Trainer<Real>::finish() {
-    // Chunks within one call's budget: count steps and (count / validation_every + 1) validations of V operations.
-    const double V = request_.validation_every > 0
-                         ? double(request_.eval_examples) * request_.step_work / double(request_.batch_size) / 2 : 0.0;
-    const double per_step = request_.step_work + (request_.validation_every > 0 ? V / double(request_.validation_every) : 0.0);
-    const std::int64_t chunk = std::max<std::int64_t>(1, std::int64_t((budget::kMaxOperations - V) / std::max(1.0, per_step)));
+    const std::int64_t chunk = steps_per_call();  // chunks within one call's budget
     while (done_ < total()) step(chunk);
     while (evaluated_ < evaluation_total()) {  // as many units as one call's budget holds, at least one
         std::int64_t count = 0;
         for (double work = 0; evaluated_ + count < evaluation_total(); ++count) {
-            work += unit_work(evaluated_ + count);
+            work += unit_work(request_, evaluated_ + count);
             if (work > budget::kMaxOperations && count > 0) break;
         }
         evaluate(count);
@@ -915,10 +1021,7 @@ Result<Real> Trainer<Real>::finish() {
 
 template <class Real>
 Result<Real> run(const Request& request) {
-    const double steps = double(request.steps + request.recalibration_steps);
-    budget::check_work("train", "steps", {{{steps, "steps"}, {request.step_work, "operations per step"}},
-                                           {{1, "evaluation"}, {request.evaluation_work, "operations"}}},
-                       8.0 * steps);
+    check_rest(request, 0, 0, "train");  // the budget of trainerFinish's finish(): one call for the whole experiment
     return Trainer<Real>(request).finish();
 }
 

@@ -66,3 +66,24 @@ test('a long language-model run shows its arms\' progress; Cancel stops it and s
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a link past its size\'s L_train falls back to the default L_train and trains: never a blank lab', async () => {
+  // The audit's: ?encoding=language_model&size=medium drew nothing for 50 s, then fell back to quick. medium runs at the
+  // default L_train now; past its limit (64), the lab refuses at once, naming train_length, and the link's value goes.
+  const page = await playground.newPage();
+  await page.goto(`${playground.url}?encoding=language_model&size=medium&train_length=128&steps=1&encodings=none`, { waitUntil: 'commit' });
+  await page.waitForFunction(() => document.getElementById('control-train_length')?.value === '64', null, { timeout: 60000 });
+  assert.equal(await page.inputValue('#control-size'), 'medium');
+  // The slider of L_train stops at the size's limit.
+  assert.equal(await page.getAttribute('input[name="train_length-slider"]', 'max'), String(Math.log10(64)));
+  const bar = page.getByRole('progressbar', { name: /^training / }).first();
+  await bar.waitFor({ timeout: 60000 });
+  assert.match(await page.textContent('#lm-extrapolation .busy-text'), /^training (none \d \/ 1 steps|none testing|…) \(0 of 1 arms done\)$/);
+  // Until the fallback's run draws, a view says what the lab refused by its control's name (no internal key).
+  for (const text of await page.$$eval('section.view .error', (e) => e.map((x) => x.textContent).filter(Boolean))) {
+    assert.match(text, /train_length (= 128 )?is invalid/);
+  }
+  await page.click('#lm-extrapolation .busy .cancel');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

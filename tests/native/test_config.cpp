@@ -8,6 +8,7 @@
 #include "posenc/config.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/sinusoidal.hpp"
+#include "bad_param.hpp"
 
 using namespace posenc;
 using Catch::Matchers::Contains;
@@ -76,17 +77,6 @@ TEST_CASE("bad input is a BadParam naming the parameter, without any index", "[c
     CHECK(param_of([] { position_table(Config{{"d_model", 8.0}}, 4); }) == "type");
     CHECK(param_of([] { position_table(Config{{"type", std::string("alibi")}}, 4); }) == "type");
     CHECK(param_of([] { position_table(Config{{"type", std::string("sinusoidal")}, {"d_model", 4.0}}, 0); }) == "n");
-}
-
-/// The BadParam `call` throws (a failed check when it throws none).
-static BadParam bad_param_of(const std::function<void()>& call) {
-    try {
-        call();
-    } catch (const BadParam& e) {
-        return e;
-    }
-    FAIL("no BadParam thrown");
-    return BadParam("", "");
 }
 
 TEST_CASE("a BadParam carries its param, value and allowed range apart from the message", "[config]") {

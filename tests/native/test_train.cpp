@@ -12,6 +12,7 @@
 #include "posenc/registry.hpp"
 #include "posenc/train.hpp"
 #include "posenc/train_slots.hpp"
+#include "bad_param.hpp"
 
 using namespace posenc;
 using namespace posenc::train;
@@ -161,7 +162,7 @@ TEST_CASE("train: an experiment is deterministic, evaluates every length, and ca
     const Result<float> c = run<float>(parse_request(scaled));
     CHECK(c.loss == a.loss);                 // the same training
     CHECK(c.eval[0].loss != a.eval[0].loss);  // evaluated with positions / 4
-    CHECK_THROWS_WITH(run<float>(parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"alibi"},"steps":1})"))),
+    CHECK_THROWS_WITH(parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"alibi"},"steps":1})")),
                       Catch::Matchers::Contains("eval_encoding.type = \"alibi\" is invalid"));
     CHECK_THROWS_WITH(parse_request(S(R"({"layers":7})")), Catch::Matchers::Contains("layers = 7 is invalid: expected an integer in [1, 6]"));
     CHECK_THROWS_WITH(parse_request(S(R"({"d_model":12,"n_heads":5})")),
@@ -214,6 +215,99 @@ TEST_CASE("train: a Trainer stepped in chunks gives run()'s result bit for bit, 
     const std::vector<float>& r = whole.model.params.layers[0].heads[0].pos;
     CHECK(r[0] != 1.0);
     CHECK(r[1] > 0.0);
+}
+
+TEST_CASE("train: whatever parse_request accepts runs step(1) and evaluate(1): a whole step and every unit fit one call", "[train]") {
+    // A step is its whole batch: one sequence of 128 tokens at d_model 256 and 6 layers fits one call, 256 of them
+    // (1.8e10 operations) do not, and are refused at the start as batch_size; one sequence too long, as train_length.
+    const BadParam batch = bad_param_of([] { parse_request(S(R"({"d_model":256,"layers":6,"train_length":128,"batch_size":256,"eval_lengths":[128]})")); });
+    CHECK(batch.param == "batch_size");
+    CHECK_THAT(batch.what(), Catch::Matchers::StartsWith("train (batch_size): 1 steps x 1.8e10 operations per step = 1.8e10 operations exceeds"));
+    CHECK(bad_param_of([] { parse_request(S(R"({"d_model":256,"layers":2,"train_length":1024,"eval_lengths":[128]})")); }).param == "train_length");
+    // The validation a step may end with counts too (validation_every): 16 examples here, forward only.
+    const Config validated = S(R"({"d_model":128,"layers":4,"train_length":64,"batch_size":48,"eval_lengths":[64],"validation_every":5})");
+    Config plain = validated;
+    plain.erase("validation_every");
+    CHECK_NOTHROW(parse_request(plain));
+    CHECK(bad_param_of([&] { parse_request(validated); }).param == "batch_size");
+    // At the largest batch the start accepts, step(1) runs; steps_per_call() steps run in one call, one more do not.
+    Config request = S(R"({"d_model":64,"layers":2,"n_heads":4,"intermediate_size":256,"train_length":64,"eval_lengths":[64,512],
+        "eval_examples":2,"steps":3,"validation_every":2})");
+    std::int64_t largest = 1;
+    for (std::int64_t b = 2; b <= 256; ++b) {
+        request["batch_size"] = double(b);
+        try {
+            parse_request(request);
+            largest = b;
+        } catch (const BadParam& e) {
+            CHECK(e.param == "batch_size");
+            break;
+        }
+    }
+    CHECK(largest > 1);
+    CHECK(largest < 256);
+    request["batch_size"] = double(largest);
+    Trainer<float> trainer(parse_request(request));
+    CHECK(trainer.steps_per_call() == 1);
+    CHECK(trainer.step(1) == 1);
+    CHECK(bad_param_of([&] { trainer.step(2); }).param == "count");
+    CHECK(trainer.step(1) == 2);
+    CHECK(trainer.step(1) == 3);
+    // Every evaluation unit fits alone, the longest (an example at 512 tokens) included.
+    for (std::int64_t k = 0; k < trainer.evaluation_total(); ++k) CHECK(trainer.evaluate(1) == k + 1);
+    // A small model takes many steps a call: exactly as many as the budget holds.
+    Trainer<float> small(parse_request(S(R"({"d_model":16,"train_length":16,"steps":100000,"eval_lengths":[16]})")));
+    const std::int64_t most = small.steps_per_call();
+    CHECK(most > 1000);
+    CHECK(small.step(most) == most);
+    CHECK(bad_param_of([&] { small.step(most + 1); }).param == "count");
+}
+
+TEST_CASE("train: run() and a Trainer's finish check share one budget: the steps and the evaluation left", "[train]") {
+    const Request request = parse_request(S(R"({"d_model":16,"train_length":16,"steps":100000,"eval_lengths":[16]})"));
+    const BadParam whole = bad_param_of([&] { run<float>(request); });
+    Trainer<float> trainer(request);
+    const BadParam rest = bad_param_of([&] { trainer.check_finish("trainerFinish"); });
+    CHECK(whole.param == "steps");
+    CHECK(rest.param == "steps");
+    CHECK(std::string(whole.what()) == "train (steps): " + std::string(rest.what()).substr(std::string("trainerFinish (steps): ").size()));
+    // Stepped down to what one call holds, finish's check passes, and finish() gives run()'s result for that many steps.
+    trainer.step(trainer.steps_per_call());
+    while (trainer.total() - trainer.done() > trainer.steps_per_call() / 2) trainer.step(trainer.steps_per_call());
+    CHECK_NOTHROW(trainer.check_finish("trainerFinish"));
+}
+
+TEST_CASE("train: an eval_encoding is checked at the start: its family, its learned parameters' shape, its keys", "[train]") {
+    CHECK(bad_param_of([] { parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"alibi"}})")); }).param == "eval_encoding.type");
+    // Evaluated with 64 buckets, a T5 model trained with 8 would read past its table.
+    const Request buckets = parse_request(S(R"({"encoding":{"type":"t5","num_buckets":8},"eval_encoding":{"type":"t5","num_buckets":64},
+        "d_model":16,"train_length":8,"eval_lengths":[32]})"));
+    const BadParam shape = bad_param_of([&] { Trainer<float> t(buckets); });
+    CHECK(shape.param == "eval_encoding");
+    CHECK_THAT(shape.what(), Catch::Matchers::Contains("8 numbers of relative_attention_bias"));
+    // A scaling the family refuses: at the start, named by its own key.
+    const Request yarn = parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"rope","rope_scaling":{"rope_type":"yarn",
+        "factor":-1}},"d_model":16,"train_length":8,"eval_lengths":[32]})"));
+    CHECK(bad_param_of([&] { Trainer<float> t(yarn); }).param == "factor");
+    // Another spec of the same shape is fine.
+    CHECK_NOTHROW(Trainer<float>(parse_request(S(R"({"encoding":{"type":"t5","num_buckets":8},"eval_encoding":{"type":"t5","num_buckets":8,
+        "max_distance":16},"d_model":16,"train_length":8,"eval_lengths":[32]})"))));
+}
+
+TEST_CASE("train: a head width the encoding refuses is named as the request's n_heads or d_model", "[train]") {
+    const BadParam heads = bad_param_of([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"rope"},"n_heads":16,"d_model":16})"))); });
+    CHECK(heads.param == "n_heads");
+    CHECK_THAT(heads.what(), Catch::Matchers::StartsWith("n_heads = 16 is invalid: expected a value that gives rope a head_dim it takes "
+                                                         "(head_dim = d_model / n_heads = 16 / 16 = 1; head_dim = 1 is invalid"));
+    CHECK(bad_param_of([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"transformer_xl"},"d_model":3})"))); }).param == "d_model");
+    CHECK(bad_param_of([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"xpos"},"n_heads":2,"d_model":6})"))); }).param == "n_heads");
+    // RoPE's NTK scaling at test time needs 4 rotated dimensions: d_model 2 is the request's key that gave it 2.
+    CHECK(bad_param_of([] {
+              Trainer<float> t(parse_request(S(R"({"encoding":{"type":"rope"},"eval_encoding":{"type":"rope","rope_scaling":{"rope_type":"ntk",
+                  "factor":8}},"d_model":2,"train_length":8,"eval_lengths":[16]})")));
+          }).param == "d_model");
+    // A width key the caller gave is theirs: rotary_dim named as itself.
+    CHECK(bad_param_of([] { Trainer<float> t(parse_request(S(R"({"encoding":{"type":"rope","rotary_dim":3},"d_model":8})"))); }).param == "rotary_dim");
 }
 
 TEST_CASE("train: DroPE drops the encoding after training and recalibrates without it", "[train]") {

@@ -284,8 +284,8 @@ test('a spec too deep or too large for the core is refused by its shape at once,
   let wide = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 1]));
   for (let level = 0; level < 7; level++) wide = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, wide]));
   const deep = errorOf(() => pe.decay({ type: 'rope', junk: wide }, 10));  // not walked: its JSON would hold 10^8 values
-  assert.equal(deep.param, 'spec');
-  assert.match(deep.message, /nested more than 8 levels deep is invalid: expected a spec of at most 8 levels and 4194304 bytes of JSON/);
+  assert.equal(deep.param, 'junk');  // the spec's own key that holds it
+  assert.match(deep.message, /^junk = an object nested more than 8 levels deep is invalid: expected a spec of at most 8 levels and 4194304 bytes of JSON/);
   // Six levels (within the depth) that are still 10^6 values x 10: refused by their count.
   let broad = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 1]));
   for (let level = 0; level < 5; level++) broad = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, broad]));

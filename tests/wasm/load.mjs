@@ -26,6 +26,21 @@ export function leakAfter(pe, round, times) {
   return { heap: pe.heapBytesInUse() - heap, stack: pe.stackSave() - stack, memory: pe.HEAPU8.buffer.byteLength - memory };
 }
 
+/**
+ * trainer(request)'s result, its steps and evaluation run in chunks within one call's work budget (stepsPerCall
+ * steps, one evaluation unit at a time), then finish(): what train() gives, for an experiment above one call's budget.
+ */
+export function trainInChunks(pe, request) {
+  const trainer = pe.trainer(request);
+  try {
+    while (trainer.done < trainer.total) trainer.step(trainer.stepsPerCall);
+    while (trainer.evaluated < trainer.evaluationTotal) trainer.evaluate(1);
+    return trainer.finish();
+  } finally {
+    trainer.free();
+  }
+}
+
 /** The error `call` throws (fails when it throws nothing). */
 export function errorOf(call) {
   try {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { errorOf, leakAfter, loadPosenc } from './load.mjs';
+import { CACHE_BYTES, createCalls } from '../../web/src/engine/calls.js';
 
 const pe = await loadPosenc();
 const limits = pe.describe().limits;
@@ -191,4 +192,49 @@ test('trainers and buffers a caller drops without free() give their memory back 
   assert.ok(pe.heapBytesInUse() >= heap + 4096 * 4, 'the buffer behind a live view is not freed');
   pe.allocFloat32(4096).array.fill(-1);  // would land on the freed bytes if they had been freed
   assert.equal(view.every((v) => v === 7), true);
+});
+
+test('parsed specs are kept within a bound in bytes: a large one not at all, a trainer\'s request no longer than the trainer', () => {
+  // The audit's: 256 distinct requests, each with a 4 MB text, left 1016 MiB of heap in use once every trainer was
+  // freed (each parsed text was kept for reuse). Now a spec of more than 1 MiB is parsed for its call and freed after
+  // it: the heap comes back to where it was. 16 of them here (they kept 64 MiB before; a 4 MB parse takes ~0.3 s):
+  // trainers on 4 MB of text, and requests the core refuses after parsing them (task copy with a text).
+  const chunk = 'Call me Ishmael. Some years ago, never mind how long precisely, having little or no money in my purse. ';
+  const book = chunk.repeat(Math.ceil(4e6 / chunk.length)).slice(0, 4e6);
+  const words = { task: 'text', d_model: 8, train_length: 16, steps: 1, eval_lengths: [16] };
+  pe.trainer({ ...words, text: book }).free();  // once first: a trainer's first allocations, the error kept
+  errorOf(() => pe.trainer({ ...words, task: 'copy', text: book }));
+  const heap = pe.heapBytesInUse();
+  for (let i = 0; i < 4; i++) {
+    const trainer = pe.trainer({ ...words, text: `${i} ${book}` });
+    trainer.step(1);
+    trainer.free();
+  }
+  for (let i = 4; i < 16; i++) assert.equal(errorOf(() => pe.trainer({ ...words, task: 'copy', text: `${i} ${book}` })).param, 'text');
+  assert.ok(pe.heapBytesInUse() - heap < 2 ** 16, `heap grew by ${pe.heapBytesInUse() - heap} bytes`);
+  // A trainer's request (cached: a small one) goes when the trainer is freed or finished.
+  const request = { task: 'copy', encoding: { type: 'rope', head_dim: 8 }, d_model: 8, steps: 2, train_length: 8, eval_lengths: [8] };
+  pe.trainer(request).free();
+  const before = pe.heapBytesInUse();
+  for (let seed = 0; seed < 20; seed++) pe.trainer({ ...request, seed }).free();
+  for (let seed = 20; seed < 40; seed++) pe.trainer({ ...request, seed }).finish();
+  assert.equal(pe.heapBytesInUse(), before);
+  // Specs under 1 MiB are kept, but all of them together in at most 16 MiB (text and parsed copy): 128 of 840 KB each
+  // (the parsed copies alone 36 MB) leave at most that.
+  const cached = pe.heapBytesInUse();
+  const pad = 'x'.repeat(280000);
+  for (let i = 0; i < 128; i++) assert.equal(errorOf(() => pe.ropeInvFreq({ type: 'rope', head_dim: 8, unknown: `${pad}${i}` }, 16)).param, 'unknown');
+  assert.ok(pe.heapBytesInUse() - cached <= 16 * 2 ** 20, `the cache holds ${pe.heapBytesInUse() - cached} bytes`);
+});
+
+test('the engine worker\'s memoised results count their keys and strings: pasted texts stay within CACHE_BYTES', () => {
+  // A module that answers at once, so only the cache's accounting is at work: each sentence of 5M characters is a
+  // 10 MB key (its result a few words). Counted as typed arrays only, eight of them (80 MB) were kept as 0 bytes.
+  const module = { HEAPU8: new Uint8Array(8), embedTokens: (text) => ({ tokens: text.split(' ', 2) }) };
+  const calls = createCalls(module);
+  const sentence = 'word '.repeat(1e6);
+  for (let i = 0; i < 8; i++) assert.deepEqual(calls.tokens(`${i} ${sentence}`), [String(i), 'word']);
+  const { cachedBytes } = calls.memory();
+  assert.ok(cachedBytes >= 2 * sentence.length, `the newest is kept and counted: ${cachedBytes} bytes`);
+  assert.ok(cachedBytes <= CACHE_BYTES, `${cachedBytes} bytes kept, more than ${CACHE_BYTES}`);
 });

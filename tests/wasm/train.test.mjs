@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { errorOf, loadPosenc } from './load.mjs';
+import { errorOf, loadPosenc, trainInChunks } from './load.mjs';
 import { parameters } from '../../web/src/labs/experiment.js';
 import { scheduleOf, stepsOf } from '../../web/src/labs/schedule.js';
 
@@ -130,9 +130,130 @@ test('two layers learn induction within the experiment page\'s default budget wi
     d_model: params.d_model, vocab: params.vocab, seed: params.seed, batch_size: batch, lr: params.lr, ...scheduleOf(steps),
     encoding: { type }, eval_lengths: [params.train_length] });
   for (const type of ['rope', 'learned', 'sinusoidal']) {
-    const accuracy = pe.trainer(request(type, params.batch_size)).finish().eval[0].accuracy;
+    const accuracy = trainInChunks(pe, request(type, params.batch_size)).eval[0].accuracy;
     assert.ok(accuracy >= 0.95, `${type}: accuracy ${accuracy} at L_train`);
   }
-  const one = pe.trainer(request('rope', 1)).finish().eval[0].accuracy;
+  const one = trainInChunks(pe, request('rope', 1)).eval[0].accuracy;
   assert.ok(one < 0.5, `one sequence per step: accuracy ${one} at L_train`);
+});
+
+test('whatever trainer() accepts runs step(1) and evaluate(1): the start budgets a whole step and every evaluation unit', () => {
+  // The audit's step of 2.8e10 operations: one sequence fits a call, 256 of them do not. Refused at the start, as
+  // batch_size; it used to start, and then every step(1) was refused with .param 'count'.
+  const big = { d_model: 256, layers: 6, n_heads: 4, intermediate_size: 256, train_length: 128, batch_size: 256, steps: 1,
+    eval_lengths: [128] };
+  const batch = errorOf(() => pe.trainer(big));
+  assert.equal(batch.param, 'batch_size');
+  assert.match(batch.message, /^train \(batch_size\): 1 steps x 2\.8e10 operations per step = 2\.8e10 operations exceeds the limit of 3e8 operations$/);
+  assert.equal(errorOf(() => pe.train(big)).param, 'batch_size');
+  // The largest batch it accepts steps at once, and evaluates every unit (the longest last) one at a time.
+  const starts = (b) => {
+    try {
+      pe.trainer({ ...big, batch_size: b }).free();
+      return true;
+    } catch (error) {
+      assert.equal(error.param, 'batch_size');
+      return false;
+    }
+  };
+  let largest = 1;
+  while (largest < 256 && starts(largest + 1)) largest++;
+  assert.ok(largest > 1 && largest < 256, `largest batch ${largest}`);
+  const t = pe.trainer({ ...big, batch_size: largest, eval_lengths: [32, 128], eval_examples: 1 });
+  assert.equal(t.stepsPerCall, 1);
+  assert.equal(t.step(1), 1);
+  for (let k = 1; k <= t.evaluationTotal; k++) assert.equal(t.evaluate(1), k);
+  t.free();
+  // stepsPerCall steps run in one call, one more do not.
+  const small = pe.trainer({ d_model: 16, train_length: 16, steps: 100000, eval_lengths: [16] });
+  assert.ok(small.stepsPerCall > 1000);
+  assert.equal(small.step(small.stepsPerCall), small.stepsPerCall);
+  assert.equal(errorOf(() => small.step(small.stepsPerCall + 1)).param, 'count');
+  small.free();
+});
+
+test('finish() is held to train()\'s budget (the same check), and eval_encoding is checked at the start', () => {
+  // The audit's: 100,000 steps ran in one finish() (7.8 s) that train() refused.
+  const long = { steps: 1e5, train_length: 64, d_model: 32, eval_lengths: [64] };
+  const whole = errorOf(() => pe.train(long));
+  const t = pe.trainer(long);
+  const rest = errorOf(() => t.finish());
+  assert.deepEqual([whole.param, rest.param], ['steps', 'steps']);
+  assert.equal(rest.message.replace(/^trainerFinish/, 'train'), whole.message);
+  // Refused, the trainer is kept: stepped until what is left fits, finish() gives train()'s result for those steps.
+  while (t.done < t.total) t.step(t.stepsPerCall);
+  assert.equal(t.finish().loss.length, 1e5);
+  // And 8 samples of 512 characters after a prompt at train_length 256 (12.9 s in one finish() before).
+  const words = ['the ', 'whale ', 'sea ', 'ship ', 'and ', 'of ', 'captain ', 'ahab\n'];
+  const text = Array.from({ length: 4000 }, (_, i) => words[(i * 7 + (i >> 3)) % 8]).join('');
+  const sampled = { task: 'text', text, d_model: 32, train_length: 256, steps: 1, eval_lengths: [256], samples: 8, sample_length: 512 };
+  assert.equal(errorOf(() => pe.train(sampled)).param, 'steps');
+  const s = pe.trainer(sampled);
+  s.step(1);
+  assert.equal(errorOf(() => s.finish()).param, 'steps');
+  s.free();
+  // eval_encoding: its family, its learned parameters' shape and its keys, at the start rather than after every step.
+  const base = { d_model: 16, train_length: 8, steps: 400, eval_lengths: [32] };
+  const family = errorOf(() => pe.trainer({ ...base, encoding: { type: 'rope' }, eval_encoding: { type: 'alibi' } }));
+  assert.equal(family.param, 'eval_encoding.type');
+  assert.match(family.message, /^eval_encoding\.type = "alibi" is invalid: expected the trained encoding's family, "rope"$/);
+  const shape = errorOf(() => pe.trainer({ ...base, encoding: { type: 't5', num_buckets: 8 }, eval_encoding: { type: 't5', num_buckets: 64 } }));
+  assert.equal(shape.param, 'eval_encoding');
+  assert.equal(errorOf(() => pe.trainer({ ...base, encoding: { type: 'rope' },
+    eval_encoding: { type: 'rope', rope_scaling: { rope_type: 'yarn', factor: -1 } } })).param, 'factor');
+});
+
+test('a raw handle names one trainer for its life: a stale one is refused as freed and reaches no other trainer', async () => {
+  const fresh = await loadPosenc();  // slot 1 is the first
+  const request = { d_model: 8, train_length: 8, steps: 5, eval_lengths: [8] };
+  const first = fresh.trainerStart(request);
+  assert.equal(first.handle, 1);
+  fresh.trainerFree(1);
+  const second = fresh.trainer(request);  // takes slot 1, under another handle
+  const stale = errorOf(() => fresh.trainerStep(1, 1));
+  assert.deepEqual([stale.code, stale.param, stale.constructor], ['freed', 'handle', Error]);
+  assert.match(stale.message, /^handle = 1 is invalid: its trainer was finished or freed/);
+  assert.equal(second.done, 0);
+  fresh.trainerFree(1);  // frees nothing
+  assert.equal(second.step(2), 2, 'the new trainer is still there');
+  for (const call of [() => fresh.trainerEvaluate(1, 1), () => fresh.trainerFinish(1)]) assert.equal(errorOf(call).code, 'freed');
+  // A finished trainer's handle is stale too; a number never handed out is a bad value.
+  const done = fresh.trainerStart(request);
+  fresh.trainerStep(done.handle, 5);
+  fresh.trainerFinish(done.handle);
+  assert.equal(errorOf(() => fresh.trainerStep(done.handle, 1)).code, 'freed');
+  for (const never of [99, 0, -1, 1.5, 2 ** 60]) {
+    const error = errorOf(() => fresh.trainerStep(never, 1));
+    assert.deepEqual([error.code, error.param], ['bad_param', 'handle'], String(never));
+  }
+  second.free();
+});
+
+test('a refusal names the request\'s own key: n_heads or d_model for a head width, text for a text too long', () => {
+  // The audit's: n_heads 16 with d_model 16 (RoPE's head_dim 1), and d_model 2 (NTK's rotary_dim 2), were 'head_dim'.
+  const heads = errorOf(() => pe.trainer({ encoding: { type: 'rope' }, n_heads: 16, d_model: 16 }));
+  assert.equal(heads.param, 'n_heads');
+  assert.match(heads.message, /^n_heads = 16 is invalid: expected a value that gives rope a head_dim it takes \(head_dim = d_model \/ n_heads = 16 \/ 16 = 1;/);
+  assert.equal(errorOf(() => pe.trainer({ encoding: { type: 'rope' }, eval_encoding: { type: 'rope', rope_scaling: { rope_type: 'ntk', factor: 8 } },
+    d_model: 2, train_length: 8, eval_lengths: [16] })).param, 'd_model');
+  // Every family at small widths: a refusal names a key of the request or of its encoding, never one the trainer set.
+  const requestKeys = ['d_model', 'n_heads', 'train_length', 'eval_lengths', 'steps'];
+  for (const { type } of pe.describe().families) {
+    for (const [d_model, n_heads] of [[2, 1], [2, 2], [3, 1], [3, 3], [6, 2], [16, 16]]) {
+      const encoding = { type };
+      try {
+        const t = pe.trainer({ d_model, n_heads, encoding, train_length: 8, steps: 1, eval_lengths: [8] });
+        t.step(1);
+        t.evaluate(t.evaluationTotal);
+        t.finish();
+      } catch (error) {
+        assert.ok(requestKeys.includes(error.param) || error.param in encoding, `${type} d_model ${d_model} n_heads ${n_heads}: ${error.message}`);
+      }
+    }
+  }
+  // A text over max_json_bytes of JSON (4 MiB): named as text, not as the request.
+  const long = errorOf(() => pe.trainer({ task: 'text', text: 'ab'.repeat(2.2 * 2 ** 20) }));
+  assert.deepEqual([long.param, long.code], ['text', 'bad_param']);
+  assert.match(long.message, /^text = a value of 4613736 bytes of JSON is invalid: expected a request of at most 4194304 bytes of JSON in all/);
+  assert.equal(errorOf(() => pe.train({ task: 'text', text: 'é'.repeat(2.1 * 2 ** 20) })).param, 'text');  // 2 bytes a character
 });

@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadPosenc } from './load.mjs';
+import { loadPosenc, trainInChunks } from './load.mjs';
 import { TRAINED_TYPES, effective, loadTrained, trainedOf } from '../../web/src/families/trained.js';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { TRAINED_FAMILIES, parameters, pretrainRequest } from '../../web/src/labs/language-model.js';
@@ -43,8 +43,7 @@ test('the wasm build trains T5\'s set again bit for bit (the lab\'s default run,
   pe.useKernels('simd128');
   t.after(() => pe.useKernels(DEFAULT_KERNELS));
   const request = { ...pretrainRequest(LAB), task: 'text', text: TEXT, encoding: TRAINED_FAMILIES.t5 };
-  const trainer = pe.trainer(request);
-  const result = trainer.finish();
+  const result = trainInChunks(pe, request);
   const head = result.params.layers[0].heads[0].encoding;
   assert.deepEqual(head.relative_attention_bias, trainedOf('t5').spec.relative_attention_bias);
   // The final loss too (the native mean of float64 losses; JS gets them as float32).

@@ -63,6 +63,11 @@ std::string json_quote(std::string_view text);
 /// Appends json_quote(text) to `out`.
 void append_json_quoted(std::string& out, std::string_view text);
 
+/// About how many bytes of heap `value` holds beyond its own sizeof(Config) (its strings, lists and object nodes,
+/// each block with the allocator's few bytes of its own): what a cache of parsed specs counts. A list of numbers
+/// holds sizeof(Config) (16 bytes) per number, several times its JSON text.
+std::size_t json_heap_bytes(const Config& value);
+
 /// `config` as a JSON object text (ASCII, no spaces) that parse_json_object reads back
 /// to the same Config, bit for bit (nlohmann::json's dump): keys in order; an integer
 /// without a fraction ("5000"; -0 as "-0.0"; 2^64 or more in exponent form, "1e+20");

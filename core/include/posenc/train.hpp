@@ -240,18 +240,23 @@ struct Request {
     std::int64_t batch_size = 1;
     double lr = 1e-2;
     std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
-    /// The budget's operations of one training step and of the whole evaluation (parse_request), and of one
-    /// forward pass over n tokens: pass_linear n + pass_quadratic n^2 (an evaluated example, a sampled character).
-    double step_work = 0, evaluation_work = 0, pass_linear = 0, pass_quadratic = 0;
+    /// The budget's operations of one training step (its batch, forward and backward; parse_request), and of one
+    /// forward pass over n tokens: pass_linear n + pass_quadratic n^2 (an evaluated example, a validation example,
+    /// a sampled character).
+    double step_work = 0, pass_linear = 0, pass_quadratic = 0;
 };
 
 /// Reads {task, encoding, eval_encoding?, layers (1 to 6), d_model, vocab, train_length, steps, seed,
 /// eval_lengths, eval_examples, lr, recalibration_steps, batch_size (1 to 256), n_heads, intermediate_size,
 /// norm ("none", "rms_norm"), warmup_steps, lr_decay ("none", "cosine"), grad_clip, validation_every,
-/// text and validation_fraction (task "text"), samples, sample_length}. Throws BadParam naming the key for
-/// values out of range, and ("train_length", "eval_lengths") when one step or one evaluated example
-/// (or sampled character) is above the work budget of one call (budget.hpp). run() refuses ("steps") an
-/// experiment whose steps and evaluation are together above it (one call); a Trainer counts each chunk instead.
+/// text and validation_fraction (task "text"), samples, sample_length}. Throws BadParam naming the request's own key:
+/// for a value out of range; ("eval_encoding.type") for an eval_encoding of another family; ("n_heads", or "d_model"
+/// with one head) for a head width d_model / n_heads the encoding does not take; ("train_length", or "batch_size" when
+/// one sequence would fit) when one step (the whole batch, forward and backward, with the validation it may end with)
+/// is above the work budget of one call (budget.hpp); ("eval_lengths") when one evaluation unit (an example at the
+/// longest length; the maps and sampled characters are no longer) is. So a Trainer's step(1) and evaluate(1) always
+/// run. run() refuses ("steps") an experiment whose steps and evaluation are together above the budget (one call);
+/// a Trainer counts each chunk instead.
 Request parse_request(const Config& config);
 
 /// Accuracy and mean loss over eval_examples fresh examples of one length.
@@ -298,15 +303,20 @@ struct Result {
 template <class Real>
 class Trainer {
 public:
-    /// Throws as make_model for a bad request.
+    /// Reads every spec now (a forward pass over one token with the encoding, and with eval_encoding in its place):
+    /// throws as make_model, as the family's spec reader, ("n_heads" or "d_model") for a head width the encoding
+    /// refuses, and ("eval_encoding") for an eval_encoding whose learned parameters have another shape than the
+    /// trained ones (T5's num_buckets), before any step.
     explicit Trainer(Request request);
     /// steps + recalibration_steps.
     std::int64_t total() const { return request_.steps + request_.recalibration_steps; }
     std::int64_t done() const { return done_; }
     const Request& request() const { return request_; }
     /// Runs up to `count` more steps; returns done(). Throws BadParam ("count") when those steps
-    /// are above the work budget of one call.
+    /// are above the work budget of one call (never for steps_per_call() or fewer).
     std::int64_t step(std::int64_t count);
+    /// The most steps one step() call runs within the work budget (with the validations among them): at least 1.
+    std::int64_t steps_per_call() const;
     /// The evaluation's units, each one call's work at most: an evaluated example per length, the two
     /// attention maps, and each sampled character.
     std::int64_t evaluation_total() const;
@@ -315,14 +325,16 @@ public:
     /// done() == total()); returns evaluated(). Throws BadParam ("count") when those units are above the work
     /// budget of one call.
     std::int64_t evaluate(std::int64_t count);
-    /// Runs the steps and the evaluation left (in chunks within the budget: finish() itself may be long). Call once.
+    /// Throws BadParam ("steps", `what` naming the call) unless the steps left and the evaluation left fit the work
+    /// budget of one call: run()'s check, and the JS API's before finish() (trainerFinish), one budget for both.
+    void check_finish(const char* what) const;
+    /// Runs the steps and the evaluation left (in chunks within the budget, but with no budget of its own: the native
+    /// callers' long runs; a call of the JS API checks check_finish first). Call once.
     Result<Real> finish();
 
 private:
     Example next_example();
     double validation_loss() const;
-    /// The work of evaluation unit k (Request::pass_linear and pass_quadratic).
-    double unit_work(std::int64_t k) const;
     void run_unit(std::int64_t k);
     Request request_;
     Model<Real> model_;
@@ -337,7 +349,8 @@ private:
     Random sample_rng_{0};
 };
 
-/// Trainer(request).finish(): trains (one example per step, Adam) and evaluates.
+/// Trainer(request).finish(): trains (one example per step, Adam) and evaluates. Throws BadParam ("steps") first when
+/// the whole experiment is above the work budget of one call (Trainer::check_finish).
 template <class Real>
 Result<Real> run(const Request& request);
 

@@ -9,7 +9,9 @@ const CHUNK_MS = 150;
 
 /**
  * Trains one arm: trainer(request)'s steps, then its evaluation, in chunks sized to take about CHUNK_MS each (the
- * first chunk is one step), yielding progress between chunks; stopped early (the generator's return()), it frees the
+ * first chunk is one step or unit, which every request trainer() accepts can run) and planned within one call's work
+ * budget (at most trainer.stepsPerCall steps; evaluation units vary in length, so a chunk of them the budget refuses
+ * is tried again smaller), yielding progress between chunks; stopped early (the generator's return()), it frees the
  * trainer.
  * @param {object} pe  the wasm module
  * @param {object} request  a train request (wasm/posenc.d.ts TrainRequest)
@@ -36,22 +38,23 @@ export function* trainArm(pe, request) {
   const trainer = pe.trainer(request);
   try {
     let trainMs = 0;
-    for (const [phase, run, done, total] of [['train', (c) => trainer.step(c), () => trainer.done, trainer.total],
-      ['evaluate', (c) => trainer.evaluate(c), () => trainer.evaluated, trainer.evaluationTotal]]) {
+    for (const [phase, run, done, total, most] of [
+      ['train', (c) => trainer.step(c), () => trainer.done, trainer.total, trainer.stepsPerCall],
+      ['evaluate', (c) => trainer.evaluate(c), () => trainer.evaluated, trainer.evaluationTotal, Infinity]]) {
       let count = 1;
       while (done() < total) {
         const start = performance.now();
         const before = done();
         try {
           withCppKernels(pe, () => run(count));
-        } catch (error) {  // more than one call's work (the evaluation's later units are longer): fewer at a time
+        } catch (error) {  // units above one call's work together (the evaluation's later units are longer): fewer at a time
           if (error?.param !== 'count' || count === 1) throw error;
           count = Math.max(1, Math.floor(count / 4));
           continue;
         }
         const ms = performance.now() - start;
         if (phase === 'train') trainMs += ms;
-        count = Math.max(1, Math.floor(CHUNK_MS / Math.max(ms / (done() - before), 1e-3)));
+        count = Math.min(most, Math.max(1, Math.floor(CHUNK_MS / Math.max(ms / (done() - before), 1e-3))));
         yield { phase, done: done(), total };
       }
     }

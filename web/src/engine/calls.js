@@ -15,9 +15,10 @@ import { tracking } from '../lib/reads.js';
 import { detach } from './detach.js';
 import { needsFullModule } from './modules.js';
 
-/** Bytes of the typed arrays in value (each counted once). */
+/** Bytes of the typed arrays and strings in value (each counted once; a string's characters at 2 bytes each). */
 function bytesOf(value, seen = new Set()) {
   if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (typeof value === 'string') return 2 * value.length;
   if (value === null || typeof value !== 'object' || seen.has(value)) return 0;
   seen.add(value);
   let bytes = 0;
@@ -27,9 +28,11 @@ function bytesOf(value, seen = new Set()) {
 
 /**
  * The results the calls remember, all calls together: each call keeps its last `size` values, and all of them
- * hold at most `maxBytes` of typed arrays, the least recently used dropped first (the newest value is kept
- * whatever its size: the views of one change share it). Without the byte bound a long session kept the last
- * four [4096, 4096] similarity matrices (256 MiB) and twelve 2048-token attention heads after they were drawn.
+ * hold at most `maxBytes` of typed arrays and strings, their keys included (the arguments' JSON: a pasted config's
+ * text, a sentence), the least recently used dropped first (the newest value is kept whatever its size: the views of
+ * one change share it). Without the byte bound a long session kept the last four [4096, 4096] similarity matrices
+ * (256 MiB) and twelve 2048-token attention heads after they were drawn, and the texts of the last four pasted
+ * configs and eight sentences as keys.
  */
 function resultStore(maxBytes) {
   const order = new Map();  // entry -> its bytes, least recently used first, over every call's cache
@@ -58,7 +61,7 @@ function resultStore(maxBytes) {
         },
         set(key, value) {
           const entry = { key, value, cache };
-          const bytes = bytesOf(value);
+          const bytes = bytesOf(value) + bytesOf(key);
           cache.set(key, entry);
           order.set(entry, bytes);
           total += bytes;
@@ -108,7 +111,7 @@ function sameTraining(a, b) {
   return trainingOf(a) === trainingOf(b);
 }
 
-/** Bytes of typed arrays all the memoised calls of one instance keep between requests (resultStore). */
+/** Bytes of typed arrays and strings (keys included) all the memoised calls of one instance keep between requests (resultStore). */
 export const CACHE_BYTES = 64 * 2 ** 20;
 
 /** Steps of train() between two progress reports (and chances to stop): ~10 ms at the default sizes. */
@@ -162,7 +165,7 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
     version: () => pe.version(),
 
     /**
-     * What the instance holds: its wasm memory and the typed arrays its memoised calls keep (at most CACHE_BYTES,
+     * What the instance holds: its wasm memory and the typed arrays and strings its memoised calls keep (at most CACHE_BYTES,
      * and the newest value).
      * @returns {{wasmBytes: number, cachedBytes: number}}
      */
@@ -329,7 +332,8 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * workers: {done, total, label}); stopped, it frees the trainers and workers it holds.
      * @param {{name: string, encoding: object, eval_encoding?: object, recalibration_steps?: number}[]} arms
      * @yields {{done: number, total: number, arm: {name: string, index: number, count: number, done: number, total: number}}}
-     *   steps done of all arms' total, and of the arm in training (index from 0)
+     *   steps done of all arms' total, and of the arm in training (index from 0); the same again between the arm's
+     *   evaluation units
      * @returns {{name: string, loss: Float32Array(steps + recalibration_steps), eval: {length, accuracy, loss}[],
      *   retrained: boolean, recalibrationSteps: number, maps: object[]}[]}
      *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's; maps: train()'s
@@ -370,7 +374,13 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
         let result;
         try {
           while (trainer.done < trainer.total) {
-            trainer.step(Math.max(1, Math.round(TRAIN_CHUNK / (batchSize ?? 1))));  // about TRAIN_CHUNK sequences a slice
+            // About TRAIN_CHUNK sequences a slice, and never more steps than one call's budget holds.
+            trainer.step(Math.min(trainer.stepsPerCall, Math.max(1, Math.round(TRAIN_CHUNK / (batchSize ?? 1)))));
+            yield { done: before + trainer.done, total, arm: { name: arm.name, index, count: arms.length, done: trainer.done, total: trainer.total } };
+          }
+          // The evaluation a unit at a time: each fits one call's budget (trainer() checked), together they may not.
+          while (trainer.evaluated < trainer.evaluationTotal) {
+            trainer.evaluate(1);
             yield { done: before + trainer.done, total, arm: { name: arm.name, index, count: arms.length, done: trainer.done, total: trainer.total } };
           }
           result = trainer.finish();

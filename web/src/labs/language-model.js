@@ -21,15 +21,27 @@ export const formula = 'Each encoding trains its own small transformer to predic
   `The text: <i>${CORPUS.title}</i>, ${CORPUS.author}, ${CORPUS.licence}.`;
 
 /**
- * The model sizes (train request keys). quick, at the default 300 steps of 16 windows: well under a minute an arm on
- * one laptop core (the issue's scale: d 64, 2 layers, a few hundred steps of 16 sequences). Four heads, not two: ALiBi's
- * slopes are set by the head count (2 heads: 2^-4 and 2^-8, too weak a bias to matter at these lengths).
+ * The model sizes: each one's model (train request keys) and maxTrainLength, the longest L_train it trains. quick, at
+ * the default 300 steps of 16 windows: well under a minute an arm on one laptop core (the issue's scale: d 64, 2
+ * layers, a few hundred steps of 16 sequences). Four heads, not two: ALiBi's slopes are set by the head count (2
+ * heads: 2^-4 and 2^-8, too weak a bias to matter at these lengths).
+ * Every call of the engine is held to one work budget (about a second), and a step is 16 windows forward and
+ * backward: maxTrainLength is the longest L_train whose step (with a validation) and whose test at 8 × L_train fit it
+ * for every encoding (the core measures it; fire's MLP per pair is the costliest: quick 131, small 82, medium 72;
+ * tests/wasm/language-model.test.mjs runs every size at its maxTrainLength). So medium has 2 layers, not 4: with 4
+ * it could train at most 42 characters, less than the default L_train.
  */
 export const SIZES = {
-  quick: { label: 'quick: d 64, 2 layers × 4 heads, MLP 256', layers: 2, n_heads: 4, d_model: 64, intermediate_size: 256 },
-  small: { label: 'small: d 96, 3 layers × 4 heads, MLP 384', layers: 3, n_heads: 4, d_model: 96, intermediate_size: 384 },
-  medium: { label: 'medium: d 128, 4 layers × 8 heads, MLP 512', layers: 4, n_heads: 8, d_model: 128, intermediate_size: 512 },
+  quick: { label: 'quick: d 64, 2 layers × 4 heads, MLP 256 (L_train up to 128)', maxTrainLength: 128,
+    model: { layers: 2, n_heads: 4, d_model: 64, intermediate_size: 256 } },
+  small: { label: 'small: d 96, 3 layers × 4 heads, MLP 384 (L_train up to 80)', maxTrainLength: 80,
+    model: { layers: 3, n_heads: 4, d_model: 96, intermediate_size: 384 } },
+  medium: { label: 'medium: d 128, 2 layers × 8 heads, MLP 512 (L_train up to 64)', maxTrainLength: 64,
+    model: { layers: 2, n_heads: 8, d_model: 128, intermediate_size: 512 } },
 };
+
+/** The shortest training length (and the train_length control's least). */
+const MIN_TRAIN_LENGTH = 16;
 
 /**
  * The families with learned position parameters, as the lab trains them (and as scripts/pretrain.mjs trains the set
@@ -57,8 +69,10 @@ export const parameters = [
     choiceLabels: Object.fromEntries(Object.entries(SIZES).map(([k, s]) => [k, s.label])) },
   { name: 'steps', view: true, kind: 'int', default: 300, min: 1, max: 20000, sliderMax: 5000, log: true,
     label: 'training steps (16 windows each)', help: 'A warm-up over the first 30 steps, then a cosine decay to a tenth of the peak rate.' },
-  { name: 'train_length', view: true, kind: 'int', default: 64, min: 16, max: 256, sliderMax: 256, log: true,
-    label: 'training length L_train (characters)' },
+  { name: 'train_length', view: true, kind: 'int', default: 64, min: MIN_TRAIN_LENGTH,
+    max: Math.max(...Object.values(SIZES).map((s) => s.maxTrainLength)), sliderMax: SIZES.quick.maxTrainLength, log: true,
+    label: 'training length L_train (characters)', help: 'Up to the size\'s own limit (in its name).',
+    sliderRange: (raw) => (Object.hasOwn(SIZES, raw.size) ? { max: SIZES[raw.size].maxTrainLength } : {}) },
   { name: 'seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (data and initialisation)' },
   { name: 'rope_scalings', view: true, kind: 'bool', default: false, label: 'RoPE scalings at test time',
     help: 'The RoPE model again (trained anew: the same seed gives the same model), tested with PI, NTK, YaRN and llama3 ' +
@@ -96,9 +110,18 @@ export function armsOf(params) {
   return [...names.map((type) => ({ name: type, encoding: TRAINED_FAMILIES[type] ?? { type } })), ...scaled];
 }
 
-/** The train request every arm shares (without task, text and encoding): the size's model, TRAINING, the lengths. */
+/**
+ * The train request every arm shares (without task, text and encoding): the size's model, TRAINING, the lengths.
+ * @throws {RangeError}  .param 'size' for a size not in SIZES, 'train_length' above the size's maxTrainLength
+ */
 export function requestOf(params) {
-  const { label: _, ...model } = SIZES[params.size];
+  if (!Object.hasOwn(SIZES, params.size)) throw badParam('size', JSON.stringify(params.size), `one of ${Object.keys(SIZES).join(', ')}`);
+  const { model, maxTrainLength } = SIZES[params.size];
+  if (!(params.train_length >= MIN_TRAIN_LENGTH && params.train_length <= maxTrainLength)) {
+    throw badParam('train_length', params.train_length, `an integer in [${MIN_TRAIN_LENGTH}, ${maxTrainLength}] with size ` +
+      `${params.size} (one training step of ${TRAINING.batch_size} windows, and the test at 8 × L_train, must each fit ` +
+      'one call of the engine); a smaller size trains longer windows');
+  }
   return { ...model, ...TRAINING, steps: params.steps, warmup_steps: Math.min(TRAINING.warmup_steps, Math.floor(params.steps / 10)),
     train_length: params.train_length, seed: params.seed, norm: 'rms_norm',
     eval_lengths: evalLengths(params.train_length), eval_examples: 8, validation_every: Math.max(1, Math.round(params.steps / 15)),
@@ -124,10 +147,30 @@ export function fields(engine, params) {
     get languageModel() {
       const base = requestOf(params);
       const arms = armsOf(params);
-      return mapJob(engine.languageModel(base, arms), (runs) => ({ trainLength: base.train_length, steps: base.steps, size: params.size,
-        corpus: CORPUS, runs }));
+      return mapJob(labTerms(engine.languageModel(base, arms), params), (runs) => ({ trainLength: base.train_length,
+        steps: base.steps, size: params.size, corpus: CORPUS, runs }));
     },
   };
+}
+
+/** The core's keys of a work-budget refusal (a train request's, a trainer call's), which the lab's L_train sets. */
+const BUDGET_KEYS = ['train_length', 'batch_size', 'eval_lengths', 'count'];
+
+/**
+ * The job with a refusal of the core's said as the lab's control that set it (requestOf keeps every setting within
+ * the budget; this names one that is not, should the core's estimate change): a work-budget key as train_length, the
+ * whole run's as steps, a model key as size. Other errors pass as they are.
+ */
+function* labTerms(job, params) {
+  try {
+    return yield* job;
+  } catch (error) {
+    const control = BUDGET_KEYS.includes(error?.param) ? 'train_length' : error?.param === 'steps' ? 'steps'
+      : ['layers', 'n_heads', 'd_model', 'intermediate_size'].includes(error?.param) ? 'size' : null;
+    if (!control) throw error;
+    throw badParam(control, control === 'size' ? JSON.stringify(params.size) : params[control],
+      `a setting the engine can run (it said: ${error.message})`);
+  }
 }
 
 export const views = ['lm-extrapolation', 'lm-loss', 'lm-table', 'lm-samples'];
