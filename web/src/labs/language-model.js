@@ -18,7 +18,7 @@ export const CORPUS = {
 
 export const formula = 'Each encoding trains its own small transformer to predict the next character of Moby-Dick at L_train, ' +
   'then reads the held-out last tenth of the book at shorter and longer lengths: does its perplexity hold past L_train? ' +
-  `The text: <i>${CORPUS.title}</i>, ${CORPUS.author}, ${CORPUS.licence}.`;
+  `The text: ${CORPUS.title}, ${CORPUS.author}, ${CORPUS.licence}.`;
 
 /**
  * The model sizes (train request keys). quick, at the default 300 steps of 16 windows: well under a minute an arm on
