@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { PAGE_POLICY } from '../../scripts/csp.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DIST = process.env.POSENC_DIST ?? path.join(root, 'dist');  // another build's folder, for parallel runs
@@ -54,7 +55,11 @@ export async function serveStatic(dir, { prefix = '/', cors = false, host = '127
   };
 }
 
-/** Headless Chromium with a fresh profile. */
+/**
+ * Headless Chromium with a fresh profile. Every page it opens records, in page.problems, its console errors and
+ * warnings, its uncaught errors, and every Content-Security-Policy violation of any of its frames (the built pages
+ * carry the strict policy with Trusted Types, scripts/csp.mjs: a string that reached a script sink shows here).
+ */
 export async function launchBrowser(options = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -66,9 +71,15 @@ export async function launchBrowser(options = {}) {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     ...options,
   });
+  await context.exposeBinding('posencPolicyViolation', ({ page, frame }, text) => page?.problems?.push(`violation in ${frame.url()}: ${text}`));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.posencPolicyViolation(`${e.effectiveDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`);
+    }, true);
+  });
   return {
     context,
-    /** A page that records console errors and warnings and page errors in page.problems. */
+    /** A page that records console errors and warnings, page errors and policy violations in page.problems. */
     async newPage() {
       const page = await context.newPage();
       page.problems = [];
@@ -84,11 +95,12 @@ export async function launchBrowser(options = {}) {
 }
 
 /**
- * The strictest policy the page, embed.html and the component run under (README, "Under a Content-Security-Policy"):
- * nothing inline, nothing from elsewhere; 'wasm-unsafe-eval' compiles the engine's WebAssembly.
+ * The strictest policy the page, embed.html and the component run under (README, "Under a strict
+ * Content-Security-Policy"): nothing inline, nothing from elsewhere, 'wasm-unsafe-eval' to compile the engine's
+ * WebAssembly, Trusted Types with the one policy 'posenc'. The built pages carry it as a <meta>; csp.test.mjs also sends
+ * it as a header.
  */
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
-  "img-src 'self' data: blob:; object-src 'none'; base-uri 'none'";
+export const STRICT_CSP = PAGE_POLICY;
 
 /**
  * The built playground served from a sub-path, and a browser.
