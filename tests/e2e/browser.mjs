@@ -23,10 +23,12 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
  * @param {boolean} [o.cors]  send Access-Control-Allow-Origin: *
  * @param {(file: string, text: string) => string} [o.rewriteHtml]  changes an HTML file on its way out
  * @param {Record<string, string>} [o.htmlHeaders]  more headers for HTML files (a Content-Security-Policy)
+ * @param {Record<string, string>} [o.headers]  more headers for every file (a policy that governs the workers too: a
+ *   worker's policy is its script's response's)
  * @returns {Promise<{origin: string, url: string, requests: {path: string, origin: string|undefined}[], close(): Promise<void>}>}
  *   requests: every request received, with its Origin header (sent by cross-origin fetches)
  */
-export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null, htmlHeaders = {} } = {}) {
+export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null, htmlHeaders = {}, headers: everyFile = {} } = {}) {
   const requests = [];
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
@@ -38,7 +40,7 @@ export async function serveStatic(dir, { prefix = '/', cors = false, host = '127
       response.writeHead(404).end();
       return;
     }
-    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
+    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...everyFile };
     if (cors) headers['access-control-allow-origin'] = '*';
     if (file.endsWith('.html')) Object.assign(headers, htmlHeaders);
     response.writeHead(200, headers);

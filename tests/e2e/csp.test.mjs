@@ -1,5 +1,5 @@
 // The page under a strict Content-Security-Policy with Trusted Types (README, "Under a strict
-// Content-Security-Policy"): every HTML page of dist/ served with STRICT_CSP as a header (the built pages also carry
+// Content-Security-Policy"): every file of dist/ served with STRICT_CSP as a header (the built pages also carry
 // it as a <meta>, which alone enforces it: checked once, without the header); the playground for every family and
 // compare mode, embed.html for a few views, and the example post on another origin, under its own policy that names
 // posenc's origin, with its iframe and components. No violation, no console error, no dialog, no request off those
@@ -32,7 +32,8 @@ let site;
 let blog;
 let browser;
 before(async () => {
-  site = await serveStatic(DIST, { prefix: SUB_PATH, cors: true, htmlHeaders: { 'content-security-policy': STRICT_CSP } });
+  // With every file: the workers (the engine's, the language-model lab's arms) run under it too.
+  site = await serveStatic(DIST, { prefix: SUB_PATH, cors: true, headers: { 'content-security-policy': STRICT_CSP } });
   // The blog, on another origin; base-uri 'none' forbids a <base>, so the post's relative links to posenc become absolute.
   blog = await serveStatic(path.join(DIST, 'examples'), {
     prefix: '/posts/', host: 'localhost', htmlHeaders: { 'content-security-policy': hostPolicy(site.origin) },
