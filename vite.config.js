@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { PAGE_POLICY } from './scripts/csp.mjs';
 
 const web = (file) => fileURLToPath(new URL(`./web/${file}`, import.meta.url));
 
@@ -16,6 +17,21 @@ const copyExamples = {
   writeBundle(options) {
     fs.cpSync(web('examples'), `${options.dir}/examples`, { recursive: true });
     fs.copyFileSync(fileURLToPath(new URL('./README.md', import.meta.url)), `${options.dir}/README.txt`);  // .txt: every static host serves it as text
+  },
+};
+
+/**
+ * The built pages' Content-Security-Policy (scripts/csp.mjs), in each page's <head> right after its charset, before
+ * anything it governs (a <meta> policy applies to what follows it). Build only: the dev server (npm start) injects
+ * <style> elements and an error overlay written as markup, which the policy refuses.
+ */
+const contentSecurityPolicy = {
+  name: 'posenc-content-security-policy',
+  apply: 'build',
+  transformIndexHtml(html, { filename }) {
+    const charset = '<meta charset="utf-8">';
+    if (!html.includes(charset)) throw new Error(`${filename}: no ${charset} to put the Content-Security-Policy after`);
+    return html.replace(charset, `${charset}\n  <meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}">`);
   },
 };
 
@@ -58,7 +74,7 @@ export default defineConfig({
       },
     },
   },
-  plugins: [copyExamples],
+  plugins: [copyExamples, contentSecurityPolicy],
   worker: { format: 'es', rollupOptions: { treeshake: HUGGINGFACE_TREESHAKE } },
   // Pre-bundle Plot up front so the first page load never reloads itself.
   optimizeDeps: { include: ['@observablehq/plot'] },

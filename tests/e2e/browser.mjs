@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { PAGE_POLICY } from '../../scripts/csp.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DIST = process.env.POSENC_DIST ?? path.join(root, 'dist');  // another build's folder, for parallel runs
@@ -22,10 +23,12 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
  * @param {boolean} [o.cors]  send Access-Control-Allow-Origin: *
  * @param {(file: string, text: string) => string} [o.rewriteHtml]  changes an HTML file on its way out
  * @param {Record<string, string>} [o.htmlHeaders]  more headers for HTML files (a Content-Security-Policy)
+ * @param {Record<string, string>} [o.headers]  more headers for every file (a policy that governs the workers too: a
+ *   worker's policy is its script's response's)
  * @returns {Promise<{origin: string, url: string, requests: {path: string, origin: string|undefined}[], close(): Promise<void>}>}
  *   requests: every request received, with its Origin header (sent by cross-origin fetches)
  */
-export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null, htmlHeaders = {} } = {}) {
+export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null, htmlHeaders = {}, headers: everyFile = {} } = {}) {
   const requests = [];
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
@@ -37,7 +40,7 @@ export async function serveStatic(dir, { prefix = '/', cors = false, host = '127
       response.writeHead(404).end();
       return;
     }
-    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
+    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...everyFile };
     if (cors) headers['access-control-allow-origin'] = '*';
     if (file.endsWith('.html')) Object.assign(headers, htmlHeaders);
     response.writeHead(200, headers);
@@ -54,7 +57,11 @@ export async function serveStatic(dir, { prefix = '/', cors = false, host = '127
   };
 }
 
-/** Headless Chromium with a fresh profile. */
+/**
+ * Headless Chromium with a fresh profile. Every page it opens records, in page.problems, its console errors and
+ * warnings, its uncaught errors, and every Content-Security-Policy violation of any of its frames (the built pages
+ * carry the strict policy with Trusted Types, scripts/csp.mjs: a string that reached a script sink shows here).
+ */
 export async function launchBrowser(options = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -66,9 +73,15 @@ export async function launchBrowser(options = {}) {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     ...options,
   });
+  await context.exposeBinding('posencPolicyViolation', ({ page, frame }, text) => page?.problems?.push(`violation in ${frame.url()}: ${text}`));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.posencPolicyViolation(`${e.effectiveDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`);
+    }, true);
+  });
   return {
     context,
-    /** A page that records console errors and warnings and page errors in page.problems. */
+    /** A page that records console errors and warnings, page errors and policy violations in page.problems. */
     async newPage() {
       const page = await context.newPage();
       page.problems = [];
@@ -84,11 +97,12 @@ export async function launchBrowser(options = {}) {
 }
 
 /**
- * The strictest policy the page, embed.html and the component run under (README, "Under a Content-Security-Policy"):
- * nothing inline, nothing from elsewhere; 'wasm-unsafe-eval' compiles the engine's WebAssembly.
+ * The strictest policy the page, embed.html and the component run under (README, "Under a strict
+ * Content-Security-Policy"): nothing inline, nothing from elsewhere, 'wasm-unsafe-eval' to compile the engine's
+ * WebAssembly, Trusted Types with the one policy 'posenc'. The built pages carry it as a <meta>; csp.test.mjs also sends
+ * it as a header.
  */
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
-  "img-src 'self' data: blob:; object-src 'none'; base-uri 'none'";
+export const STRICT_CSP = PAGE_POLICY;
 
 /**
  * The built playground served from a sub-path, and a browser.

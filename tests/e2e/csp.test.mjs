@@ -1,17 +1,17 @@
-// The page under a strict Content-Security-Policy (README, "Under a strict
-// Content-Security-Policy"): every HTML page of dist/ served with STRICT_CSP;
-// the playground for every family and compare mode, embed.html for a few
-// views, and the example post on another origin, under its own policy that
-// names posenc's origin, with its iframe and components. No violation, no
-// console error, no dialog, no request off those origins; the charts keep
-// Plot's rules (from views.css), KaTeX its sizes and fonts (a component's
-// formulas are MathML, with no font); markup typed into
-// the page or put in a link is shown as text.
+// The page under a strict Content-Security-Policy with Trusted Types (README, "Under a strict
+// Content-Security-Policy"): every file of dist/ served with STRICT_CSP as a header (the built pages also carry
+// it as a <meta>, which alone enforces it: checked once, without the header); the playground for every family and
+// compare mode, embed.html for a few views, and the example post on another origin, under its own policy that names
+// posenc's origin, with its iframe and components. No violation, no console error, no dialog, no request off those
+// origins; the charts keep Plot's rules (from views.css), KaTeX its sizes and fonts (a component's formulas are
+// MathML, with no font). Markup typed into the page, put in a link, pasted as a config.json or opened as a .gguf file
+// runs nothing and is shown as text: the audit's link (issue 35), and script payloads through every reader.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DIST, STRICT_CSP, SUB_PATH, drawn, launchBrowser, openPlayground, root, serveStatic } from './browser.mjs';
+import { T, writeGguf } from '../gguf-writer.mjs';
 
 const MARKUP = '<img src=x onerror=alert(1)>';
 const DESCRIBE = JSON.parse(fs.readFileSync(path.join(root, 'web/generated/describe.json'), 'utf8'));
@@ -21,17 +21,19 @@ const TYPES = [...DESCRIBE.families.map((f) => f.type), 'compare'];
  * A blog's policy for a page that loads the component from posenc's origin (README): STRICT_CSP with that origin where
  * the page loads from it (the scripts, the .wasm, KaTeX's fonts, the iframe), and a worker-src for the component's
  * worker: a blob: stub (a worker's script must be same-origin) that imports the worker's script from posenc's origin.
+ * Trusted Types as on posenc's pages: the component makes the stub's URL with its policy 'posenc'.
  */
 function hostPolicy(posencOrigin) {
-  return `${STRICT_CSP.replace("default-src 'self'", `default-src 'self' ${posencOrigin}`)
-    .replace("script-src 'self'", `script-src 'self' ${posencOrigin}`)}; worker-src 'self' blob: ${posencOrigin}`;
+  return STRICT_CSP.replace("default-src 'self'", `default-src 'self' ${posencOrigin}`)
+    .replace("script-src 'self'", `script-src 'self' ${posencOrigin}`).replace("worker-src 'self'", `worker-src 'self' blob: ${posencOrigin}`);
 }
 
 let site;
 let blog;
 let browser;
 before(async () => {
-  site = await serveStatic(DIST, { prefix: SUB_PATH, cors: true, htmlHeaders: { 'content-security-policy': STRICT_CSP } });
+  // With every file: the workers (the engine's, the language-model lab's arms) run under it too.
+  site = await serveStatic(DIST, { prefix: SUB_PATH, cors: true, headers: { 'content-security-policy': STRICT_CSP } });
   // The blog, on another origin; base-uri 'none' forbids a <base>, so the post's relative links to posenc become absolute.
   blog = await serveStatic(path.join(DIST, 'examples'), {
     prefix: '/posts/', host: 'localhost', htmlHeaders: { 'content-security-policy': hostPolicy(site.origin) },
@@ -46,20 +48,14 @@ after(async () => {
 });
 
 /**
- * A page that records, from the start of every document (frames too), the CSP violations, and the dialogs and the
- * requests to any origin but `origins`; page.assertClean(what) asserts none of them happened, nor a console error.
+ * A page that records the dialogs and the requests to any origin but `origins` (browser.mjs records the policy
+ * violations of every frame, with the console errors, in page.problems); page.assertClean(what) asserts none of them
+ * happened.
  */
 async function watchedPage(origins) {
   const page = await browser.newPage();
-  const violations = [];
   const dialogs = [];
   const offOrigin = [];
-  await page.exposeBinding('posencViolation', ({ frame }, text) => { violations.push(`${frame.url()}: ${text}`); });
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.posencViolation(`${e.effectiveDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`);
-    }, true);
-  });
   page.on('dialog', (dialog) => { dialogs.push(dialog.message()); dialog.dismiss().catch(() => {}); });
   const onRequest = (request) => {
     const url = new URL(request.url());
@@ -68,8 +64,7 @@ async function watchedPage(origins) {
   browser.context.on('request', onRequest);  // the context's: a worker's requests too
   page.on('close', () => browser.context.off('request', onRequest));
   page.assertClean = async (what) => {
-    assert.deepEqual(violations, [], `${what}: CSP violations`);
-    assert.deepEqual(page.problems, [], `${what}: console errors`);
+    assert.deepEqual(page.problems, [], `${what}: policy violations, console errors`);
     assert.deepEqual(dialogs, [], `${what}: dialogs`);
     assert.deepEqual(offOrigin, [], `${what}: requests off the origin`);
   };
@@ -246,5 +241,199 @@ test('markup in every URL parameter of every family, and typed in the sentence b
   assert.ok((await page.textContent('#paste-config')).includes(MARKUP), await page.textContent('#paste-config'));
   assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0);
   await page.assertClean('markup');
+  await page.close();
+});
+
+test('the built pages carry the policy as a <meta>, which alone enforces it: Trusted Types with the one policy "posenc"', async () => {
+  for (const file of ['index.html', 'tour.html', 'embed.html']) {
+    const html = fs.readFileSync(path.join(DIST, file), 'utf8');
+    const metas = [...html.matchAll(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/g)].map((m) => m[1]);
+    assert.deepEqual(metas, [STRICT_CSP], file);
+    assert.ok(html.indexOf('<meta http-equiv="Content-Security-Policy"') < html.indexOf('<script'), `${file}: before any script`);
+  }
+  // Served with no header: the <meta> alone. The engine's worker starts (its URL made by the policy 'posenc'); a string
+  // given to a script sink is refused and reported; no other policy, nor a second 'posenc', can be made.
+  const bare = await serveStatic(DIST, { prefix: SUB_PATH });
+  const page = await browser.newPage();
+  try {
+    await openPlayground(bare, page, '?encoding=rope');
+    await page.waitForFunction(() => /computed in a Web Worker/.test(document.getElementById('status').textContent));
+    const { refused, reported } = await page.evaluate(async () => {
+      const reports = [];
+      let all;
+      const arrived = new Promise((resolve) => { all = resolve; });
+      document.addEventListener('securitypolicyviolation', (e) => { reports.push(e.effectiveDirective); if (reports.length === 3) all(); });
+      const attempts = ['innerHTML', 'policy', 'again'].map((what) => {
+        try {
+          if (what === 'innerHTML') document.getElementById('status').innerHTML = '<b>bold</b>';
+          else window.trustedTypes.createPolicy(what === 'policy' ? 'another' : 'posenc', { createHTML: (s) => s });
+          return `${what}: allowed`;
+        } catch (error) {
+          return `${what}: ${error.name}`;
+        }
+      });
+      await Promise.race([arrived, new Promise((resolve) => { setTimeout(resolve, 5000); })]);
+      return { refused: attempts, reported: reports };
+    });
+    assert.deepEqual(refused, ['innerHTML: TypeError', 'policy: TypeError', 'again: TypeError']);
+    assert.deepEqual(reported, ['require-trusted-types-for', 'trusted-types', 'trusted-types']);
+  } finally {
+    await page.close();
+    await bare.close();
+  }
+});
+
+// Script payloads: each would call window.posencRan(n) (or open a dialog) if a sink parsed it as markup, or followed it
+// as a URL (the first: a value that became a link); n tells the uses apart, so no step can find an earlier one's text.
+// Each under 40 characters: the page's messages quote that much of a value.
+const PAYLOADS = [(n) => `javascript:posencRan(${n})//`, (n) => `<img src=x onerror=posencRan(${n})>`,
+  (n) => `<script>posencRan(${n})</script>`, (n) => `"><svg onload=posencRan(${n})>`, (n) => `<iframe src=javascript:posencRan(${n})>`];
+let uses = 0;
+/** Each payload once, each with a number of its own. */
+const payloads = () => PAYLOADS.map((p) => p(++uses));
+/** All of them in one string, for the values a link carries (its warnings quote the whole value). */
+const polyglot = () => payloads().join(' ');
+
+/**
+ * In the page: what a payload would have left in `root` and its shadow roots (elements with an on* attribute, a
+ * srcdoc, or a javascript: link or source), and the text shown there (text nodes outside textarea, script and style).
+ */
+function inspect(root) {
+  const injected = [];
+  let text = '';
+  const visit = (node) => {
+    for (const element of node.querySelectorAll('*')) {
+      for (const { name, value } of element.attributes) {
+        if (/^on/i.test(name) || name === 'srcdoc' || (/^(href|src|action|formaction)$/i.test(name) && /^\s*javascript:/i.test(value))) {
+          injected.push(`<${element.localName} ${name}="${value}">`);
+        }
+      }
+      if (element.shadowRoot) visit(element.shadowRoot);
+    }
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) if (!walker.currentNode.parentElement?.closest('textarea, script, style')) text += `${walker.currentNode.data}\n`;
+  };
+  visit(root);
+  return { injected, text };
+}
+
+/**
+ * A watched page (no violation, console error, dialog or request off the origin) on which no payload may run:
+ * page.expectInert(what, shown) asserts that, that nothing a payload would make is in the DOM, and that each of the
+ * strings `shown` is on the page as text (as typed, or quoted as JSON in a message that names it).
+ */
+async function payloadPage() {
+  const page = await watchedPage([site.origin]);
+  const ran = [];
+  await page.exposeBinding('posencRan', ({ frame }, n) => { ran.push(`payload ${n} ran in ${frame.url()}`); });
+  const literally = (text, value) => text.includes(value) || text.includes(JSON.stringify(value).slice(1, -1));
+  // Polled from here: a waitForFunction predicate that builds a function from source is refused by the policy.
+  page.waitShown = async (values) => {
+    for (const start = Date.now(); Date.now() - start < 60000; await page.waitForTimeout(100)) {
+      const { text } = await page.evaluate(`(${inspect})(document)`);
+      if (values.every((v) => literally(text, v))) return;
+    }
+    assert.fail(`not shown on ${page.url()}: ${values.join(', ')} (${page.problems.join('; ')})`);
+  };
+  page.expectInert = async (what, shown = []) => {
+    await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
+    const seen = await page.evaluate(`(${inspect})(document)`);
+    assert.deepEqual(ran, [], what);
+    assert.deepEqual(seen.injected, [], `${what}: markup made from input`);
+    for (const value of shown) assert.ok(literally(seen.text, value), `${what}: ${value} shown as text`);
+    await page.assertClean(what);
+  };
+  return page;
+}
+
+test('the audit\'s link: a config value holding markup, given by a link to the model lab, runs nothing and shows as text', async () => {
+  const page = await payloadPage();
+  const markup = '<img src=x onerror=alert(1)>';
+  const config = JSON.stringify({ model_type: 'llama4_text', num_hidden_layers: 4, head_dim: 128, floor_scale: markup });
+  await openPlayground(site, page, `?encoding=model_profile&model=custom&config_json=${encodeURIComponent(config)}`);
+  await page.waitShown([markup]);
+  await page.expectInert('the audit\'s link', [markup]);
+  await page.close();
+});
+
+test('script payloads in every displayed field of every reader run nothing and show as text', async () => {
+  const page = await payloadPage();
+
+  // config.json pasted on a family's page: keys and values, at the top and nested; the names it ignores.
+  await openPlayground(site, page, '?encoding=rope');
+  await page.click('#paste-config summary');
+  // Each case: (a fresh payload p) => [the config, what the page shows of it].
+  const pastes = [
+    (p) => [{ _name_or_path: p, model_type: p, architectures: [p], [p]: 1, head_dim: 64, rope_theta: 10000 }, [p]],
+    (p) => [{ head_dim: 64, rope_theta: p }, [p]],
+    (p) => [{ head_dim: 64, rope_scaling: { rope_type: p, factor: 4 } }, [p]],
+    (p) => [{ head_dim: 64, rope_scaling: { rope_type: 'yarn', factor: 4, [p]: 1 } }, [p]],
+  ];
+  for (const p of PAYLOADS) {
+    for (const [config, shown] of pastes.map((c) => c(p(++uses)))) {
+      await page.fill('#config-text', JSON.stringify(config));
+      await page.click('#config-apply');
+      await page.waitShown(shown);
+      await page.expectInert(`pasted ${JSON.stringify(config)}`, shown);
+    }
+  }
+
+  // A .gguf file: its name, keys and values.
+  const ggufs = [
+    (p, name) => [name, [['general.architecture', T.str, p], ['general.name', T.str, p], [p, T.str, p], [`${p}.block_count`, T.u32, 4]], [name, p]],
+    (p) => ['model.gguf', [['general.architecture', T.str, 'llama'], ['llama.block_count', T.u32, 4], ['llama.rope.freq_base', T.str, p]], [p]],
+    (p) => ['model.gguf', [['general.architecture', T.str, 'llama'], ['llama.block_count', T.u32, 4], ['llama.rope.scaling.type', T.str, p]], [p]],
+  ];
+  const fileName = () => `${payloads().filter((p) => !p.includes('/'))[uses % 3]}.gguf`;  // a file's name has no slash
+  for (const p of PAYLOADS) {
+    for (const [name, kv, shown] of ggufs.map((c) => c(p(++uses), fileName()))) {
+      await page.setInputFiles('#gguf-file', { name, mimeType: 'application/octet-stream', buffer: Buffer.from(writeGguf(kv)) });
+      await page.waitShown(shown);
+      await page.expectInert(`GGUF ${name}: ${JSON.stringify(kv)}`, shown);
+    }
+  }
+
+  // The model lab's config.json: Llama 4's temperature (the layer list wrote floor_scale and attn_scale as markup), the
+  // model's name, layer types, rope parameters' keys; a .gguf file's name and architecture there.
+  await openPlayground(site, page, '?encoding=model_profile&model=custom');
+  const labConfigs = [
+    (p) => [{ model_type: 'llama4_text', num_hidden_layers: 4, head_dim: 128, floor_scale: p }, [p]],
+    (p) => [{ model_type: 'llama4_text', num_hidden_layers: 4, head_dim: 128, attn_scale: p }, [p]],
+    (p) => [{ model_type: p, head_dim: 64 }, [p.split('/').pop()].filter(Boolean)],  // the name: a path's last part
+    (p) => [{ model_type: 'gemma3_text', head_dim: 64, num_hidden_layers: 2, layer_types: [p, 'full_attention'] }, [p]],
+    (p) => [{ model_type: 'gemma3_text', head_dim: 64, num_hidden_layers: 2, layer_types: ['sliding_attention', 'full_attention'],
+      rope_parameters: { [p]: { rope_theta: 100 }, full_attention: { rope_theta: 1e6 }, sliding_attention: { rope_theta: 1e4 } } }, []],  // unused: not shown
+  ];
+  for (const p of PAYLOADS) {
+    for (const [config, shown] of labConfigs.map((c) => c(p(++uses)))) {
+      await page.fill('#control-config_json', JSON.stringify(config));
+      await page.waitShown(shown);
+      await page.expectInert(`the model lab's config ${JSON.stringify(config)}`, shown);
+    }
+    const [name, architecture] = [fileName(), p(++uses)];
+    await page.setInputFiles('#gguf-file', { name, mimeType: 'application/octet-stream',
+      buffer: Buffer.from(writeGguf([['general.architecture', T.str, architecture], [`${architecture}.block_count`, T.u32, 3]])) });
+    await page.waitShown([name, architecture]);
+    await page.expectInert(`${name} in the model lab`, [name, architecture]);
+  }
+
+  // Links: a lab's list of encodings, compare mode's configurations (their names, with no space in a line: the legends
+  // and the note on curves that coincide), the sentences, a key that no family has and a #fragment, a tour stop.
+  const [list, key] = [polyglot(), polyglot()];
+  const names = [`<svg/onload=posencRan(${++uses})>`, `<img/src=x/onerror=posencRan(${++uses})>`];
+  const links = [
+    [`?encoding=language_model&steps=4&train_length=16&encodings=${encodeURIComponent(`rope ${list}`)}`, [`rope ${list}`]],
+    [`?encoding=compare&config_a=${encodeURIComponent(`sinusoidal as=${names[0]}`)}&config_b=${encodeURIComponent(`rope as=${names[1]}`)}` +
+      '&config_c=&config_d=', names],
+    [`?encoding=rope&text=${encodeURIComponent(polyglot())}&text2=${encodeURIComponent(polyglot())}`, []],  // shown as its tokens
+    [`?encoding=rope&${encodeURIComponent(key)}=1#${encodeURIComponent(polyglot())}`, [key]],
+    [`tour.html?stop=${encodeURIComponent(polyglot())}`, []],
+  ];
+  for (const [link, shown] of links) {
+    const [file, query] = link.startsWith('?') ? ['', link] : link.split(/(?=\?)/);
+    await openPlayground(site, page, query, file);
+    await page.waitShown(shown);
+    await page.expectInert(link, shown);
+  }
   await page.close();
 });

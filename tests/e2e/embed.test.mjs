@@ -147,21 +147,30 @@ test('embed.html with an unknown view or a bad value says so in place', async ()
   await page.close();
 });
 
-test('a host page whose Content-Security-Policy forbids workers still gets its components, computed on its own thread', async () => {
-  const strict = await serveStatic(path.join(DIST, 'examples'), {
-    prefix: '/strict/', host: 'localhost', htmlHeaders: { 'content-security-policy': "worker-src 'none'" },
-    rewriteHtml: (file, text) => text.replace('<head>', `<head>\n<base href="${site.url}examples/">`),
-  });
-  const page = await browser.newPage();
-  const notes = [];
-  page.on('console', (m) => notes.push(m.text()));
-  await page.goto(`${strict.url}blog-post.html`);
-  await page.waitForFunction(() => customElements.get('posenc-view') !== undefined);
-  await page.evaluate(() => Promise.all([...document.querySelectorAll('posenc-view')].map((v) => v.whenReady())));
-  const drawnViews = await page.$$eval('posenc-view', (views, source) => views.map((v) => new Function(`return (${source})`)()(v.shadowRoot)),
-    drawn.toString());
-  assert.deepEqual(drawnViews, [true, true]);
-  assert.ok(notes.some((n) => /posenc: computing on the page's thread/.test(n)), notes.join('\n'));
-  await page.close();
-  await strict.close();
+// A host that forbids workers, and one that enforces Trusted Types without allowing posenc's policy ('posenc', which
+// makes the worker's URL: engine/spawn.js): the worker cannot start, and the components compute on the page's thread.
+test('a host page whose policy forbids workers, or refuses posenc\'s Trusted Types policy, still gets its components, computed on its own thread', async () => {
+  for (const policy of ["worker-src 'none'", "require-trusted-types-for 'script'; trusted-types 'none'"]) {
+    const strict = await serveStatic(path.join(DIST, 'examples'), {
+      prefix: '/strict/', host: 'localhost', htmlHeaders: { 'content-security-policy': policy },
+      rewriteHtml: (file, text) => text.replace('<head>', `<head>\n<base href="${site.url}examples/">`),
+    });
+    const page = await browser.newPage();
+    const notes = [];
+    page.on('console', (m) => notes.push(m.text()));
+    await page.goto(`${strict.url}blog-post.html`);
+    await page.waitForFunction(() => customElements.get('posenc-view') !== undefined);
+    await page.evaluate(() => Promise.all([...document.querySelectorAll('posenc-view')].map((v) => v.whenReady())));
+    const drawnViews = await page.$$eval('posenc-view', (views, source) => views.map((v) => new Function(`return (${source})`)()(v.shadowRoot)),
+      drawn.toString());
+    assert.deepEqual(drawnViews, [true, true], policy);
+    assert.ok(notes.some((n) => /posenc: computing on the page's thread/.test(n)), `${policy}: ${notes.join('\n')}`);
+    // What the policy refused: the worker, or the policy that would have made its URL; nothing else.
+    const refused = page.problems.filter((p) => p.startsWith('violation')).map((p) => p.replace(/^violation in \S+: (\S+) .*$/s, '$1'));
+    assert.ok(refused.length > 0, policy);
+    assert.deepEqual([...new Set(refused)].sort(), policy.startsWith('worker') ? ['worker-src'] : ['require-trusted-types-for', 'trusted-types'],
+      `${policy}: ${page.problems.join('\n')}`);
+    await page.close();
+    await strict.close();
+  }
 });

@@ -4,14 +4,7 @@
 // A parameter's `when(params)` hides it when it does not apply.
 
 import { linkify } from './citations.js';
-
-
-function element(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-}
+import { element } from './lib/html.js';
 
 /**
  * A slider's range and scale: [sliderMin ?? min, sliderMax ?? max], logarithmic when the

@@ -6,14 +6,7 @@
 // for an error that belongs to the view itself, and a note (e.g. "cancelled").
 
 import { linkify } from './citations.js';
-
-
-function element(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-}
+import { element } from './lib/html.js';
 
 /**
  * @param {object} view  a view module (views/index.js)

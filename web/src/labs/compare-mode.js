@@ -13,8 +13,8 @@ import { defaultsOf, parse } from '../state.js';
 import { specFromConfig } from '../config/model-config.js';
 import { parseConfigText } from '../config/hf-config.js';
 
-export const formula = 'each configuration: the encoding, then its parameters, e.g. <code>rope preset=llama-3.1-8b</code> ' +
-  'or <code>rope rope_type=yarn factor=8</code>; or a pasted model config.json';
+export const formula = 'each configuration: the encoding, then its parameters, e.g. “rope preset=llama-3.1-8b” ' +
+  'or “rope rope_type=yarn factor=8”; or a pasted model config.json';
 
 export const SLOTS = ['config_a', 'config_b', 'config_c', 'config_d'];
 

@@ -18,7 +18,7 @@ export const CORPUS = {
 
 export const formula = 'Each encoding trains its own small transformer to predict the next character of Moby-Dick at L_train, ' +
   'then reads the held-out last tenth of the book at shorter and longer lengths: does its perplexity hold past L_train? ' +
-  `The text: <i>${CORPUS.title}</i>, ${CORPUS.author}, ${CORPUS.licence}.`;
+  `The text: ${CORPUS.title}, ${CORPUS.author}, ${CORPUS.licence}.`;
 
 /**
  * The model sizes: each one's model (train request keys) and maxTrainLength, the longest L_train it trains. quick, at

@@ -4,7 +4,7 @@
 import * as Plot from '@observablehq/plot';
 import { plot } from './plot.js';
 import { schemeObservable10, schemeTableau10 } from 'd3';
-import { escapeHtml } from './html.js';
+import { element } from './html.js';
 
 /** The dash patterns of the curves, in order: the decay comparison draws one curve per family with a decay curve, each its own. */
 export const DASHES = ['none', '7 4', '2 3', '10 3 2 3', '4 4', '1 2', '12 6', '6 2 2 2 2 2', '3 6', '8 2 1 2', '2 6', '14 3 3 3',
@@ -126,7 +126,10 @@ export function curveChart(o) {
     swatch.setAttribute('width', '28');
     swatch.setAttribute('height', '10');
     swatch.setAttribute('aria-hidden', 'true');
-    swatch.innerHTML = `<line x1="1" y1="5" x2="27" y2="5" stroke="${style.get(name).colour}" stroke-width="2.5" stroke-dasharray="${style.get(name).dash}"/>`;
+    const line = document.createElementNS('http://www.w3.org/2000/svg', 'line');
+    for (const [key, value] of Object.entries({ x1: 1, y1: 5, x2: 27, y2: 5, stroke: style.get(name).colour, 'stroke-width': 2.5,
+      'stroke-dasharray': style.get(name).dash })) line.setAttribute(key, value);
+    swatch.append(line);
     const short = o.series.find((s) => s.name === name).short;
     label.append(box2, swatch, document.createTextNode(short ? ` ${short}: ${name}` : ` ${name}`));
     toggles.append(label);
@@ -135,13 +138,16 @@ export function curveChart(o) {
   const note = document.createElement('p');
   note.className = 'note coincide-note';
   const called = (name) => { const short = o.series.find((s) => s.name === name).short; return short ? `${short} (${name})` : name; };
-  const listed = (names) => names.map((name) => `<b>${escapeHtml(called(name))}</b>`).join(', ').replace(/, ([^,]*)$/, ' and $1');
+  /** The names in bold, as "a, b and c": nodes (a series' name may be a pasted config's). */
+  const listed = (names) => names.flatMap((name, k) => [...(k === 0 ? [] : [k === names.length - 1 ? ' and ' : ', ']),
+    element('b', {}, [called(name)])]);
   /** The note on the curves shown that lie on top of each other (none: no note). */
   function noteOn(visible) {
-    note.innerHTML = coincidentGroups(visible).map(({ names, gap }) => (names.length === 2
-      ? `${listed(names)} coincide here (largest gap ${gap.toPrecision(2)}): one is drawn over the other. ${o.explain?.(names[0], names[1], gap) ?? ''}`
-      : `${listed(names)} coincide here (largest gap between two of them ${gap.toPrecision(2)}): drawn over one another.`)).join(' ');
-    note.hidden = note.innerHTML === '';
+    const groups = coincidentGroups(visible);
+    note.replaceChildren(...groups.flatMap(({ names, gap }, k) => [...(k === 0 ? [] : [' ']), ...listed(names), names.length === 2
+      ? ` coincide here (largest gap ${gap.toPrecision(2)}): one is drawn over the other. ${o.explain?.(names[0], names[1], gap) ?? ''}`
+      : ` coincide here (largest gap between two of them ${gap.toPrecision(2)}): drawn over one another.`]));
+    note.hidden = groups.length === 0;
   }
 
   const holder = document.createElement('div');

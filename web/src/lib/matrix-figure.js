@@ -5,6 +5,7 @@
 import { axisBottom, axisLeft, create, scaleLinear } from 'd3';
 import { colourLegend, divergingScale, paintMatrix, sequentialScale } from './raster.js';
 import { boxAverage } from './box-average.js';
+import { labelledLines } from './html.js';
 
 const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
 
@@ -20,7 +21,8 @@ const PLAIN_MARGIN = { top: 8, right: 12, bottom: 40, left: 64 };
  * @param {number} o.extent          values in [-extent, extent] span the colours
  * @param {boolean} [o.sequential]    values in [0, extent] on a sequential scale (weights)
  * @param {string} o.legendLabel
- * @param {(row: number, col: number) => string} o.describe  tooltip HTML of a cell (text in it escaped, lib/html.js)
+ * @param {(row: number, col: number) => (string|[string, string])[]} o.describe  the tooltip's lines for a cell: [label, text]
+ *   or plain text (lib/html.js labelledLines; text, never markup)
  * @param {string} o.ariaLabel
  * @param {string[]} [o.xTickLabels]  labels of the columns (tokens), used when there are at most 48
  * @param {string[]} [o.yTickLabels]  labels of the rows
@@ -72,7 +74,7 @@ export function matrixFigure(o) {
   const show = (row, col) => {
     probe.row = row;
     probe.col = col;
-    tooltip.innerHTML = o.describe(row, col);
+    tooltip.replaceChildren(...labelledLines(o.describe(row, col)));
     tooltip.hidden = false;
     const x = MARGIN.left + ((col + 0.5) / cols) * plotWidth;
     const y = MARGIN.top + ((row + 0.5) / rows) * plotHeight;

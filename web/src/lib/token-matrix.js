@@ -1,7 +1,6 @@
 // An [n, n] matrix of a sentence (attention weights, logits, one term) as a
 // heatmap with the tokens along both axes and a tooltip naming the pair.
 import { matrixFigure } from './matrix-figure.js';
-import { escapeHtml } from './html.js';
 
 /**
  * @param {object} o
@@ -16,7 +15,7 @@ import { escapeHtml } from './html.js';
  * @param {number} [o.extent]        the colour range; by default the largest |value| painted
  * @param {boolean} [o.legend]
  * @param {{rows: number[], label: string}[]} [o.outlines]  rows to outline (matrix-figure.js)
- * @param {(i: number, j: number) => string} [o.extra]  more tooltip lines
+ * @param {(i: number, j: number) => [string, string][]} [o.extra]  more tooltip lines, [label, text] (matrix-figure.js describe)
  * @param {object} o.theme           lib/theme.js
  */
 export function tokenMatrix(o) {
@@ -31,9 +30,8 @@ export function tokenMatrix(o) {
     ariaLabel: `${o.label} of every query and key of a ${n}-token sentence.`,
     describe: (i, j) => {
       const v = o.data[i * n + j];
-      return `<b>query</b> ${i} “${escapeHtml(o.tokens[i])}”<br><b>key</b> ${j} “${escapeHtml(o.tokens[j])}”<br>` +
-        (v === -Infinity ? '<b>masked</b> (causal)' : `<b>${o.label}</b> ${v.toPrecision(6)}`) +
-        (o.extra ? `<br>${o.extra(i, j)}` : '');
+      return [['query', `${i} “${o.tokens[i]}”`], ['key', `${j} “${o.tokens[j]}”`],
+        v === -Infinity ? ['masked', '(causal)'] : [o.label, v.toPrecision(6)], ...(o.extra?.(i, j) ?? [])];
     },
   });
   figure.classList.add('masked-background');
@@ -128,15 +126,15 @@ export function panels(...boxes) {
  */
 export function logitParts(a, i, j) {
   const k = i * a.n + j;
-  if (a.logits[k] === -Infinity) return '<b>logit</b> −∞ (masked)';
+  if (a.logits[k] === -Infinity) return [['logit', '−∞ (masked)']];
   const f = (v) => v.toPrecision(4);
   const t = a.terms;
   const parts = t.carrier === 'absolute'
     ? `= ${f(t.cc[k])} (w·w) + ${f(t.cp[k])} (w·p) + ${f(t.pc[k])} (p·w) + ${f(t.pp[k])} (p·p)`
     : t.carrier === 'none' ? '(content only)'
       : `= ${f(t.content[k])} (content) + ${f(t.position[k])} (${t.carrier === 'bias' ? 'bias b(i, j)' : 'rotation’s change'})`;
-  const ids = a.ids ? `<br><b>token ids</b> ${a.ids[i]} (query) · ${a.ids[j]} (key)` : '';  // the trained head's
-  return `<b>logit</b> ${a.logits[k].toPrecision(6)} ${parts}${ids}`;
+  const ids = a.ids ? [['token ids', `${a.ids[i]} (query) · ${a.ids[j]} (key)`]] : [];  // the trained head's
+  return [['logit', `${a.logits[k].toPrecision(6)} ${parts}`], ...ids];
 }
 
 /**

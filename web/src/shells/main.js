@@ -73,13 +73,13 @@ async function show(name, raw, fromLinkNames) {
 /**
  * The family's formula in the sidebar: formulas.js's, typeset once KaTeX has loaded (the views' formulas
  * come from the same module), with the core's source of it (describe()) and the page's note; a family
- * without one (compare mode) has a description in its `formula`.
+ * without one (compare mode, the labs) has a description in its `formula` (plain text).
  */
 async function showFamilyFormula(name, family) {
   const box = document.getElementById('family-formula');
   // A lab's description at once; a family's formula after the first figures (a lab's may take minutes to train):
   // formulas.js and KaTeX are not what the reader waits for.
-  if (family.formula) { box.innerHTML = family.formula; return; }
+  if (family.formula) { box.replaceChildren(...linkify(family.formula)); return; }  // text, its citations linked
   box.replaceChildren();
   await stage?.whenSettled();
   if (current?.name !== name) return;

@@ -27,8 +27,7 @@ export function render(element, result) {
     ariaLabel: `Attention bias matrix, ${rows} queries by ${cols} keys.`,
     describe: (i, j) => {
       const v = data[i * cols + j];
-      return `<b>query i</b> ${i}<br><b>key j</b> ${j}<br><b>j − i</b> ${j - i}<br>` +
-        (v === -Infinity ? '<b>masked</b> (−∞, causal)' : `<b>bias</b> ${v.toPrecision(6)}`);
+      return [['query i', i], ['key j', j], ['j − i', j - i], v === -Infinity ? ['masked', '(−∞, causal)'] : ['bias', v.toPrecision(6)]];
     },
   });
   figure.classList.add('masked-background');

@@ -33,10 +33,10 @@ export function render(element, result) {
     describe: (row, col) => {
       const pair = pairOfColumn[col];
       const omega = result.inv_freq[pair];
-      return `<b>position</b> ${row}<br><b>dimension</b> ${col} (${isCosine[col] ? 'cos' : 'sin'})<br>` +
-        `<b>value</b> ${data[row * cols + col].toPrecision(6)} = ${isCosine[col] ? 'cos' : 'sin'}(${row} · ${omega.toPrecision(4)}) ` +
-        `= ${isCosine[col] ? 'cos' : 'sin'}(${(row * omega).toPrecision(5)} rad)<br><b>pair i</b> ${pair}<br>` +
-        `<b>wavelength</b> ${result.wavelength[pair].toPrecision(6)} tokens`;
+      const f = isCosine[col] ? 'cos' : 'sin';
+      return [['position', row], ['dimension', `${col} (${f})`],
+        ['value', `${data[row * cols + col].toPrecision(6)} = ${f}(${row} · ${omega.toPrecision(4)}) = ${f}(${(row * omega).toPrecision(5)} rad)`],
+        ['pair i', pair], ['wavelength', `${result.wavelength[pair].toPrecision(6)} tokens`]];
     },
   }));
 }

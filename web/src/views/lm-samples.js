@@ -1,7 +1,7 @@
 // What each trained language model writes: characters drawn one at a time
 // (temperature 0.8) after a long prompt from the held-out text, so the model reads
 // past L_train while it writes.
-import { escapeHtml } from '../lib/html.js';
+import { element as el } from '../lib/html.js';
 
 export const id = 'lm-samples';
 export const title = 'Generated text per encoding';
@@ -15,10 +15,12 @@ const tail = (text, count) => (text.length > count ? `…${text.slice(-count)}` 
 
 /** @param {{languageModel: {runs: {name, samples: {prompt, generated}[], retrained: boolean}[]}}} result */
 export function render(element, result) {
-  const blocks = result.languageModel.runs.map((r) => `<section class="lm-sample"><h4>${escapeHtml(r.name)}</h4>` +
-    r.samples.map((s) => `<p class="sample"><span class="prompt" title="the prompt (its last 80 characters)">${escapeHtml(tail(s.prompt, 80))}</span>` +
-      `<span class="generated">${escapeHtml(s.generated)}</span></p>`).join('') + '</section>');
-  element.innerHTML = `<div class="lm-samples">${blocks.join('')}</div>`;
+  element.replaceChildren(el('div', { class: 'lm-samples' }, result.languageModel.runs.map((r) => el('section', { class: 'lm-sample' }, [
+    el('h4', {}, [r.name]),
+    ...r.samples.map((s) => el('p', { class: 'sample' }, [
+      el('span', { class: 'prompt', title: 'the prompt (its last 80 characters)' }, [tail(s.prompt, 80)]),
+      el('span', { class: 'generated' }, [s.generated])])),
+  ]))));
 }
 
 /** The CSV table: one row per sample. */

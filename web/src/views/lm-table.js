@@ -1,7 +1,7 @@
 // The language-model lab's results, one row per encoding: the numbers the
 // explainers compare (final training and validation loss, perplexity at L_train
 // and 4 x L_train, milliseconds per training step).
-import { escapeHtml } from '../lib/html.js';
+import { element as el } from '../lib/html.js';
 
 export const id = 'lm-table';
 export const title = 'Results per encoding';
@@ -36,20 +36,20 @@ export function render(element, result) {
   const body = rows(result.languageModel);
   const best = (k, low = true) => body.reduce((b, r) => (r[k] !== undefined && (b === null || (low ? r[k] < b : r[k] > b)) ? r[k] : b), null);
   const bests = [1, 2, 3, 4, 5, 6].map((k) => best(k));  // the numeric columns
-  const cell = (v, k, digits) => {
-    const text = v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
-    return `<td${v === bests[k - 1] ? ' class="best" title="the lowest"' : ''}>${text}</td>`;
-  };
-  const html = `<table class="numbers lm-table"><caption>Character-level models on ${escapeHtml(result.languageModel.corpus.title)}, ` +
-    `L_train = ${trainLength} (lower is better in every column; the lowest in bold)</caption><thead><tr>` +
-    '<th scope="col">encoding</th><th scope="col">train loss</th><th scope="col">validation loss</th>' +
-    `<th scope="col">perplexity at ${trainLength}</th><th scope="col">perplexity at ${4 * trainLength}</th>` +
-    '<th scope="col">ratio 4× / 1×</th><th scope="col">ms per step</th>' +
-    '<th scope="col" title="Head 0 of layer 0 against the trained parameters the family’s views show (trained by the native build with these settings)">the views’ trained set again?</th></tr></thead><tbody>' +
-    body.map((r) => `<tr><th scope="row">${escapeHtml(r[0])}</th>${cell(r[1], 1, 3)}${cell(r[2], 2, 3)}${cell(r[3], 3, 2)}` +
-      `${cell(r[4], 4, 2)}${cell(r[5], 5, 2)}${cell(r[6], 6, 1)}<td class="reproduced">${REPRODUCED[String(r[7] ?? null)]}</td></tr>`).join('') +
-    '</tbody></table>';
-  element.innerHTML = `<div class="lm-table-box" tabindex="0" role="region" aria-label="results per encoding">${html}</div>`;  // scrolls on a narrow screen
+  const cell = (v, k, digits) => el('td', v === bests[k - 1] ? { class: 'best', title: 'the lowest' } : {},
+    [v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits)]);
+  const col = (text, title) => el('th', { scope: 'col', ...(title ? { title } : {}) }, [text]);
+  const numbers = el('table', { class: 'numbers lm-table' }, [
+    el('caption', {}, [`Character-level models on ${result.languageModel.corpus.title}, L_train = ${trainLength} ` +
+      '(lower is better in every column; the lowest in bold)']),
+    el('thead', {}, [el('tr', {}, [col('encoding'), col('train loss'), col('validation loss'), col(`perplexity at ${trainLength}`),
+      col(`perplexity at ${4 * trainLength}`), col('ratio 4× / 1×'), col('ms per step'),
+      col('the views’ trained set again?', 'Head 0 of layer 0 against the trained parameters the family’s views show (trained by the native build with these settings)')])]),
+    el('tbody', {}, body.map((r) => el('tr', {}, [el('th', { scope: 'row' }, [r[0]]), cell(r[1], 1, 3), cell(r[2], 2, 3), cell(r[3], 3, 2),
+      cell(r[4], 4, 2), cell(r[5], 5, 2), cell(r[6], 6, 1), el('td', { class: 'reproduced' }, [REPRODUCED[String(r[7] ?? null)]])]))),
+  ]);
+  // In a box that scrolls on a narrow screen.
+  element.replaceChildren(el('div', { class: 'lm-table-box', tabindex: '0', role: 'region', 'aria-label': 'results per encoding' }, [numbers]));
 }
 
 /** The CSV table: the rows as drawn, full precision. */

@@ -5,7 +5,7 @@ import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 import { kindColours } from '../lib/kind-colours.js';
-import { escapeHtml } from '../lib/html.js';
+import { element as el } from '../lib/html.js';
 
 export const id = 'profile-layers';
 export const title = 'Every layer: what acts on positions, and how far it attends';
@@ -55,17 +55,18 @@ export function render(element, result) {
     ],
   });
   if (n === 0) figure.textContent = `${l.model}: the config gives no num_hidden_layers, so every layer is read as one kind: ${l.kinds[0].label}.`;
-  const summary = document.createElement('ul');
-  summary.className = 'profile-kinds';
-  summary.innerHTML = l.kinds.map((k) => `<li><b>${k.index}: ${escapeHtml(k.name)}</b> ` +
-    `(${k.layers.length || 'all'} layer${k.layers.length === 1 ? '' : 's'}): ${escapeHtml(k.label)}; attention ${escapeHtml(windowText(k.window))}` +
-    `${k.temperature ? `; queries scaled by position (floor_scale ${k.temperature.floor_scale}, attn_scale ${k.temperature.attn_scale})` : ''}</li>`).join('');
-  const notes = document.createElement('details');
-  notes.className = 'profile-notes';
-  notes.innerHTML = `<summary>How the config was read (${l.notes.length + l.read.notes.length} notes, ${l.read.used.length} keys read)</summary>` +
-    `<ul>${[...l.read.notes, ...l.notes].map((t) => `<li>${escapeHtml(t)}</li>`).join('')}</ul>` +
-    `<p>read: ${escapeHtml(l.read.used.join(', '))}</p>` +
-    (l.read.unmodelled.length ? `<p>positional, not modelled: ${l.read.unmodelled.map((u) => `${escapeHtml(u.key)} (${escapeHtml(u.why)})`).join('; ')}</p>` : '');
+  // Every name and number here comes from the config (a link's config_json, a paste, a .gguf file): text nodes only.
+  const summary = el('ul', { class: 'profile-kinds' }, l.kinds.map((k) => el('li', {}, [
+    el('b', {}, [`${k.index}: ${k.name}`]),
+    ` (${k.layers.length || 'all'} layer${k.layers.length === 1 ? '' : 's'}): ${k.label}; attention ${windowText(k.window)}` +
+      (k.temperature ? `; queries scaled by position (floor_scale ${k.temperature.floor_scale}, attn_scale ${k.temperature.attn_scale})` : ''),
+  ])));
+  const notes = el('details', { class: 'profile-notes' }, [
+    el('summary', {}, [`How the config was read (${l.notes.length + l.read.notes.length} notes, ${l.read.used.length} keys read)`]),
+    el('ul', {}, [...l.read.notes, ...l.notes].map((t) => el('li', {}, [t]))),
+    el('p', {}, [`read: ${l.read.used.join(', ')}`]),
+    ...(l.read.unmodelled.length ? [el('p', {}, [`positional, not modelled: ${l.read.unmodelled.map((u) => `${u.key} (${u.why})`).join('; ')}`])] : []),
+  ]);
   element.replaceChildren(figure, summary, notes);
 }
 

@@ -40,9 +40,8 @@ export function render(element, result) {
       ariaLabel: `Rotated query, ${layout} layout, ${rows} positions by ${cols} dimensions.`,
       describe: (row, col) => {
         const pair = pairOf(layout, col, rotary.rotary_dim);
-        return `<b>position</b> ${row}<br><b>dimension</b> ${col}<br><b>value</b> ${data[row * cols + col].toPrecision(6)}<br>` +
-          (pair === null ? '<b>not rotated</b> (past rotary_dim)'
-            : `<b>pair i</b> ${pair}<br><b>θᵢ</b> ${rotary.inv_freq[pair].toPrecision(5)} rad/token`);
+        return [['position', row], ['dimension', col], ['value', data[row * cols + col].toPrecision(6)],
+          ...(pair === null ? [['not rotated', '(past rotary_dim)']] : [['pair i', pair], ['θᵢ', `${rotary.inv_freq[pair].toPrecision(5)} rad/token`]])];
       },
     }));
     return panel;

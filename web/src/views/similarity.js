@@ -24,7 +24,7 @@ export function render(element, result) {
     data, rows, cols, preview: result.similarity.preview, width: Math.min(figureWidth(element), 560), height: 480,
     xLabel: 'position j →', yLabel: '↓ position i', extent: extent || 1, legendLabel: label,
     ariaLabel: `Position similarity (${result.metric}), ${rows} by ${cols} positions.`,
-    describe: (i, j) => `<b>i</b> ${i}<br><b>j</b> ${j}<br><b>|i − j|</b> ${Math.abs(i - j)}<br><b>${label}</b> ${data[i * cols + j].toPrecision(6)}`,
+    describe: (i, j) => [['i', i], ['j', j], ['|i − j|', Math.abs(i - j)], [label, data[i * cols + j].toPrecision(6)]],
   }));
 }
 

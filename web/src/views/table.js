@@ -41,8 +41,8 @@ export function render(element, result) {
     xLabel: 'dimension →', yLabel: '↓ position (token)', extent: extent || 1, legendLabel: 'table value',
     ariaLabel: `Position table, ${rows} positions by ${cols} dimensions, ${existing} of them stored.`,
     describe: (row, col) => (row >= existing
-      ? `<b>position</b> ${row}<br><b>no embedding exists</b>: the table has max_position_embeddings = ${result.maxPositions} rows`
-      : `<b>position</b> ${row}<br><b>dimension</b> ${col}<br><b>value</b> ${data[row * cols + col].toPrecision(6)}`),
+      ? [['position', row], ['no embedding exists:', `the table has max_position_embeddings = ${result.maxPositions} rows`]]
+      : [['position', row], ['dimension', col], ['value', data[row * cols + col].toPrecision(6)]]),
   });
   figure.classList.add('masked-background');
   const parts = [figure];

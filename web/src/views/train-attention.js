@@ -51,9 +51,8 @@ export function render(element, result) {
       xLabel: 'key position j (tokens) →', yLabel: '↓ query position i (tokens)', extent, sequential: true, legendLabel: LEGEND,
       rules: n > trainLength ? [{ axis: 'x', at: trainLength, label: `L_train = ${trainLength}` }, { axis: 'y', at: trainLength }] : [],
       ariaLabel: `Trained attention weights of ${arm}${layers > 1 ? `, layer ${layer + 1}` : ''}, a ${n}-token test sequence.`,
-      describe: (i, j) => `<b>query i</b> ${i}, token ${token(i)}<br><b>key j</b> ${j}, token ${m.tokens[j]}<br>` +
-        (j > i ? '<b>masked</b> (causal)' : `<b>weight</b> ${formatNumber(weights[i * n + j])}`) +
-        (i >= trainLength ? '<br>past L_train' : ''),
+      describe: (i, j) => [['query i', `${i}, token ${token(i)}`], ['key j', `${j}, token ${m.tokens[j]}`],
+        j > i ? ['masked', '(causal)'] : ['weight', formatNumber(weights[i * n + j])], ...(i >= trainLength ? ['past L_train'] : [])],
     }));
   })));
   const figure = document.createElement('div');

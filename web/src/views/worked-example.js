@@ -3,7 +3,7 @@
 // causal mask) with a sinusoidal encoding (in the sinusoidal family) or RoPE
 // (in the RoPE family): x, P, x + P, q, k (each pair before and after its
 // rotation for RoPE), v, the scores, the softmax weights and the output.
-import { escapeHtml } from '../lib/html.js';
+import { element as el } from '../lib/html.js';
 
 export const id = 'worked';
 export const title = 'Worked example: “the sky is not”, d_model = 8';
@@ -16,24 +16,20 @@ const fmt = (v) => (v === -Infinity ? '−∞' : Math.abs(v) < 5e-7 ? '0' : v.to
 const SUB = '₀₁₂₃₄₅₆₇';
 
 /**
- * A table of numbers in a box that scrolls sideways on a narrow screen; cells are HTML.
+ * A table of numbers in a box that scrolls sideways on a narrow screen; a cell is text, or a list of text and nodes.
  * @param {string} quantity  names the table (data-quantity) for tests and readers of the DOM
  */
 function numbers(quantity, head, rows) {
-  const box = document.createElement('div');
-  box.className = 'table-scroll';
-  const t = document.createElement('table');
-  t.className = 'numbers';
-  t.dataset.quantity = quantity;
-  t.innerHTML = `<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>` +
-    `<tbody>${rows.map((r) => `<tr>${r.map((c, k) => (k === 0 ? `<th scope="row">${c}</th>` : `<td>${c}</td>`)).join('')}</tr>`).join('')}</tbody>`;
-  box.append(t);
-  return box;
+  const cells = (c) => (Array.isArray(c) ? c : [c]);
+  return el('div', { class: 'table-scroll' }, [el('table', { class: 'numbers', 'data-quantity': quantity }, [
+    el('thead', {}, [el('tr', {}, head.map((h) => el('th', { scope: 'col' }, [h])))]),
+    el('tbody', {}, rows.map((r) => el('tr', {}, r.map((c, k) => (k === 0 ? el('th', { scope: 'row' }, cells(c)) : el('td', {}, cells(c))))))),
+  ])]);
 }
 
 /** Rows of an [n, cols] matrix, labelled by token. */
 function matrixRows(data, tokens, cols) {
-  return tokens.map((t, p) => [`${p} ${escapeHtml(t)}`, ...Array.from(data.subarray(p * cols, p * cols + cols), fmt)]);
+  return tokens.map((t, p) => [`${p} ${t}`, ...Array.from(data.subarray(p * cols, p * cols + cols), fmt)]);
 }
 
 const dims = (prefix = 'dim') => ['', ...Array.from({ length: D }, (_, c) => `${prefix} ${c}`)];
@@ -45,9 +41,9 @@ function pairOf(layout, i) {
 
 /** The rotation table of q or k: for each position and pair, (a, b) before → after, turned by p·θᵢ. */
 function rotationRows(before, after, tokens, layout) {
-  return tokens.map((t, p) => [`${p} ${escapeHtml(t)}`, ...Array.from({ length: D / 2 }, (_, i) => {
+  return tokens.map((t, p) => [`${p} ${t}`, ...Array.from({ length: D / 2 }, (_, i) => {
     const [c0, c1] = pairOf(layout, i);
-    return `(${fmt(before[p * D + c0])}, ${fmt(before[p * D + c1])})<br>→ (${fmt(after[p * D + c0])}, ${fmt(after[p * D + c1])})`;
+    return [`(${fmt(before[p * D + c0])}, ${fmt(before[p * D + c1])})`, el('br'), `→ (${fmt(after[p * D + c0])}, ${fmt(after[p * D + c1])})`];
   })]);
 }
 
@@ -58,7 +54,7 @@ export function render(element, result) {
   const tokens = h.tokens;
   const rope = w.type === 'rope';
   const heading = (text) => { const e = document.createElement('h3'); e.textContent = text; return e; };
-  const keys = ['', ...tokens.map((t, j) => `key ${j} ${escapeHtml(t)}`)];
+  const keys = ['', ...tokens.map((t, j) => `key ${j} ${t}`)];
   const parts = [
     heading(`Frequencies θᵢ = ${w.base}^(−2i/8)`),
     numbers('omega', ['pair i', 'θᵢ (rad/token)', 'wavelength 2π/θᵢ (tokens)'],
@@ -70,7 +66,7 @@ export function render(element, result) {
     parts.push(
       heading('2. Angles p·θᵢ (radians) by which pair i of position p turns'),
       numbers('angles', ['', ...Array.from(w.omega, (_, i) => `pair ${i}`)],
-        tokens.map((t, p) => [`${p} ${escapeHtml(t)}`, ...Array.from(w.omega, (o) => fmt(p * o))])),
+        tokens.map((t, p) => [`${p} ${t}`, ...Array.from(w.omega, (o) => fmt(p * o))])),
       heading(`3. q = x W_q, then rotated: each pair (${w.layout === 'interleaved' ? 'dims 2i, 2i+1' : 'dims i, i+4'}) before → after`),
       numbers('q', ['', ...Array.from(w.omega, (_, i) => `pair ${i}`)], rotationRows(h.q_unrotated, h.q, tokens, w.layout)),
       heading('4. k = x W_k, rotated the same way'),
