@@ -5,6 +5,7 @@ import * as Plot from '@observablehq/plot';
 import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
+import { element } from '../lib/html.js';
 
 export const id = 'profile-stacks';
 export const title = 'The same config under transformers, llama.cpp and vLLM';
@@ -45,13 +46,8 @@ export function verdict(s) {
     (s.attention_factors_differ ? '; the attention factors differ' : '') + (s.logit_scales_differ ? '; the softmax scales differ' : '') + '.';
 }
 
-/** An element of tag with text (and attributes). */
-function node(tag, text, attributes = {}) {
-  const made = document.createElement(tag);
-  made.textContent = text;
-  for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, value);
-  return made;
-}
+/** An element of tag with text (and attributes): lib/html.js's element, text as its one child. */
+const node = (tag, text, attributes = {}) => element(tag, attributes, [String(text)]);
 
 /** The table of what each stack computes: its attention factor, softmax scale, layout, slowest θ and note. */
 function stacksTable(s) {
