@@ -79,6 +79,9 @@ test('a link past its size\'s L_train falls back to the default L_train and trai
   const bar = page.getByRole('progressbar', { name: /^training / }).first();
   await bar.waitFor({ timeout: 60000 });
   assert.match(await page.textContent('#lm-extrapolation .busy-text'), /^training (none \d \/ 1 steps|none testing|…) \(0 of 1 arms done\)$/);
+  // The replacement is said while the fallback's run trains, not after it: one warning, by the control's name.
+  assert.deepEqual(await page.$$eval('#warnings li', (items) => items.map((li) => li.dataset.param)), ['train_length']);
+  assert.match(await page.textContent('#warnings li'), /^train_length = 128 is invalid.*; using the default "64"$/);
   // Until the fallback's run draws, a view says what the lab refused by its control's name (no internal key).
   for (const text of await page.$$eval('section.view .error', (e) => e.map((x) => x.textContent).filter(Boolean))) {
     assert.match(text, /train_length (= 128 )?is invalid/);

@@ -71,7 +71,7 @@ export function shareSnippets(site, viewId, name, raw, { title = viewId, height 
  * @param {string} o.name            the family (its spec type)
  * @param {Record<string, string>} o.raw  raw values read from a link or attributes (the rest take defaults)
  * @param {Set<string>} [o.fromLink]  the names in o.raw that came from a link: refused ones become warnings
- * @param {(w: {param: string, message: string}) => void} o.warn
+ * @param {(w: {param: string, message: string, id?: string}) => void} o.warn  (a warning with an id replaces the one of that id)
  * @param {string[]} [o.viewIds]     the views to show (the family's by default)
  * @param {HTMLElement} o.container  where the view frames go
  * @param {'h2'|'h3'} [o.heading]
@@ -240,7 +240,11 @@ export async function createStage(o) {
     // Values from a link (or attributes) that the core refuses together: fall back, draw again.
     if (outcome.errors.length && (fromLink.size || fallback)) {
       const next = fallBack(outcome.errors);
-      if (next) return set(next, null);
+      if (next) {
+        // Said at once, not after the next run: a lab's run takes minutes. The finished fallback's warning replaces it.
+        warnFallback({ final: false });
+        return set(next, null);
+      }
     }
     if (fallback) warnFallback();
     const ok = outcome.errors.length === 0 && !outcome.cancelled.length && Object.keys(parsed.errors).length === 0;
@@ -304,10 +308,13 @@ export async function createStage(o) {
     return { ...whole };
   }
 
-  /** One warning for a finished fallback: what the core refused, and each value replaced with what replaced it. */
-  function warnFallback() {
+  /**
+   * One warning for a fallback: what the core refused, and each value replaced with what replaced it. Under way
+   * (final false) it is said and the fallback goes on; finished, it replaces the one said under way (one id).
+   */
+  function warnFallback({ final = true } = {}) {
     const { replaced } = fallback;
-    fallback = null;
+    if (final) fallback = null;
     if (!replaced.length) return;
     const shown = (value) => JSON.stringify(value || '(none)');
     const swap = (r) => `${r.param} = ${shown(r.from)} by ${shown(r.to)}`;
@@ -318,7 +325,7 @@ export async function createStage(o) {
       : whys.length === 1 ? `${whys[0]}; replaced ${replaced.map(swap).join(', ')}`
         : `These values of the link do not work together: ${whys.map((why) =>
           `${why} (replaced ${replaced.filter((r) => r.why === why).map(swap).join(', ')})`).join('; ')}`;
-    o.warn({ param: replaced[0].param, message });
+    o.warn({ param: replaced[0].param, message, id: 'fallback' });
   }
 
   async function exportFigure(view, viewFrame, kind) {

@@ -4,7 +4,7 @@
 
 /**
  * @param {HTMLElement} box  an element with role="status"
- * @returns {{add(w: {param: string, message: string}): void, clear(): void, list(): object[]}}
+ * @returns {{add(w: {param: string, message: string, id?: string}): void, clear(): void, list(): object[]}}
  */
 export function createWarnings(box) {
   const items = [];
@@ -28,7 +28,10 @@ export function createWarnings(box) {
     box.replaceChildren(heading, list, close);
   }
   return {
+    /** Adds w once (by its message); a warning with an id replaces the last one of that id (a fallback's, said under way). */
     add(w) {
+      const same = w.id === undefined ? -1 : items.findIndex((x) => x.id === w.id);
+      if (same >= 0) items.splice(same, 1);
       if (!items.some((x) => x.message === w.message)) items.push(w);
       draw();
     },
