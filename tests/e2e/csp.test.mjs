@@ -353,6 +353,12 @@ test('the audit\'s link: a config value holding markup, given by a link to the m
   await openPlayground(site, page, `?encoding=model_profile&model=custom&config_json=${encodeURIComponent(config)}`);
   await page.waitShown([markup]);
   await page.expectInert('the audit\'s link', [markup]);
+  // The reader refuses the text as floor_scale; the link falls back to the lab's model, said in one warning in which the
+  // replaced config texts are cut (the default's is 1.6 KB).
+  const warned = await page.$$eval('#warnings li', (items) => items.map((li) => li.textContent));
+  assert.equal(warned.length, 1, warned.join('\n'));
+  assert.match(warned[0], /^floor_scale = "<img src=x onerror=alert\(1\)>" is invalid: .*; replaced config_json = /);
+  assert.ok(warned[0].length < 500, `the warning writes the configs cut: ${warned[0].length} characters`);
   await page.close();
 });
 

@@ -13,6 +13,12 @@ import { createViewFrame } from './view-frame.js';
 import { createSession } from './session.js';
 import { escapeHtml as escapeAttribute } from './lib/html.js';
 
+/** A link's raw value as a warning writes it: its JSON, cut at 120 characters (a pasted config's text runs to kilobytes). */
+function shownValue(value) {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 116)}..."` : text;
+}
+
 
 /** The raw values a query is read against: the defaults, or a family's base for them (a model preset's values). Family
  * `name` loaded (catalogue.js loadFamily). */
@@ -189,7 +195,7 @@ export async function createStage(o) {
     // (A preset or comparison that becomes "custom" only says the values no longer match it.)
     for (const key of fromLink) {
       if (fixed[key] === nextRaw[key] || fixed[key] === 'custom') continue;
-      o.warn({ param: key, message: `${key} = ${JSON.stringify(nextRaw[key])} does not fit the link's other values; using ${JSON.stringify(fixed[key])}` });
+      o.warn({ param: key, message: `${key} = ${shownValue(nextRaw[key])} does not fit the link's other values; using ${shownValue(fixed[key])}` });
       fromLink.delete(key);
     }
     raw = fixed;
@@ -316,7 +322,7 @@ export async function createStage(o) {
     const { replaced } = fallback;
     if (final) fallback = null;
     if (!replaced.length) return;
-    const shown = (value) => JSON.stringify(value || '(none)');
+    const shown = (value) => shownValue(value || '(none)');
     const swap = (r) => `${r.param} = ${shown(r.from)} by ${shown(r.to)}`;
     const whys = [...new Set(replaced.map((r) => r.why))];
     // One value the core's message names: that message, as for a value refused alone; else what was replaced, for each reason.
@@ -460,9 +466,9 @@ export async function readLink(entries, { shellKeys = [], viewId = null, anyCase
     if (asked === undefined) {
       // no encoding asked: the default, or the first family with the view
     } else if (!known) {
-      warnings.push({ param: 'encoding', message: `encoding = ${JSON.stringify(asked)} ignored: expected one of ${FAMILY_NAMES.join(', ')}; showing ${fallback}` });
+      warnings.push({ param: 'encoding', message: `encoding = ${shownValue(asked)} ignored: expected one of ${FAMILY_NAMES.join(', ')}; showing ${fallback}` });
     } else {
-      warnings.push({ param: 'view', message: `view = ${JSON.stringify(viewId)} is not a view of ${asked}; showing it for ${fallback}` });
+      warnings.push({ param: 'view', message: `view = ${shownValue(viewId)} is not a view of ${asked}; showing it for ${fallback}` });
     }
     name = fallback;
   }
