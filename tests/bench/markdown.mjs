@@ -2,6 +2,7 @@
 // Markdown tables, for the README:  node tests/bench/markdown.mjs [file]
 import fs from 'node:fs';
 import { describePaths, markdownPathsTable, peakFor } from './paths.mjs';
+import { formatLmPage } from './lm-page.mjs';
 
 const file = process.argv[2] ?? 'bench-results.json';
 const r = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -49,14 +50,21 @@ if (r.bundle) {
   console.log('\n| bundle (gzip -9) | KB | files |\n|---|---|---|');
   for (const [name, b] of Object.entries(r.bundle)) console.log(`| ${name} | ${(b.gzipBytes / 1024).toFixed(1)} | ${b.files.map((f) => f.file.split('/').pop()).join(', ')} |`);
 }
-if (r.trainLm) {
+if (r.trainLm?.encodings) {
   const t = r.trainLm;
-  console.log(`\n| train-lm (${t.steps} steps of ${t.tokensPerStep} tokens; ${t.text.vocab} characters) | tokens/s | loss, first step → last |\n|---|---|---|`);
-  for (const [name, e] of Object.entries(t.engines)) {
-    if (e.error) console.log(`| ${name} | failed | |`);
-    else console.log(`| ${name} | ${Math.round(e.tokensPerSecond)}${name !== 'posenc' && t.ratio ? ` (×${t.ratio.toFixed(2)})` : ''} | ${e.losses[0].toFixed(2)} → ${e.losses.at(-1).toFixed(2)} |`);
-  }
+  const names = [...new Set(Object.values(t.encodings).flatMap((e) => Object.keys(e.engines)))];
+  const loss = (l) => `${l[0].toFixed(2)} → ${(l.slice(-10).reduce((a, b) => a + b, 0) / Math.min(10, l.length)).toFixed(2)}`;
+  const cell = (enc, name) => {
+    const e = enc.engines[name];
+    if (!e) return '–';
+    if (e.error) return 'failed';
+    return `${Math.round(e.tokensPerSecond)}${enc.ratios[name] ? ` (×${enc.ratios[name].toFixed(2)})` : ''}<br>loss ${loss(e.losses)}`;
+  };
+  console.log(`\n| train-lm, tokens/s (${t.steps} steps of ${t.tokensPerStep} tokens, ${t.text.vocab} characters; loss: step 1 → the last 10) | ${names.join(' | ')} |`);
+  console.log(`|---|${names.map(() => '---').join('|')}|`);
+  for (const [type, enc] of Object.entries(t.encodings)) console.log(`| ${type} | ${names.map((n) => cell(enc, n)).join(' | ')} |`);
 }
+if (r.lmPage) console.log(`\n${formatLmPage(r.lmPage)}`);
 if (r.embedWeight?.pages) {
   const e = r.embedWeight, kb = (b) => (b / 1024).toFixed(1);
   console.log(`\n| embed weight (cold cache, gzip -${e.gzipLevel}) | KB before the first figure | KB settled | first figure, ms | largest before the figure |\n|---|---|---|---|---|`);

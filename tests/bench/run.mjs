@@ -7,8 +7,10 @@
 //   npm run bench                         everything (~3-4 minutes on 2 cores)
 //   npm run bench -- --only rope,startup  workloads whose id or group contains a word
 //                                         (groups: attention rope sinusoid matmul overhead,
-//                                          and the sections peak native startup bundle train train-lm page simd embed;
-//                                          train also selects train-lm; embed: tests/bench/embed-weight.mjs)
+//                                          and the sections peak native startup bundle train train-lm lm-page page simd embed;
+//                                          train also selects train-lm and lm-page (page selects lm-page too);
+//                                          train-lm: tests/bench/train-lm.mjs (PyTorch-CPU peer: peers/torch_lm.py);
+//                                          lm-page: tests/bench/lm-page.mjs; embed: tests/bench/embed-weight.mjs)
 //   npm run bench -- --budget 2           seconds of timed rounds per workload (default 5)
 //   npm run bench -- --json out.json      where the results go (default bench-results.json)
 //   npm run bench -- --baseline-build DIR  an earlier build's posenc.mjs + posenc.wasm, timed as one more engine,
@@ -43,8 +45,9 @@ import { evaluateTargets } from './targets.mjs';
 import * as posencPeer from './peers/posenc.mjs';
 import { simdCounts } from './simd-counts.mjs';
 import { measureTrain } from './train.mjs';
-import { measureTrainLm } from './train-lm.mjs';
+import { formatTrainLm, measureTrainLm } from './train-lm.mjs';
 import { measurePage } from './page.mjs';
+import { formatLmPage, measureLmPage } from './lm-page.mjs';
 import { measureEmbedWeight, formatEmbedWeight } from './embed-weight.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -313,8 +316,12 @@ if (selected('train')) {
   results.train = await measureTrain();
 }
 if (selected('train-lm')) {
-  log('train-lm: the text transformer in posenc and in tfjs-wasm, step by step ...');
+  log('train-lm: the lab\'s quick text transformer per encoding in posenc, PyTorch-CPU and (learned) tfjs-wasm, chunk by chunk ...');
   results.trainLm = await measureTrainLm({ log });
+}
+if (selected('lm-page', 'train')) {
+  log('lm-page: the language-model lab\'s default run in headless Chromium, navigation to the final figure ...');
+  try { results.lmPage = await measureLmPage({ log }); } catch (e) { results.lmPage = { error: String(e.message).split('\n')[0] }; }
 }
 if (selected('page')) {
   log('page: the built playground in headless Chromium (dragging base, typing 500 tokens, pasting a 12 MB config) ...');
@@ -375,20 +382,9 @@ if (results.train) {
   console.log(`  ${pad('total', 20)} ${fmtMs(results.train.totalMs)}`);
 }
 
-if (results.trainLm) {
-  const t = results.trainLm, m = t.model;
-  console.log(`\ntrain-lm: posenc's text transformer (${m.layers} layers, ${m.n_heads} heads, d_model ${m.d_model}, MLP ${m.intermediate_size}, RMSNorm, learned positions)`
-    + ` trained on ${m.batch_size} x ${m.train_length} tokens a step, Adam lr ${m.lr}, in posenc (pe.trainer) and in tfjs-wasm (tf.train.adam);`);
-  console.log(`  ${t.steps} timed steps each after ${t.warmup} warm-up, alternating; text: ${t.text.source}, ${t.text.characters} characters, ${t.text.vocab} distinct (ln ${t.text.vocab} = ${Math.log(t.text.vocab).toFixed(2)})`);
-  const every = (losses) => [0, 0.25, 0.5, 0.75, 1].map((f) => losses[Math.round(f * (losses.length - 1))].toFixed(2)).join(' ');
-  for (const [name, e] of Object.entries(t.engines)) {
-    if (e.error) { console.log(`  ${pad(name, 20)} failed: ${e.error}`); continue; }
-    console.log(`  ${pad(name, 20)} ${pad(`${Math.round(e.tokensPerSecond)} tokens/s`, 16)} ${pad(`(${e.seconds.toFixed(1)} s)`, 9)} loss at steps 1 .. ${e.losses.length}: ${every(e.losses)}`
-      + `${e.leakedTensors ? `  (${e.leakedTensors} tensors leaked)` : ''}`);
-  }
-  if (t.ratio !== undefined) console.log(`  ${pad('posenc / tfjs-wasm', 20)} ${t.ratio.toFixed(2)}x tokens/s`);
-  if (t.vocabularyMismatch) console.log(`  warning: ${t.vocabularyMismatch}`);
-}
+if (results.trainLm) console.log(`\n${formatTrainLm(results.trainLm)}`);
+
+if (results.lmPage) console.log(`\n${formatLmPage(results.lmPage)}`);
 
 if (results.page) {
   console.log('\npage: the longest main-thread task (reported, not enforced; the engine works in a Web Worker)');

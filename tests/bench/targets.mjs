@@ -169,11 +169,12 @@ export const TARGETS = [
   },
   {
     id: 'train-lm-vs-tfjs',
-    description: 'training the text transformer (2 layers, d_model 64, 16 x 64 tokens a step) >= 2x the tokens/s of tfjs-wasm',
-    measure: (r) => (r.trainLm?.ratio !== undefined
-      ? { value: r.trainLm.ratio, unit: 'x', met: r.trainLm.ratio >= 2,
-        detail: `${Math.round(r.trainLm.engines.posenc.tokensPerSecond)} vs ${Math.round(r.trainLm.engines['tfjs-wasm'].tokensPerSecond)} tokens/s` }
-      : null),
+    description: 'training the text transformer (the lab\'s quick model, learned positions, 16 x 64 tokens a step) >= 2x the tokens/s of tfjs-wasm',
+    measure: (r) => {
+      const learned = r.trainLm?.encodings?.learned, ratio = learned?.ratios['tfjs-wasm'];
+      return ratio === undefined ? null : { value: ratio, unit: 'x', met: ratio >= 2,
+        detail: `${Math.round(learned.engines.posenc.tokensPerSecond)} vs ${Math.round(learned.engines['tfjs-wasm'].tokensPerSecond)} tokens/s` };
+    },
   },
   {
     id: 'bundle',

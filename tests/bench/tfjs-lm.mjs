@@ -1,5 +1,6 @@
 // posenc's text model (core/include/posenc/train.hpp, its top comment) written in
-// TensorFlow.js ops, trained with tf.train.adam: the tfjs side of the train-lm
+// TensorFlow.js ops, trained with tf.train.adam (at the core's schedule, learningRate below, and
+// with its global gradient-norm clip): the tfjs side of the train-lm
 // workload (train-lm.mjs). The same shapes as posenc's model with learned absolute
 // positions, and its flops but for the two noted below, for a pre-normalised decoder of `layers` layers
 // (B sequences of n tokens, d = d_model, H heads of hd = d / H, F = intermediate_size):
@@ -8,6 +9,7 @@
 //              s = q k^T / sqrt(hd) + causal mask   [B H, n, n];  o = softmax(s) v
 //              h += concat(heads) Wo;  h += relu(rms(h) g2 W1 + b1) W2 + b2
 //   z = rms(h) g Wout + c;  loss = mean over the B n positions of cross-entropy(z, next token)
+//   step: the gradient scaled to a global L2 norm of at most gradClip, then Adam at the step's rate
 // rms(x) = x / sqrt(mean(x^2) + 1e-5) over d. The heads' W_q (each [d, hd]) side by side are
 // one [d, d] matrix: the same products as posenc's per-head ones. The embedding is a one-hot
 // product (tfjs-backend-wasm has no UnsortedSegmentSum, which gather's gradient needs):
@@ -42,12 +44,23 @@ export async function registerGradients() {
 }
 
 /**
- * A model and its optimiser: {step(tokens, targets) -> loss, variables, dispose()}.
- * tokens, targets: Int32Array [B n] (targets[t] = the character after tokens[t]).
- * @param {object} tf  tfjs-core with its backend set
- * @param {object} shape  {vocab, d, layers, heads, intermediate, maxLength, batch, length, lr, seed}
+ * The core's learning_rate() (core/src/train.cpp): the rate of step `step` (0-based) of `steps`, a linear warm-up
+ * from lr / warmup to lr over the first `warmup` steps, then constant or (cosine) a half cosine down to lr / 10.
  */
-export function createLanguageModel(tf, { vocab, d, layers, heads, intermediate, maxLength, batch, length, lr, seed = 0 }) {
+export function learningRate(lr, step, steps, warmup, cosine) {
+  if (step < warmup) return lr * (step + 1) / warmup;
+  if (!cosine || steps - warmup <= 1) return lr;
+  const progress = (step - warmup) / (steps - warmup - 1);
+  return lr * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
+}
+
+/**
+ * A model and its optimiser: {step(tokens, targets, lr) -> loss, variables, dispose()}.
+ * tokens, targets: Int32Array [B n] (targets[t] = the character after tokens[t]); lr: this step's learning rate.
+ * @param {object} tf  tfjs-core with its backend set
+ * @param {object} shape  {vocab, d, layers, heads, intermediate, maxLength, batch, length, seed, gradClip (0: none)}
+ */
+export function createLanguageModel(tf, { vocab, d, layers, heads, intermediate, maxLength, batch, length, seed = 0, gradClip = 0 }) {
   const hd = d / heads;
   const n = length, rows = batch * length;
   let nextSeed = seed + 1;   // tfjs draws an unseeded (Math.random) stream for seed 0
@@ -99,17 +112,29 @@ export function createLanguageModel(tf, { vocab, d, layers, heads, intermediate,
     return tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(logits), targets), -1)));
   };
 
-  const optimizer = tf.train.adam(lr, 0.9, 0.999, 1e-8);
+  const optimizer = tf.train.adam(1e-3, 0.9, 0.999, 1e-8);   // its learningRate is set before each step
+  const clip = tf.scalar(gradClip);
+
+  /** The gradients scaled by min(1, gradClip / their global L2 norm), as torch's clip_grad_norm_ and the core do. */
+  const clipped = (grads) => {
+    if (!(gradClip > 0)) return grads;
+    const norm = tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g)))));
+    const scale = tf.div(clip, tf.maximum(norm, clip));
+    return Object.fromEntries(Object.entries(grads).map(([name, g]) => [name, tf.mul(g, scale)]));
+  };
 
   return {
     variables,
-    /** One Adam step on a batch; returns its loss (the mean over its B n positions). */
-    step(tokens, targets) {
+    /** One Adam step at rate lr on a batch; returns its loss (the mean over its B n positions). */
+    step(tokens, targets, lr) {
+      optimizer.learningRate = lr;
       const cost = tf.tidy(() => {
         // oneHot's int32 form, cast: its float32 form reads all zeros in tfjs-backend-wasm 4.22.
         const inputs = tf.cast(tf.oneHot(tf.tensor1d(tokens, 'int32'), vocab), 'float32');
         const wanted = tf.cast(tf.oneHot(tf.tensor1d(targets, 'int32'), vocab), 'float32');
-        return optimizer.minimize(() => loss(inputs, wanted), true, variables);
+        const { value, grads } = optimizer.computeGradients(() => loss(inputs, wanted), variables);
+        optimizer.applyGradients(clipped(grads));
+        return value;
       });
       const value = cost.dataSync()[0];
       cost.dispose();
@@ -120,6 +145,7 @@ export function createLanguageModel(tf, { vocab, d, layers, heads, intermediate,
       for (const v of variables) v.dispose();
       mask.dispose();
       scale.dispose();
+      clip.dispose();
       eps.dispose();
     },
   };

@@ -1,24 +1,37 @@
-// Training speed: the same small decoder-only transformer (posenc's text model:
-// 2 layers, 2 heads, d_model 64, an MLP of 256, RMSNorm, learned absolute positions)
-// trained on the same characters in posenc (pe.trainer, wasm, one thread) and in
-// TensorFlow.js's wasm backend (tfjs-lm.mjs, tf.train.adam, one thread), in one
-// process, step by step in alternating order. Tokens per second = steps x batch x
-// length / the seconds of the timed steps (after WARMUP untimed ones each); the loss
-// curves are printed as a check that both train the same thing (initialisations and
-// the windows drawn differ: only speed is compared).
+// Training speed: the language-model lab's quick model (web/src/labs/language-model.js: its default settings, the
+// request pretrainRequest makes of them: 2 layers x 4 heads, d_model 64, an MLP of 256, RMSNorm, 16 windows of 64
+// characters a step, Adam with warm-up, cosine decay and a gradient-norm clip of 1) trained on Moby-Dick, for each of
+// the lab's default encodings, in posenc (pe.trainer, wasm, one thread), in PyTorch on the CPU (peers/torch_lm.py,
+// one thread, a child process: only when a python3 imports torch) and, for learned positions only (what
+// tfjs-lm.mjs writes), in TensorFlow.js's wasm backend (one thread). Per encoding, each engine runs WARMUP untimed
+// steps, then CHUNKS timed chunks of CHUNK steps, the engines in rotating order chunk by chunk (a loaded machine
+// slows them alike); tokens per second = a chunk's steps x batch x length / its seconds, the median of the chunks.
+// The loss curves are printed as a check that every engine trains the same model (initialisations and the windows
+// drawn differ: only speed is compared).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
 import { createRequire } from 'node:module';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { loadPosenc } from '../wasm/load.mjs';
 import { loadTfjs } from './peers/tfjs.mjs';
-import { createLanguageModel, registerGradients } from './tfjs-lm.mjs';
+import { createLanguageModel, learningRate, registerGradients } from './tfjs-lm.mjs';
 import { seededRandom } from '../../web/src/lib/random.js';
+import { DEFAULT_ENCODINGS, TRAINED_FAMILIES, parameters, pretrainRequest } from '../../web/src/labs/language-model.js';
 
 const require = createRequire(import.meta.url);
+const TORCH_PEER = fileURLToPath(new URL('./peers/torch_lm.py', import.meta.url));
+export const TORCH_INSTALL = 'Debian: apt-get install python3-torch libopenblas0-serial (and select openblas-serial: '
+  + 'update-alternatives --config libblas.so.3-x86_64-linux-gnu); elsewhere: pip install torch';
 
-/** The request's model and schedule (constant learning rate, no clipping: Adam as tf.train.adam). */
-export const MODEL = { layers: 2, n_heads: 2, d_model: 64, intermediate_size: 256, norm: 'rms_norm', train_length: 64, batch_size: 16, lr: 0.003 };
-const STEPS = 30;    // timed, each engine (~7 s of posenc and ~18 s of tfjs on a 2.3 GHz core)
-const WARMUP = 2;    // untimed, each engine, first
-const VALIDATION_FRACTION = 0.1;   // posenc's default: tfjs draws its windows from the rest too
+const STEPS = 100;   // each engine and encoding: WARMUP + CHUNKS x CHUNK, the schedule's whole run
+const WARMUP = 4;    // untimed, first
+const CHUNKS = 6;    // timed
+const CHUNK = 16;    // steps a chunk
+const VALIDATION_FRACTION = 0.1;   // posenc's default: tfjs and PyTorch draw their windows from the rest too
+const SEED = 0;
 
 const WORDS = ('the of and a to in that his it he was with as is for but all at this by from on not be whale one '
   + 'so you had have there or were now which me like ship upon sea old into out up more what man some over then '
@@ -71,90 +84,221 @@ function tokenize(text) {
   return { vocabulary, tokens: Int32Array.from(points, (p) => index.get(p)) };
 }
 
-/** posenc's side: {step() (one optimiser step), finish() -> {losses, characters}}. */
-function posencTrainer(pe, text, steps, seed) {
-  const trainer = pe.trainer({ task: 'text', text, encoding: { type: 'learned' }, ...MODEL, steps, seed,
-    eval_lengths: [MODEL.train_length], eval_examples: 1 });
+/** The median of a non-empty list of numbers. */
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * An engine's side of one encoding's run: {name, run(count) -> Promise<seconds of those count steps>,
+ * finish() -> Promise<{losses, characters?}>}. posenc's: pe.trainer on the lab's request, a step a call.
+ */
+function posencSide(pe, text, encoding, request) {
+  const trainer = pe.trainer({ task: 'text', text, encoding, ...request });
   return {
-    step: () => trainer.step(1),
-    finish() {
-      const result = trainer.finish();
+    name: 'posenc',
+    async run(count) {
+      const t0 = performance.now();
+      for (let k = 0; k < count; k++) trainer.step(1);
+      return (performance.now() - t0) / 1000;
+    },
+    async finish() {
+      const result = trainer.finish();   // the evaluation left (one window at L_train), then the model is freed
       return { losses: Array.from(result.loss), characters: result.characters };
     },
   };
 }
 
-/** tfjs's side: {step(), finish() -> {losses}}, windows of length + 1 drawn from the training part. */
-function tfjsTrainer(tf, tokens, vocab, seed) {
-  const { batch_size: batch, train_length: n } = MODEL;
-  const model = createLanguageModel(tf, { vocab, d: MODEL.d_model, layers: MODEL.layers, heads: MODEL.n_heads,
-    intermediate: MODEL.intermediate_size, maxLength: n, batch, length: n, lr: MODEL.lr, seed });
+/** tfjs's side (learned positions): windows of length + 1 drawn from the training part, the core's schedule. */
+function tfjsSide(tf, tokens, vocab, request) {
+  const { batch_size: batch, train_length: n } = request;
+  const before = tf.memory().numTensors;
+  const model = createLanguageModel(tf, { vocab, d: request.d_model, layers: request.layers, heads: request.n_heads,
+    intermediate: request.intermediate_size, maxLength: Math.max(n, ...request.eval_lengths), batch, length: n,
+    seed: request.seed, gradClip: request.grad_clip });
   const end = Math.floor(tokens.length * (1 - VALIDATION_FRACTION)) - n - 1;
-  const r = seededRandom(seed + 1);
+  const r = seededRandom(request.seed + 1);
   const inputs = new Int32Array(batch * n), targets = new Int32Array(batch * n);
   const losses = [];
   return {
-    step() {
-      for (let b = 0; b < batch; b++) {
-        const start = Math.floor(r.uniform() * end);
-        inputs.set(tokens.subarray(start, start + n), b * n);
-        targets.set(tokens.subarray(start + 1, start + n + 1), b * n);
+    name: 'tfjs-wasm',
+    async run(count) {
+      const t0 = performance.now();
+      for (let k = 0; k < count; k++) {
+        for (let b = 0; b < batch; b++) {
+          const start = Math.floor(r.uniform() * end);
+          inputs.set(tokens.subarray(start, start + n), b * n);
+          targets.set(tokens.subarray(start + 1, start + n + 1), b * n);
+        }
+        const lr = learningRate(request.lr, losses.length, request.steps, request.warmup_steps, request.lr_decay === 'cosine');
+        losses.push(model.step(inputs, targets, lr));
       }
-      losses.push(model.step(inputs, targets));
+      return (performance.now() - t0) / 1000;
     },
-    finish() {
+    async finish() {
       model.dispose();
-      return { losses };
+      return { losses, leakedTensors: tf.memory().numTensors - before };
     },
   };
 }
 
 /**
- * {text: {source, characters, vocab}, model, steps, warmup, tokensPerStep, engines: {posenc, tfjs-wasm:
- * {seconds, tokensPerSecond, losses} | {error}}, ratio (posenc tokens/s over tfjs's)}.
+ * The PyTorch peer (peers/torch_lm.py) started on the text in `textFile`, one thread, by the first of
+ * $POSENC_BENCH_PYTHON, python3 on the PATH and /usr/bin/python3 (Debian's python3-torch is for the latter, which a
+ * pyenv or virtualenv python3 on the PATH hides) that imports torch:
+ * {info: {python, torch, threads, blas, vocab, characters}, ask(message) -> Promise<answer>, close()},
+ * or {skipped: why} when none does.
  */
-export async function measureTrainLm({ steps = STEPS, warmup = WARMUP, seed = 0, log = () => {} } = {}) {
-  const { text, source } = benchText();
-  const { vocabulary, tokens } = tokenize(text);
-  const out = { text: { source, characters: tokens.length, vocab: vocabulary.length }, model: MODEL, steps, warmup,
-    tokensPerStep: MODEL.batch_size * MODEL.train_length, engines: {} };
+async function startTorch(textFile) {
+  const candidates = [...new Set([process.env.POSENC_BENCH_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean))];
+  const python = candidates.find((p) => spawnSync(p, ['-c', 'import torch'], { timeout: 120_000 }).status === 0);
+  if (!python) return { skipped: `none of ${candidates.join(', ')} imports torch; to add the PyTorch-CPU peer: ${TORCH_INSTALL}` };
+  const child = spawn(python, [TORCH_PEER, textFile], { stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' } });
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`the PyTorch peer exited (code ${child.exitCode})`);
+    const answer = JSON.parse(value);
+    if (answer.error) throw new Error(answer.error);
+    return answer;
+  };
+  return {
+    info: { python, ...(await next()) },
+    ask(message) {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      return next();
+    },
+    close() { child.stdin.end(); },
+  };
+}
 
-  const sides = [];
-  try {
-    const pe = await loadPosenc();
-    sides.push({ name: 'posenc', trainer: posencTrainer(pe, text, warmup + steps, seed) });
-  } catch (e) {
-    out.engines.posenc = { error: String(e.message).split('\n')[0] };
-  }
-  try {
-    await registerGradients();
-    const { tf } = await loadTfjs();
-    const before = tf.memory().numTensors;
-    sides.push({ name: 'tfjs-wasm', trainer: tfjsTrainer(tf, tokens, vocabulary.length, seed), leaked: () => tf.memory().numTensors - before });
-  } catch (e) {
-    out.engines['tfjs-wasm'] = { error: String(e.message).split('\n')[0] };
-  }
+/** PyTorch's side: the peer's model and optimiser for this encoding; the seconds are the peer's own (no IPC). */
+async function torchSide(peer, encoding, request) {
+  await peer.ask({ cmd: 'init', encoding, request, seed: request.seed });
+  const losses = [];
+  return {
+    name: 'pytorch-cpu',
+    async run(count) {
+      const answer = await peer.ask({ cmd: 'steps', count });
+      losses.push(...answer.losses);
+      return answer.seconds;
+    },
+    async finish() { return { losses }; },
+  };
+}
 
-  for (const s of sides) { s.ms = 0; for (let i = 0; i < warmup; i++) s.trainer.step(); }
-  log(`train-lm: ${warmup} warm-up steps done; ${steps} timed steps each, alternating ...`);
-  for (let i = 0; i < steps; i++) {
-    for (let j = 0; j < sides.length; j++) {
-      const s = sides[(i + j) % sides.length];
-      if (s.error) continue;
-      const t0 = performance.now();
-      try { s.trainer.step(); } catch (e) { s.error = String(e.message).split('\n')[0]; }
-      s.ms += performance.now() - t0;
+/**
+ * One encoding in every engine that has it: {engines: {name: {tokensPerSecond (median of the chunks), chunks: [tokens/s],
+ * losses: [every step's], leakedTensors?} | {error}}, ratios: {name: posenc's tokens/s over that engine's}}.
+ * @param {{name: string, make: () => Promise<object>}[]} makers  the engines' sides, made here (a throw: that engine's error)
+ */
+async function measureEncoding(makers, { warmup, chunks, chunk, tokensPerStep }) {
+  const engines = {}, sides = [];
+  const fail = (name, e) => { engines[name] = { error: String(e.message).split('\n')[0] }; };
+  for (const { name, make } of makers) {
+    try { sides.push({ ...(await make()), chunks: [] }); } catch (e) { fail(name, e); }
+  }
+  const live = () => sides.filter((s) => !engines[s.name]);
+  for (const s of live()) {
+    try { await s.run(warmup); } catch (e) { fail(s.name, e); }
+  }
+  for (let c = 0; c < chunks; c++) {
+    const order = live();
+    for (let j = 0; j < order.length; j++) {
+      const s = order[(c + j) % order.length];
+      try { s.chunks.push(chunk * tokensPerStep / await s.run(chunk)); } catch (e) { fail(s.name, e); }
     }
   }
-  for (const s of sides) {
-    if (s.error) { out.engines[s.name] = { error: s.error }; continue; }
-    const { losses, characters } = s.trainer.finish();
-    if (characters !== undefined && characters !== String.fromCodePoint(...vocabulary))
-      out.vocabularyMismatch = 'posenc\'s characters differ from the vocabulary given to tfjs';
-    out.engines[s.name] = { seconds: s.ms / 1000, tokensPerSecond: steps * out.tokensPerStep / (s.ms / 1000), losses };
-    if (s.leaked) out.engines[s.name].leakedTensors = s.leaked();
+  for (const s of live()) {
+    try {
+      const { losses, ...rest } = await s.finish();
+      engines[s.name] = { tokensPerSecond: median(s.chunks), chunks: s.chunks, losses, ...rest };
+    } catch (e) { fail(s.name, e); }
   }
-  const posenc = out.engines.posenc?.tokensPerSecond, tfjs = out.engines['tfjs-wasm']?.tokensPerSecond;
-  if (posenc && tfjs) out.ratio = posenc / tfjs;
+  const posenc = engines.posenc?.tokensPerSecond;
+  const ratios = Object.fromEntries(Object.entries(engines)
+    .filter(([name, e]) => name !== 'posenc' && posenc && e.tokensPerSecond).map(([name, e]) => [name, posenc / e.tokensPerSecond]));
+  return { engines, ratios };
+}
+
+/**
+ * The train-lm section: {text: {source, characters, vocab}, size (the lab's default), request (the lab's, pretrainRequest), steps, warmup, chunks,
+ * chunkSteps, tokensPerStep, torch: {torch, threads, blas, vocab, characters} | {skipped}, encodings: {type:
+ * measureEncoding's}, warnings: [string]}.
+ * @param {object} [o]
+ * @param {number} [o.steps]  each run's steps (the schedule's length): warmup + chunks x chunk of them
+ * @param {string[]} [o.encodings]  the lab's default encodings
+ */
+export async function measureTrainLm({ steps = STEPS, warmup = WARMUP, chunks = CHUNKS, encodings = DEFAULT_ENCODINGS, log = () => {} } = {}) {
+  const chunk = Math.floor((steps - warmup) / chunks);
+  const defaults = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
+  const request = pretrainRequest({ ...defaults, steps, seed: SEED });
+  const { text, source } = benchText();
+  const { vocabulary, tokens } = tokenize(text);
+  const tokensPerStep = request.batch_size * request.train_length;
+  const out = { text: { source, characters: tokens.length, vocab: vocabulary.length }, size: defaults.size, request, steps, warmup, chunks,
+    chunkSteps: chunk, tokensPerStep, encodings: {}, warnings: [] };
+
+  let pe = null, tf = null;
+  try { pe = await loadPosenc(); } catch (e) { out.warnings.push(`posenc did not load: ${String(e.message).split('\n')[0]}`); }
+  try {
+    await registerGradients();
+    ({ tf } = await loadTfjs());
+  } catch (e) { out.warnings.push(`tfjs-wasm did not load: ${String(e.message).split('\n')[0]}`); }
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-train-lm-'));
+  const textFile = path.join(folder, 'text.txt');
+  fs.writeFileSync(textFile, text);
+  let torch = { skipped: 'not started' };
+  try {
+    torch = await startTorch(textFile);
+    out.torch = torch.skipped ? { skipped: torch.skipped } : torch.info;
+    if (torch.info && torch.info.vocab !== vocabulary.length)
+      out.warnings.push(`PyTorch's vocabulary has ${torch.info.vocab} characters, posenc's ${vocabulary.length}`);
+    for (const type of encodings) {
+      const encoding = TRAINED_FAMILIES[type] ?? { type };
+      const makers = [];
+      if (pe) makers.push({ name: 'posenc', make: async () => posencSide(pe, text, encoding, request) });
+      if (tf && type === 'learned') makers.push({ name: 'tfjs-wasm', make: async () => tfjsSide(tf, tokens, vocabulary.length, request) });
+      if (torch.ask) makers.push({ name: 'pytorch-cpu', make: () => torchSide(torch, encoding, request) });
+      log(`train-lm: ${type}: ${makers.map((m) => m.name).join(', ')}, ${warmup} warm-up steps, then ${chunks} chunks of ${chunk} ...`);
+      out.encodings[type] = await measureEncoding(makers, { warmup, chunks, chunk, tokensPerStep });
+      const characters = out.encodings[type].engines.posenc?.characters;
+      if (characters !== undefined && characters !== String.fromCodePoint(...vocabulary))
+        out.warnings.push('posenc\'s characters differ from the vocabulary given to tfjs and PyTorch');
+    }
+  } finally {
+    torch.close?.();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+  out.warnings = [...new Set(out.warnings)];
   return out;
+}
+
+/** The lines run.mjs prints for the section: per encoding and engine tokens/s and the loss, and the ratios. */
+export function formatTrainLm(t) {
+  const r = t.request;
+  const lines = [`train-lm: the language-model lab's ${defaultsLabel(t.size, r)} on ${t.text.source}`
+    + ` (${t.text.characters} characters, ${t.text.vocab} distinct: ln ${t.text.vocab} = ${Math.log(t.text.vocab).toFixed(2)});`,
+  `  ${t.steps} steps a run (${t.warmup} warm-up, then ${t.chunks} timed chunks of ${t.chunkSteps}, engines in rotating order);`
+    + ' tokens/s: the median chunk; loss: step 1 -> the mean of the last 10 steps',
+  `  PyTorch-CPU: ${t.torch?.skipped ? `skipped: ${t.torch.skipped}` : `${t.torch.python}: torch ${t.torch.torch}, ${t.torch.threads} thread, BLAS ${t.torch.blas}`}`];
+  const loss = (l) => `${l[0].toFixed(2)} -> ${(l.slice(-10).reduce((a, b) => a + b, 0) / Math.min(10, l.length)).toFixed(2)}`;
+  for (const [type, { engines, ratios }] of Object.entries(t.encodings)) {
+    for (const [name, e] of Object.entries(engines)) {
+      const head = `  ${type.padEnd(11)} ${name.padEnd(12)}`;
+      if (e.error) { lines.push(`${head} failed: ${e.error}`); continue; }
+      lines.push(`${head} ${`${Math.round(e.tokensPerSecond)} tokens/s`.padEnd(16)} loss ${loss(e.losses)}`
+        + `${ratios[name] ? `   posenc / ${name}: ${ratios[name].toFixed(2)}x` : ''}${e.leakedTensors ? `  (${e.leakedTensors} tensors leaked)` : ''}`);
+    }
+  }
+  for (const w of t.warnings ?? []) lines.push(`  warning: ${w}`);
+  return lines.join('\n');
+}
+
+/** "quick model (2 layers x 4 heads, d_model 64, MLP 256, RMSNorm; 16 x 64 characters a step, Adam lr 0.01, ...)". */
+function defaultsLabel(size, r) {
+  return `${size} model (${r.layers} layers x ${r.n_heads} heads, d_model ${r.d_model}, MLP ${r.intermediate_size}, RMSNorm; `
+    + `${r.batch_size} x ${r.train_length} characters a step, Adam lr ${r.lr}, warm-up ${r.warmup_steps}, ${r.lr_decay} decay, clip ${r.grad_clip})`;
 }
