@@ -156,6 +156,9 @@ async function startTorch(textFile) {
   if (!python) return { skipped: `none of ${candidates.join(', ')} imports torch; to add the PyTorch-CPU peer: ${TORCH_INSTALL}` };
   const child = spawn(python, [TORCH_PEER, textFile], { stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' } });
+  // A peer that exits is reported by next() (its output ends); a write to it then must not throw out of the bench.
+  child.on('error', () => {});
+  child.stdin.on('error', () => {});
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => {
     const { value, done } = await lines.next();
@@ -252,7 +255,7 @@ export async function measureTrainLm({ steps = STEPS, warmup = WARMUP, chunks = 
   fs.writeFileSync(textFile, text);
   let torch = { skipped: 'not started' };
   try {
-    torch = await startTorch(textFile);
+    try { torch = await startTorch(textFile); } catch (e) { torch = { skipped: `the PyTorch peer did not start: ${e.message}` }; }
     out.torch = torch.skipped ? { skipped: torch.skipped } : torch.info;
     if (torch.info && torch.info.vocab !== vocabulary.length)
       out.warnings.push(`PyTorch's vocabulary has ${torch.info.vocab} characters, posenc's ${vocabulary.length}`);
