@@ -29,6 +29,8 @@ import { tracking } from './lib/reads.js';
 import { needsFullModule } from './engine/modules.js';
 
 let sessions = 0;
+/** The least ms between two partial figures of a view (drawPartial): more often, the reader sees no difference. */
+const PARTIAL_MS = 1000;
 let pageDrew = false;  // whether a view of this page has drawn a figure (the requests that wait for it, see above)
 
 /** Whether a and b hold the same value for every name. */
@@ -228,7 +230,12 @@ export function createSession({ engine, family, views, frames, place = () => fal
    * (its render throws, lib/partial.js nothingYet) keeps its figure and waits.
    */
   function drawPartial(st, data, progress) {
-    if (draw(st, st.latest, data).error) return;
+    // At most a fifth of the page's time on them: a loss view of 18 long curves takes the better part of a second.
+    const start = performance.now();
+    if (start < (st.partialNext ?? 0)) return;
+    const drawn = draw(st, st.latest, data);
+    st.partialNext = performance.now() + Math.max(PARTIAL_MS, 4 * (performance.now() - start));
+    if (drawn.error) return;
     st.partial = { data, params: st.latest, note: progress.partialNote ?? 'some of it finished' };
     st.frame.setPartial(true);
     st.frame.setStale(false);

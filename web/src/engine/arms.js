@@ -111,7 +111,7 @@ export function curveOf(steps) {
  * @param {number} [ms]
  * @returns {(count: number) => boolean}
  */
-export function partialGate(ms = 500) {
+export function partialGate(ms = 1000) {
   let last = -Infinity;
   let lastCount = -1;
   return (count) => {
