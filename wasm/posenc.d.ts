@@ -130,6 +130,11 @@ export interface Trainer {
   /** After the steps: runs up to `count` more units of the evaluation (within one call's work budget: a RangeError
    *  .param 'count' above it, never for one unit); returns those done. */
   evaluate(count: number): number;
+  /** The training curves so far, as finish() will return them: `loss` the training loss (nats) of each step after
+   *  `from` (default 0; an integer in [0, done]: the steps a caller has not read yet, so reading between chunks copies
+   *  only the new ones), Float32Array(done - from); `validation` every validation point so far. A RangeError (.param
+   *  'from') outside [0, done], Error (.code 'freed') after finish() or free(). */
+  losses(from?: number): { loss: Float32Array; validation: { step: number; loss: number }[] };
   /** The rest of the steps, then the rest of the evaluation: train()'s result, bit for bit; frees the model. Held to
    *  the budget of one call as train() is: a RangeError (.param 'steps') when what is left is above it, the trainer
    *  kept (step and evaluate it in chunks first). */
@@ -271,6 +276,8 @@ export interface Posenc {
   trainerEvaluate(handle: number, count: number): number;
   trainerFinish(handle: number): TrainResult;
   trainerFree(handle: number): void;
+  /** Trainer.losses() by handle: trainerLosses(handle, from). */
+  trainerLosses(handle: number, from: number): { loss: Float32Array; validation: { step: number; loss: number }[] };
 
   /** The head's tokenizer and token embeddings: {tokens, data: Float32Array(tokens.length * dModel)}. */
   embedTokens(text: string, dModel: number, seed: number): { tokens: string[]; data: Float32Array };

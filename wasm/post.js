@@ -611,12 +611,14 @@
   define('trainerStep', [number, number]);
   define('trainerEvaluate', [number, number]);
   define('trainerFinish', [number]);
+  define('trainerLosses', [number, number]);
 
   /**
    * An experiment of train(request) run a chunk of steps at a time, so a worker can report
    * progress and stop between chunks: {total, done, step(count) -> done, stepsPerCall, evaluationTotal, evaluated,
    * evaluate(count) -> evaluated (after the steps: the evaluation's units, an example or a sampled
-   * character each), finish() -> train()'s result (and frees it), free()}. total = steps +
+   * character each), losses(from = 0) -> {loss: the training loss of steps from + 1 .. done, validation: every
+   * validation point so far} (the curves while they train), finish() -> train()'s result (and frees it), free()}. total = steps +
    * recalibration_steps. The result is the same as train(request)'s whatever the chunks. Every request it accepts
    * can run step(1) and evaluate(1); step(count) takes up to stepsPerCall steps, and finish() what train() would (the
    * steps and evaluation left within one call's budget, else a RangeError .param 'steps', the trainer kept). Call
@@ -646,6 +648,9 @@
       evaluate(count) {
         state.evaluated = Module['trainerEvaluate'](check('evaluate'), count);
         return state.evaluated;
+      },
+      losses(from = 0) {
+        return Module['trainerLosses'](check('losses'), from);
       },
       finish() {
         const result = Module['trainerFinish'](check('finish'));  // refused by budget: the trainer is kept

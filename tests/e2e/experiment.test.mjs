@@ -115,13 +115,21 @@ test('a long experiment shows its progress; Cancel stops it, and a changed contr
   ARMS.slice(0, 2), { timeout: 30000 });
   const label = await page.textContent('#train-extrapolation .busy-text');
   // Chromium reports two cores or more: the arms train two at a time (or more) in arm workers, each named with its steps.
-  assert.match(label, new RegExp(`^training ${ARMS[0]} \\d+ / 4000 steps, ${ARMS[1]} \\d+ / 4000 steps.* \\(0 of ${ARMS.length} arms done\\)$`));
+  assert.match(label, new RegExp(`^training ${ARMS[0]} \\d+ / 4000 steps, ${ARMS[1]} \\d+ / 4000 steps.* \\(0 of ${ARMS.length} arms done(; [^)]* left)?\\)$`));
   assert.equal(Number(await bar.getAttribute('max')), TRAINED.length * 4000 + 4000 + 1000 + 4 * 4000);
   // Every view waiting for the experiment shows it.
   assert.equal(await page.locator('section.view .busy:not([hidden]) progress[max]').count(), 3);
+  // The arms' loss so far is drawn while they train (their first progress carried it), the progress a bar above it.
+  await page.waitForFunction(() => document.querySelectorAll('#train-loss svg g[aria-label="line"]').length >= 1
+    && document.querySelector('#train-loss .figure-box').classList.contains('partial')
+    && !document.querySelector('#train-loss .busy').hidden);
   await page.click('#train-extrapolation .busy .cancel');
   await idle(page);
-  assert.match(await page.textContent('#train-extrapolation .view-note'), /^Cancelled: nothing to show yet\./);
+  // Cancelled: the loss curves stay, not dimmed, said to be partial; the attention view had nothing to draw yet.
+  assert.match(await page.textContent('#train-loss .view-note'), new RegExp(`^Partial: 0 of ${ARMS.length} arms finished; cancelled\\.`));
+  assert.ok(await page.$$eval('#train-loss svg g[aria-label="line"]', (g) => g.length) >= 1);
+  assert.ok(!(await page.$eval('#train-loss', (s) => s.classList.contains('stale'))));
+  assert.match(await page.textContent('#train-attention .view-note'), /^Cancelled: nothing to show yet\./);
   assert.equal(await page.textContent('#train-extrapolation .view-error'), '');
   // Run again, then a changed control while it trains: the newer, short experiment replaces it and draws.
   await page.click('#train-extrapolation .view-note button');
@@ -147,9 +155,11 @@ test('Cancel is reachable with Tab and works with Enter; the last figure stays, 
   assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Cancel');
   await page.keyboard.press('Enter');
   await idle(page);
-  assert.match(await page.textContent('#train-extrapolation .view-note'), /^Cancelled: the figure \(dimmed\) is the last one that finished\./);
+  // The last figure that finished, dimmed; or, had the arms' curves so far come before Cancel, those, said to be partial.
+  const note = await page.textContent('#train-loss .view-note');
+  assert.match(note, new RegExp(`^(Cancelled: the figure \\(dimmed\\) is the last one that finished|Partial: 0 of ${ARMS.length} arms finished; cancelled)\\.`));
   assert.equal(await page.evaluate(() => document.activeElement.textContent), 'run again');  // focus is not lost
-  assert.ok(await page.$eval('#train-extrapolation', (s) => s.classList.contains('stale')));
+  assert.equal(await page.$eval('#train-loss', (s) => s.classList.contains('stale')), note.startsWith('Cancelled'));
   assert.equal(await page.locator('#train-extrapolation .curve-toggles').count(), 1);
   assert.equal(await page.textContent('#train-extrapolation .view-error'), '');
   assert.deepEqual(page.problems, []);

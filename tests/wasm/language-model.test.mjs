@@ -91,6 +91,19 @@ test('the engine\'s languageModel job fetches the text once and returns each arm
   const progress = messages.filter((m) => m.id === 1 && m.progress).map((m) => m.progress);
   assert.ok(progress.length >= 2 && progress.every((p) => p.total === 2000 && typeof p.label === 'string'));
   assert.match(progress[0].label, /^loading the text/);
+  // While they train, the progress carries the runs so far (lab's shape): the arm in training with its loss so far, no test
+  // yet; a finished one whole. The page draws them (session.js).
+  const partials = messages.filter((m) => m.id === 1 && m.partial).map((m) => ({ note: m.progress.partialNote, lm: m.partial.languageModel }));
+  assert.ok(partials.length >= 2, `${partials.length} partial results`);
+  for (const { note, lm: so } of partials) {
+    assert.equal(so.trainLength, 16);
+    assert.match(note, /^[0-2] of 2 arms finished$/);
+    for (const run of so.runs) {
+      assert.ok(['rope', 'alibi'].includes(run.name));
+      assert.ok(run.running ? run.eval.length === 0 && run.loss.length <= 3 : run.eval.length === 6, run.name);
+    }
+  }
+  assert.ok(partials.some(({ lm: so }) => so.runs.some((r) => r.running && r.loss.length > 0)));
   // Arm by arm, the trainer's result for the same request, on the C++ kernels the lab's arms train with (engine/arms.js).
   const pe = await loadPosenc();
   pe.useKernels('simd128');

@@ -108,6 +108,31 @@ test('trainer() steps an experiment in chunks to train()\'s exact result, and fr
   assert.throws(() => pe.trainerStep(t, 0), (e) => e.param === 'count');
 });
 
+test('trainer.losses(from) reads the curves while it trains: the pieces make finish()\'s loss and validation', () => {
+  const request = { task: 'copy', encoding: { type: 'rope' }, d_model: 8, vocab: 6, train_length: 8, steps: 23, seed: 2,
+    eval_lengths: [8], eval_examples: 2, validation_every: 5 };
+  const whole = pe.train(request);
+  const t = pe.trainer(request);
+  assert.deepEqual(t.losses(), { loss: new Float32Array(0), validation: [] });
+  const pieces = [];
+  let read = 0;
+  while (t.done < t.total) {
+    t.step(7);
+    const piece = t.losses(read);
+    assert.equal(piece.loss.length, t.done - read);  // only the steps not read yet
+    assert.deepEqual(piece.validation, whole.validation.filter((v) => v.step <= t.done));
+    pieces.push(...piece.loss);
+    read = t.done;
+  }
+  assert.deepEqual(pieces, Array.from(whole.loss));
+  assert.deepEqual(Array.from(t.losses().loss), Array.from(whole.loss));  // from 0: every step
+  assert.ok(whole.validation.length >= 4);
+  assert.throws(() => t.losses(24), (e) => e instanceof RangeError && e.param === 'from');
+  assert.throws(() => t.losses(-1), (e) => e.param === 'from');
+  t.finish();
+  assert.throws(() => t.losses(), (e) => e.code === 'freed');
+});
+
 test('mini-batches: a step\'s loss is the mean over its sequences', () => {
   const base = { task: 'induction', encoding: { type: 'rope', head_dim: 32 }, layers: 2, d_model: 32, vocab: 16, train_length: 32,
     seed: 5, eval_lengths: [32] };

@@ -14,7 +14,10 @@
 // A job (a training, engine/calls.js) reports progress while it runs: every
 // view waiting shows it, with a Cancel button (cancel() below), and newer
 // params are sent at once, so the server stops the job at its next slice
-// rather than finishing a result nobody will see.
+// rather than finishing a result nobody will see. Now and then its progress
+// carries the fields so far (a lab's arms finished and in training): every view
+// waiting whose fields they hold draws them, its progress a bar above the figure;
+// cancelled, it keeps that figure, said to be partial.
 //
 // Requests that would fetch much before the page's first figure wait for it: a view whose module says
 // afterFirstFigure (the decay comparison: its references need the trained sets, 60 KB gzip), and one that needs
@@ -26,6 +29,8 @@ import { tracking } from './lib/reads.js';
 import { needsFullModule } from './engine/modules.js';
 
 let sessions = 0;
+/** The least ms between two partial figures of a view (drawPartial): more often, the reader sees no difference. */
+const PARTIAL_MS = 1000;
 let pageDrew = false;  // whether a view of this page has drawn a figure (the requests that wait for it, see above)
 
 /** Whether a and b hold the same value for every name. */
@@ -54,6 +59,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
   const states = new Map(views.map((view) => [view.id, {
     view, frame: frames.get(view.id), latest: null, running: null, queued: null, held: null,
     settledVersion: 0, settled: null, error: null, busyTimer: null, visible: true, cancelled: false, deferred: null,
+    partial: null,  // the fields so far of a job under way that this view drew: {data, params, note}
   }]));
   const keyOf = (st) => `${id}:${st.view.id}`;
   /** Whether a request of view st at params waits for the page's first figure (see above). */
@@ -103,6 +109,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
       : { params, deps, data, drawnParams: params };
     st.error = error;
     st.settledVersion = version;
+    st.partial = null;
     uncancel(st);
     busy(st, false);
     if (error) {
@@ -186,7 +193,7 @@ export function createSession({ engine, family, views, frames, place = () => fal
     engine.view(keyOf(st), family, params, st.view.needs, {
       previews: Boolean(st.view.previews), priority: st.visible ? 0 : 1,
       onStart: () => { if (st.queued === request) st.queued = null; st.running = request; },
-      onProgress: (progress) => progressed(st, request, progress),
+      onProgress: (progress, partial) => progressed(st, request, progress, partial),
     }).then((result) => receive(st, request, result), (error) => receive(st, request, { error, reads: [] }));
   }
 
@@ -197,8 +204,11 @@ export function createSession({ engine, family, views, frames, place = () => fal
     else send(st, params);  // replaces a queued one, if any (and stops a running job)
   }
 
-  /** A job's progress: shown by every view waiting; newer params held back for it stop it now. */
-  function progressed(st, request, progress) {
+  /**
+   * A job's progress: shown by every view waiting, and its fields so far (partial) drawn by each of them that needs only
+   * those, for the same params; newer params held back for it stop it now.
+   */
+  function progressed(st, request, progress, partial) {
     if (destroyed || st.running !== request) return;
     request.job = true;
     if (st.settledVersion === version) return;  // cancelled: its answer is on its way
@@ -208,7 +218,28 @@ export function createSession({ engine, family, views, frames, place = () => fal
       send(st, params);
       return;
     }
-    for (const other of states.values()) if (outstanding(other) && other.settledVersion !== version) other.frame.setProgress(progress, cancel);
+    for (const other of states.values()) {
+      if (!outstanding(other) || other.settledVersion === version) continue;
+      other.frame.setProgress(progress, cancel);
+      if (partial && other.latest === request.params && other.view.needs.every((field) => field in partial)) drawPartial(other, partial, progress);
+    }
+  }
+
+  /**
+   * Draws a job's fields so far in view st (its progress moves above the figure); a view with nothing of them to draw yet
+   * (its render throws, lib/partial.js nothingYet) keeps its figure and waits.
+   */
+  function drawPartial(st, data, progress) {
+    // At most a fifth of the page's time on them: a loss view of 18 long curves takes the better part of a second.
+    const start = performance.now();
+    if (start < (st.partialNext ?? 0)) return;
+    const drawn = draw(st, st.latest, data);
+    st.partialNext = performance.now() + Math.max(PARTIAL_MS, 4 * (performance.now() - start));
+    if (drawn.error) return;
+    st.partial = { data, params: st.latest, note: progress.partialNote ?? 'some of it finished' };
+    st.frame.setPartial(true);
+    st.frame.setStale(false);
+    drew();
   }
 
   /**
@@ -222,16 +253,21 @@ export function createSession({ engine, family, views, frames, place = () => fal
       st.deferred = null;
       engine.cancel(keyOf(st));
       const known = st.settled;
-      st.settled = { params: st.latest, deps: known?.deps ?? new Set(Object.keys(st.latest)), data: known?.data ?? null,
-        drawnParams: known?.drawnParams ?? null };
+      const partial = st.partial?.params === st.latest ? st.partial : null;  // what it drew of the job it cancels
+      st.partial = null;
+      st.settled = partial
+        ? { params: st.latest, deps: known?.deps ?? new Set(Object.keys(st.latest)), data: partial.data, drawnParams: st.latest }
+        : { params: st.latest, deps: known?.deps ?? new Set(Object.keys(st.latest)), data: known?.data ?? null,
+          drawnParams: known?.drawnParams ?? null };
       st.error = null;
       st.cancelled = true;
       st.settledVersion = version;
       busy(st, false);
       st.frame.setError(null);
-      st.frame.setStale(Boolean(known?.data));
-      st.frame.setNote(known?.data ? 'Cancelled: the figure (dimmed) is the last one that finished.' : 'Cancelled: nothing to show yet.',
-        { label: 'run again', run: retry });
+      st.frame.setStale(!partial && Boolean(known?.data));
+      st.frame.setNote(partial ? `Partial: ${partial.note}; cancelled. The figure shows what was done.`
+        : known?.data ? 'Cancelled: the figure (dimmed) is the last one that finished.' : 'Cancelled: nothing to show yet.',
+      { label: 'run again', run: retry });
       onSettle(st.view.id, null);
     }
     check();

@@ -18,6 +18,7 @@ import { element } from './lib/html.js';
  * @returns {{section: HTMLElement, figure: HTMLElement, setBusy(on: boolean): void, setError(message: string|null): void,
  *   setStale(on: boolean): void, setFormula(params: object, result?: object): Promise<void>, whenFormula(): Promise<void>,
  *   setProgress(progress: {done: number, total: number, arm?: {name, index, count, done, total}}, onCancel: () => void): void,
+ *   setPartial(on: boolean): void,
  *   setNote(message: string|null, action?: {label: string, run: () => void}): void}}
  */
 export function createViewFrame(view, { heading = 'h2', onExport, share, extra = [] }) {
@@ -77,7 +78,7 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
       bar.removeAttribute('aria-labelledby');
       bar.setAttribute('aria-label', 'computing');
       elapsed.setAttribute('aria-hidden', 'true');
-      box.classList.remove('job');
+      box.classList.remove('job', 'partial');
       if (!on) return;
       const start = performance.now();
       elapsed.textContent = 'computing…';
@@ -106,6 +107,13 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
       elapsed.textContent = progress.label ?? (arm
         ? `training ${arm.name}: ${arm.done} / ${arm.total} steps (arm ${arm.index + 1} of ${arm.count})`
         : `${progress.done} / ${progress.total}`);
+    },
+    /**
+     * The figure beneath a job's progress is the job's result so far (a lab's arms finished and in training): the
+     * progress moves to a bar above it, leaving it in sight, until setBusy(false).
+     */
+    setPartial(on) {
+      box.classList.toggle('partial', on);
     },
     setNote(message, action = null) {
       note.hidden = !message;

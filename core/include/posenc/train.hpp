@@ -321,6 +321,10 @@ public:
     /// attention maps, and each sampled character.
     std::int64_t evaluation_total() const;
     std::int64_t evaluated() const { return evaluated_; }
+    /// The training loss of each step done so far ([done()]) and the validation points so far: what finish() returns
+    /// as Result::loss and Result::validation, read while the training goes on (the page's curves as they train).
+    const std::vector<double>& losses() const { return loss_; }
+    const std::vector<ValidationPoint>& validation() const { return validation_; }
     /// Runs up to `count` more units of the evaluation (after the training: throws BadParam ("count") before
     /// done() == total()); returns evaluated(). Throws BadParam ("count") when those units are above the work
     /// budget of one call.

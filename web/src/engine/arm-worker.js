@@ -1,7 +1,9 @@
 // An arm worker: one wasm instance training one arm at a time for the engine's
 // worker (engine/arms.js trainInWorkers). Each message {request} is answered by
-// progress messages {progress: {phase, done, total}} (at most every 100 ms), then
-// {value: {result, msPerStep}} (typed arrays transferred) or {error}.
+// progress messages {progress: ArmState, curve: {loss, validation}} (at most every
+// 100 ms; curve: the training loss of the steps since the last message, and every
+// validation point so far), then {value: {result, msPerStep, timing}} (typed arrays
+// transferred) or {error}.
 import createPosenc from '../../generated/posenc.mjs';
 import { trainArm } from './arms.js';
 import { detach } from './detach.js';
@@ -13,6 +15,7 @@ self.onmessage = async ({ data }) => {
     const pe = await module;
     const job = trainArm(pe, data.request);
     let posted = 0;
+    let sent = 0;  // the steps whose loss was posted
     for (;;) {
       const { value, done } = job.next();
       if (done) {
@@ -21,7 +24,10 @@ self.onmessage = async ({ data }) => {
         return;
       }
       if (performance.now() - posted > 100) {
-        self.postMessage({ progress: value });
+        const { curve, ...progress } = value;
+        const piece = curve(sent);
+        sent += piece.loss.length;
+        self.postMessage({ progress, curve: piece }, [piece.loss.buffer]);
         posted = performance.now();
       }
     }

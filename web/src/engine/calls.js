@@ -331,9 +331,12 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * reports (engine/arms.js), or here TRAIN_CHUNK sequences at a time, yielding its progress between chunks (with
      * workers: {done, total, label}); stopped, it frees the trainers and workers it holds.
      * @param {{name: string, encoding: object, eval_encoding?: object, recalibration_steps?: number}[]} arms
-     * @yields {{done: number, total: number, arm: {name: string, index: number, count: number, done: number, total: number}}}
-     *   steps done of all arms' total, and of the arm in training (index from 0); the same again between the arm's
-     *   evaluation units
+     * @yields {{done: number, total: number, label: string, arm?: {name: string, index: number, count: number, done: number,
+     *   total: number}, partial?: object[], partialNote?: string}}
+     *   steps done of all arms' total, and (here) of the arm in training (index from 0), the same again between the arm's
+     *   evaluation units; label: the arms in training, those done and the time left (arms.js timeLeft); now and then
+     *   (arms.js partialGate), partial: the runs so far in the returned value's shape (those finished, and those training
+     *   with their loss so far, eval and maps empty and running: true) and partialNote: "k of n arms finished"
      * @returns {{name: string, loss: Float32Array(steps + recalibration_steps), eval: {length, accuracy, loss}[],
      *   retrained: boolean, recalibrationSteps: number, maps: object[]}[]}
      *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's; maps: train()'s
@@ -346,18 +349,27 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
       const total = requests.reduce((sum, r) => sum + r.steps + r.recalibration_steps, 0);
       const runOf = (arm, index, result) => ({ name: arm.name, loss: result.loss, eval: result.eval, maps: result.maps,
         retrained: Boolean(arm.eval_encoding), recalibrationSteps: requests[index].recalibration_steps });
+      /** An arm in training, in the shape of runOf's, its loss so far (eval and maps empty). */
+      const runningOf = (arm, index, loss) => ({ ...runOf(arm, index, { loss, eval: [], maps: [] }), running: true });
+      const names = arms.map((a) => a.name);
       // The arm workers' driver (engine/arms.js), a module the labs' first request loads.
-      const { trainInWorkers, workerCount } = spawnArm ? yield { wait: import('./arms.js') } : {};
+      const { trainInWorkers, workerCount, armsLabel, finishedOf, partialGate, timeLeft, timeLeftText } = yield { wait: import('./arms.js') };
       const count = spawnArm ? workerCount(arms.length) : 0;
+      const gate = partialGate();
+      /** The progress with, now and then (partialGate), the runs so far: those finished and those training (their loss so far). */
+      const withPartial = (progress, finished, runsOf) => {
+        if (!gate(finished)) return progress;
+        const runs = runsOf();
+        return runs.length ? { ...progress, partial: runs, partialNote: `${finished} of ${arms.length} arms finished` } : progress;
+      };
       if (count > 0) {  // in arm workers, several at once; a bad request is refused here first, in the page's terms
         trainerFor(requests[0]).free();
-        const progressOf = (states) => {
+        const progressOf = (states, { curves, outcomes }) => {
           const steps = (s, k) => (s.phase === 'train' ? s.done : s.phase === 'queued' ? 0 : requests[k].steps + requests[k].recalibration_steps);
-          const running = states.map((s, k) => ({ ...s, name: arms[k].name })).filter((s) => s.phase === 'train');
-          const finished = states.filter((s) => s.phase === 'done').length;
-          return { done: states.reduce((sum, s, k) => sum + steps(s, k), 0), total,
-            label: `training ${running.map((s) => `${s.name} ${s.done} / ${s.total} steps`).join(', ') || '…'} ` +
-              `(${finished} of ${arms.length} arms done)` };
+          const runs = () => arms.flatMap((arm, k) => (outcomes[k] ? [runOf(arm, k, outcomes[k].result)]
+            : curves[k].length ? [runningOf(arm, k, curves[k].read().loss)] : []));
+          return withPartial({ done: states.reduce((sum, s, k) => sum + steps(s, k), 0), total, label: armsLabel(names, states, count) },
+            finishedOf(states), runs);
         };
         let outcomes;
         try {
@@ -369,19 +381,29 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
       }
       const runs = [];
       let before = 0;  // steps of the arms already trained
+      const started = performance.now();
       for (const [index, arm] of arms.entries()) {
         const trainer = trainerFor(requests[index]);
         let result;
         try {
+          // The progress after a chunk: the arm in training, and the time left at the ms per step of all arms so far.
+          // (the arms here train one after the other: every step so far, evaluations included, at one measured rate)
+          const progress = () => {
+            const left = timeLeftText(timeLeft([{ phase: 'train', done: before + trainer.done, total, steps: total, units: 0,
+              trainMs: performance.now() - started }], 1));
+            return withPartial({ done: before + trainer.done, total, arm: { name: arm.name, index, count: arms.length, done: trainer.done,
+              total: trainer.total }, label: `training ${arm.name}: ${trainer.done} / ${trainer.total} steps (arm ${index + 1} of ` +
+              `${arms.length}${left ? `; ${left}` : ''})` }, index, () => [...runs, runningOf(arm, index, trainer.losses().loss)]);
+          };
           while (trainer.done < trainer.total) {
             // About TRAIN_CHUNK sequences a slice, and never more steps than one call's budget holds.
             trainer.step(Math.min(trainer.stepsPerCall, Math.max(1, Math.round(TRAIN_CHUNK / (batchSize ?? 1)))));
-            yield { done: before + trainer.done, total, arm: { name: arm.name, index, count: arms.length, done: trainer.done, total: trainer.total } };
+            yield progress();
           }
           // The evaluation a unit at a time: each fits one call's budget (trainer() checked), together they may not.
           while (trainer.evaluated < trainer.evaluationTotal) {
             trainer.evaluate(1);
-            yield { done: before + trainer.done, total, arm: { name: arm.name, index, count: arms.length, done: trainer.done, total: trainer.total } };
+            yield progress();
           }
           result = trainer.finish();
         } finally {
@@ -397,57 +419,32 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * The language-model lab (labs/language-model.js): for each arm, a small transformer trained on the shipped corpus
      * (`base`: the train request's model, schedule and lengths; task 'text') with arm.encoding, evaluated at `base`'s
      * eval_lengths (with arm.eval_encoding when it has one: a RoPE scaling at test time), its validation loss every
-     * validation_every steps and its samples. A job: the text is fetched once, then the arms train in arm workers up to
-     * the cores the browser reports (engine/arms.js), or one after the other here. Stopped, it frees what it holds.
+     * validation_every steps and its samples; with seeds > 1, every arm again at seeds base.seed + 1 ... (every arm at
+     * one seed, then every arm at the next). A job: the text is fetched once, then the models train in arm workers up
+     * to the cores the browser reports (engine/arms.js), or one after the other here. Stopped, it frees what it holds.
      * @param {object} base  a TrainRequest without task, text and encoding
      * @param {{name: string, encoding: object, eval_encoding?: object}[]} arms
-     * @yields {{done: number, total: number, label: string}}  arms' progress in thousandths of an arm
+     * @param {number} [seeds]  models per arm (1 to 5), at seeds base.seed, base.seed + 1, ...
+     * @yields {{done: number, total: number, label: string, partial?: object[], partialNote?: string}}  the models'
+     *   progress in thousandths of a model; label: the models in training, those done and the time left (arms.js
+     *   armsLabel); now and then (arms.js partialGate), partial: the runs so far in the returned value's shape (an arm
+     *   whose first seed is training: its loss and validation so far, eval and samples empty, running: true; one not
+     *   started: absent), and partialNote: "k of n arms finished"
      * @returns {{name: string, loss: Float32Array, validation: {step, loss}[], eval: {length, accuracy, loss, perplexity}[],
-     *   samples: {prompt, generated}[], msPerStep: number, retrained: boolean, heads: object[], reproduces: boolean|null}[]}
-     *   per arm; heads: layer 0's trained heads' encodings (the family's explicit keys); reproduces: whether head 0 is
-     *   the trained set the family's views show, bit for bit (null: other settings, or a family without one)
+     *   samples: {prompt, generated}[], msPerStep: number, retrained: boolean, heads: object[], reproduces: boolean|null,
+     *   bySeed?: {seed, loss, validation, eval, msPerStep}[]}[]}
+     *   per arm, its first seed's model; heads: layer 0's trained heads' encodings (the family's explicit keys); reproduces:
+     *   whether head 0 is the trained set the family's views show, bit for bit (null: other settings, or a family without
+     *   one); bySeed (seeds > 1): each seed's model that finished, in seed order
      */
-    languageModel: memoizeJob(function* languageModel(base, arms) {
+    languageModel: memoizeJob(function* languageModel(base, arms, seeds = 1) {
       if (!corpus) throw badParam('corpus', 'none', 'the shipped text, which this build of the engine has no way to load');
-      const text = yield { progress: { done: 0, total: 1000 * arms.length, label: 'loading the text…' }, wait: loadCorpus() };
-      const requests = arms.map((arm) => ({ ...base, task: 'text', text, encoding: arm.encoding,
-        ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}) }));
-      const progressOf = (states) => {
-        const fraction = (s) => (s.phase === 'done' ? 1 : s.phase === 'train' ? 0.9 * s.done / s.total
-          : s.phase === 'evaluate' ? 0.9 + 0.1 * s.done / s.total : 0);
-        const running = states.map((s, k) => ({ ...s, name: arms[k].name })).filter((s) => s.phase === 'train' || s.phase === 'evaluate');
-        const finished = states.filter((s) => s.phase === 'done').length;
-        const label = running.map((s) => (s.phase === 'train' ? `${s.name} ${s.done} / ${s.total} steps` : `${s.name} testing`)).join(', ');
-        return { done: Math.round(1000 * states.reduce((sum, s) => sum + fraction(s), 0)), total: 1000 * arms.length,
-          label: `training ${label || '…'} (${finished} of ${arms.length} arms done)` };
-      };
-      const { trainArm, trainInWorkers, workerCount } = yield { wait: import('./arms.js') };  // engine/arms.js, on first use
-      const count = spawnArm ? workerCount(arms.length) : 0;
-      let outcomes;
-      if (count > 0) {
-        outcomes = yield* trainInWorkers(spawnArm, requests, count, progressOf);
-      } else {
-        outcomes = [];
-        const states = arms.map(() => ({ phase: 'queued', done: 0, total: 0 }));
-        for (const [k, request] of requests.entries()) {
-          const job = trainArm(pe, request);
-          for (;;) {
-            const { value, done } = job.next();
-            if (done) {
-              outcomes.push(value);
-              states[k] = { phase: 'done', done: 1, total: 1 };
-              break;
-            }
-            states[k] = value;
-            yield progressOf(states);
-          }
-        }
-      }
+      const count = arms.length * seeds;
+      const text = yield { progress: { done: 0, total: 1000 * count, label: 'loading the text…' }, wait: loadCorpus() };
       // Whether an arm trained the set the family's views show (families/trained.js) again, bit for bit: its settings are
       // the set's, and head 0 of layer 0 holds the same float32 numbers (the set's learned table is the first rows).
       const types = arms.map((a) => a.encoding.type).filter((t) => TRAINED_TYPES.includes(t));
-      yield { progress: { done: 1000 * arms.length, total: 1000 * arms.length, label: 'comparing with the shipped parameters…' },
-        wait: loadTrained(types) };
+      yield { progress: { done: 0, total: 1000 * count, label: 'loading the shipped parameters…' }, wait: loadTrained(types) };
       const reproduces = (arm, head) => {
         const shipped = trainedOf(arm.encoding.type);
         if (!shipped || arm.eval_encoding || !sameTraining(shipped.provenance.request, base)) return null;
@@ -455,10 +452,46 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
           ? Array.isArray(head[key]) && value.every((x, i) => x === head[key][i])
           : key === 'max_position_embeddings' || key === 'seed' || head[key] === undefined || head[key] === value));
       };
-      return outcomes.map(({ result, msPerStep }, k) => ({ name: arms[k].name, retrained: Boolean(arms[k].eval_encoding),
-        loss: result.loss, validation: result.validation, eval: result.eval, samples: result.samples, msPerStep,
-        heads: result.params.layers[0].heads.map((h) => h.encoding),
-        reproduces: reproduces(arms[k], result.params.layers[0].heads[0].encoding) }));
+      // Model k: arm k % arms.length at seed base.seed + floor(k / arms.length).
+      const requests = Array.from({ length: count }, (_, k) => {
+        const arm = arms[k % arms.length];
+        return { ...base, seed: base.seed + Math.floor(k / arms.length), task: 'text', text, encoding: arm.encoding,
+          ...(arm.eval_encoding ? { eval_encoding: arm.eval_encoding } : {}) };
+      });
+      const names = requests.map((r, k) => (seeds > 1 ? `${arms[k % arms.length].name} (seed ${r.seed})` : arms[k % arms.length].name));
+      /** The runs, one per arm whose first seed finished or is training (see @yields). */
+      const runsOf = (outcomes, curves, states) => arms.flatMap((arm, a) => {
+        const first = outcomes[a];
+        const retrained = Boolean(arm.eval_encoding);
+        if (!first) {
+          if (states[a].phase !== 'train' && states[a].phase !== 'evaluate') return [];
+          return [{ name: arm.name, retrained, ...curves[a].read(), eval: [], samples: [], msPerStep: NaN, heads: [], reproduces: null,
+            running: true }];
+        }
+        const { result, msPerStep } = first;
+        const bySeed = seeds > 1 ? Array.from({ length: seeds }, (_, s) => [requests[a + s * arms.length].seed, outcomes[a + s * arms.length]])
+          .filter(([, o]) => o).map(([seed, o]) => ({ seed, loss: o.result.loss, validation: o.result.validation, eval: o.result.eval,
+            msPerStep: o.msPerStep })) : null;
+        return [{ name: arm.name, retrained, loss: result.loss, validation: result.validation, eval: result.eval, samples: result.samples,
+          msPerStep, heads: result.params.layers[0].heads.map((h) => h.encoding),
+          reproduces: reproduces(arm, result.params.layers[0].heads[0].encoding), ...(bySeed ? { bySeed } : {}) }];
+      });
+      const { trainHere, trainInWorkers, workerCount, armsLabel, finishedOf, partialGate } = yield { wait: import('./arms.js') };  // on first use
+      const workers = spawnArm ? workerCount(count) : 0;
+      const gate = partialGate();
+      const progressOf = (states, { curves, outcomes }) => {
+        const fraction = (s) => (s.phase === 'done' ? 1 : s.phase === 'train' ? 0.9 * s.done / s.total
+          : s.phase === 'evaluate' ? 0.9 + 0.1 * s.done / s.total : 0);
+        const finished = finishedOf(states);
+        const progress = { done: Math.round(1000 * states.reduce((sum, s) => sum + fraction(s), 0)), total: 1000 * count,
+          label: armsLabel(names, states, Math.max(1, workers)) };
+        const started = curves.some((c) => c.length > 0) || finished > 0;
+        if (!started || !gate(finished)) return progress;
+        return { ...progress, partial: runsOf(outcomes, curves, states),
+          partialNote: `${finished} of ${count} ${seeds > 1 ? 'models' : 'arms'} finished` };
+      };
+      const outcomes = workers > 0 ? yield* trainInWorkers(spawnArm, requests, workers, progressOf) : yield* trainHere(pe, requests, progressOf);
+      return runsOf(outcomes, null, null);
     }, 2),
 
     /**
@@ -627,7 +660,8 @@ function isJob(value) {
  *
  * Jobs: a field (or a call) whose value is a job (a generator: it yields progress and returns the
  * value, see memoizeJob) runs a slice of about `sliceMs` at a time. After each slice the server posts
- * {id, progress} (what the job yielded last) and yields to the event loop (setTimeout 0), so
+ * {id, progress} (what the job yielded last; with {partial: {[field]: value so far}} when that progress carried a
+ * partial value, which the page draws while the job runs) and yields to the event loop (setTimeout 0), so
  * messages arrive: a 'cancel' of the request's key, or a newer 'view' request with its key, stops
  * the job there (its generator's return(): a `finally` frees what it holds) and answers
  * {id, cancelled: true} or {id, superseded: true}.
@@ -718,8 +752,17 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
    * A job's value, run a slice at a time with progress posted between slices; {stopped} if a message stopped it.
    * A job may yield {progress, wait: a promise} (arm workers, a text to fetch): its progress is posted, the promise
    * awaited and its value handed back to the job (a rejection stops the job and answers with its error).
+   * A progress with a partial value (the field's value so far) is posted whatever the slice, as {id, progress, partial:
+   * {[field]: value}} for a view's field (a call's keeps it in its progress).
    */
-  async function drive(request, job) {
+  async function drive(request, job, field = null) {
+    const report = (progress) => {
+      if (progress?.partial === undefined || field === null) post({ id: request.id, progress });
+      else {
+        const { partial, ...rest } = progress;
+        post({ id: request.id, progress: rest, partial: { [field]: partial } });
+      }
+    };
     let slice = performance.now();
     let input;
     for (;;) {
@@ -727,7 +770,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       input = undefined;
       if (done) return { value };
       if (typeof value?.wait?.then === 'function') {
-        if (value.progress !== undefined) post({ id: request.id, progress: value.progress });
+        if (value.progress !== undefined) report(value.progress);
         try {
           input = await value.wait;
         } catch (error) {
@@ -741,8 +784,8 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
         }
         continue;
       }
-      if (performance.now() - slice < sliceMs) continue;
-      post({ id: request.id, progress: value });
+      if (performance.now() - slice < sliceMs && value?.partial === undefined) continue;
+      report(value);
       await new Promise((resolve) => { setTimeout(resolve, 0); });
       slice = performance.now();
       if (request.stop) {
@@ -799,7 +842,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
         const data = computed.data;
         for (const [field, value] of Object.entries(data)) {
           if (!isJob(value)) continue;
-          const outcome = await drive(request, value);
+          const outcome = await drive(request, value, field);
           if (outcome.stopped) return { id: request.id, [outcome.stopped]: true };
           data[field] = outcome.value;
         }

@@ -22,7 +22,8 @@ import { previewLimits } from '../lib/box-average.js';
  *   ready: Promise<string>,
  *   view(key: string, family: string, params: object, needs: string[],
  *        options?: {previews?: boolean, priority?: number, onStart?: () => void,
- *          onProgress?: (progress: {done: number, total: number, arm?: object}) => void}):
+ *          onProgress?: (progress: {done: number, total: number, label?: string, arm?: object, partialNote?: string},
+ *            partial?: object) => void}):
  *     Promise<{data: object, reads: string[]} | {error: Error, reads: string[]} | {superseded: true} | {cancelled: true}>
  *     (an error also when the request cannot be sent: .param names the params key that cannot be copied),
  *   prioritise(key: string, priority: number): void,
@@ -38,7 +39,9 @@ import { previewLimits } from '../lib/box-average.js';
  *     matrix larger than a screen shows carries a block-averaged preview (lib/box-average.js);
  *     priority 0 is answered before 1 (views in sight first); onStart is called when the
  *     worker starts on it (from then on it can no longer be replaced, unless it is a job); onProgress is
- *     called between the slices of a job (engine/calls.js createServer: e.g. steps done of total);
+ *     called between the slices of a job (engine/calls.js createServer: e.g. steps done of total), with, now and then, the
+ *     fields so far (partial: {[field]: its value so far}, the job's partial value) and progress.partialNote saying
+ *     how far they are (e.g. "3 of 8 arms finished");
  *   prioritise: changes the priority of a key's queued requests;
  *   call: one memoised call of engine/calls.js (e.g. call('rotary', spec, 1));
  *   module: the wasm module answering: posenc-view.wasm until a request needs posenc.wasm's trainer or model-lab
@@ -76,7 +79,7 @@ export function createEngine({ module = 'view' } = {}) {
     const request = pending.get(message.id);
     if (!request) return;
     if (message.started) { request.onStart?.(); return; }
-    if (message.progress) { request.onProgress?.(message.progress); return; }
+    if (message.progress) { request.onProgress?.(message.progress, message.partial); return; }
     pending.delete(message.id);
     if (message.superseded) request.resolve({ superseded: true });
     else if (message.cancelled) request.resolve({ cancelled: true });

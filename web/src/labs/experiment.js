@@ -74,7 +74,8 @@ export function armsOf(params) {
  * The experiment's result fields (lazy getters), each a job of the engine's (engine/calls.js experiment):
  * one training of every arm, shared by the views through the engine's cache.
  * experiment: {trainLength, steps, runs: [{name, loss: Float32Array(steps + recalibrationSteps), eval: [{length, accuracy,
- *   loss}], retrained: boolean, recalibrationSteps: number}]}, one per arm;
+ *   loss}], retrained: boolean, recalibrationSteps: number}]}, one per arm (while it trains, the job's partial values: the
+ *   arms finished and those training, with running: true, their loss so far and no eval);
  * trainedMaps: {arm, trainLength, maps: [{length, tokens: Int32Array, targets: Int32Array, weights: Float32Array(length²)[]}]}:
  *   map_arm's trained attention weights, one per layer, at L_train and 4 x L_train (row-major [query i, key j]).
  */
@@ -96,7 +97,7 @@ export function fields(engine, params) {
         throw badParam('map_arm', JSON.stringify(arm), `an arm of this experiment${why}: one of ${names.join(', ')}`);
       }
       const trainLength = params.train_length;
-      return mapJob(train(), (runs) => ({ arm, trainLength, maps: runs.find((r) => r.name === arm).maps }));
+      return mapJob(train(), (runs) => ({ arm, trainLength, maps: runs.find((r) => r.name === arm).maps }), { partial: false });
     },
   };
 }

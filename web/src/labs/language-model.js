@@ -40,6 +40,9 @@ export const SIZES = {
     model: { layers: 2, n_heads: 8, d_model: 128, intermediate_size: 512 } },
 };
 
+/** The most seeds per encoding (the seeds control's greatest): five times the training already. */
+const MAX_SEEDS = 5;
+
 /** The shortest training length (and the train_length control's least). */
 const MIN_TRAIN_LENGTH = 16;
 
@@ -74,6 +77,9 @@ export const parameters = [
     label: 'training length L_train (characters)', help: 'Up to the size\'s own limit (in its name).',
     sliderRange: (raw) => (Object.hasOwn(SIZES, raw.size) ? { max: SIZES[raw.size].maxTrainLength } : {}) },
   { name: 'seed', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 100, label: 'seed (data and initialisation)' },
+  { name: 'seeds', view: true, kind: 'int', default: 1, min: 1, max: MAX_SEEDS, label: 'seeds (models per encoding)',
+    help: 'Each encoding trained at seed, seed + 1, …: the perplexity plot and the table show their mean and ±1 standard ' +
+      'deviation. With one seed, each point’s band is the standard error of its own test.' },
   { name: 'rope_scalings', view: true, kind: 'bool', default: false, label: 'RoPE scalings at test time',
     help: 'The RoPE model again (trained anew: the same seed gives the same model), tested with PI, NTK, YaRN and llama3 ' +
       'scaling by 8 = the longest test length / L_train.' },
@@ -140,14 +146,19 @@ export function pretrainRequest(params) {
 /**
  * The lab's result field, a job of the engine's (engine/calls.js languageModel), shared by the views:
  * languageModel: {trainLength, steps, size, corpus, runs: [{name, loss: Float32Array(steps), validation: [{step, loss}],
- *   eval: [{length, accuracy, loss, perplexity}], samples: [{prompt, generated}], msPerStep, retrained, heads}]}.
+ *   eval: [{length, accuracy, loss, perplexity}], samples: [{prompt, generated}], msPerStep, retrained, heads, bySeed?}]}
+ *   (bySeed: seeds > 1, each seed's {seed, loss, validation, eval, msPerStep}; while the arms train, the job's partial
+ *   values: the arms finished and those training, with running: true, their loss so far and no eval).
+ * @throws {RangeError}  .param 'seeds' outside [1, MAX_SEEDS] (a caller other than the page's controls)
  */
 export function fields(engine, params) {
   return {
     get languageModel() {
       const base = requestOf(params);
       const arms = armsOf(params);
-      return mapJob(labTerms(engine.languageModel(base, arms), params), (runs) => ({ trainLength: base.train_length,
+      const seeds = params.seeds ?? 1;
+      if (!(Number.isInteger(seeds) && seeds >= 1 && seeds <= MAX_SEEDS)) throw badParam('seeds', seeds, `an integer in [1, ${MAX_SEEDS}]`);
+      return mapJob(labTerms(engine.languageModel(base, arms, seeds), params), (runs) => ({ trainLength: base.train_length,
         steps: base.steps, size: params.size, corpus: CORPUS, runs }));
     },
   };

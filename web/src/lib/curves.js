@@ -86,10 +86,11 @@ function labelEnds(series, style) {
  * A line chart of named series with dashes, direct labels, toggles and a coincidence note.
  * @param {object} o
  * @param {{name: string, short?: string, points: {x: number, y: number, [k: string]: any}[], bold?: boolean, hidden?: boolean,
- *   faded?: boolean, like?: string, dots?: boolean}[]} o.series  short: the name written at the curve's end (the toggle
+ *   faded?: boolean, like?: string, dots?: boolean, band?: boolean}[]} o.series  short: the name written at the curve's end (the toggle
  *   gives "short: name"); hidden: unticked at first (a tick away); faded: drawn lighter (a curve of random parameters, not
  *   a property of its family); like: another series' name, whose colour this one takes, dotted (a validation curve
- *   beside its training curve); dots: dots at this series' points
+ *   beside its training curve); dots: dots at this series' points; band: a shaded band from each point's lo to its hi
+ *   (where both are finite), under the curve, hidden with it
  * @param {number} o.width
  * @param {number} [o.height]
  * @param {object} o.x        Plot's x scale options (label, type, ...)
@@ -159,6 +160,10 @@ export function curveChart(o) {
     const room = Math.floor((o.width / 3 - 14) / 6.2);
     const ends = labelEnds(visible, style).map((e) => (e.text.length > room ? { ...e, text: `${e.text.slice(0, room - 1)}…` } : e));
     const marks = [...(o.marks ?? [])];
+    for (const s of visible.filter((v) => v.band)) {
+      const banded = s.points.filter((p) => Number.isFinite(p.lo) && Number.isFinite(p.hi));
+      marks.push(Plot.areaY(banded, { x: 'x', y1: 'lo', y2: 'hi', fill: style.get(s.name).colour, fillOpacity: s.faded ? 0.08 : 0.16 }));
+    }
     for (const s of visible) {
       const { colour, dash } = style.get(s.name);
       marks.push(Plot.lineY(s.points, { x: 'x', y: 'y', stroke: colour, strokeDasharray: dash, strokeWidth: s.bold ? 3 : 1.8,

@@ -5,18 +5,21 @@ import { curveChart } from '../lib/curves.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 import { runningMean } from '../lib/running-mean.js';
+import { nothingYet } from '../lib/partial.js';
 
 export const id = 'lm-loss';
 export const title = 'Training and validation loss per encoding';
 export const caption = 'Solid: the training loss (cross-entropy of each step’s 16 windows of L_train characters, natural log, as ' +
   'a running mean over 20 steps). Dotted, with dots: the loss on held-out windows of L_train characters every few steps. ' +
   'ln(vocabulary) is guessing; the two curves together show how fast each encoding learns and whether it overfits. ' +
-  '(RoPE with a scaling at test time trains the rope model again: not drawn twice.)';
+  '(RoPE with a scaling at test time trains the rope model again: not drawn twice. With several seeds: the first seed’s ' +
+  'model.) While the arms train, each curve grows as its arm trains.';
 export const needs = ['languageModel'];
 
 /** @param {{languageModel: {runs: {name, loss: Float32Array, validation: {step, loss}[], retrained: boolean}[]}}} result */
 export function render(element, result) {
-  const runs = result.languageModel.runs.filter((r) => !r.retrained);
+  const runs = result.languageModel.runs.filter((r) => !r.retrained && r.loss.length);
+  if (!runs.length) throw nothingYet();
   const theme = themeOf(element);
   element.replaceChildren(curveChart({
     theme, width: figureWidth(element), height: 320,
@@ -33,7 +36,7 @@ export function render(element, result) {
 
 /** The CSV table: one row per step, each encoding's training loss and (at the steps it was measured) validation loss. */
 export function table(result) {
-  const runs = result.languageModel.runs.filter((r) => !r.retrained);
+  const runs = result.languageModel.runs.filter((r) => !r.retrained && r.loss.length);
   const rows = Math.max(...runs.map((r) => r.loss.length));
   const at = runs.map((r) => new Map(r.validation.map((v) => [v.step, v.loss])));
   return { columns: ['step', ...runs.flatMap((r) => [`${r.name} train`, `${r.name} validation`])], rows,

@@ -2,6 +2,7 @@
 // (temperature 0.8) after a long prompt from the held-out text, so the model reads
 // past L_train while it writes.
 import { element as el } from '../lib/html.js';
+import { nothingYet } from '../lib/partial.js';
 
 export const id = 'lm-samples';
 export const title = 'Generated text per encoding';
@@ -15,7 +16,10 @@ const tail = (text, count) => (text.length > count ? `…${text.slice(-count)}` 
 
 /** @param {{languageModel: {runs: {name, samples: {prompt, generated}[], retrained: boolean}[]}}} result */
 export function render(element, result) {
-  element.replaceChildren(el('div', { class: 'lm-samples' }, result.languageModel.runs.map((r) => el('section', { class: 'lm-sample' }, [
+  // While the arms train: those whose test (and samples) ended.
+  const runs = result.languageModel.runs.filter((r) => !r.running);
+  if (!runs.length) throw nothingYet();
+  element.replaceChildren(el('div', { class: 'lm-samples' }, runs.map((r) => el('section', { class: 'lm-sample' }, [
     el('h4', {}, [r.name]),
     ...r.samples.map((s) => el('p', { class: 'sample' }, [
       el('span', { class: 'prompt', title: 'the prompt (its last 80 characters)' }, [tail(s.prompt, 80)]),
@@ -25,6 +29,6 @@ export function render(element, result) {
 
 /** The CSV table: one row per sample. */
 export function table(result) {
-  const rows = result.languageModel.runs.flatMap((r) => r.samples.map((s, k) => [r.name, k, s.prompt, s.generated]));
+  const rows = result.languageModel.runs.filter((r) => !r.running).flatMap((r) => r.samples.map((s, k) => [r.name, k, s.prompt, s.generated]));
   return { columns: ['encoding', 'sample', 'prompt', 'generated'], rows: rows.length, row: (k) => rows[k] };
 }

@@ -4,6 +4,7 @@ import * as Plot from '@observablehq/plot';
 import { curveChart } from '../lib/curves.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
+import { nothingYet } from '../lib/partial.js';
 
 export const id = 'train-extrapolation';
 export const title = 'Train short, test long: accuracy against length';
@@ -11,7 +12,8 @@ export const caption = 'Each encoding’s model, trained at L_train (the dashed 
   '1, 2, 4 and 8 times that length without retraining. A flat curve extrapolates; a falling one has learned positions ' +
   'only up to the length it saw. “rope + PI” and the like: the RoPE model, tested with that scaling by 8 (applied at every ' +
   'test length, which is why it can cost accuracy at L_train too). An arm below 0.9 at L_train did not learn the task: it is drawn ' +
-  'faint and named so. Toy models, one seed: run other seeds before reading much into small gaps.';
+  'faint and named so. Toy models, one seed: run other seeds before reading much into small gaps. While the arms train, each ' +
+  'curve appears once its arm’s test has ended.';
 export const needs = ['experiment'];
 
 /**
@@ -37,7 +39,8 @@ export function notLearned({ trainLength, runs }) {
 
 /** @param {{experiment: {trainLength: number, runs: {name, eval: {length, accuracy, loss}[], retrained: boolean}[]}}} result */
 export function render(element, result) {
-  const { trainLength, runs } = result.experiment;
+  const { trainLength } = result.experiment;
+  const runs = result.experiment.runs.filter((r) => r.eval.length);  // while they train: the arms whose test ended
   const theme = themeOf(element);
   const failed = notLearned(result.experiment);
   const nameOf = (r) => (failed.has(r.name) ? `${r.name} (did not learn: ${failed.get(r.name).toFixed(2)} at L_train)` : r.name);
@@ -47,6 +50,7 @@ export function render(element, result) {
     note.textContent = `Drawn faint: ${[...failed.keys()].join(', ')}, below ${LEARNED} accuracy at L_train = ${trainLength}. ` +
       'They did not learn the task at the length they were trained on, so their fall beyond it says nothing about extrapolation.';
   }
+  if (!runs.length) throw nothingYet();  // a partial result before any test ended: the figure before it stays
   element.replaceChildren(curveChart({
     theme, width: figureWidth(element), height: 320, dots: true,
     series: runs.map((r) => ({ name: nameOf(r), faded: failed.has(r.name),

@@ -6,13 +6,15 @@ import { curveChart } from '../lib/curves.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 import { runningMean } from '../lib/running-mean.js';
+import { nothingYet } from '../lib/partial.js';
 
 export const id = 'train-loss';
 export const title = 'Training loss per encoding';
 export const caption = 'The cross-entropy of each step’s sequences (their mean, with a mini-batch; natural log; ln(vocab) is guessing), as a running mean over ' +
   '20 steps: how fast, and whether, each encoding’s model learns the task at its training length. (The RoPE scaling arms ' +
   'train the rope model again, step for step, so only rope is drawn.) DroPE trains the rope model too, then goes on past the ' +
-  'dashed rule without its encoding: the jump there is what dropping RoPE costs, the rest of its curve how much recalibration wins back.';
+  'dashed rule without its encoding: the jump there is what dropping RoPE costs, the rest of its curve how much recalibration wins back. ' +
+  'While the arms train, each curve grows as its arm trains.';
 export const needs = ['experiment'];
 
 const WINDOW = 20;
@@ -20,7 +22,8 @@ const WINDOW = 20;
 /** @param {{experiment: {steps: number, runs: {name, loss: Float32Array, retrained: boolean, recalibrationSteps: number}[]}}} result */
 export function render(element, result) {
   const { steps } = result.experiment;
-  const runs = result.experiment.runs.filter((r) => !r.retrained);
+  const runs = result.experiment.runs.filter((r) => !r.retrained && r.loss.length);
+  if (!runs.length) throw nothingYet();
   const theme = themeOf(element);
   const recalibrated = runs.some((r) => r.recalibrationSteps > 0);
   element.replaceChildren(curveChart({
@@ -37,7 +40,7 @@ export function render(element, result) {
 
 /** The CSV table: one row per step, each encoding's loss (blank after its last step). */
 export function table(result) {
-  const runs = result.experiment.runs.filter((r) => !r.retrained);
+  const runs = result.experiment.runs.filter((r) => !r.retrained && r.loss.length);
   const rows = Math.max(...runs.map((r) => r.loss.length));
   return { columns: ['step', ...runs.map((r) => r.name)], rows, row: (s) => [s + 1, ...runs.map((r) => (s < r.loss.length ? r.loss[s] : ''))] };
 }
