@@ -713,7 +713,7 @@ std::string characters(const posenc::train::Corpus& corpus, const std::vector<in
 }
 
 /// An experiment's result (trained in float32): {loss: Float32Array(steps + recalibration_steps), eval: [{length,
-/// accuracy, loss, perplexity}], validation: [{step, loss}], params: {E [vocab, d], layers: [{heads: [{Wq, Wk, Wv
+/// accuracy, loss, perplexity, loss_se, windows, characters}] (posenc::train::EvalPoint), validation: [{step, loss}], params: {E [vocab, d], layers: [{heads: [{Wq, Wk, Wv
 /// [d, head_dim], encoding}], Wo? [d, d], norm1?, norm2? [d], W1? [d, m], b1? [m], W2? [m, d], b2? [d]}], norm? [d],
 /// Wout [d, classes], c}, maps: [{length, tokens, targets: Int32Array(length), weights: [Float32Array(length^2) per
 /// layer (head 0's)]}], samples: [{prompt, generated}] (task "text": strings), characters (task "text": the
@@ -728,6 +728,9 @@ val experiment(const posenc::train::Result<float>& result, const posenc::train::
         point.set("accuracy", result.eval[i].accuracy);
         point.set("loss", result.eval[i].loss);
         point.set("perplexity", result.eval[i].perplexity());
+        point.set("loss_se", result.eval[i].loss_se);
+        point.set("windows", double(result.eval[i].windows));
+        point.set("characters", double(result.eval[i].characters));
         eval.set(i, point);
     }
     val validation = val::array();

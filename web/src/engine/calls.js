@@ -106,8 +106,8 @@ function memoizeJobStored(store, job, size = 4) {
 
 /** Whether two train requests train the same model (they may differ in what they evaluate). */
 function sameTraining(a, b) {
-  const trainingOf = (r) => JSON.stringify(Object.entries(r).filter(([k]) => !['eval_lengths', 'eval_examples', 'samples',
-    'sample_length', 'validation_every', 'task', 'text', 'encoding'].includes(k)).sort(([x], [y]) => (x < y ? -1 : 1)));
+  const trainingOf = (r) => JSON.stringify(Object.entries(r).filter(([k]) => !['eval_lengths', 'eval_examples', 'eval_characters',
+    'samples', 'sample_length', 'validation_every', 'task', 'text', 'encoding'].includes(k)).sort(([x], [y]) => (x < y ? -1 : 1)));
   return trainingOf(a) === trainingOf(b);
 }
 
