@@ -397,7 +397,8 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
             head.Wq = normals(rng, std::size_t(d) * hd, std);
             head.Wk = normals(rng, std::size_t(d) * hd, std);
             head.Wv = normals(rng, std::size_t(d) * hd, std);
-            const Config own = m.family->key("seed") ? seeded(m.encoding, head_seed(seed, std::int64_t(l), std::int64_t(h))) : m.encoding;
+            const Config own =
+                m.family->key("seed") ? seeded(m.encoding, head_seed(seed, std::int64_t(l), std::int64_t(h))) : m.encoding;
             if (slot.init) head.pos = slot.init(own, std::int64_t(hd));
         }
         if (H > 1) layer.Wo = normals(rng, std::size_t(d * d), std);
@@ -1008,7 +1009,8 @@ void Trainer<Real>::run_unit(std::int64_t k) {
     if (const auto w = window_unit(request_, k)) {  // window w.window of length eval_lengths[w.length], in order
         const std::int64_t n = request_.eval_lengths[w->length];
         // The synthetic tasks: each length's examples from its own generator, drawn in order.
-        const Evaluation e = loss_and_grad<Real>(evaluated, evaluated_window(request_, n, w->window, eval_rngs_[w->length]), nullptr);
+        const Example example = evaluated_window(request_, n, w->window, eval_rngs_[w->length]);
+        const Evaluation e = loss_and_grad<Real>(evaluated, example, nullptr);
         Tally& t = tallies_[w->length];
         t.loss_sum += e.loss * double(e.targets);  // e.loss: the mean over its targets
         t.correct += e.correct;

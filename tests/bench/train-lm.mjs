@@ -74,7 +74,8 @@ function tokenize(text) {
 /** posenc's side: {step() (one optimiser step), finish() -> {losses, characters}}. */
 function posencTrainer(pe, text, steps, seed) {
   const trainer = pe.trainer({ task: 'text', text, encoding: { type: 'learned' }, ...MODEL, steps, seed,
-    eval_lengths: [MODEL.train_length], eval_examples: 1, eval_characters: MODEL.train_length });  // one window: finish() fits a call
+    // One held-out window (eval_characters): finish() then fits one call's budget.
+    eval_lengths: [MODEL.train_length], eval_examples: 1, eval_characters: MODEL.train_length });
   return {
     step: () => trainer.step(1),
     finish() {

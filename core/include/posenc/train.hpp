@@ -293,12 +293,13 @@ struct Request {
 /// norm ("none", "rms_norm"), warmup_steps, lr_decay ("none", "cosine"), grad_clip, validation_every,
 /// text, validation_fraction and eval_characters (task "text"; eval_characters an integer in [1, 2^30], absent: the
 /// whole validation part at each length), samples, sample_length}. Throws BadParam naming the request's own key:
-/// for a value out of range; ("eval_characters", "text", "samples") when given with a synthetic task; ("eval_encoding.type") for an eval_encoding of another family; ("n_heads", or "d_model"
-/// with one head) for a head width d_model / n_heads the encoding does not take; ("train_length", or "batch_size" when
-/// one sequence would fit) when one step (the whole batch, forward and backward, with the validation it may end with)
-/// is above the work budget of one call (budget.hpp); ("eval_lengths") when one evaluation unit (an example at the
-/// longest length; the maps and sampled characters are no longer) is. So a Trainer's step(1) and evaluate(1) always
-/// run. run() refuses ("steps") an experiment whose steps and evaluation are together above the budget (one call);
+/// for a value out of range; ("eval_characters", "text", "samples") when given with a synthetic task;
+/// ("eval_encoding.type") for an eval_encoding of another family; ("n_heads", or "d_model" with one head) for a head
+/// width d_model / n_heads the encoding does not take; ("train_length", or "batch_size" when one sequence would fit)
+/// when one step (the whole batch, forward and backward, with the validation it may end with) is above the work
+/// budget of one call (budget.hpp); ("eval_lengths") when one evaluation unit (a window or example at the longest
+/// length; the maps and sampled characters are no longer) is. So a Trainer's step(1) and evaluate(1) always run.
+/// run() refuses ("steps") an experiment whose steps and evaluation are together above the budget (one call);
 /// a Trainer counts each chunk instead.
 Request parse_request(const Config& config);
 

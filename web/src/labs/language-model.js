@@ -146,7 +146,8 @@ export function pretrainRequest(params) {
 /**
  * The lab's result field, a job of the engine's (engine/calls.js languageModel), shared by the views:
  * languageModel: {trainLength, steps, size, corpus, runs: [{name, loss: Float32Array(steps), validation: [{step, loss}],
- *   eval: [{length, accuracy, loss, perplexity, loss_se, windows, characters}], samples: [{prompt, generated}], msPerStep, retrained, heads}]}.
+ *   eval: [{length, accuracy, loss, perplexity, loss_se, windows, characters}], samples: [{prompt, generated}], msPerStep,
+ *   retrained, heads}]}.
  */
 export function fields(engine, params) {
   return {

@@ -10,7 +10,8 @@ export const id = 'lm-extrapolation';
 export const title = 'Train short, test long: perplexity against length';
 export const caption = 'Each encoding’s character-level model, trained on windows of L_train characters (the dashed rule), ' +
   'then run over windows of the held-out last tenth of the book from L_train / 4 to 8 × L_train, without retraining ' +
-  '(Press et al. 2022, Figure 1). Perplexity: exp of the mean cross-entropy per character, over every character of the held-out part: ' +
+  '(Press et al. 2022, Figure 1). Perplexity: exp of the mean cross-entropy per character, over every character of the ' +
+  'held-out part: ' +
   'lower is better. A curve that stays flat past L_train extrapolates; one that climbs has met positions it never saw. ' +
   'Short windows cost every model some perplexity (less context). One seed, tiny models: a small gap is noise.';
 export const needs = ['languageModel'];

@@ -9,7 +9,8 @@ import { runningMean } from '../lib/running-mean.js';
 export const id = 'lm-loss';
 export const title = 'Training and validation loss per encoding';
 export const caption = 'Solid: the training loss (cross-entropy of each step’s 16 windows of L_train characters, natural log, as ' +
-  'a running mean over 20 steps). Dotted, with dots: the loss on 8 fixed held-out windows of L_train characters every few steps (a cheap sample; the perplexity plot reads the whole held-out part). ' +
+  'a running mean over 20 steps). Dotted, with dots: the loss on 8 fixed held-out windows of L_train characters every ' +
+  'few steps (a cheap sample; the perplexity plot reads the whole held-out part). ' +
   'ln(vocabulary) is guessing; the two curves together show how fast each encoding learns and whether it overfits. ' +
   '(RoPE with a scaling at test time trains the rope model again: not drawn twice.)';
 export const needs = ['languageModel'];
