@@ -81,11 +81,16 @@ export interface TrainRequest {
   /** The schedule: lr after a linear warm-up, then constant or a half cosine to lr / 10; the gradient clipped to
    *  this global L2 norm (0: not clipped). */
   warmup_steps?: number; lr_decay?: 'none' | 'cosine'; grad_clip?: number;
-  /** Every this many steps, the validation loss at train_length (0: never). */
+  /** Every this many steps, the validation loss at train_length (0: never), on a cheap fixed subset: eval_examples
+   *  windows (task 'text': spread evenly over the held-out part) or fixed examples, not what `eval` reads. */
   validation_every?: number;
   /** task 'text': the corpus (UTF-8 text of 1000+ characters, at most 1024 distinct), the share held out (0.01..0.5,
    *  default 0.1), and samples (0..8) of sample_length characters (1..512) generated after validation prompts. */
   text?: string; validation_fraction?: number; samples?: number; sample_length?: number;
+  /** task 'text': the evaluation at each length reads the held-out part's non-overlapping windows, every one when
+   *  absent, else ceil(eval_characters / length) of them (all, if fewer) spread evenly: at least this many characters
+   *  (1..2^30). eval_examples then sets only the validation subset. A synthetic task refuses it (.param 'eval_characters'). */
+  eval_characters?: number;
 }
 
 /** One head's trained parameters: W [d_model, head_dim] and its encoding with the trained parameters under the
@@ -95,8 +100,13 @@ export interface TrainedHead { Wq: Float32Array; Wk: Float32Array; Wv: Float32Ar
 export interface TrainResult {
   /** Float32Array(steps + recalibration_steps): the cross-entropy of each step (the mean over its batch), in nats. */
   loss: Float32Array;
-  /** Per evaluated length: accuracy of the most likely class, mean loss (nats per token), perplexity = exp(loss). */
-  eval: { length: number; accuracy: number; loss: number; perplexity: number }[];
+  /** Per evaluated length, over every position read (task 'text': the held-out part's non-overlapping windows of
+   *  `length`, all floor((held-out characters - 1) / length) of them or eval_characters' worth; a synthetic task:
+   *  eval_examples fresh examples): accuracy of the most likely class, the mean cross-entropy `loss` (nats per token),
+   *  perplexity = exp(loss); loss_se: the standard error of loss over windows (nats: the sample standard deviation of
+   *  the windows' own mean losses / sqrt(windows); 0 with one window); windows read, and characters = windows x length. */
+  eval: { length: number; accuracy: number; loss: number; perplexity: number; loss_se: number; windows: number;
+          characters: number }[];
   /** The validation loss after `step` steps (validation_every). */
   validation: { step: number; loss: number }[];
   /** E [vocab, d_model]; per layer its heads, and where the model has them Wo [d_model, d_model], the RMSNorm gains
@@ -124,7 +134,8 @@ export interface Trainer {
   step(count: number): number;
   /** The most steps one step() call takes within the work budget (their batches and validations): at least 1. */
   readonly stepsPerCall: number;
-  /** The evaluation's units: one per evaluated example, attention map and sampled character. */
+  /** The evaluation's units: one per evaluated window (task 'text': every held-out window of each length, thousands
+   *  at short lengths) or example, attention map and sampled character. */
   readonly evaluationTotal: number;
   readonly evaluated: number;
   /** After the steps: runs up to `count` more units of the evaluation (within one call's work budget: a RangeError

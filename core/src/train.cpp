@@ -260,6 +260,14 @@ Task task_of(const std::string& name) {
     throw_bad_param("task", '"' + name + '"', "one of \"copy\", \"induction\", \"first_marker\", \"text\"");
 }
 
+std::uint64_t stream_seed(std::uint64_t seed, Stream stream, std::uint64_t a, std::uint64_t b) {
+    return derive_seed(seed, {std::uint64_t(stream), a, b});
+}
+
+std::uint64_t head_seed(std::uint64_t seed, std::int64_t layer, std::int64_t head) {
+    return stream_seed(seed, Stream::head, std::uint64_t(layer), std::uint64_t(head)) >> 11;
+}
+
 Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random& rng) {
     Example e;
     const auto draw = [&](std::int64_t lo) { return int(lo + std::int64_t(rng.uniform() * double(vocab - lo))); };
@@ -312,6 +320,14 @@ Example Corpus::validation(std::int64_t length, std::int64_t k, std::int64_t cou
         throw_bad_param("eval_lengths", std::to_string(length), "at most " + std::to_string(size - 1) + " (the validation text's characters - 1)");
     const std::size_t starts = size - std::size_t(length);
     return window(tokens, train_end + std::size_t(k) * starts / std::size_t(std::max<std::int64_t>(count, 1)), length);
+}
+
+std::int64_t Corpus::validation_windows(std::int64_t length) const {
+    return std::int64_t((tokens.size() - train_end - 1) / std::size_t(length));
+}
+
+Example Corpus::validation_window(std::int64_t length, std::int64_t j) const {
+    return window(tokens, train_end + std::size_t(j * length), length);
 }
 
 std::shared_ptr<const Corpus> corpus_of(const std::string& text, double validation_fraction) {
@@ -368,7 +384,7 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
     m.training = &training_of(*m.family);
     const Slots<Real>& slot = slots<Real>(*m.training);
     const std::size_t hd = std::size_t(m.head_dim()), H = std::size_t(arch.n_heads), mw = std::size_t(arch.intermediate_size);
-    Random rng(seed);
+    Random rng(stream_seed(seed, Stream::init));
     const Real std = Real(1.0 / std::sqrt(double(d)));
     Params<Real>& p = m.params;
     p.E = normals(rng, std::size_t(vocab * d), std);
@@ -381,7 +397,8 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
             head.Wq = normals(rng, std::size_t(d) * hd, std);
             head.Wk = normals(rng, std::size_t(d) * hd, std);
             head.Wv = normals(rng, std::size_t(d) * hd, std);
-            const Config own = m.family->key("seed") ? seeded(m.encoding, seed + l * H + h) : m.encoding;
+            const Config own =
+                m.family->key("seed") ? seeded(m.encoding, head_seed(seed, std::int64_t(l), std::int64_t(h))) : m.encoding;
             if (slot.init) head.pos = slot.init(own, std::int64_t(hd));
         }
         if (H > 1) layer.Wo = normals(rng, std::size_t(d * d), std);
@@ -660,7 +677,7 @@ Request parse_request(const Config& config) {
                           {"task", "encoding", "eval_encoding", "layers", "d_model", "vocab", "train_length", "steps", "seed",
                            "eval_lengths", "eval_examples", "lr", "recalibration_steps", "batch_size", "n_heads",
                            "intermediate_size", "norm", "warmup_steps", "lr_decay", "grad_clip", "validation_every", "text",
-                           "validation_fraction", "samples", "sample_length"});
+                           "validation_fraction", "eval_characters", "samples", "sample_length"});
     Request r;
     r.task = task_of(read.choice("task", "copy", {"copy", "induction", "first_marker", "text"}));
     if (const Config* encoding = read.object("encoding")) r.encoding = *encoding;
@@ -701,14 +718,16 @@ Request parse_request(const Config& config) {
         const double fraction = read.number("validation_fraction", 0.1, 0.01, 0.5, "a number in [0.01, 0.5]");
         r.corpus = corpus_of(*text, fraction);
         r.vocab = r.corpus->vocab();
+        if (read.present("eval_characters")) r.eval_characters = read.integer("eval_characters", 0, 1, std::int64_t(1) << 30);
         r.samples = read.integer("samples", 0, 0, 8);
         r.sample_length = read.integer("sample_length", 64, 1, 512);
         const std::int64_t longest_eval = *std::max_element(r.eval_lengths.begin(), r.eval_lengths.end());
         Random probe(0);
         r.corpus->example(r.train_length, probe);  // each throws for a window longer than its part of the text
         r.corpus->validation(longest_eval, 0, 1);
-    } else if (read.present("text") || read.present("samples")) {
-        throw_bad_param(read.present("text") ? "text" : "samples", "present", "only with task \"text\"");
+    } else {
+        for (const char* key : {"text", "eval_characters", "samples"})
+            if (read.present(key)) throw_bad_param(key, "present", "only with task \"text\"");
     }
     // The work: each step's (and each evaluated example's) forward and backward passes, about
     // 8 n d^2 multiply-adds (projections, read-out) + 6 n d m (the MLP) and, per (query, key) pair, 6 d (scores,
@@ -776,10 +795,45 @@ Model<Real> model_of(const Request& r) {
     return make_model<Real>(r.encoding, r.vocab, r.d_model, classes, longest(r), std::uint64_t(r.seed), arch);
 }
 
+/// The windows (text) or examples (the synthetic tasks) evaluated at `length`: text, every non-overlapping window of
+/// the validation part or ceil(eval_characters / length) of them (Request::eval_characters); else eval_examples.
+std::int64_t eval_windows(const Request& r, std::int64_t length) {
+    if (!r.corpus) return r.eval_examples;
+    const std::int64_t all = r.corpus->validation_windows(length);
+    return r.eval_characters > 0 ? std::min(all, (r.eval_characters + length - 1) / length) : all;
+}
+
+/// The evaluation's first units, one per evaluated window (or example), length after length.
+std::int64_t window_units(const Request& r) {
+    std::int64_t units = 0;
+    for (const std::int64_t n : r.eval_lengths) units += eval_windows(r, n);
+    return units;
+}
+
+/// Evaluation unit k < window_units(r): window `window` of length eval_lengths[length].
+struct WindowUnit {
+    std::size_t length = 0;
+    std::int64_t window = 0;
+};
+std::optional<WindowUnit> window_unit(const Request& r, std::int64_t k) {
+    for (std::size_t l = 0; l < r.eval_lengths.size(); ++l) {
+        const std::int64_t count = eval_windows(r, r.eval_lengths[l]);
+        if (k < count) return WindowUnit{l, k};
+        k -= count;
+    }
+    return std::nullopt;
+}
+
+/// Evaluated window k of `length` (text: of eval_windows' spread evenly over the part's non-overlapping windows, all of
+/// them by default), or the next synthetic example from rng (the examples stream of that length).
+Example evaluated_window(const Request& r, std::int64_t length, std::int64_t k, Random& rng) {
+    if (!r.corpus) return make_example(r.task, r.vocab, length, rng);
+    return r.corpus->validation_window(length, k * r.corpus->validation_windows(length) / eval_windows(r, length));
+}
+
 /// The evaluation's units (Trainer::evaluation_total).
 std::int64_t evaluation_units(const Request& r) {
-    const std::int64_t examples = std::int64_t(r.eval_lengths.size()) * r.eval_examples;
-    return examples + 2 + (r.corpus ? r.samples * r.sample_length : 0);
+    return window_units(r) + 2 + (r.corpus ? r.samples * r.sample_length : 0);
 }
 
 /// The prompt's length of the samples: 4 x train_length, or as much as the model's context leaves for the sample.
@@ -789,8 +843,8 @@ std::int64_t prompt_length(const Request& r, std::int64_t max_length) {
 
 /// The work of evaluation unit k: one forward pass over its tokens (the model's max_length is longest(r)).
 double unit_work(const Request& r, std::int64_t k) {
-    const std::int64_t examples = std::int64_t(r.eval_lengths.size()) * r.eval_examples, max_length = longest(r);
-    if (k < examples) return forward_work(r, double(r.eval_lengths[std::size_t(k / r.eval_examples)]));
+    if (const auto w = window_unit(r, k)) return forward_work(r, double(r.eval_lengths[w->length]));
+    const std::int64_t examples = window_units(r), max_length = longest(r);
     if (k < examples + 2) return forward_work(r, double(k == examples ? r.train_length : std::min(4 * r.train_length, max_length)));
     const std::int64_t token = (k - examples - 2) % std::max<std::int64_t>(1, r.sample_length);
     return forward_work(r, double(std::min(prompt_length(r, max_length) + token, max_length)));
@@ -826,9 +880,9 @@ void check_eval_shape(const Model<Real>& model, const Config& eval) {
                         "a spec of the trained encoding's shape: " + std::to_string(trained) + " numbers of " + model.training->position_key);
 }
 
-/// The k-th of `count` evaluation examples of `length` tokens: the validation part's windows (text), or
-/// fresh examples drawn from rng.
-Example evaluation_example(const Request& r, std::int64_t length, std::int64_t k, std::int64_t count, Random& rng) {
+/// The k-th of `count` examples of `length` tokens of a fixed subset (the validation loss during training, the attention
+/// maps): the validation part's windows spread evenly (text), or fresh examples drawn from rng.
+Example subset_example(const Request& r, std::int64_t length, std::int64_t k, std::int64_t count, Random& rng) {
     return r.corpus ? r.corpus->validation(length, k, count) : make_example(r.task, r.vocab, length, rng);
 }
 
@@ -838,7 +892,7 @@ template <class Real>
 Trainer<Real>::Trainer(Request request)
     : request_(std::move(request)),
       model_(naming_width(request_, request_.encoding, [&] { return model_of<Real>(request_); })),
-      rng_(std::uint64_t(request_.seed)) {
+      rng_(stream_seed(std::uint64_t(request_.seed), Stream::data)) {
     adam_.lr = request_.lr;
     loss_.reserve(std::size_t(total()));
     // Every spec is read now, not at the first step or the first evaluation unit: the trained encoding, and the
@@ -863,10 +917,10 @@ Example Trainer<Real>::next_example() {
 
 template <class Real>
 double Trainer<Real>::validation_loss() const {
-    Random rng(std::uint64_t(request_.seed) + 3);
+    Random rng(stream_seed(std::uint64_t(request_.seed), Stream::validation));
     double loss = 0;
     for (std::int64_t k = 0; k < request_.eval_examples; ++k)
-        loss += loss_and_grad<Real>(model_, evaluation_example(request_, request_.train_length, k, request_.eval_examples, rng), nullptr).loss;
+        loss += loss_and_grad<Real>(model_, subset_example(request_, request_.train_length, k, request_.eval_examples, rng), nullptr).loss;
     return loss / double(request_.eval_examples);
 }
 
@@ -947,32 +1001,42 @@ void Trainer<Real>::run_unit(std::int64_t k) {
         // Another spec of the family (parse_request and the constructor checked it).
         if (!request_.eval_encoding.empty()) evaluated.encoding = sized(request_.eval_encoding, request_.d_model, evaluated.head_dim());
         result_.eval.assign(request_.eval_lengths.size(), EvalPoint{});
-        correct_.assign(request_.eval_lengths.size(), 0);
-        targets_.assign(request_.eval_lengths.size(), 0);
+        tallies_.assign(request_.eval_lengths.size(), Tally{});
         eval_rngs_.clear();
         for (const std::int64_t n : request_.eval_lengths)
-            eval_rngs_.emplace_back(std::uint64_t(request_.seed) + 1 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
+            eval_rngs_.emplace_back(stream_seed(std::uint64_t(request_.seed), Stream::examples, std::uint64_t(n)));
     }
-    const std::int64_t examples = std::int64_t(request_.eval_lengths.size()) * request_.eval_examples;
-    if (k < examples) {  // example k % eval_examples of length eval_lengths[k / eval_examples]
-        const std::size_t l = std::size_t(k / request_.eval_examples);
-        const std::int64_t n = request_.eval_lengths[l], e = k % request_.eval_examples;
-        // Each length's examples from its own generator, drawn in order (the synthetic tasks).
-        const Evaluation r = loss_and_grad<Real>(evaluated, evaluation_example(request_, n, e, request_.eval_examples, eval_rngs_[l]), nullptr);
-        EvalPoint& point = result_.eval[l];
+    if (const auto w = window_unit(request_, k)) {  // window w.window of length eval_lengths[w.length], in order
+        const std::int64_t n = request_.eval_lengths[w->length];
+        // The synthetic tasks: each length's examples from its own generator, drawn in order.
+        const Example example = evaluated_window(request_, n, w->window, eval_rngs_[w->length]);
+        const Evaluation e = loss_and_grad<Real>(evaluated, example, nullptr);
+        Tally& t = tallies_[w->length];
+        t.loss_sum += e.loss * double(e.targets);  // e.loss: the mean over its targets
+        t.correct += e.correct;
+        t.targets += e.targets;
+        if (e.targets > 0) {  // Welford: the windows' mean loss and the sum of squared deviations from it
+            ++t.counted;
+            const double delta = e.loss - t.mean;
+            t.mean += delta / double(t.counted);
+            t.m2 += delta * (e.loss - t.mean);
+        }
+        EvalPoint& point = result_.eval[w->length];
         point.length = n;
-        point.loss += r.loss / double(request_.eval_examples);
-        correct_[l] += r.correct;
-        targets_[l] += r.targets;
-        point.accuracy = targets_[l] ? double(correct_[l]) / double(targets_[l]) : 0.0;
+        point.windows = w->window + 1;
+        point.characters = point.windows * n;
+        point.loss = t.targets ? t.loss_sum / double(t.targets) : 0.0;
+        point.accuracy = t.targets ? double(t.correct) / double(t.targets) : 0.0;
+        point.loss_se = t.counted > 1 ? std::sqrt(t.m2 / double(t.counted - 1) / double(t.counted)) : 0.0;
         return;
     }
+    const std::int64_t examples = window_units(request_);
     if (k < examples + 2) {  // the attention maps at train_length and 4 x train_length (or the longest length)
         const std::int64_t n = k == examples ? request_.train_length : std::min(4 * request_.train_length, evaluated.max_length);
-        Random map_rng(std::uint64_t(request_.seed) + 2 + std::uint64_t(n) * 0x9E3779B97F4A7C15ull);
+        Random map_rng(stream_seed(std::uint64_t(request_.seed), Stream::maps, std::uint64_t(n)));
         AttentionMap<Real> map;
         map.length = n;
-        map.example = evaluation_example(request_, n, 0, 1, map_rng);
+        map.example = subset_example(request_, n, 0, 1, map_rng);
         loss_and_grad<Real>(evaluated, map.example, nullptr, &map.weights);
         result_.maps.push_back(std::move(map));
         return;
@@ -984,7 +1048,7 @@ void Trainer<Real>::run_unit(std::int64_t k) {
         sample.prompt = request_.corpus->validation(prompt_length(request_, evaluated.max_length), s, request_.samples).tokens;
         result_.samples.push_back(std::move(sample));
     }
-    if (unit == 0) sample_rng_ = Random(std::uint64_t(request_.seed) + 4);
+    if (unit == 0) sample_rng_ = Random(stream_seed(std::uint64_t(request_.seed), Stream::sampling));
     Sample& sample = result_.samples.back();
     std::vector<int> context = sample.prompt;
     context.insert(context.end(), sample.generated.begin(), sample.generated.end());

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "posenc/json.hpp"
@@ -335,8 +337,10 @@ TEST_CASE("train: each family's trained spec carries its parameters under the sp
     const Config fspec = trained_spec(fm, 0);
     CHECK((fspec.at("linear2_weight")).get<std::vector<double>>().size() == 3);
     CHECK((fspec.at("linear2_bias")).get<std::vector<double>>().size() == 1);
-    // fire's MLP starts as the family draws it with seed + layer.
-    const fire::HeadMlp drawn = fire::head_mlp(fire::parse(S(R"({"type":"fire","mlp_width":3,"n_heads":1,"seed":0})")));
+    // fire's MLP starts as the family draws it with the head's own seed (head_seed: model seed 0, layer 0, head 0).
+    Config fire0 = S(R"({"type":"fire","mlp_width":3,"n_heads":1})");
+    fire0["seed"] = double(head_seed(0, 0, 0));
+    const fire::HeadMlp drawn = fire::head_mlp(fire::parse(fire0));
     CHECK((fspec.at("linear1_weight")).get<std::vector<double>>() == drawn.w1);
     const Model<float> lm = make_model<float>(S(R"({"type":"learned"})"), 4, 4, 4, 16, 0);
     const Config lspec = trained_spec(lm, 0);
@@ -464,7 +468,7 @@ TEST_CASE("train: several heads read their own ALiBi slope and their own learned
     const Model<double> shaw = make_model<double>(S(R"({"type":"shaw","max_relative_position":2})"), 4, 8, 4, 16, 0, arch);
     CHECK(shaw.head_dim() == 2);
     CHECK(shaw.params.layers[0].heads[1].pos.size() == 5 * 2);  // relative_key [2K + 1, head_dim]
-    CHECK(shaw.params.layers[0].heads[1].pos != shaw.params.layers[0].heads[2].pos);  // drawn with seed + head
+    CHECK(shaw.params.layers[0].heads[1].pos != shaw.params.layers[0].heads[2].pos);  // drawn with each head's head_seed
     CHECK(shaw.params.layers[0].Wo.size() == 64);
     CHECK_THROWS_WITH((make_model<double>(S(R"({"type":"none"})"), 4, 8, 4, 16, 0, Architecture{1, 3, 0, false})),
                       Catch::Matchers::Contains("n_heads = 3 is invalid: expected a divisor of d_model = 8"));
@@ -507,4 +511,175 @@ TEST_CASE("train: a small transformer learns a text's characters better than the
         for (std::size_t at = sample.find(w); at != std::string::npos; at = sample.find(w, at + 1)) ++known;
     INFO(sample);
     CHECK(known >= 3);
+}
+
+namespace {
+
+/// A text of words from a small list, `words` of them, a line every 12 (the text tests' corpus).
+std::string word_text(int words, std::uint64_t seed) {
+    const std::vector<std::string> list = {"the ", "whale ", "sea ", "ship ", "and ", "of ", "captain ", "ahab "};
+    std::string text;
+    Random pick(seed);
+    for (int w = 0; w < words; ++w) text += list[std::size_t(pick.uniform() * 8)] + (w % 12 == 11 ? "\n" : "");
+    return text;
+}
+
+/// The loss over windows by a plain loop: each window [at, at + length] of the corpus's tokens, its first length the
+/// tokens and its last length the targets, through loss_and_grad; their mean loss (every window has length targets),
+/// the sample standard deviation of their losses / sqrt(windows), and the share of right answers.
+struct Plain {
+    double loss = 0, se = 0, accuracy = 0;
+};
+Plain plain_loop(const Model<float>& model, const Corpus& corpus, std::int64_t length, const std::vector<std::size_t>& starts) {
+    std::vector<double> losses;
+    std::int64_t correct = 0;
+    for (const std::size_t at : starts) {
+        Example e;
+        for (std::int64_t t = 0; t < length; ++t) {
+            e.tokens.push_back(corpus.tokens[at + std::size_t(t)]);
+            e.targets.push_back(corpus.tokens[at + std::size_t(t) + 1]);
+        }
+        const Evaluation r = loss_and_grad<float>(model, e, nullptr);
+        losses.push_back(r.loss);
+        correct += r.correct;
+    }
+    Plain p;
+    const double n = double(losses.size());
+    for (const double x : losses) p.loss += x / n;
+    double squares = 0;
+    for (const double x : losses) squares += (x - p.loss) * (x - p.loss);
+    p.se = std::sqrt(squares / (n - 1) / n);
+    p.accuracy = double(correct) / (n * double(length));
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("train: a text is evaluated over every non-overlapping window of its validation part, as a plain loop over them", "[train]") {
+    Config request = S(R"({"task":"text","encoding":{"type":"alibi"},"layers":2,"n_heads":2,"d_model":16,"intermediate_size":32,
+        "norm":"rms_norm","train_length":16,"steps":30,"batch_size":4,"lr":0.01,"eval_lengths":[5,16,40],"eval_examples":3,"seed":2})");
+    request["text"] = word_text(1500, 3);
+    const Request r = parse_request(request);
+    const Corpus& corpus = *r.corpus;
+    const std::size_t split = corpus.tokens.size() - corpus.train_end;  // the validation part's characters
+    REQUIRE(split > 700);
+    Trainer<float> trainer(r);
+    trainer.step(30);
+    // Every window of every length is a unit: floor((split - 1) / L) of them, then the 2 maps.
+    std::int64_t windows = 0;
+    for (const std::int64_t L : r.eval_lengths) windows += std::int64_t((split - 1) / std::size_t(L));
+    CHECK(trainer.evaluation_total() == windows + 2);
+    trainer.evaluate(7);  // in chunks: the same result as at once (below)
+    const Result<float> result = trainer.finish();
+    REQUIRE(result.eval.size() == 3);
+    for (std::size_t l = 0; l < 3; ++l) {
+        const std::int64_t L = r.eval_lengths[l];
+        const std::size_t count = (split - 1) / std::size_t(L);
+        INFO("length " << L << ", " << count << " windows");
+        std::vector<std::size_t> starts;
+        for (std::size_t j = 0; j < count; ++j) starts.push_back(corpus.train_end + j * std::size_t(L));
+        const Plain plain = plain_loop(result.model, corpus, L, starts);
+        const EvalPoint& point = result.eval[l];
+        CHECK(point.length == L);
+        CHECK(point.windows == std::int64_t(count));
+        CHECK(point.characters == std::int64_t(count) * L);
+        CHECK(point.characters + L > std::int64_t(split) - 1);  // all but the last (split - 1) mod L characters with a target
+        CHECK(point.loss == Approx(plain.loss).epsilon(1e-12));
+        CHECK(point.loss_se == Approx(plain.se).epsilon(1e-9));
+        CHECK(point.loss_se > 0);
+        CHECK(point.accuracy == Approx(plain.accuracy).epsilon(1e-12));
+        CHECK(point.perplexity() == Approx(std::exp(plain.loss)).epsilon(1e-12));
+    }
+    CHECK(result.eval[0].loss > result.eval[1].loss);  // 5 characters of context read worse than 16
+    const Result<float> once = run<float>(r);  // run() in one go: the same numbers as the chunks
+    CHECK(once.eval[1].loss == result.eval[1].loss);
+    CHECK(once.eval[1].loss_se == result.eval[1].loss_se);
+}
+
+TEST_CASE("train: eval_characters reads that many characters' windows spread evenly, and is checked", "[train]") {
+    Config request = S(R"({"task":"text","encoding":{"type":"rope"},"d_model":8,"train_length":8,"steps":5,
+        "eval_lengths":[8,32],"eval_characters":100,"seed":1})");
+    request["text"] = word_text(1500, 4);
+    const Request r = parse_request(request);
+    CHECK(r.eval_characters == 100);
+    const Corpus& corpus = *r.corpus;
+    const std::size_t split = corpus.tokens.size() - corpus.train_end;
+    Trainer<float> trainer(r);
+    trainer.step(5);
+    CHECK(trainer.evaluation_total() == 13 + 4 + 2);  // ceil(100 / 8) windows at 8, ceil(100 / 32) at 32, the maps
+    const Result<float> result = trainer.finish();
+    for (std::size_t l = 0; l < 2; ++l) {
+        const std::int64_t L = r.eval_lengths[l];
+        const std::size_t all = (split - 1) / std::size_t(L), count = std::size_t((100 + L - 1) / L);
+        std::vector<std::size_t> starts;  // window floor(k all / count) of the non-overlapping ones
+        for (std::size_t k = 0; k < count; ++k) starts.push_back(corpus.train_end + (k * all / count) * std::size_t(L));
+        CHECK(starts.back() > corpus.train_end + split / 2);  // spread over the part, not its start
+        const Plain plain = plain_loop(result.model, corpus, L, starts);
+        const EvalPoint& point = result.eval[l];
+        CHECK(point.windows == std::int64_t(count));
+        CHECK(point.characters == std::int64_t(count) * L);
+        CHECK(point.characters >= 100);
+        CHECK(point.loss == Approx(plain.loss).epsilon(1e-12));
+        CHECK(point.loss_se == Approx(plain.se).epsilon(1e-9));
+    }
+    // More characters than the part holds: every window.
+    request["eval_characters"] = 1e6;
+    const Result<float> whole = run<float>(parse_request(request));
+    CHECK(whole.eval[0].windows == std::int64_t((split - 1) / 8));
+    // Checked: its range, and only with a text.
+    request["eval_characters"] = 0.0;
+    const BadParam zero = bad_param_of([&] { parse_request(request); });
+    CHECK(zero.param == "eval_characters");
+    CHECK_THAT(zero.what(), Catch::Matchers::Contains("eval_characters = 0 is invalid"));
+    CHECK(bad_param_of([] { parse_request(S(R"({"task":"copy","eval_characters":100})")); }).param == "eval_characters");
+    // A synthetic task: eval_examples examples per length, the same fields.
+    const Result<float> copy = run<float>(parse_request(S(R"({"task":"copy","d_model":8,"vocab":4,"train_length":8,"steps":5,
+        "eval_lengths":[8],"eval_examples":6})")));
+    CHECK(copy.eval[0].windows == 6);
+    CHECK(copy.eval[0].characters == 48);
+    CHECK(copy.eval[0].loss_se > 0);
+}
+
+TEST_CASE("train: the initialisation, the training windows and each head's parameters come from streams of their own", "[train]") {
+    Config request = S(R"({"task":"text","encoding":{"type":"fire","mlp_width":4},"n_heads":2,"d_model":8,"train_length":16,
+        "steps":1,"eval_lengths":[16],"seed":5})");
+    request["text"] = word_text(1500, 5);
+    const Request r = parse_request(request);
+    // The initial model is make_model's for the seed: E is the init stream's first normals, nothing of the data stream.
+    const Model<double> initial = make_model<double>(r.encoding, r.vocab, 8, r.vocab, 16, 5, Architecture{1, 2, 0, false});
+    Random init(stream_seed(5, Stream::init));
+    for (std::size_t k = 0; k < 8; ++k) CHECK(initial.params.E[k] == (1.0 / std::sqrt(8.0)) * init.normal());
+    // The first training window is the data stream's first: the first step's loss is that window's under make_model's
+    // model (float, as the Trainer trains), and not the window the init stream (or Random(seed), before) would draw.
+    const Model<float> model = make_model<float>(r.encoding, r.vocab, 8, r.vocab, 16, 5, Architecture{1, 2, 0, false});
+    Random data(stream_seed(5, Stream::data));
+    const Example window = r.corpus->example(16, data);
+    Trainer<float> trainer(r);
+    trainer.step(1);
+    const Result<float> result = trainer.finish();
+    CHECK(result.loss[0] == loss_and_grad<float>(model, window, nullptr).loss);
+    for (const std::uint64_t other : {stream_seed(5, Stream::init), std::uint64_t(5)}) {
+        Random rng(other);
+        CHECK(r.corpus->example(16, rng).tokens != window.tokens);
+    }
+    // Each head of each layer of each model seed draws its own FIRE MLP and Shaw table: no two of seeds 0..99 share one
+    // (before, seed + layer x n_heads + head: seed 1's head 0 was seed 0's head 1).
+    for (const char* json : {R"({"type":"fire","mlp_width":4})", R"({"type":"shaw","max_relative_position":2})"}) {
+        INFO(json);
+        std::set<std::vector<double>> drawn;
+        std::size_t heads = 0;
+        for (std::uint64_t seed = 0; seed < 100; ++seed) {
+            const Model<double> m = make_model<double>(S(json), 4, 8, 4, 16, seed, Architecture{2, 4, 0, false});
+            for (const Layer<double>& layer : m.params.layers)
+                for (const Head<double>& head : layer.heads) {
+                    drawn.insert(head.pos);
+                    ++heads;
+                }
+        }
+        CHECK(heads == 800);
+        CHECK(drawn.size() == heads);
+    }
+    CHECK(head_seed(1, 0, 0) != head_seed(0, 0, 1));
+    CHECK(head_seed(0, 1, 0) != head_seed(0, 0, 4));
+    CHECK(head_seed(7, 3, 2) < (std::uint64_t(1) << 53));  // a spec's seed
 }

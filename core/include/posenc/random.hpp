@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 
 namespace posenc {
 
@@ -44,6 +45,25 @@ inline double portable_cos_turns(double u) {
     }
 }
 
+/// SplitMix64's output function (Steele, Lea and Flood 2014; the constants of Stafford's "Mix13" variant): a bijection
+/// of the 64-bit integers in which every output bit depends on every input bit. Random's draws and derive_seed use it.
+inline std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/// A seed derived from `seed` and a path of ids (a stream's id, then, say, a layer and a head), for generators that
+/// must share no draws: h = mix64(seed + phi), then for each id h = mix64(h ^ mix64(id + phi)) (phi = 2^64 / golden
+/// ratio, SplitMix64's increment). Unlike seed + id (where stream 1 of seed 0 is stream 0 of seed 1), nearby seeds
+/// and paths give unrelated seeds: two tuples agree only by a 64-bit collision.
+inline std::uint64_t derive_seed(std::uint64_t seed, std::initializer_list<std::uint64_t> path) {
+    constexpr std::uint64_t phi = 0x9E3779B97F4A7C15ull;
+    std::uint64_t h = mix64(seed + phi);
+    for (const std::uint64_t id : path) h = mix64(h ^ mix64(id + phi));
+    return h;
+}
+
 /// SplitMix64 (Steele, Lea and Flood 2014) and Box-Muller normals built on
 /// portable_log and portable_cos_turns.
 class Random {
@@ -61,10 +81,7 @@ public:
 
     /// The next 64 random bits.
     std::uint64_t next_bits() {
-        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
+        return mix64(state_ += 0x9E3779B97F4A7C15ull);
     }
     /// Uniform in (0, 1): 53 random bits, never exactly 0 or 1.
     double uniform() { return (double(next_bits() >> 11) + 0.5) * 0x1.0p-53; }

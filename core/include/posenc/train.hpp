@@ -50,6 +50,29 @@ struct Example {
     std::vector<int> targets;  ///< [n], a class, or -1 where the position has no answer
 };
 
+/// The random streams of an experiment's seed: each a generator of its own, Random(stream_seed(seed, stream, ...)),
+/// so that no stream reuses another's draws (before, the windows were drawn from Random(seed), the generator that
+/// had drawn E: window k read the uniforms of E's first normals).
+///   init:       make_model's parameters (E, W_q, W_k, W_v, W_o, the MLP, W_out, learned's P), in that order;
+///   head:       (a, b) = (layer, head): the parameters a family draws itself from its spec's seed (shaw's
+///               relative_key, transformer_xl's v, deberta's rel_embeddings, fire's MLP): head_seed;
+///   data:       the training examples (text: the windows' offsets), one step's batch after the other;
+///   examples:   (a) = length: the synthetic tasks' evaluated examples at that length;
+///   maps:       (a) = length: the synthetic tasks' example of the attention map at that length;
+///   validation: the synthetic tasks' validation examples (the same every validation);
+///   sampling:   the sampled characters (task "text").
+enum class Stream : std::uint64_t { init = 1, head = 2, data = 3, examples = 4, maps = 5, validation = 6, sampling = 7 };
+
+/// The seed of `stream` of an experiment's seed: derive_seed(seed, {stream, a, b}) (posenc/random.hpp), a and b as
+/// Stream lists them (0 where it lists none).
+std::uint64_t stream_seed(std::uint64_t seed, Stream stream, std::uint64_t a = 0, std::uint64_t b = 0);
+
+/// The seed key of head `head` of layer `layer` of a model seeded `seed`, for a family that draws its own parameters
+/// from its spec's seed: stream_seed(seed, Stream::head, layer, head) >> 11, in [0, 2^53) as a spec's seed is. Two
+/// heads, or two model seeds, draw unrelated parameters (before, seed + layer x n_heads + head: seed 1's heads were
+/// seed 0's shifted by one).
+std::uint64_t head_seed(std::uint64_t seed, std::int64_t layer, std::int64_t head);
+
 /// One example of `length` tokens drawn from rng (tokens uniform in [0, vocab), first_marker's
 /// marker 0 placed once uniformly in the first half). copy uses k = 1. Not for Task::text (Corpus::example).
 Example make_example(Task task, std::int64_t vocab, std::int64_t length, Random& rng);
@@ -66,9 +89,17 @@ struct Corpus {
     /// a window longer than the training part.
     Example example(std::int64_t length, Random& rng) const;
     /// The k-th of `count` windows of length + 1 spread evenly over the validation part (fixed:
-    /// the same windows in every evaluation). Throws BadParam ("eval_lengths") for a window longer
+    /// the same windows every time; they may overlap): the cheap subset of the validation loss during training
+    /// (Request::validation_every) and the samples' prompts. Throws BadParam ("eval_lengths") for a window longer
     /// than the validation part.
     Example validation(std::int64_t length, std::int64_t k, std::int64_t count) const;
+    /// The non-overlapping windows of the validation part at `length`: floor((V - 1) / length) for its V characters
+    /// (the first has no character before it in the part, so V - 1 have a target). Window j
+    /// (validation_window) reads tokens [train_end + j length, train_end + (j + 1) length) and predicts the next
+    /// character of each, so the windows together predict characters 1 .. windows x length of the part, each once.
+    std::int64_t validation_windows(std::int64_t length) const;
+    /// Window j of validation_windows(length): tokens [train_end + j length, + length), targets one character on.
+    Example validation_window(std::int64_t length, std::int64_t j) const;
 };
 
 /// The corpus of a UTF-8 text: the last validation_fraction of its characters (moved forward to
@@ -143,12 +174,16 @@ struct Model {
     Params<Real> params;
 };
 
-/// A model with parameters drawn from seed: E, W_q, W_k, W_v, W_o, W_1, W_out ~ N(0, 1/d),
+/// A model with parameters drawn from seed's init stream (Random(stream_seed(seed, Stream::init)), in this order:
+/// E, then per layer each head's W_q, W_k, W_v, then W_o, W_1, W_2, then W_out and learned's P):
+/// E, W_q, W_k, W_v, W_o, W_1, W_out ~ N(0, 1/d),
 /// W_2 ~ N(0, 1/intermediate_size), c, b_1, b_2 = 0, the norms' gains 1;
 /// learned P ~ N(0, 0.02^2); the T5 table and CoPE's pos_emb 0 (as transformers and
 /// x-transformers start them); shaw's relative_key, transformer_xl's v, deberta's
-/// rel_embeddings and fire's MLP as the family draws them (its seed key set to seed + layer, or
-/// seed + layer x n_heads + head); kerple's r1, r2 from the spec (1, 1). classes = vocab (first_marker: max_length).
+/// rel_embeddings and fire's MLP as the family draws them, each head with its spec's seed key set to
+/// head_seed(seed, layer, head) (its own stream: no two heads or seeds share a draw); kerple's r1, r2 from the spec
+/// (1, 1). The training's streams (Trainer) are others: the windows never change the initial parameters.
+/// classes = vocab (first_marker: max_length).
 /// Every family of the registry is trained; throws BadParam ("layers") outside 1 to 6, ("n_heads")
 /// for a count that does not divide d.
 template <class Real>
@@ -217,7 +252,13 @@ struct Request {
     Config encoding;              ///< the trained model's encoding (its width key is d_model)
     Config eval_encoding;         ///< empty: the trained one; else evaluated with this spec of the same
                                   ///< family instead (RoPE with a scaling applied at test time, no retraining)
+    /// eval_examples: the synthetic tasks' examples per evaluated length, and (every task) the examples of the
+    /// validation loss during training (validation_every).
     std::int64_t layers = 1, d_model = 32, vocab = 16, train_length = 32, steps = 400, seed = 0, eval_examples = 16;
+    /// task "text": the evaluation at each length reads the validation part's non-overlapping windows
+    /// (Corpus::validation_windows): every one (0, the default), or ceil(eval_characters / length) of them (all, if
+    /// fewer) spread evenly, so at least eval_characters characters (or the whole part).
+    std::int64_t eval_characters = 0;
     std::int64_t n_heads = 1, intermediate_size = 0;
     bool norm = false;                 ///< norm "rms_norm"
     /// task "text": the corpus (its vocabulary sets vocab) and how many characters to generate per sample.
@@ -227,8 +268,9 @@ struct Request {
     std::int64_t warmup_steps = 0;
     bool cosine = false;               ///< lr_decay "cosine"
     double grad_clip = 0;
-    /// Every this many steps the validation loss at train_length (0: never): text, over eval_examples
-    /// windows of the validation part; the synthetic tasks, over eval_examples fixed examples.
+    /// Every this many steps the validation loss at train_length (0: never), on a cheap fixed subset: text, over
+    /// eval_examples windows spread evenly over the validation part (Corpus::validation), not the whole part the
+    /// final evaluation reads; the synthetic tasks, over eval_examples fixed examples.
     std::int64_t validation_every = 0;
     /// DroPE (Gelberg et al. 2025, "Extending the Context of Pretrained LLMs by Dropping Their
     /// Positional Embeddings"): after `steps`, the encoding is dropped (the model continues as
@@ -241,28 +283,40 @@ struct Request {
     double lr = 1e-2;
     std::vector<std::int64_t> eval_lengths = {32, 64, 128, 256};
     /// The budget's operations of one training step (its batch, forward and backward; parse_request), and of one
-    /// forward pass over n tokens: pass_linear n + pass_quadratic n^2 (an evaluated example, a validation example,
-    /// a sampled character).
+    /// forward pass over n tokens: pass_linear n + pass_quadratic n^2 (an evaluated window or example, a validation
+    /// example, a sampled character).
     double step_work = 0, pass_linear = 0, pass_quadratic = 0;
 };
 
 /// Reads {task, encoding, eval_encoding?, layers (1 to 6), d_model, vocab, train_length, steps, seed,
 /// eval_lengths, eval_examples, lr, recalibration_steps, batch_size (1 to 256), n_heads, intermediate_size,
 /// norm ("none", "rms_norm"), warmup_steps, lr_decay ("none", "cosine"), grad_clip, validation_every,
-/// text and validation_fraction (task "text"), samples, sample_length}. Throws BadParam naming the request's own key:
-/// for a value out of range; ("eval_encoding.type") for an eval_encoding of another family; ("n_heads", or "d_model"
-/// with one head) for a head width d_model / n_heads the encoding does not take; ("train_length", or "batch_size" when
-/// one sequence would fit) when one step (the whole batch, forward and backward, with the validation it may end with)
-/// is above the work budget of one call (budget.hpp); ("eval_lengths") when one evaluation unit (an example at the
-/// longest length; the maps and sampled characters are no longer) is. So a Trainer's step(1) and evaluate(1) always
-/// run. run() refuses ("steps") an experiment whose steps and evaluation are together above the budget (one call);
+/// text, validation_fraction and eval_characters (task "text"; eval_characters an integer in [1, 2^30], absent: the
+/// whole validation part at each length), samples, sample_length}. Throws BadParam naming the request's own key:
+/// for a value out of range; ("eval_characters", "text", "samples") when given with a synthetic task;
+/// ("eval_encoding.type") for an eval_encoding of another family; ("n_heads", or "d_model" with one head) for a head
+/// width d_model / n_heads the encoding does not take; ("train_length", or "batch_size" when one sequence would fit)
+/// when one step (the whole batch, forward and backward, with the validation it may end with) is above the work
+/// budget of one call (budget.hpp); ("eval_lengths") when one evaluation unit (a window or example at the longest
+/// length; the maps and sampled characters are no longer) is. So a Trainer's step(1) and evaluate(1) always run.
+/// run() refuses ("steps") an experiment whose steps and evaluation are together above the budget (one call);
 /// a Trainer counts each chunk instead.
 Request parse_request(const Config& config);
 
-/// Accuracy and mean loss over eval_examples fresh examples of one length.
+/// The evaluation at one length: task "text", over the validation part's non-overlapping windows (every one, or
+/// Request::eval_characters' worth spread evenly); the synthetic tasks, over eval_examples fresh examples.
 struct EvalPoint {
     std::int64_t length = 0;
+    /// Over every position read that has a target: the share whose most likely class is the target, and the mean
+    /// cross-entropy (nats per token; not the mean of the windows' means where their targets differ in number).
     double accuracy = 0, loss = 0;
+    /// The standard error of loss (nats) over windows: the sample standard deviation (n - 1) of the windows' (or
+    /// examples') own mean losses / sqrt(windows), so loss +- 2 loss_se is an approximate 95% interval for the
+    /// split's mean at this length (windows of a text are not independent draws: a band, not a test); 0 with one
+    /// window. Windows without a target (a synthetic example with none) are not counted in it.
+    double loss_se = 0;
+    /// The windows (examples) read, and their characters (tokens): windows x length.
+    std::int64_t windows = 0, characters = 0;
     double perplexity() const;  ///< exp(loss), per token
 };
 
@@ -288,7 +342,7 @@ struct AttentionMap {
 template <class Real>
 struct Result {
     std::vector<double> loss;      ///< [steps + recalibration_steps]: the training loss of each step's example
-    std::vector<EvalPoint> eval;   ///< one per eval_lengths
+    std::vector<EvalPoint> eval;   ///< one per eval_lengths (EvalPoint: the windows read, the loss and its standard error)
     /// At train_length and at 4 x train_length (or the longest length the model was sized for,
     /// if shorter), with the evaluated encoding.
     std::vector<AttentionMap<Real>> maps;
@@ -298,8 +352,11 @@ struct Result {
 };
 
 /// An experiment a few steps at a time, so a caller can report progress and stop between
-/// chunks (the page's worker). Deterministic for a request, however the steps are chunked:
-/// training examples from Random(seed), evaluation examples from Random(seed + 1) per length.
+/// chunks (the page's worker). Deterministic for a request, however the steps and the evaluation are chunked.
+/// Its randomness, each from its own stream of the request's seed (Stream; stream_seed): the model from init and head
+/// (make_model), the training examples (text: the windows) from data, the synthetic tasks' evaluated examples from
+/// examples (per length), their maps' examples from maps (per length), their validation examples from validation,
+/// the sampled characters from sampling. The text's evaluation, validation, maps and prompts read fixed windows.
 template <class Real>
 class Trainer {
 public:
@@ -317,8 +374,9 @@ public:
     std::int64_t step(std::int64_t count);
     /// The most steps one step() call runs within the work budget (with the validations among them): at least 1.
     std::int64_t steps_per_call() const;
-    /// The evaluation's units, each one call's work at most: an evaluated example per length, the two
-    /// attention maps, and each sampled character.
+    /// The evaluation's units, each one call's work at most: each evaluated window (text: every non-overlapping
+    /// window of the validation part at each length, or eval_characters' worth) or example (eval_examples per length),
+    /// the two attention maps, and each sampled character.
     std::int64_t evaluation_total() const;
     std::int64_t evaluated() const { return evaluated_; }
     /// The training loss of each step done so far ([done()]) and the validation points so far: what finish() returns
@@ -348,7 +406,12 @@ private:
     std::vector<ValidationPoint> validation_;
     std::int64_t done_ = 0, evaluated_ = 0;
     Result<Real> result_;  ///< filled as the evaluation goes
-    std::vector<std::int64_t> correct_, targets_;  ///< per eval length, so far
+    /// One length's evaluation so far: the sums EvalPoint is made of (the windows' mean losses by Welford's update).
+    struct Tally {
+        double loss_sum = 0, mean = 0, m2 = 0;  ///< the sum of every position's loss; the windows' mean loss, its M2
+        std::int64_t correct = 0, targets = 0, counted = 0;  ///< counted: the windows with a target
+    };
+    std::vector<Tally> tallies_;                   ///< per eval length, so far
     std::vector<Random> eval_rngs_;                ///< per eval length: its examples in order (the synthetic tasks)
     Random sample_rng_{0};
 };

@@ -18,6 +18,9 @@ export const CORPUS = {
 
 export const formula = 'Each encoding trains its own small transformer to predict the next character of Moby-Dick at L_train, ' +
   'then reads the held-out last tenth of the book at shorter and longer lengths: does its perplexity hold past L_train? ' +
+  'At each length L the perplexity is exp of the cross-entropy averaged over every character of the held-out part ' +
+  '(about 119,000, read as consecutive windows of L characters that do not overlap), with its standard error over ' +
+  'those windows; the validation loss during training reads 8 fixed windows of L_train characters only. ' +
   `The text: ${CORPUS.title}, ${CORPUS.author}, ${CORPUS.licence}.`;
 
 /**
@@ -130,23 +133,27 @@ export function requestOf(params) {
   }
   return { ...model, ...TRAINING, steps: params.steps, warmup_steps: Math.min(TRAINING.warmup_steps, Math.floor(params.steps / 10)),
     train_length: params.train_length, seed: params.seed, norm: 'rms_norm',
+    // The test: every held-out character at each length (no eval_characters); eval_examples: the validation subset's windows.
     eval_lengths: evalLengths(params.train_length), eval_examples: 8, validation_every: Math.max(1, Math.round(params.steps / 15)),
     samples: 2, sample_length: Math.min(160, 4 * params.train_length) };  // after a prompt of 4 x L_train: both fit 8 x L_train
 }
 
 /**
  * The request of the trained set the views show (scripts/pretrain.mjs): the lab's at params, tested at L_train only
- * (a learned table of L_train rows), without samples or validation (which do not change the training).
+ * (a learned table of L_train rows) on one window (eval_characters: L_train), without samples or validation (none of
+ * which changes the training).
  */
 export function pretrainRequest(params) {
-  return { ...requestOf(params), eval_lengths: [params.train_length], eval_examples: 1, samples: 0, validation_every: 0 };
+  return { ...requestOf(params), eval_lengths: [params.train_length], eval_examples: 1, eval_characters: params.train_length,
+    samples: 0, validation_every: 0 };
 }
 
 
 /**
  * The lab's result field, a job of the engine's (engine/calls.js languageModel), shared by the views:
  * languageModel: {trainLength, steps, size, corpus, runs: [{name, loss: Float32Array(steps), validation: [{step, loss}],
- *   eval: [{length, accuracy, loss, perplexity}], samples: [{prompt, generated}], msPerStep, retrained, heads, bySeed?}]}
+ *   eval: [{length, accuracy, loss, perplexity, loss_se, windows, characters}], samples: [{prompt, generated}], msPerStep,
+ *   retrained, heads, bySeed?}]}
  *   (bySeed: seeds > 1, each seed's {seed, loss, validation, eval, msPerStep}; while the arms train, the job's partial
  *   values: the arms finished and those training, with running: true, their loss so far and no eval).
  * @throws {RangeError}  .param 'seeds' outside [1, MAX_SEEDS] (a caller other than the page's controls)
