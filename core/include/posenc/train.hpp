@@ -181,6 +181,19 @@ template <class Real>
 Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Params<Real>* grad,
                          std::vector<std::vector<Real>>* weights = nullptr, std::vector<Real>* logits = nullptr);
 
+/// The loss and gradient of a batch of examples of one length at once, as Trainer::step takes them: {the sum of
+/// their losses (each loss_and_grad's, a mean over its targets), their right answers and targets}, and (grad not
+/// null) the sum of their gradients added to grad. The projections, the MLP and the read-out run on the batch's
+/// rows stacked [batch x n, d], the attention per sequence and head; the pass's rotations and tables, and a
+/// positional family's bias (train_slots.hpp: ALiBi, T5, KERPLE, FIRE), are computed once for the batch, and that
+/// bias's backward pass runs once at the batch's summed d loss / d b. In float32, every gradient is what the
+/// examples' loss_and_grad calls add to grad one after the other, bit for bit, but a positional family's bias
+/// parameters (their sums formed in another order); test_train.cpp bounds the difference in float64. Throws
+/// BadParam ("length") for an example whose length is not the first one's or outside [1, max_length],
+/// ("batch_size") for an empty batch.
+template <class Real>
+Evaluation batch_loss_and_grad(const Model<Real>& model, const std::vector<Example>& batch, Params<Real>* grad);
+
 /// Scales grad to a global L2 norm of at most max_norm (as torch.nn.utils.clip_grad_norm_: the norm
 /// over every parameter at once, summed in double in groups() order); returns the norm before.
 template <class Real>
@@ -362,6 +375,7 @@ Result<Real> run(const Request& request);
     extern template Config trained_spec(const Model<Real>&, std::size_t, std::size_t);                                    \
     extern template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*,                           \
                                              std::vector<std::vector<Real>>*, std::vector<Real>*);                        \
+    extern template Evaluation batch_loss_and_grad(const Model<Real>&, const std::vector<Example>&, Params<Real>*);      \
     extern template double clip_gradient(Params<Real>&, double);                                                          \
     extern template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&);       \
     extern template void constrain(Model<Real>&);                                                                         \
