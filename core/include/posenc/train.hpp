@@ -15,6 +15,10 @@
 //   z_t = N(h_t) W_out + c;  loss = mean over the positions with a target of cross-entropy(z_t, y_t)
 // RMSNorm (Zhang and Sennrich 2019): N(x) = x / sqrt(mean(x^2) + 1e-5) * g, a gain g [d] per norm.
 // One head, no MLP and no norm is the attention-only model of issue 14, bit for bit.
+// A training step runs its batch of sequences (all of one length) at once (batch_loss_and_grad): the rows of every
+// sequence stacked [batch x n, d] for the projections, the MLP and the read-out, the attention per sequence and head,
+// what depends on positions and parameters alone (the pass's rotations and tables, a positional family's bias b and
+// its backward pass) once per step.
 // Computed in Real: float for the JS API (float32, deterministic: the same operations in the
 // same order natively and in wasm, no FMA contraction), double for the native tests, whose
 // finite differences need it to check the gradients tightly.
@@ -188,7 +192,8 @@ Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Param
 /// positional family's bias (train_slots.hpp: ALiBi, T5, KERPLE, FIRE), are computed once for the batch, and that
 /// bias's backward pass runs once at the batch's summed d loss / d b. In float32, every gradient is what the
 /// examples' loss_and_grad calls add to grad one after the other, bit for bit, but a positional family's bias
-/// parameters (their sums formed in another order); test_train.cpp bounds the difference in float64. Throws
+/// parameters (their sums formed in another order) and DeBERTa's W_q, W_k (its bias's backward pass adds to them
+/// for every sequence before the projections' does); test_train.cpp bounds the difference in float64. Throws
 /// BadParam ("length") for an example whose length is not the first one's or outside [1, max_length],
 /// ("batch_size") for an empty batch.
 template <class Real>
@@ -362,7 +367,7 @@ private:
     Random sample_rng_{0};
 };
 
-/// Trainer(request).finish(): trains (one example per step, Adam) and evaluates. Throws BadParam ("steps") first when
+/// Trainer(request).finish(): trains (batch_size examples per step, batch_loss_and_grad, Adam) and evaluates. Throws BadParam ("steps") first when
 /// the whole experiment is above the work budget of one call (Trainer::check_finish).
 template <class Real>
 Result<Real> run(const Request& request);
