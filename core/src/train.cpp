@@ -212,9 +212,10 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
                 scores(q, k, a, n, n, hd, sh.content_scale);
                 if (slot.bias) {
                     if (!slot.positional) hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, q, k, a}));
-                    const Vec<Real>& b = hc.bias.back().b;
+                    Vec<Real>& b = hc.bias.back().b;
                     for (std::size_t i = 0; i < n; ++i)
                         for (std::size_t j = 0; j <= i; ++j) a[i * n + j] += b[i * n + j];
+                    if (!slot.positional) Vec<Real>().swap(b);  // the backward pass reads only what the slot saved
                 }
                 attend(a, &hc.v[s * n * hd], head_out.data(), n, hd, true);
                 if (H == 1) {  // one head: its output is added to the residual, as in issue 14's model
