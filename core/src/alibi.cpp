@@ -51,6 +51,7 @@ template <class Real>
 struct Train {
     static train::Slots<Real> slots() {
         train::Slots<Real> s;
+        s.positional = true;
         s.prepare = [](const Config& c, train::Pass<Real>& pass) {
             const auto b = posenc::attention_bias(c, std::int64_t(pass.n));
             pass.fixed.assign(b.data(), b.data() + pass.n * pass.n);

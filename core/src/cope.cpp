@@ -162,7 +162,7 @@ struct Train {
             }
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>& fw, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>& fw, const Real* ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n, d = in.pass.d, P = in.pass.width;
             const Real top = Real(P - 1);

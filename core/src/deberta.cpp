@@ -184,7 +184,7 @@ struct Train {
             });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>& fw, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>& fw, const Real* ds,
                         const train::BiasGradients<Real>& g) {
             const train::Pass<Real>& pass = in.pass;
             const std::size_t n = pass.n, d = pass.d, d_in = pass.d_in;

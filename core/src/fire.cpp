@@ -26,6 +26,7 @@ template <class Real>
 struct Train {
     static train::Slots<Real> slots() {
         train::Slots<Real> s;
+        s.positional = true;
         s.init = [](const Config& own, std::int64_t) {
             const HeadMlp mlp = head_mlp(parse(own));
             train::Vec<Real> pos(mlp.w1.begin(), mlp.w1.end());
@@ -55,7 +56,7 @@ struct Train {
             });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const Real* ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n, W = in.pass.width;
             const train::Vec<Real>& pos = in.head.pos;

@@ -28,6 +28,7 @@ template <class Real>
 struct Train {
     static train::Slots<Real> slots() {
         train::Slots<Real> s;
+        s.positional = true;
         s.init = [](const Config& own, std::int64_t) {
             const Spec spec = parse(own);
             return train::Vec<Real>{Real(spec.r1), Real(spec.r2)};
@@ -44,7 +45,7 @@ struct Train {
             });
             return out;
         };
-        s.backward = [](const Config& c, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config& c, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const Real* ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n;
             const bool power = parse(c).variant == Variant::power;

@@ -74,6 +74,7 @@ template <class Real>
 struct Train {
     static train::Slots<Real> slots() {
         train::Slots<Real> s;
+        s.positional = true;
         s.init = [](const Config& own, std::int64_t) { return train::Vec<Real>(std::size_t(parse(own).num_buckets), Real(0)); };
         s.prepare = [](const Config& c, train::Pass<Real>& pass) {
             const Spec spec = parse(c);
@@ -91,7 +92,7 @@ struct Train {
             train::each_pair(out.b, n, [&](std::size_t i, std::size_t j) { return in.head.pos[std::size_t(in.pass.index[i * n + j])]; });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const Real* ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n;
             for (std::size_t i = 0; i < n; ++i)

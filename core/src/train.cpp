@@ -103,32 +103,37 @@ void rms_norm_backward(const Vec<Real>& x, const Vec<Real>& gain, const Vec<Real
     }
 }
 
-/// One head's values in the forward pass, kept for the backward pass.
+/// One head's values in the forward pass of a batch of B sequences of n tokens, kept for the backward pass.
 template <class Real>
 struct HeadCache {
-    Vec<Real> q, k, v, a;  // q and k as they enter q . k [n, hd], v [n, hd], weights [n, n]
-    HeadBias<Real> bias;
+    Vec<Real> q, k, v;  // [B n, hd] the sequences' rows one after the other; q and k as they enter q . k
+    Vec<Real> a;        // [B, n, n] each sequence's weights
+    std::vector<HeadBias<Real>> bias;  // a positional family's: one, shared by the batch; else one per sequence
 };
 
-/// One layer's values in the forward pass, kept for the backward pass.
+/// One layer's values in the forward pass, kept for the backward pass. Rows: the B n tokens of the batch.
 template <class Real>
 struct Cache {
-    Vec<Real> in;             // [n, d] the layer's input h
-    Vec<Real> u, inv1;        // the attention's input N1(in) [n, d] and its rows' 1 / rms (norm only)
+    Vec<Real> in;             // [B n, d] the layer's input h
+    Vec<Real> u, inv1;        // the attention's input N1(in) [B n, d] and its rows' 1 / rms (norm only)
     std::vector<HeadCache<Real>> heads;
-    Vec<Real> o;              // [n, d] the heads' outputs side by side (before W_o)
-    Vec<Real> mid;            // [n, d] in + attention: the MLP's residual input (MLP only)
+    Vec<Real> o;              // [B n, d] the heads' outputs side by side (before W_o)
+    Vec<Real> mid;            // [B n, d] in + attention: the MLP's residual input (MLP only)
     Vec<Real> u2, inv2;       // N2(mid) and its 1 / rms (MLP and norm)
-    Vec<Real> act;            // [n, m] relu(u2 W_1 + b_1) (MLP only)
+    Vec<Real> act;            // [B n, m] relu(u2 W_1 + b_1) (MLP only)
 };
+
+/// A batch: B token sequences of one length n (the callers' own vectors).
+using Batch = std::vector<const std::vector<int>*>;
 
 /// The forward pass's values the backward pass and the callers read.
 template <class Real>
 struct Forward {
-    std::vector<Pass<Real>> passes;  // per head (one when the heads share a spec)
+    std::size_t batch = 0, n = 0;
+    std::vector<Pass<Real>> passes;  // per head (one when the heads share a spec), shared by the batch
     std::vector<Cache<Real>> caches;
-    Vec<Real> h, hn, inv;            // the last layer's output [n, d], N(h) and its 1 / rms (norm only)
-    Vec<Real> z;                     // [n, classes] the logits
+    Vec<Real> h, hn, inv;            // the last layer's output [B n, d], N(h) and its 1 / rms (norm only)
+    Vec<Real> z;                     // [B n, classes] the logits
     const Pass<Real>& pass(std::size_t head) const { return passes[passes.size() == 1 ? 0 : head]; }
 };
 
@@ -146,24 +151,31 @@ void sum_rows(const Vec<Real>& g, Vec<Real>& db, std::size_t n, std::size_t cols
         for (std::size_t c = 0; c < cols; ++c) db[c] += g[t * cols + c];
 }
 
+/// The model on a batch of sequences of one length at once: the projections, the MLP and the read-out on the
+/// batch's B n rows stacked (each row's arithmetic as for its sequence alone: a product's entry sums over its own
+/// row), the attention per sequence and head, the pass (and a positional family's bias) once for the batch.
+/// weights (one sequence only): each layer's head 0 weights [n, n].
 template <class Real>
-Forward<Real> forward(const Model<Real>& model, const std::vector<int>& tokens, std::vector<std::vector<Real>>* weights) {
-    const std::size_t n = tokens.size(), d = std::size_t(model.d), C = std::size_t(model.classes);
+Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<std::vector<Real>>* weights) {
+    const std::size_t B = batch.size(), n = batch[0]->size(), N = B * n, d = std::size_t(model.d), C = std::size_t(model.classes);
     const std::size_t H = std::size_t(model.arch.n_heads), hd = std::size_t(model.head_dim());
     const std::size_t m = std::size_t(model.arch.intermediate_size);
     const bool norm = model.arch.norm;
     const Params<Real>& p = model.params;
     Forward<Real> f;
-    Vec<Real> x(n * d);
-    for (std::size_t t = 0; t < n; ++t)
-        std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t(tokens[t]) * d), d, x.begin() + std::ptrdiff_t(t * d));
+    f.batch = B;
+    f.n = n;
+    Vec<Real> x(N * d);
+    for (std::size_t s = 0; s < B; ++s)
+        for (std::size_t t = 0; t < n; ++t)
+            std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t((*batch[s])[t]) * d), d, x.begin() + std::ptrdiff_t((s * n + t) * d));
     const bool per_head = H > 1 && model.training->head;
     for (std::size_t h = 0; h < (per_head ? H : 1); ++h) f.passes.push_back(pass_of(model, n, h));
     const Slots<Real>& slot = slots<Real>(*model.training);
-    if (!f.passes[0].table.empty())  // an absolute family's fixed table
-        for (std::size_t k = 0; k < n * d; ++k) x[k] += f.passes[0].table[k];
-    else if (!p.P.empty())  // its learned table
-        for (std::size_t k = 0; k < n * d; ++k) x[k] += p.P[k];
+    const Vec<Real>& table = !f.passes[0].table.empty() ? f.passes[0].table : p.P;  // an absolute family's fixed or learned table
+    if (!table.empty())
+        for (std::size_t s = 0; s < B; ++s)
+            for (std::size_t k = 0; k < n * d; ++k) x[s * n * d + k] += table[k];
     f.caches.resize(p.layers.size());
     Vec<Real>& hidden = f.h;
     hidden = std::move(x);
@@ -172,64 +184,213 @@ Forward<Real> forward(const Model<Real>& model, const std::vector<int>& tokens, 
         const Layer<Real>& layer = p.layers[l];
         Cache<Real>& cache = f.caches[l];
         cache.in = hidden;
-        if (norm) rms_norm(cache.in, layer.norm1, cache.u, cache.inv1, n, d);
+        if (norm) rms_norm(cache.in, layer.norm1, cache.u, cache.inv1, N, d);
         const Vec<Real>& u = norm ? cache.u : cache.in;
         cache.heads.resize(H);
-        cache.o.assign(H > 1 ? n * d : 0, Real(0));
+        cache.o.assign(H > 1 ? N * d : 0, Real(0));
         for (std::size_t h = 0; h < H; ++h) {
             const Head<Real>& head = layer.heads[h];
             HeadCache<Real>& hc = cache.heads[h];
             const Pass<Real>& sh = f.pass(h);
-            hc.q.resize(n * hd);
-            hc.k.resize(n * hd);
-            hc.v.resize(n * hd);
-            matmul(u.data(), head.Wq.data(), hc.q.data(), n, d, hd);
-            matmul(u.data(), head.Wk.data(), hc.k.data(), n, d, hd);
-            matmul(u.data(), head.Wv.data(), hc.v.data(), n, d, hd);
-            if (sh.rotary) {
-                sh.rq.apply(hc.q.data(), n, hd, false);
-                sh.rk.apply(hc.k.data(), n, hd, false);
+            hc.q.resize(N * hd);
+            hc.k.resize(N * hd);
+            hc.v.resize(N * hd);
+            matmul(u.data(), head.Wq.data(), hc.q.data(), N, d, hd);
+            matmul(u.data(), head.Wk.data(), hc.k.data(), N, d, hd);
+            matmul(u.data(), head.Wv.data(), hc.v.data(), N, d, hd);
+            hc.a.resize(B * n * n);
+            hc.bias.clear();
+            const Config spec = slot.bias ? head_spec(model, h) : Config{};
+            if (slot.bias && slot.positional) hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, nullptr, nullptr, nullptr}));
+            for (std::size_t s = 0; s < B; ++s) {
+                Real *q = &hc.q[s * n * hd], *k = &hc.k[s * n * hd];
+                if (sh.rotary) {
+                    sh.rq.apply(q, n, hd, false);
+                    sh.rk.apply(k, n, hd, false);
+                }
+                Real* a = &hc.a[s * n * n];  // the content scores, then the scores, then the weights; 0 above the diagonal
+                scores(q, k, a, n, n, hd, sh.content_scale);
+                if (slot.bias) {
+                    if (!slot.positional) hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, q, k, a}));
+                    Vec<Real>& b = hc.bias.back().b;
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (std::size_t j = 0; j <= i; ++j) a[i * n + j] += b[i * n + j];
+                    if (!slot.positional) Vec<Real>().swap(b);  // the backward pass reads only what the slot saved
+                }
+                attend(a, &hc.v[s * n * hd], head_out.data(), n, hd, true);
+                if (H == 1) {  // one head: its output is added to the residual, as in issue 14's model
+                    for (std::size_t e = 0; e < n * d; ++e) hidden[s * n * d + e] += head_out[e];
+                } else {
+                    for (std::size_t t = 0; t < n; ++t) std::copy_n(&head_out[t * hd], hd, &cache.o[(s * n + t) * d + h * hd]);
+                }
             }
-            Vec<Real>& a = hc.a;  // the content scores, then the scores, then the weights; 0 above the diagonal
-            a.resize(n * n);
-            scores(hc.q.data(), hc.k.data(), a.data(), n, n, hd, sh.content_scale);
-            if (slot.bias) {
-                hc.bias = slot.bias(head_spec(model, h), BiasInputs<Real>{sh, head, hc.q, hc.k, a});
-                for (std::size_t i = 0; i < n; ++i)
-                    for (std::size_t j = 0; j <= i; ++j) a[i * n + j] += hc.bias.b[i * n + j];
-            }
-            attend(a.data(), hc.v.data(), head_out.data(), n, hd, true);
-            if (H == 1) {  // one head: its output is added to the residual, as in issue 14's model
-                for (std::size_t e = 0; e < n * d; ++e) hidden[e] += head_out[e];
-            } else {
-                for (std::size_t t = 0; t < n; ++t) std::copy_n(&head_out[t * hd], hd, &cache.o[t * d + h * hd]);
-            }
-            if (weights && h == 0) weights->push_back(a);
+            if (weights && h == 0) weights->emplace_back(hc.a.begin(), hc.a.begin() + std::ptrdiff_t(n * n));
         }
         if (H > 1) {
-            Vec<Real> projected(n * d);
-            matmul(cache.o.data(), layer.Wo.data(), projected.data(), n, d, d);
-            for (std::size_t e = 0; e < n * d; ++e) hidden[e] += projected[e];
+            Vec<Real> projected(N * d);
+            matmul(cache.o.data(), layer.Wo.data(), projected.data(), N, d, d);
+            for (std::size_t e = 0; e < N * d; ++e) hidden[e] += projected[e];
         }
         if (m > 0) {
             cache.mid = hidden;
-            if (norm) rms_norm(cache.mid, layer.norm2, cache.u2, cache.inv2, n, d);
+            if (norm) rms_norm(cache.mid, layer.norm2, cache.u2, cache.inv2, N, d);
             const Vec<Real>& u2 = norm ? cache.u2 : cache.mid;
-            cache.act.resize(n * m);
-            matmul(u2.data(), layer.W1.data(), cache.act.data(), n, d, m);
-            add_rows(cache.act, layer.b1, n, m);
+            cache.act.resize(N * m);
+            matmul(u2.data(), layer.W1.data(), cache.act.data(), N, d, m);
+            add_rows(cache.act, layer.b1, N, m);
             for (Real& e : cache.act) e = e > Real(0) ? e : Real(0);
-            Vec<Real> out(n * d);
-            matmul(cache.act.data(), layer.W2.data(), out.data(), n, m, d);
-            add_rows(out, layer.b2, n, d);
-            for (std::size_t e = 0; e < n * d; ++e) hidden[e] += out[e];
+            Vec<Real> out(N * d);
+            matmul(cache.act.data(), layer.W2.data(), out.data(), N, m, d);
+            add_rows(out, layer.b2, N, d);
+            for (std::size_t e = 0; e < N * d; ++e) hidden[e] += out[e];
         }
     }
-    if (norm) rms_norm(hidden, p.norm, f.hn, f.inv, n, d);
-    f.z.resize(n * C);
-    matmul((norm ? f.hn : hidden).data(), p.Wout.data(), f.z.data(), n, d, C);
-    add_rows(f.z, p.c, n, C);
+    if (norm) rms_norm(hidden, p.norm, f.hn, f.inv, N, d);
+    f.z.resize(N * C);
+    matmul((norm ? f.hn : hidden).data(), p.Wout.data(), f.z.data(), N, d, C);
+    add_rows(f.z, p.c, N, C);
     return f;
+}
+
+/// The loss of each sequence of a batch (a mean over its targets) and, when grad is not null, the sum of their
+/// gradients added to grad: the forward pass on the batch at once, then its backward pass, stacked as the forward
+/// pass. Each parameter's gradient takes the sequences' terms in order (a product's right factor sums over its
+/// B n rows in order, as B calls of one sequence would add them), except a positional family's bias parameters,
+/// whose backward pass runs once at the batch's summed ds. weights, logits: of a batch of one sequence.
+template <class Real>
+Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Example*>& batch, Params<Real>* grad,
+                            std::vector<std::vector<Real>>* weights, std::vector<Real>* logits) {
+    const std::size_t B = batch.size(), n = batch[0]->tokens.size(), N = B * n, d = std::size_t(model.d), C = std::size_t(model.classes);
+    const std::size_t H = std::size_t(model.arch.n_heads), hd = std::size_t(model.head_dim());
+    const std::size_t m = std::size_t(model.arch.intermediate_size);
+    const bool norm = model.arch.norm;
+    for (const Example* e : batch)
+        if (e->tokens.size() != n || n < 1 || std::int64_t(n) > model.max_length)
+            throw_bad_param("length", std::to_string(e->tokens.size()),
+                            B > 1 && n >= 1 && std::int64_t(n) <= model.max_length
+                                ? "the batch's length " + std::to_string(n)
+                                : "an integer in [1, " + std::to_string(model.max_length) + "]");
+    const Params<Real>& p = model.params;
+    Batch tokens;
+    for (const Example* e : batch) tokens.push_back(&e->tokens);
+    Forward<Real> f = forward(model, tokens, weights);
+    Vec<Real>& z = f.z;
+    if (logits) *logits = z;
+    Evaluation result;
+    Vec<Real> dz(N * C, 0.0);
+    for (std::size_t s = 0; s < B; ++s) {
+        const std::vector<int>& targets = batch[s]->targets;
+        Evaluation one;
+        for (std::size_t t = 0; t < n; ++t)
+            if (targets[t] >= 0) ++one.targets;
+        for (std::size_t t = 0; t < n; ++t) {
+            const int y = targets[t];
+            if (y < 0) continue;
+            const Real* zt = &z[(s * n + t) * C];
+            Real* dzt = &dz[(s * n + t) * C];
+            Real top = -HUGE_VAL;
+            std::size_t best = 0;
+            for (std::size_t c = 0; c < C; ++c)
+                if (zt[c] > top) top = zt[c], best = c;
+            Real sum = 0;
+            for (std::size_t c = 0; c < C; ++c) sum += (dzt[c] = std::exp(zt[c] - top));
+            one.loss += (top + std::log(sum) - zt[std::size_t(y)]) / Real(one.targets);
+            one.correct += best == std::size_t(y);
+            for (std::size_t c = 0; c < C; ++c) dzt[c] = (dzt[c] / sum - (c == std::size_t(y) ? Real(1) : Real(0))) / Real(one.targets);
+        }
+        result.loss += one.loss;
+        result.correct += one.correct;
+        result.targets += one.targets;
+    }
+    if (!grad || result.targets == 0) return result;
+
+    // Backward.
+    if (grad->E.size() != p.E.size() || grad->layers.size() != p.layers.size()) zero_like(*grad, p);
+    const Slots<Real>& slot = slots<Real>(*model.training);
+    Vec<Real> dh(N * d, 0.0);  // the gradient of the current layer's output
+    if (norm) {
+        Vec<Real> dhn(N * d, 0.0);
+        matmul_backward(f.hn.data(), p.Wout.data(), dz.data(), dhn.data(), grad->Wout.data(), N, d, C);
+        rms_norm_backward(f.h, p.norm, f.inv, dhn, dh, grad->norm, N, d);
+    } else {
+        matmul_backward(f.h.data(), p.Wout.data(), dz.data(), dh.data(), grad->Wout.data(), N, d, C);
+    }
+    sum_rows(dz, grad->c, N, C);
+    Vec<Real> dhead(N * hd), dq(N * hd), dk(N * hd), dv(N * hd), ds(n * n), dsum, dcontent;
+    for (std::size_t l = p.layers.size(); l-- > 0;) {
+        const Layer<Real>& layer = p.layers[l];
+        Layer<Real>& gl = grad->layers[l];
+        const Cache<Real>& cache = f.caches[l];
+        if (m > 0) {  // h = mid + relu(N2(mid) W_1 + b_1) W_2 + b_2
+            const Vec<Real>& u2 = norm ? cache.u2 : cache.mid;
+            Vec<Real> dact(N * m, 0.0), du2(norm ? N * d : 0, 0.0);
+            matmul_backward(cache.act.data(), layer.W2.data(), dh.data(), dact.data(), gl.W2.data(), N, m, d);
+            sum_rows(dh, gl.b2, N, d);
+            for (std::size_t e = 0; e < N * m; ++e)
+                if (!(cache.act[e] > Real(0))) dact[e] = 0;
+            sum_rows(dact, gl.b1, N, m);
+            // Without a norm, u2 = mid: the gradient adds to dh's residual part in place.
+            matmul_backward(u2.data(), layer.W1.data(), dact.data(), (norm ? du2 : dh).data(), gl.W1.data(), N, d, m);
+            if (norm) rms_norm_backward(cache.mid, layer.norm2, cache.inv2, du2, dh, gl.norm2, N, d);
+        }
+        // h = in + attention(u), u = N1(in) (or in): dh reaches in through the residual and through u.
+        const Vec<Real>& u = norm ? cache.u : cache.in;
+        Vec<Real> du(norm ? N * d : 0, 0.0), dO;
+        Vec<Real>& dinput = norm ? du : dh;  // without a norm, u = in: the heads' gradients add to the residual's in place
+        if (H > 1) {
+            dO.assign(N * d, 0.0);
+            matmul_backward(cache.o.data(), layer.Wo.data(), dh.data(), dO.data(), gl.Wo.data(), N, d, d);
+        }
+        for (std::size_t h = 0; h < H; ++h) {
+            const Head<Real>& head = layer.heads[h];
+            Head<Real>& g = gl.heads[h];
+            const HeadCache<Real>& hc = cache.heads[h];
+            const Pass<Real>& sh = f.pass(h);
+            if (H == 1) dhead = dh;
+            else
+                for (std::size_t t = 0; t < N; ++t) std::copy_n(&dO[t * d + h * hd], hd, &dhead[t * hd]);
+            std::fill(dq.begin(), dq.end(), Real(0));
+            std::fill(dk.begin(), dk.end(), Real(0));
+            std::fill(dv.begin(), dv.end(), Real(0));
+            const Config spec = slot.bias ? head_spec(model, h) : Config{};
+            if (slot.bias && slot.positional) dsum.assign(n * n, Real(0));  // d loss / d b(i, j), summed over the batch
+            for (std::size_t s = 0; s < B; ++s) {
+                const std::size_t at = s * n * hd;
+                const Real *a = &hc.a[s * n * n], *q = &hc.q[at], *k = &hc.k[at];
+                attend_backward(a, &hc.v[at], &dhead[at], ds.data(), &dv[at], n, hd);  // ds = d loss / d s_ij
+                const Real* dscores = ds.data();  // d loss / d (scale q_i . k_j)
+                if (slot.bias && slot.positional) {
+                    for (std::size_t e = 0; e < n * n; ++e) dsum[e] += ds[e];
+                } else if (slot.bias && slot.backward) {
+                    dcontent = ds;
+                    slot.backward(spec, BiasInputs<Real>{sh, head, q, k, a}, hc.bias[s], ds.data(),
+                                  BiasGradients<Real>{g, &dq[at], &dk[at], dcontent.data()});
+                    dscores = dcontent.data();
+                }
+                scores_backward(dscores, q, k, &dq[at], &dk[at], n, hd, sh.content_scale);
+                if (sh.rotary) {  // q = R q0: dq0 = R^T dq
+                    sh.rq.apply(&dq[at], n, hd, true);
+                    sh.rk.apply(&dk[at], n, hd, true);
+                }
+            }
+            if (slot.bias && slot.positional && slot.backward)
+                slot.backward(spec, BiasInputs<Real>{sh, head, nullptr, nullptr, nullptr}, hc.bias[0], dsum.data(),
+                              BiasGradients<Real>{g, nullptr, nullptr, nullptr});
+            matmul_backward(u.data(), head.Wq.data(), dq.data(), dinput.data(), g.Wq.data(), N, d, hd);
+            matmul_backward(u.data(), head.Wk.data(), dk.data(), dinput.data(), g.Wk.data(), N, d, hd);
+            matmul_backward(u.data(), head.Wv.data(), dv.data(), dinput.data(), g.Wv.data(), N, d, hd);
+        }
+        if (norm) rms_norm_backward(cache.in, layer.norm1, cache.inv1, du, dh, gl.norm1, N, d);
+    }
+    const Vec<Real>& dx = dh;
+    for (std::size_t s = 0; s < B; ++s)
+        for (std::size_t t = 0; t < n; ++t)
+            for (std::size_t c = 0; c < d; ++c) {
+                const Real g = dx[(s * n + t) * d + c];
+                grad->E[std::size_t((*tokens[s])[t]) * d + c] += g;
+                if (!p.P.empty()) grad->P[t * d + c] += g;
+            }
+    return result;
 }
 
 }  // namespace
@@ -436,107 +597,15 @@ Config trained_spec(const Model<Real>& model, std::size_t layer, std::size_t hea
 template <class Real>
 Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Params<Real>* grad, std::vector<std::vector<Real>>* weights,
                          std::vector<Real>* logits) {
-    const std::size_t n = example.tokens.size(), d = std::size_t(model.d), C = std::size_t(model.classes);
-    const std::size_t H = std::size_t(model.arch.n_heads), hd = std::size_t(model.head_dim());
-    const std::size_t m = std::size_t(model.arch.intermediate_size);
-    const bool norm = model.arch.norm;
-    if (n < 1 || std::int64_t(n) > model.max_length)
-        throw_bad_param("length", std::to_string(n), "an integer in [1, " + std::to_string(model.max_length) + "]");
-    const Params<Real>& p = model.params;
-    Forward<Real> f = forward(model, example.tokens, weights);
-    Vec<Real>& z = f.z;
-    if (logits) *logits = z;
-    Evaluation result;
-    Vec<Real> dz(n * C, 0.0);
-    for (std::size_t t = 0; t < n; ++t)
-        if (example.targets[t] >= 0) ++result.targets;
-    for (std::size_t t = 0; t < n; ++t) {
-        const int y = example.targets[t];
-        if (y < 0) continue;
-        Real top = -HUGE_VAL;
-        std::size_t best = 0;
-        for (std::size_t c = 0; c < C; ++c)
-            if (z[t * C + c] > top) top = z[t * C + c], best = c;
-        Real sum = 0;
-        for (std::size_t c = 0; c < C; ++c) sum += std::exp(z[t * C + c] - top);
-        result.loss += (top + std::log(sum) - z[t * C + std::size_t(y)]) / Real(result.targets);
-        result.correct += best == std::size_t(y);
-        for (std::size_t c = 0; c < C; ++c)
-            dz[t * C + c] = (std::exp(z[t * C + c] - top) / sum - (c == std::size_t(y) ? Real(1) : Real(0))) / Real(result.targets);
-    }
-    if (!grad || result.targets == 0) return result;
+    return batch_evaluation<Real>(model, {&example}, grad, weights, logits);
+}
 
-    // Backward.
-    if (grad->E.size() != p.E.size() || grad->layers.size() != p.layers.size()) zero_like(*grad, p);
-    const Slots<Real>& slot = slots<Real>(*model.training);
-    Vec<Real> dh(n * d, 0.0);  // the gradient of the current layer's output
-    if (norm) {
-        Vec<Real> dhn(n * d, 0.0);
-        matmul_backward(f.hn.data(), p.Wout.data(), dz.data(), dhn.data(), grad->Wout.data(), n, d, C);
-        rms_norm_backward(f.h, p.norm, f.inv, dhn, dh, grad->norm, n, d);
-    } else {
-        matmul_backward(f.h.data(), p.Wout.data(), dz.data(), dh.data(), grad->Wout.data(), n, d, C);
-    }
-    sum_rows(dz, grad->c, n, C);
-    Vec<Real> dhead(n * hd);
-    for (std::size_t l = p.layers.size(); l-- > 0;) {
-        const Layer<Real>& layer = p.layers[l];
-        Layer<Real>& gl = grad->layers[l];
-        const Cache<Real>& cache = f.caches[l];
-        if (m > 0) {  // h = mid + relu(N2(mid) W_1 + b_1) W_2 + b_2
-            const Vec<Real>& u2 = norm ? cache.u2 : cache.mid;
-            Vec<Real> dact(n * m, 0.0), du2(norm ? n * d : 0, 0.0);
-            matmul_backward(cache.act.data(), layer.W2.data(), dh.data(), dact.data(), gl.W2.data(), n, m, d);
-            sum_rows(dh, gl.b2, n, d);
-            for (std::size_t e = 0; e < n * m; ++e)
-                if (!(cache.act[e] > Real(0))) dact[e] = 0;
-            sum_rows(dact, gl.b1, n, m);
-            // Without a norm, u2 = mid: the gradient adds to dh's residual part in place.
-            matmul_backward(u2.data(), layer.W1.data(), dact.data(), (norm ? du2 : dh).data(), gl.W1.data(), n, d, m);
-            if (norm) rms_norm_backward(cache.mid, layer.norm2, cache.inv2, du2, dh, gl.norm2, n, d);
-        }
-        // h = in + attention(u), u = N1(in) (or in): dh reaches in through the residual and through u.
-        const Vec<Real>& u = norm ? cache.u : cache.in;
-        Vec<Real> du(norm ? n * d : 0, 0.0), dO;
-        Vec<Real>& dinput = norm ? du : dh;  // without a norm, u = in: the heads' gradients add to the residual's in place
-        if (H > 1) {
-            dO.assign(n * d, 0.0);
-            matmul_backward(cache.o.data(), layer.Wo.data(), dh.data(), dO.data(), gl.Wo.data(), n, d, d);
-        }
-        for (std::size_t h = 0; h < H; ++h) {
-            const Head<Real>& head = layer.heads[h];
-            Head<Real>& g = gl.heads[h];
-            const HeadCache<Real>& hc = cache.heads[h];
-            const Pass<Real>& sh = f.pass(h);
-            const Vec<Real>& a = hc.a;
-            if (H == 1) dhead = dh;
-            else
-                for (std::size_t t = 0; t < n; ++t) std::copy_n(&dO[t * d + h * hd], hd, &dhead[t * hd]);
-            Vec<Real> dq(n * hd, 0.0), dk(n * hd, 0.0), dv(n * hd, 0.0);
-            Vec<Real> ds(n * n);  // d loss / d s_ij
-            attend_backward(a.data(), hc.v.data(), dhead.data(), ds.data(), dv.data(), n, hd);
-            Vec<Real> dcontent = ds;  // d loss / d (scale q_i . k_j)
-            if (slot.bias && slot.backward)
-                slot.backward(head_spec(model, h), BiasInputs<Real>{sh, head, hc.q, hc.k, a}, hc.bias, ds,
-                              BiasGradients<Real>{g, dq, dk, dcontent});
-            scores_backward(dcontent.data(), hc.q.data(), hc.k.data(), dq.data(), dk.data(), n, hd, sh.content_scale);
-            if (sh.rotary) {  // q = R q0: dq0 = R^T dq
-                sh.rq.apply(dq.data(), n, hd, true);
-                sh.rk.apply(dk.data(), n, hd, true);
-            }
-            matmul_backward(u.data(), head.Wq.data(), dq.data(), dinput.data(), g.Wq.data(), n, d, hd);
-            matmul_backward(u.data(), head.Wk.data(), dk.data(), dinput.data(), g.Wk.data(), n, d, hd);
-            matmul_backward(u.data(), head.Wv.data(), dv.data(), dinput.data(), g.Wv.data(), n, d, hd);
-        }
-        if (norm) rms_norm_backward(cache.in, layer.norm1, cache.inv1, du, dh, gl.norm1, n, d);
-    }
-    const Vec<Real>& dx = dh;
-    for (std::size_t t = 0; t < n; ++t)
-        for (std::size_t c = 0; c < d; ++c) {
-            grad->E[std::size_t(example.tokens[t]) * d + c] += dx[t * d + c];
-            if (!p.P.empty()) grad->P[t * d + c] += dx[t * d + c];
-        }
-    return result;
+template <class Real>
+Evaluation batch_loss_and_grad(const Model<Real>& model, const std::vector<Example>& batch, Params<Real>* grad) {
+    if (batch.empty()) throw_bad_param("batch_size", "0", "at least 1 sequence");
+    std::vector<const Example*> each;
+    for (const Example& e : batch) each.push_back(&e);
+    return batch_evaluation<Real>(model, each, grad, nullptr, nullptr);
 }
 
 template <class Real>
@@ -575,7 +644,7 @@ std::vector<int> generate(const Model<Real>& model, std::vector<int> prompt, std
     for (std::int64_t k = 0; k < count; ++k) {
         const std::size_t context = std::min(prompt.size(), std::size_t(model.max_length));
         const std::vector<int> window(prompt.end() - std::ptrdiff_t(context), prompt.end());
-        const Forward<Real> f = forward<Real>(model, window, nullptr);
+        const Forward<Real> f = forward<Real>(model, Batch{&window}, nullptr);
         const Real* z = &f.z[(context - 1) * C];
         std::size_t pick = std::size_t(std::max_element(z, z + C) - z);
         if (temperature > 0) {
@@ -864,7 +933,8 @@ void check_rest(const Request& r, std::int64_t done, std::int64_t evaluated, con
 /// A forward pass of `model` over one token: every slot of its encoding reads its spec (a spec it refuses throws here).
 template <class Real>
 void probe(const Model<Real>& model) {
-    forward<Real>(model, std::vector<int>{0}, nullptr);
+    const std::vector<int> one{0};
+    forward<Real>(model, Batch{&one}, nullptr);
 }
 
 /// Throws BadParam ("eval_encoding") unless `eval` (model's encoding's family, sized) has learned position parameters
@@ -943,16 +1013,13 @@ std::int64_t Trainer<Real>::step(std::int64_t count) {
         adam_.lr = learning_rate(request_.lr, recalibrating ? done_ - request_.steps : done_,
                                  recalibrating ? request_.recalibration_steps : request_.steps, request_.warmup_steps, request_.cosine);
         Params<Real> grad;
-        const Evaluation e = loss_and_grad(model_, next_example(), &grad);
+        std::vector<Example> batch;
+        for (std::int64_t b = 0; b < request_.batch_size; ++b) batch.push_back(next_example());
+        // The batch at once (batch_loss_and_grad: the sum of the sequences' gradients), then their mean.
+        const Evaluation e = batch_loss_and_grad(model_, batch, &grad);
         double loss = e.loss;
-        std::int64_t targets = e.targets;
+        const std::int64_t targets = e.targets;
         if (request_.batch_size > 1) {
-            // A mini-batch: the mean of the sequences' gradients (loss_and_grad adds each one's to grad), the mean loss.
-            for (std::int64_t b = 1; b < request_.batch_size; ++b) {
-                const Evaluation more = loss_and_grad(model_, next_example(), &grad);
-                loss += more.loss;
-                targets += more.targets;
-            }
             const Real mean = Real(1) / Real(request_.batch_size);
             for (auto& group : groups(grad))
                 for (Real& x : *group.second) x *= mean;
@@ -1096,6 +1163,7 @@ Result<Real> run(const Request& request) {
     template Config trained_spec(const Model<Real>&, std::size_t, std::size_t);                                           \
     template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*, std::vector<std::vector<Real>>*, \
                                       std::vector<Real>*);                                                                \
+    template Evaluation batch_loss_and_grad(const Model<Real>&, const std::vector<Example>&, Params<Real>*);              \
     template double clip_gradient(Params<Real>&, double);                                                                 \
     template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&);              \
     template void constrain(Model<Real>&);                                                                                \

@@ -40,7 +40,7 @@ struct Train {
             });
             return out;
         };
-        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const train::Vec<Real>& ds,
+        s.backward = [](const Config&, const train::BiasInputs<Real>& in, const train::HeadBias<Real>&, const Real* ds,
                         const train::BiasGradients<Real>& g) {
             const std::size_t n = in.pass.n, d = in.pass.d;
             for (std::size_t i = 0; i < n; ++i)

@@ -23,6 +23,39 @@ namespace {
 
 Config S(const std::string& json) { return parse_json_object(json, "spec"); }
 
+/// Every family, with its keys set where the defaults would hide a part of its gradient.
+const std::vector<std::string> kEncodings = {
+    R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"learned"})", R"({"type":"rope","rope_theta":100})",
+    R"({"type":"rope","layout":"interleaved","rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4}})",
+    R"({"type":"alibi","n_heads":4,"head":1})", R"({"type":"t5","num_buckets":8,"max_distance":16})",
+    R"({"type":"xpos","scale_base":8})", R"({"type":"shaw","max_relative_position":3})", R"({"type":"transformer_xl"})",
+    R"({"type":"kerple"})", R"({"type":"kerple","variant":"power","r2":1.5})",
+    R"({"type":"deberta","position_buckets":4,"max_relative_positions":8})",
+    R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})"};
+
+/// The attention-only model with one and two layers, and the transformer: two layers of two heads
+/// (W_o), an MLP of width 6 and RMSNorm before each part and the read-out.
+std::vector<Architecture> test_architectures() {
+    std::vector<Architecture> architectures(3);
+    architectures[1].layers = 2;
+    architectures[2] = Architecture{2, 2, 6, true};
+    return architectures;
+}
+
+/// A model of the tests' small sizes whose norms, MLP biases and position parameters are moved away from their
+/// first values (the norms' gains from 1, the biases and T5's and CoPE's zeros from 0, KERPLE's ones).
+template <class Real>
+Model<Real> moved_model(const std::string& json, const Architecture& arch) {
+    Model<Real> model = make_model<Real>(S(json), 5, 4, 5, 16, 9, arch);
+    for (Layer<Real>& layer : model.params.layers) {
+        for (std::vector<Real>* v : {&layer.norm1, &layer.norm2, &layer.b1, &layer.b2})
+            for (std::size_t b = 0; b < v->size(); ++b) (*v)[b] += Real(0.3 * std::cos(double(b) + 2.0));
+        for (Head<Real>& head : layer.heads)
+            for (std::size_t b = 0; b < head.pos.size(); ++b) head.pos[b] += Real(0.2 * std::sin(double(b) + 1.0));
+    }
+    return model;
+}
+
 }  // namespace
 
 TEST_CASE("train: the tasks' targets follow their definitions", "[train]") {
@@ -71,33 +104,14 @@ TEST_CASE("train: every family of the registry has its training listed, its own"
 }
 
 TEST_CASE("train: every gradient equals central finite differences, for each trained family", "[train]") {
-    const std::vector<std::string> encodings = {
-        R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"learned"})", R"({"type":"rope","rope_theta":100})",
-        R"({"type":"rope","layout":"interleaved","rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4}})",
-        R"({"type":"alibi","n_heads":4,"head":1})", R"({"type":"t5","num_buckets":8,"max_distance":16})",
-        R"({"type":"xpos","scale_base":8})", R"({"type":"shaw","max_relative_position":3})", R"({"type":"transformer_xl"})",
-        R"({"type":"kerple"})", R"({"type":"kerple","variant":"power","r2":1.5})",
-        R"({"type":"deberta","position_buckets":4,"max_relative_positions":8})",
-        R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})"};
     Random rng(5);
     const Example example = make_example(Task::copy, 5, 7, rng);
-    // The attention-only model with one and two layers, and the transformer: two layers of two heads
-    // (W_o), an MLP of width 6 and RMSNorm before each part and the read-out.
-    std::vector<Architecture> architectures(3);
-    architectures[1].layers = 2;
-    architectures[2] = Architecture{2, 2, 6, true};
-    for (const std::string& json : encodings) {
+    for (const std::string& json : kEncodings) {
         INFO(json);
         int checked = 0;
-        for (const Architecture& arch : architectures) {
+        for (const Architecture& arch : test_architectures()) {
             INFO(arch.layers << " layers, " << arch.n_heads << " heads, MLP " << arch.intermediate_size << ", norm " << arch.norm);
-            Model<double> model = make_model<double>(S(json), 5, 4, 5, 16, 9, arch);
-            for (Layer<double>& layer : model.params.layers)  // the norms' gains away from 1, the MLP's biases from 0
-                for (std::vector<double>* v : {&layer.norm1, &layer.norm2, &layer.b1, &layer.b2})
-                    for (std::size_t b = 0; b < v->size(); ++b) (*v)[b] += 0.3 * std::cos(double(b) + 2.0);
-            for (Layer<double>& layer : model.params.layers)  // away from the initial zeros (t5, cope) and ones (kerple)
-                for (Head<double>& head : layer.heads)
-                    for (std::size_t b = 0; b < head.pos.size(); ++b) head.pos[b] += 0.2 * std::sin(double(b) + 1.0);
+            Model<double> model = moved_model<double>(json, arch);
             Params<double> grad;
             loss_and_grad(model, example, &grad);
             auto values = groups(model.params);
@@ -121,6 +135,67 @@ TEST_CASE("train: every gradient equals central finite differences, for each tra
         }
         CHECK(checked > 20);
     }
+}
+
+TEST_CASE("train: a batch's gradient is the sum of its examples' gradients, for each trained family", "[train]") {
+    // batch_loss_and_grad (Trainer::step's) against a plain loop of loss_and_grad over the same examples. In float64,
+    // every entry within 1e-12 relative (the sums' order differs only for a positional family's bias parameters and
+    // DeBERTa's W_q, W_k, which its bias's backward pass also reaches). In float32, every other entry bit for bit.
+    Random rng(11);
+    std::vector<Example> batch;
+    for (int b = 0; b < 3; ++b) batch.push_back(make_example(Task::copy, 5, 7, rng));
+    for (const std::string& json : kEncodings) {
+        INFO(json);
+        for (const Architecture& arch : test_architectures()) {
+            INFO(arch.layers << " layers, " << arch.n_heads << " heads, MLP " << arch.intermediate_size << ", norm " << arch.norm);
+            const Model<double> model = moved_model<double>(json, arch);
+            Params<double> each, all;
+            Evaluation sum;
+            for (const Example& e : batch) {
+                const Evaluation one = loss_and_grad(model, e, &each);
+                sum.loss += one.loss;
+                sum.correct += one.correct;
+                sum.targets += one.targets;
+            }
+            const Evaluation together = batch_loss_and_grad(model, batch, &all);
+            CHECK(together.loss == Approx(sum.loss).epsilon(1e-14));
+            CHECK(together.correct == sum.correct);
+            CHECK(together.targets == sum.targets);
+            auto want = groups(each), got = groups(all);
+            std::size_t compared = 0;
+            for (std::size_t group = 0; group < want.size(); ++group) {
+                INFO(want[group].first);
+                REQUIRE(got[group].second->size() == want[group].second->size());
+                for (std::size_t i = 0; i < want[group].second->size(); ++i, ++compared) {
+                    const double a = (*want[group].second)[i], b = (*got[group].second)[i];
+                    CHECK(std::abs(a - b) <= 1e-12 * (1 + std::abs(a)));
+                }
+            }
+            CHECK(compared > 50);
+
+            const Model<float> single = moved_model<float>(json, arch);
+            Params<float> each32, all32;
+            for (const Example& e : batch) loss_and_grad(single, e, &each32);
+            batch_loss_and_grad(single, batch, &all32);
+            const bool positional = slots<float>(*single.training).positional, deberta = single.family->type == "deberta";
+            auto want32 = groups(each32), got32 = groups(all32);
+            for (std::size_t group = 0; group < want32.size(); ++group) {
+                const std::string& name = want32[group].first;
+                const auto ends = [&](const std::string& tail) { return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0; };
+                if ((positional && ends(".pos")) || (deberta && (ends(".Wq") || ends(".Wk")))) continue;
+                INFO(name);
+                CHECK(*got32[group].second == *want32[group].second);
+            }
+        }
+    }
+    // One length per batch.
+    Random other(2);
+    std::vector<Example> mixed = batch;
+    mixed.push_back(make_example(Task::copy, 5, 6, other));
+    const Model<double> model = make_model<double>(S(R"({"type":"t5"})"), 5, 4, 5, 16, 9);
+    const BadParam e = bad_param_of([&] { batch_loss_and_grad<double>(model, mixed, nullptr); });
+    CHECK(e.param == "length");
+    CHECK(bad_param_of([&] { batch_loss_and_grad<double>(model, {}, nullptr); }).param == "batch_size");
 }
 
 TEST_CASE("train: Adam learns the copy task with RoPE, and the loss starts at about ln(vocab)", "[train]") {

@@ -15,6 +15,10 @@
 //   z_t = N(h_t) W_out + c;  loss = mean over the positions with a target of cross-entropy(z_t, y_t)
 // RMSNorm (Zhang and Sennrich 2019): N(x) = x / sqrt(mean(x^2) + 1e-5) * g, a gain g [d] per norm.
 // One head, no MLP and no norm is the attention-only model of issue 14, bit for bit.
+// A training step runs its batch of sequences (all of one length) at once (batch_loss_and_grad): the rows of every
+// sequence stacked [batch x n, d] for the projections, the MLP and the read-out, the attention per sequence and head,
+// what depends on positions and parameters alone (the pass's rotations and tables, a positional family's bias b and
+// its backward pass) once per step.
 // Computed in Real: float for the JS API (float32, deterministic: the same operations in the
 // same order natively and in wasm, no FMA contraction), double for the native tests, whose
 // finite differences need it to check the gradients tightly.
@@ -216,6 +220,20 @@ template <class Real>
 Evaluation loss_and_grad(const Model<Real>& model, const Example& example, Params<Real>* grad,
                          std::vector<std::vector<Real>>* weights = nullptr, std::vector<Real>* logits = nullptr);
 
+/// The loss and gradient of a batch of examples of one length at once, as Trainer::step takes them: {the sum of
+/// their losses (each loss_and_grad's, a mean over its targets), their right answers and targets}, and (grad not
+/// null) the sum of their gradients added to grad. The projections, the MLP and the read-out run on the batch's
+/// rows stacked [batch x n, d], the attention per sequence and head; the pass's rotations and tables, and a
+/// positional family's bias (train_slots.hpp: ALiBi, T5, KERPLE, FIRE), are computed once for the batch, and that
+/// bias's backward pass runs once at the batch's summed d loss / d b. In float32, every gradient is what the
+/// examples' loss_and_grad calls add to grad one after the other, bit for bit, but a positional family's bias
+/// parameters (their sums formed in another order) and DeBERTa's W_q, W_k (its bias's backward pass adds to them
+/// for every sequence before the projections' does); test_train.cpp bounds the difference in float64. Throws
+/// BadParam ("length") for an example whose length is not the first one's or outside [1, max_length],
+/// ("batch_size") for an empty batch.
+template <class Real>
+Evaluation batch_loss_and_grad(const Model<Real>& model, const std::vector<Example>& batch, Params<Real>* grad);
+
 /// Scales grad to a global L2 norm of at most max_norm (as torch.nn.utils.clip_grad_norm_: the norm
 /// over every parameter at once, summed in double in groups() order); returns the norm before.
 template <class Real>
@@ -416,7 +434,7 @@ private:
     Random sample_rng_{0};
 };
 
-/// Trainer(request).finish(): trains (one example per step, Adam) and evaluates. Throws BadParam ("steps") first when
+/// Trainer(request).finish(): trains (batch_size examples per step, batch_loss_and_grad, Adam) and evaluates. Throws BadParam ("steps") first when
 /// the whole experiment is above the work budget of one call (Trainer::check_finish).
 template <class Real>
 Result<Real> run(const Request& request);
@@ -429,6 +447,7 @@ Result<Real> run(const Request& request);
     extern template Config trained_spec(const Model<Real>&, std::size_t, std::size_t);                                    \
     extern template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*,                           \
                                              std::vector<std::vector<Real>>*, std::vector<Real>*);                        \
+    extern template Evaluation batch_loss_and_grad(const Model<Real>&, const std::vector<Example>&, Params<Real>*);      \
     extern template double clip_gradient(Params<Real>&, double);                                                          \
     extern template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&);       \
     extern template void constrain(Model<Real>&);                                                                         \

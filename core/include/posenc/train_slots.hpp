@@ -184,8 +184,8 @@ Rotation<Real> rotation(const std::vector<double>& inv_freq, bool interleaved, s
     return r;
 }
 
-/// What one pass over n tokens precomputes from the encoding, shared by the layers. The
-/// family's prepare slot fills what it uses; the rest stays empty.
+/// What one pass over n tokens precomputes from the encoding, shared by the layers and by the sequences of a
+/// batch (all of length n). The family's prepare slot fills what it uses; the rest stays empty.
 template <class Real>
 struct Pass {
     std::size_t n = 0;
@@ -211,24 +211,26 @@ struct HeadBias {
 
 /// What a bias slot reads: the pass, the head (its projections and learned position parameters),
 /// its queries and keys [n, d] as they enter q . k, and (in the forward pass only) content [n, n],
-/// their scaled products content_scale q_i . k_j.
+/// their scaled products content_scale q_i . k_j. A positional family's slots (Slots::positional) are
+/// called once for a batch of sequences and get null q, k and content.
 template <class Real>
 struct BiasInputs {
     const Pass<Real>& pass;
     const Head<Real>& head;
-    const Vec<Real>& q;
-    const Vec<Real>& k;
-    const Vec<Real>& content;
+    const Real* q;
+    const Real* k;
+    const Real* content;
 };
 
 /// Where a bias slot's backward pass adds: the head's gradient, dq and dk [n, d], and
-/// dcontent [n, n] (d loss / d (content_scale q_i . k_j), for a bias that reads the content).
+/// dcontent [n, n] (d loss / d (content_scale q_i . k_j), for a bias that reads the content);
+/// null for a positional family.
 template <class Real>
 struct BiasGradients {
     Head<Real>& head;
-    Vec<Real>& dq;
-    Vec<Real>& dk;
-    Vec<Real>& dcontent;
+    Real* dq;
+    Real* dk;
+    Real* dcontent;
 };
 
 /// A family's training slots in one precision (Real: float for the JS API, double for the
@@ -247,9 +249,15 @@ struct Slots {
     void (*prepare)(const Config&, Pass<Real>&) = nullptr;
     /// b(i, j) of one head; set for the families that act as a bias.
     HeadBias<Real> (*bias)(const Config&, const BiasInputs<Real>&) = nullptr;
-    /// The backward pass of bias: given ds [n, n] = d loss / d b(i, j), adds to the gradients.
-    void (*backward)(const Config&, const BiasInputs<Real>&, const HeadBias<Real>&, const Vec<Real>& ds,
+    /// The backward pass of bias: given ds [n, n] = d loss / d b(i, j) (0 above the diagonal), adds to the gradients.
+    void (*backward)(const Config&, const BiasInputs<Real>&, const HeadBias<Real>&, const Real* ds,
                      const BiasGradients<Real>&) = nullptr;
+    /// Whether b(i, j) depends only on the pair and the head's parameters, never on q or k (ALiBi, T5, KERPLE,
+    /// FIRE): then the sequences of a batch (all of one length) share it. bias is called once per head for the
+    /// batch (null q, k and content) and backward once, with ds summed over the batch's sequences (null dq, dk
+    /// and dcontent): b being the same in every sequence, the gradient of the sequences' summed loss through it is
+    /// its backward pass at their summed ds.
+    bool positional = false;
     /// Keeps a head's parameters in range after each optimiser step.
     void (*constrain)(const Config&, Vec<Real>& pos) = nullptr;
 };
