@@ -153,7 +153,7 @@ test('the lab opens on the trained head: the copy head trained with RoPE looks o
   assert.equal(await page.isChecked('#control-trained_head'), true, 'on by default');
   await page.waitForSelector('#attention .trained-note');
   assert.equal(await page.locator('#attention .untrained-note').count(), 0);
-  assert.match(await page.textContent('#attention .trained-note'), /trained on copy at 32 tokens \(400 steps; accuracy 1\.00 there\)/);
+  assert.match(await page.textContent('#attention .trained-note'), /trained on copy at 32 tokens \(400 steps, seed [0-3]; accuracy 1\.00 there\)/);
   // The controls of the untrained head hide; the task shows.
   assert.equal(await page.isVisible('#control-attn_seed'), false);
   assert.equal(await page.isVisible('#control-trained_task'), true);

@@ -133,10 +133,13 @@ export const LIGHT_QUERY = {
   language_model: 'steps=4&train_length=16&encodings=rope',
 };
 
-/** Opens `query` on the playground and waits until the page has drawn every view. */
-export async function openPlayground(playground, page, query = '', file = '') {
+/**
+ * Opens `query` on the playground and waits until the page has drawn every view (within `timeout` ms: 30 s, more for a
+ * link that trains the language-model lab's 8 default arms and tests each over the whole held-out text).
+ */
+export async function openPlayground(playground, page, query = '', file = '', timeout = 30000) {
   await page.goto(`${playground.url}${file}${query}`);
-  await page.waitForSelector('body[data-ready=true]', { timeout: 30000 });
+  await page.waitForSelector('body[data-ready=true]', { timeout });
   await page.waitForSelector('section.view .figure > *');
 }
 

@@ -112,11 +112,14 @@ test('the views draw while the arms train, with the time left; Cancel keeps what
   assert.match(await page.textContent('#lm-loss .busy-text'), /\([12] of 3 arms done/);
   await page.click('#lm-loss .busy .cancel');
   await page.waitForFunction(() => [...document.querySelectorAll('section.view .busy')].every((b) => b.hidden));
+  // An arm may finish between the rows' count and Cancel: the kept figure has the arms finished at Cancel, as its note says.
+  const kept = await page.$$eval('#lm-table tbody tr th', (t) => t.length);
+  assert.ok(kept >= rows.length && kept < 3, `rows kept ${kept}`);
   for (const id of ['lm-extrapolation', 'lm-loss', 'lm-table']) {
-    assert.match(await page.textContent(`#${id} .view-note`), /^Partial: [12] of 3 arms finished; cancelled\./, id);
+    assert.match(await page.textContent(`#${id} .view-note`), new RegExp(`^Partial: ${kept} of 3 arms finished; cancelled\\.`), id);
     assert.equal(await page.$eval(`#${id}`, (s) => s.classList.contains('stale')), false, id);
   }
-  assert.equal(await page.$$eval('#lm-extrapolation .curve-toggles label', (l) => l.length), rows.length);
+  assert.equal(await page.$$eval('#lm-extrapolation .curve-toggles label', (l) => l.length), kept);
   assert.ok(await page.$('#lm-loss svg g[aria-label="line"]'));
   assert.deepEqual(page.problems, []);
   await page.close();

@@ -104,6 +104,9 @@ function memoizeJobStored(store, job, size = 4) {
   };
 }
 
+/** The seeds engine.trainedHead tries, in turn, for a head that learns its task. */
+const HEAD_SEEDS = 4;
+
 /** Whether two train requests train the same model (they may differ in what they evaluate). */
 function sameTraining(a, b) {
   const trainingOf = (r) => JSON.stringify(Object.entries(r).filter(([k]) => !['eval_lengths', 'eval_examples', 'eval_characters',
@@ -500,16 +503,24 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
     /**
      * A trained head for the attention lab: a one-layer model with the family's spec (its width
      * set to 32) trained on `task` as the experiment's defaults train it (L_train 32, 400 steps,
-     * d_model 32, vocabulary 16, seed 0), sized for sentences up to 128 tokens.
+     * d_model 32, vocabulary 16), sized for sentences up to 128 tokens. A head this small can stall in a poor optimum
+     * at one seed (RoPE on copy: accuracy 0.56-0.59 at 3 of seeds 0-7, however long it trains, 1.00 at the others), so
+     * seeds 0, 1, ... up to HEAD_SEEDS are tried in turn: the first head that reaches 0.99 at L_train, else the best.
      * @returns {{vocab: number, d_model: number, E: Float32Array, layer: {Wq, Wk, Wv: Float32Array, encoding: object},
-     *   accuracy: number}}  E [vocab, d_model] and W [d_model, d_model] row-major; encoding the layer's
-     *   spec with its trained parameters; accuracy at L_train
+     *   accuracy: number, seed: number}}  E [vocab, d_model] and W [d_model, d_model] row-major; encoding the layer's
+     *   spec with its trained parameters; accuracy at L_train; seed the one it trained at
      */
     trainedHead: memoize((spec, task) => {
       const vocab = 16;
-      const r = pe.train({ task, encoding: spec, layers: 1, d_model: 32, vocab, train_length: 32, steps: 400, seed: 0,
-        eval_lengths: [32, 128], eval_examples: 4 });
-      return { vocab, d_model: 32, E: r.params.E, layer: r.params.layers[0].heads[0], accuracy: r.eval[0].accuracy };
+      let best = null;
+      for (let seed = 0; seed < HEAD_SEEDS && !(best?.accuracy >= 0.99); seed++) {
+        const r = pe.train({ task, encoding: spec, layers: 1, d_model: 32, vocab, train_length: 32, steps: 400, seed,
+          eval_lengths: [32, 128], eval_examples: 4 });
+        if (!best || r.eval[0].accuracy > best.accuracy) {
+          best = { vocab, d_model: 32, E: r.params.E, layer: r.params.layers[0].heads[0], accuracy: r.eval[0].accuracy, seed };
+        }
+      }
+      return best;
     }, 4),
 
     /**

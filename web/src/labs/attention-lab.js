@@ -109,7 +109,7 @@ function trainedRun(engine, params, text, encoding, specOf) {
   ids.forEach((id, t) => x.set(head.E.subarray(id * d, (id + 1) * d), t * d));
   const result = engine.attention({ x, encoding: encoding.type === 'none' ? { type: 'none', d_model: d } : head.layer.encoding,
     d_model: d, d_head: d, causal: true, wq: head.layer.Wq, wk: head.layer.Wk, wv: head.layer.Wv });
-  return { ...result, tokens, ids, trainedAccuracy: head.accuracy };
+  return { ...result, tokens, ids, trainedAccuracy: head.accuracy, trainedSeed: head.seed };
 }
 
 export const WORKED_TEXT = 'the sky is not';

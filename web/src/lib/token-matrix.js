@@ -144,8 +144,8 @@ export function logitParts(a, i, j) {
 /**
  * The note above an attention view: for the trained head (params.trained_head) what it is and its
  * accuracy at its training length; else the causal mask's note when the mask is on.
- * @param {{trainedAccuracy?: number, untrainedBecause?: string}} [head]  the head's result: the trained head's accuracy
- *   at 32 tokens, or why the untrained head is shown in its place
+ * @param {{trainedAccuracy?: number, trainedSeed?: number, untrainedBecause?: string}} [head]  the head's result: the trained
+ *   head's accuracy at 32 tokens and its seed (engine.trainedHead), or why the untrained head is shown in its place
  */
 export function headNote(params, head = {}) {
   if (!params.trained_head || head.untrainedBecause) return causalNote(params.attn_causal);
@@ -153,7 +153,7 @@ export function headNote(params, head = {}) {
   const note = document.createElement('p');
   note.className = 'note trained-note';
   note.textContent = `Trained head: one causal attention layer with this encoding, trained on ${params.trained_task} at 32 tokens ` +
-    `(400 steps; accuracy ${accuracy === undefined ? '?' : accuracy.toFixed(2)} there). Each word is read as one of its 16 token ` +
+    `(400 steps, seed ${head.trainedSeed ?? '?'}; accuracy ${accuracy === undefined ? '?' : accuracy.toFixed(2)} there). Each word is read as one of its 16 token ` +
     'ids, a hash of the word, so the same word is the same id; past 32 tokens the head is tested beyond its training length.';
   return note;
 }
