@@ -1,5 +1,5 @@
 // Prints the results of the last `npm run bench` (bench-results.json) as
-// Markdown tables, for the README:  node tests/bench/markdown.mjs [file]
+// Markdown tables, for tests/bench/README.md:  node tests/bench/markdown.mjs [file]
 import fs from 'node:fs';
 import { describePaths, markdownPathsTable, peakFor } from './paths.mjs';
 import { formatLmPage } from './lm-page.mjs';

@@ -17,7 +17,7 @@
 //                                         'posenc (baseline)', on its SIMD128 path in the same rounds as the others
 //                                         (attention workloads, Node and the chromium section): the SIMD128-path
 //                                         target compares the two medians of the same run
-//   node tests/bench/markdown.mjs         the last results as Markdown tables (for the README)
+//   node tests/bench/markdown.mjs         the last results as Markdown tables (for tests/bench/README.md)
 // BENCH_ONLY, BENCH_BUDGET and BENCH_BASELINE_BUILD do the same as --only, --budget and --baseline-build.
 //
 // Kernel paths: posenc is timed as 'posenc' (what a user gets: the relaxed-SIMD
