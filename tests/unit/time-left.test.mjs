@@ -45,3 +45,8 @@ test('curveOf gathers a training curve from its pieces', () => {
   assert.equal(curve.length, 3);
   assert.deepEqual(curve.read(), { loss: Float32Array.of(3, 2.5, 2), validation: [{ step: 3, loss: 2.2 }] });
 });
+
+test('timeLeft before any unit is measured: a unit costs a step\'s ms / (3 x batch), one forward of one sequence', () => {
+  // 20 ms a step (2000 ms for 100 steps): 200 steps left = 4000 ms; 4800 units at 20 / (3 x 16) ms = 2000 ms.
+  assert.equal(timeLeft([{ phase: 'train', done: 100, total: 300, steps: 300, units: 4800, trainMs: 2000, evaluateMs: 0, batch: 16 }], 1), 6000);
+});

@@ -17,6 +17,7 @@ const CHUNK_MS = 150;
  * @property {number} [units]  its evaluation units (trainer.evaluationTotal); unknown while queued
  * @property {number} [trainMs]  wall time of its steps so far (ms)
  * @property {number} [evaluateMs]  wall time of its evaluation units so far (ms)
+ * @property {number} [batch]  sequences per step (its request's batch_size)
  */
 
 /** A queued arm's state: its steps from its train request. */
@@ -25,7 +26,8 @@ export const queuedState = (request) => ({ phase: 'queued', done: 0, total: 0, s
 /**
  * The wall time the arms' work left should take (ms): each arm's steps left at its own measured ms per step (or, before
  * it has one, the mean of the arms measured so far), its evaluation units left at the measured ms per unit of every arm
- * so far (before any unit: the ms per step; a queued arm's units: the mean of the arms that know theirs), all arms' work
+ * so far (before any unit: a step's ms / (3 x batch), as a unit is one sequence's forward pass and a step its batch's
+ * forward and backward, about three forwards each; a queued arm's units: the mean of the arms that know theirs), all arms' work
  * shared among `workers` running at once. null before any step was measured.
  * @param {ArmState[]} states
  * @param {number} workers  arms that train at once (>= 1)
@@ -39,7 +41,8 @@ export function timeLeft(states, workers) {
   if (!(measuredSteps > 0)) return null;
   const perStep = sum((s) => (s.trainMs > 0 ? s.trainMs : 0)) / measuredSteps;
   const measuredUnits = sum((s) => (s.evaluateMs > 0 ? unitsDone(s) : 0));
-  const perUnit = measuredUnits > 0 ? sum((s) => (s.evaluateMs > 0 ? s.evaluateMs : 0)) / measuredUnits : perStep;
+  const batch = Math.max(1, ...states.map((s) => s.batch ?? 1));
+  const perUnit = measuredUnits > 0 ? sum((s) => (s.evaluateMs > 0 ? s.evaluateMs : 0)) / measuredUnits : perStep / (3 * batch);
   const known = states.filter((s) => s.units !== undefined);
   const meanUnits = known.length ? known.reduce((total, s) => total + s.units, 0) / known.length : 0;
   let work = 0;
@@ -158,7 +161,7 @@ export function* trainArm(pe, request) {
   try {
     const ms = { train: 0, evaluate: 0 };
     const stateOf = (phase, done, total) => ({ phase, done, total, steps: trainer.total, units: trainer.evaluationTotal,
-      trainMs: ms.train, evaluateMs: ms.evaluate });
+      trainMs: ms.train, evaluateMs: ms.evaluate, batch: request.batch_size ?? 1 });
     for (const [phase, run, done, total, most] of [
       ['train', (c) => trainer.step(c), () => trainer.done, trainer.total, trainer.stepsPerCall],
       ['evaluate', (c) => trainer.evaluate(c), () => trainer.evaluated, trainer.evaluationTotal, Infinity]]) {
