@@ -505,7 +505,8 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * set to 32) trained on `task` as the experiment's defaults train it (L_train 32, 400 steps,
      * d_model 32, vocabulary 16), sized for sentences up to 128 tokens. A head this small can stall in a poor optimum
      * at one seed (RoPE on copy: accuracy 0.56-0.59 at 3 of seeds 0-7, however long it trains, 1.00 at the others), so
-     * seeds 0, 1, ... up to HEAD_SEEDS are tried in turn: the first head that reaches 0.99 at L_train, else the best.
+     * seeds 0, 1, ... up to HEAD_SEEDS are tried in turn: the first head that reaches 0.9 at L_train (a stalled one stays
+     * near 0.56; ALiBi's heads learn to 0.89-0.95), else the best. A head takes about 125 ms in Node.
      * @returns {{vocab: number, d_model: number, E: Float32Array, layer: {Wq, Wk, Wv: Float32Array, encoding: object},
      *   accuracy: number, seed: number}}  E [vocab, d_model] and W [d_model, d_model] row-major; encoding the layer's
      *   spec with its trained parameters; accuracy at L_train; seed the one it trained at
@@ -513,7 +514,7 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
     trainedHead: memoize((spec, task) => {
       const vocab = 16;
       let best = null;
-      for (let seed = 0; seed < HEAD_SEEDS && !(best?.accuracy >= 0.99); seed++) {
+      for (let seed = 0; seed < HEAD_SEEDS && !(best?.accuracy >= 0.9); seed++) {
         const r = pe.train({ task, encoding: spec, layers: 1, d_model: 32, vocab, train_length: 32, steps: 400, seed,
           eval_lengths: [32, 128], eval_examples: 4 });
         if (!best || r.eval[0].accuracy > best.accuracy) {
