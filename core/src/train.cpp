@@ -18,6 +18,20 @@ void check_table(const std::string& key, const std::string& value, double rows, 
                                         std::to_string(d));
 }
 
+/// What the forward passes of one fixed model share, kept by an evaluation between its batches: the passes (rotations,
+/// tables) at the length n of the last one, and a positional family's bias b(i, j) per layer and head at `longest`
+/// positions (computed at the first pass that needs it). Such a bias depends on i, j and the head's parameters, never
+/// on the pass's length (ALiBi, T5, KERPLE, FIRE: test_train.cpp checks the evaluation against single windows), so a
+/// pass of n <= longest reads its top-left n x n block.
+template <class Real>
+struct Reuse {
+    explicit Reuse(std::size_t longest_) : longest(longest_) {}
+    std::size_t longest = 0;
+    std::size_t n = 0;
+    std::vector<Pass<Real>> passes;
+    std::vector<std::vector<Vec<Real>>> bias;  // [layer][head] [longest, longest]; empty until a pass needs it
+};
+
 namespace {
 
 /// The RMSNorm's epsilon (added to mean(x^2)).
@@ -151,12 +165,30 @@ void sum_rows(const Vec<Real>& g, Vec<Real>& db, std::size_t n, std::size_t cols
         for (std::size_t c = 0; c < cols; ++c) db[c] += g[t * cols + c];
 }
 
+/// Fills reuse.bias: a positional family's bias of every layer and head at reuse.longest positions.
+template <class Real>
+void positional_biases(const Model<Real>& model, Reuse<Real>& reuse) {
+    const Slots<Real>& slot = slots<Real>(*model.training);
+    const std::size_t H = std::size_t(model.arch.n_heads);
+    const bool per_head = H > 1 && model.training->head;
+    std::vector<Pass<Real>> passes;
+    for (std::size_t h = 0; h < (per_head ? H : 1); ++h) passes.push_back(pass_of(model, reuse.longest, h));
+    reuse.bias.assign(model.params.layers.size(), {});
+    for (std::size_t l = 0; l < model.params.layers.size(); ++l)
+        for (std::size_t h = 0; h < H; ++h)
+            reuse.bias[l].push_back(slot.bias(head_spec(model, h), BiasInputs<Real>{passes[per_head ? h : 0], model.params.layers[l].heads[h],
+                                                                                      nullptr, nullptr, nullptr})
+                                        .b);
+}
+
 /// The model on a batch of sequences of one length at once: the projections, the MLP and the read-out on the
 /// batch's B n rows stacked (each row's arithmetic as for its sequence alone: a product's entry sums over its own
 /// row), the attention per sequence and head, the pass (and a positional family's bias) once for the batch.
-/// weights (one sequence only): each layer's head 0 weights [n, n].
+/// weights (one sequence only): each layer's head 0 weights [n, n]. reuse, when not null: the passes and positional
+/// biases of an earlier call at this length with this model (the same values: computed once), else filled by this call.
 template <class Real>
-Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<std::vector<Real>>* weights) {
+Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<std::vector<Real>>* weights,
+                      Reuse<Real>* reuse = nullptr) {
     const std::size_t B = batch.size(), n = batch[0]->size(), N = B * n, d = std::size_t(model.d), C = std::size_t(model.classes);
     const std::size_t H = std::size_t(model.arch.n_heads), hd = std::size_t(model.head_dim());
     const std::size_t m = std::size_t(model.arch.intermediate_size);
@@ -170,7 +202,15 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
         for (std::size_t t = 0; t < n; ++t)
             std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t((*batch[s])[t]) * d), d, x.begin() + std::ptrdiff_t((s * n + t) * d));
     const bool per_head = H > 1 && model.training->head;
-    for (std::size_t h = 0; h < (per_head ? H : 1); ++h) f.passes.push_back(pass_of(model, n, h));
+    if (reuse && reuse->n == n) {
+        f.passes = reuse->passes;
+    } else {
+        for (std::size_t h = 0; h < (per_head ? H : 1); ++h) f.passes.push_back(pass_of(model, n, h));
+        if (reuse) {
+            reuse->n = n;
+            reuse->passes = f.passes;
+        }
+    }
     const Slots<Real>& slot = slots<Real>(*model.training);
     const Vec<Real>& table = !f.passes[0].table.empty() ? f.passes[0].table : p.P;  // an absolute family's fixed or learned table
     if (!table.empty())
@@ -201,7 +241,18 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
             hc.a.resize(B * n * n);
             hc.bias.clear();
             const Config spec = slot.bias ? head_spec(model, h) : Config{};
-            if (slot.bias && slot.positional) hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, nullptr, nullptr, nullptr}));
+            if (slot.bias && slot.positional) {
+                if (reuse && n <= reuse->longest) {
+                    if (reuse->bias.empty()) positional_biases(model, *reuse);
+                    const Vec<Real>& all = reuse->bias[l][h];
+                    HeadBias<Real> block;  // the forward pass reads b alone
+                    block.b.resize(n * n);
+                    for (std::size_t i = 0; i < n; ++i) std::copy_n(&all[i * reuse->longest], n, &block.b[i * n]);
+                    hc.bias.push_back(std::move(block));
+                } else {
+                    hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, nullptr, nullptr, nullptr}));
+                }
+            }
             for (std::size_t s = 0; s < B; ++s) {
                 Real *q = &hc.q[s * n * hd], *k = &hc.k[s * n * hd];
                 if (sh.rotary) {
@@ -256,10 +307,12 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
 /// gradients added to grad: the forward pass on the batch at once, then its backward pass, stacked as the forward
 /// pass. Each parameter's gradient takes the sequences' terms in order (a product's right factor sums over its
 /// B n rows in order, as B calls of one sequence would add them), except a positional family's bias parameters,
-/// whose backward pass runs once at the batch's summed ds. weights, logits: of a batch of one sequence.
+/// whose backward pass runs once at the batch's summed ds. weights, logits: of a batch of one sequence; each, when not
+/// null, receives each sequence's Evaluation in order.
 template <class Real>
 Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Example*>& batch, Params<Real>* grad,
-                            std::vector<std::vector<Real>>* weights, std::vector<Real>* logits) {
+                            std::vector<std::vector<Real>>* weights, std::vector<Real>* logits,
+                            std::vector<Evaluation>* each = nullptr, Reuse<Real>* reuse = nullptr) {
     const std::size_t B = batch.size(), n = batch[0]->tokens.size(), N = B * n, d = std::size_t(model.d), C = std::size_t(model.classes);
     const std::size_t H = std::size_t(model.arch.n_heads), hd = std::size_t(model.head_dim());
     const std::size_t m = std::size_t(model.arch.intermediate_size);
@@ -273,7 +326,7 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
     const Params<Real>& p = model.params;
     Batch tokens;
     for (const Example* e : batch) tokens.push_back(&e->tokens);
-    Forward<Real> f = forward(model, tokens, weights);
+    Forward<Real> f = forward(model, tokens, weights, reuse);
     Vec<Real>& z = f.z;
     if (logits) *logits = z;
     Evaluation result;
@@ -301,6 +354,7 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
         result.loss += one.loss;
         result.correct += one.correct;
         result.targets += one.targets;
+        if (each) each->push_back(one);
     }
     if (!grad || result.targets == 0) return result;
 
@@ -638,13 +692,14 @@ double learning_rate(double lr, std::int64_t step, std::int64_t steps, std::int6
 }
 
 template <class Real>
-std::vector<int> generate(const Model<Real>& model, std::vector<int> prompt, std::int64_t count, double temperature, Random& rng) {
+std::vector<int> generate(const Model<Real>& model, std::vector<int> prompt, std::int64_t count, double temperature, Random& rng,
+                          Reuse<Real>* reuse) {
     std::vector<int> out;
     const std::size_t C = std::size_t(model.classes);
     for (std::int64_t k = 0; k < count; ++k) {
         const std::size_t context = std::min(prompt.size(), std::size_t(model.max_length));
         const std::vector<int> window(prompt.end() - std::ptrdiff_t(context), prompt.end());
-        const Forward<Real> f = forward<Real>(model, Batch{&window}, nullptr);
+        const Forward<Real> f = forward<Real>(model, Batch{&window}, nullptr, reuse);
         const Real* z = &f.z[(context - 1) * C];
         std::size_t pick = std::size_t(std::max_element(z, z + C) - z);
         if (temperature > 0) {
@@ -866,6 +921,9 @@ Model<Real> model_of(const Request& r) {
 
 /// The windows (text) or examples (the synthetic tasks) evaluated at `length`: text, every non-overlapping window of
 /// the validation part or ceil(eval_characters / length) of them (Request::eval_characters); else eval_examples.
+/// The most tokens one evaluation pass stacks (Trainer::evaluate): windows of one length, at least one.
+constexpr std::int64_t kEvalBatchTokens = 2048;
+
 std::int64_t eval_windows(const Request& r, std::int64_t length) {
     if (!r.corpus) return r.eval_examples;
     const std::int64_t all = r.corpus->validation_windows(length);
@@ -1070,31 +1128,12 @@ void Trainer<Real>::run_unit(std::int64_t k) {
         result_.eval.assign(request_.eval_lengths.size(), EvalPoint{});
         tallies_.assign(request_.eval_lengths.size(), Tally{});
         eval_rngs_.clear();
+        reuse_ = std::make_shared<Reuse<Real>>(std::size_t(evaluated.max_length));
         for (const std::int64_t n : request_.eval_lengths)
             eval_rngs_.emplace_back(stream_seed(std::uint64_t(request_.seed), Stream::examples, std::uint64_t(n)));
     }
     if (const auto w = window_unit(request_, k)) {  // window w.window of length eval_lengths[w.length], in order
-        const std::int64_t n = request_.eval_lengths[w->length];
-        // The synthetic tasks: each length's examples from its own generator, drawn in order.
-        const Example example = evaluated_window(request_, n, w->window, eval_rngs_[w->length]);
-        const Evaluation e = loss_and_grad<Real>(evaluated, example, nullptr);
-        Tally& t = tallies_[w->length];
-        t.loss_sum += e.loss * double(e.targets);  // e.loss: the mean over its targets
-        t.correct += e.correct;
-        t.targets += e.targets;
-        if (e.targets > 0) {  // Welford: the windows' mean loss and the sum of squared deviations from it
-            ++t.counted;
-            const double delta = e.loss - t.mean;
-            t.mean += delta / double(t.counted);
-            t.m2 += delta * (e.loss - t.mean);
-        }
-        EvalPoint& point = result_.eval[w->length];
-        point.length = n;
-        point.windows = w->window + 1;
-        point.characters = point.windows * n;
-        point.loss = t.targets ? t.loss_sum / double(t.targets) : 0.0;
-        point.accuracy = t.targets ? double(t.correct) / double(t.targets) : 0.0;
-        point.loss_se = t.counted > 1 ? std::sqrt(t.m2 / double(t.counted - 1) / double(t.counted)) : 0.0;
+        run_windows(w->length, w->window, 1);
         return;
     }
     const std::int64_t examples = window_units(request_);
@@ -1119,7 +1158,42 @@ void Trainer<Real>::run_unit(std::int64_t k) {
     Sample& sample = result_.samples.back();
     std::vector<int> context = sample.prompt;
     context.insert(context.end(), sample.generated.begin(), sample.generated.end());
-    sample.generated.push_back(generate(evaluated, std::move(context), 1, 0.8, sample_rng_).front());
+    sample.generated.push_back(generate(evaluated, std::move(context), 1, 0.8, sample_rng_, reuse_.get()).front());
+}
+
+template <class Real>
+void Trainer<Real>::run_windows(std::size_t length, std::int64_t first, std::int64_t count) {
+    const Model<Real>& evaluated = result_.model;
+    const std::int64_t n = request_.eval_lengths[length];
+    // The synthetic tasks: each length's examples from its own generator, drawn in order.
+    std::vector<Example> examples;
+    for (std::int64_t w = first; w < first + count; ++w)
+        examples.push_back(evaluated_window(request_, n, w, eval_rngs_[length]));
+    std::vector<const Example*> batch;
+    for (const Example& e : examples) batch.push_back(&e);
+    // The windows stacked in one forward pass (the bias and rotations once for all), each window's loss as its own
+    // loss_and_grad's (batch_evaluation's rows are the single sequence's, bit for bit).
+    std::vector<Evaluation> each;
+    batch_evaluation<Real>(evaluated, batch, nullptr, nullptr, nullptr, &each, reuse_.get());
+    Tally& t = tallies_[length];
+    for (const Evaluation& e : each) {
+        t.loss_sum += e.loss * double(e.targets);  // e.loss: the mean over its targets
+        t.correct += e.correct;
+        t.targets += e.targets;
+        if (e.targets > 0) {  // Welford: the windows' mean loss and the sum of squared deviations from it
+            ++t.counted;
+            const double delta = e.loss - t.mean;
+            t.mean += delta / double(t.counted);
+            t.m2 += delta * (e.loss - t.mean);
+        }
+    }
+    EvalPoint& point = result_.eval[length];
+    point.length = n;
+    point.windows = first + count;
+    point.characters = point.windows * n;
+    point.loss = t.targets ? t.loss_sum / double(t.targets) : 0.0;
+    point.accuracy = t.targets ? double(t.correct) / double(t.targets) : 0.0;
+    point.loss_se = t.counted > 1 ? std::sqrt(t.m2 / double(t.counted - 1) / double(t.counted)) : 0.0;
 }
 
 template <class Real>
@@ -1131,7 +1205,20 @@ std::int64_t Trainer<Real>::evaluate(std::int64_t count) {
     double work = 0;
     for (std::int64_t k = evaluated_; k < evaluated_ + count; ++k) work += unit_work(request_, k);
     budget::check_work("trainerEvaluate", "count", budget::Factors{{1, "evaluation"}, {work, "operations"}}, 0);
-    for (std::int64_t k = 0; k < count; ++k, ++evaluated_) run_unit(evaluated_);
+    for (std::int64_t k = 0; k < count;) {
+        const auto w = window_unit(request_, evaluated_);
+        if (!w || evaluated_ == 0) {  // unit 0 also sets the evaluation up
+            run_unit(evaluated_);
+            ++evaluated_, ++k;
+            continue;
+        }
+        // The next windows of this length in this call, kEvalBatchTokens tokens at most a pass.
+        const std::int64_t n = request_.eval_lengths[w->length];
+        const std::int64_t run = std::min({count - k, eval_windows(request_, n) - w->window,
+                                           std::max<std::int64_t>(1, kEvalBatchTokens / n)});
+        run_windows(w->length, w->window, run);
+        evaluated_ += run, k += run;
+    }
     return evaluated_;
 }
 
@@ -1165,7 +1252,7 @@ Result<Real> run(const Request& request) {
                                       std::vector<Real>*);                                                                \
     template Evaluation batch_loss_and_grad(const Model<Real>&, const std::vector<Example>&, Params<Real>*);              \
     template double clip_gradient(Params<Real>&, double);                                                                 \
-    template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&);              \
+    template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&, Reuse<Real>*); \
     template void constrain(Model<Real>&);                                                                                \
     template struct Adam<Real>;                                                                                           \
     template class Trainer<Real>;                                                                                         \

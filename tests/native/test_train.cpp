@@ -631,9 +631,14 @@ Plain plain_loop(const Model<float>& model, const Corpus& corpus, std::int64_t l
 }  // namespace
 
 TEST_CASE("train: a text is evaluated over every non-overlapping window of its validation part, as a plain loop over them", "[train]") {
+    // The trainer stacks a length's windows in batches and computes a positional family's bias once per length
+    // (ALiBi's slopes, FIRE's MLP), the plain loop each window alone: the same numbers.
+    const std::string type = GENERATE(as<std::string>{}, "alibi", "t5", "kerple", "fire", "rope");
+    INFO(type);
     Config request = S(R"({"task":"text","encoding":{"type":"alibi"},"layers":2,"n_heads":2,"d_model":16,"intermediate_size":32,
         "norm":"rms_norm","train_length":16,"steps":30,"batch_size":4,"lr":0.01,"eval_lengths":[5,16,40],"eval_examples":3,"seed":2})");
     request["text"] = word_text(1500, 3);
+    request["encoding"]["type"] = type;
     const Request r = parse_request(request);
     const Corpus& corpus = *r.corpus;
     const std::size_t split = corpus.tokens.size() - corpus.train_end;  // the validation part's characters
@@ -669,6 +674,26 @@ TEST_CASE("train: a text is evaluated over every non-overlapping window of its v
     const Result<float> once = run<float>(r);  // run() in one go: the same numbers as the chunks
     CHECK(once.eval[1].loss == result.eval[1].loss);
     CHECK(once.eval[1].loss_se == result.eval[1].loss_se);
+}
+
+TEST_CASE("train: the samples are generate()'s, the positional bias read from the evaluation's once-computed one", "[train]") {
+    // The trainer's samples read each family's bias as the top-left block of one computed at max_length (Reuse);
+    // generate() alone computes it for every character's context: the same characters, drawn from the same stream.
+    const std::string type = GENERATE(as<std::string>{}, "alibi", "t5", "kerple", "fire");
+    INFO(type);
+    Config request = S(R"({"task":"text","encoding":{"type":"alibi"},"layers":2,"n_heads":2,"d_model":16,"intermediate_size":32,
+        "norm":"rms_norm","train_length":16,"steps":20,"batch_size":4,"lr":0.01,"eval_lengths":[16,64],"eval_examples":2,
+        "eval_characters":64,"samples":2,"sample_length":20,"seed":3})");
+    request["text"] = word_text(1500, 5);
+    request["encoding"]["type"] = type;
+    const Request r = parse_request(request);
+    const Result<float> result = Trainer<float>(r).finish();
+    REQUIRE(result.samples.size() == 2);
+    Random rng(stream_seed(3, Stream::sampling));
+    for (const Sample& sample : result.samples) {
+        REQUIRE(sample.prompt.size() == 44);  // min(4 x 16, max_length 64 - 20): the context grows from 44 to 63
+        CHECK(generate<float>(result.model, sample.prompt, 20, 0.8, rng) == sample.generated);
+    }
 }
 
 TEST_CASE("train: eval_characters reads that many characters' windows spread evenly, and is checked", "[train]") {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadPosenc, trainInChunks } from './load.mjs';
 import { createServer } from '../../web/src/engine/calls.js';
-import { SIZES, armsOf, encodingsOf, fields, parameters, requestOf } from '../../web/src/labs/language-model.js';
+import { EVAL_CHARACTERS, SIZES, armsOf, encodingsOf, fields, parameters, requestOf } from '../../web/src/labs/language-model.js';
 import { FAMILY_TYPES } from '../../web/src/describe.js';
 import { parse } from '../../web/src/state.js';
 import { trainArm, workerCount } from '../../web/src/engine/arms.js';
@@ -40,7 +40,7 @@ function unigramPerplexity(text) {
 test('the quick model\'s validation perplexity falls below the unigram perplexity, well within its budget', () => {
   const unigram = unigramPerplexity(TEXT);
   assert.ok(unigram > 20 && unigram < 25, `unigram perplexity ${unigram}`);  // 83 characters, English letter frequencies
-  const base = requestOf({ ...DEFAULTS, steps: 60 });  // 60 of the quick budget's 300 steps
+  const base = requestOf({ ...DEFAULTS, steps: 60 });  // 60 of the default 600 steps
   assert.equal(base.d_model, 64);
   const pe = loadPosenc();
   return pe.then((module) => {
@@ -61,13 +61,18 @@ test('the quick model\'s validation perplexity falls below the unigram perplexit
     assert.equal(result.samples.length, 2);
     assert.equal(Array.from(result.samples[0].generated).length, Math.min(160, 4 * base.train_length));
     assert.equal(result.characters.length, 83);
-    // The test read the whole held-out part at every length: its non-overlapping windows of L characters (the first
-    // held-out character has none before it), every position of them; the standard error over those windows.
+    // The test read EVAL_CHARACTERS (65,536) of the held-out part's ~119,000 at every length: ceil(65,536 / L) of its
+    // non-overlapping windows of L characters (the first held-out character has none before it), spread over it,
+    // every position of them; the standard error over those windows.
     const { points, end } = split(TEXT);
+    assert.equal(base.eval_characters, EVAL_CHARACTERS);
     assert.deepEqual(result.eval.map((e) => e.length), base.eval_lengths);
     for (const e of result.eval) {
-      assert.equal(e.windows, Math.floor((points.length - end - 1) / e.length), `windows at ${e.length}`);
+      const all = Math.floor((points.length - end - 1) / e.length);
+      assert.ok(all > Math.ceil(65536 / e.length), `${all} windows at ${e.length}`);  // a subset: every one is another test
+      assert.equal(e.windows, Math.ceil(65536 / e.length), `windows at ${e.length}`);
       assert.equal(e.characters, e.windows * e.length);
+      assert.ok(e.characters >= 65536 && e.characters < 65536 + e.length);
       assert.ok(Math.abs(e.perplexity - Math.exp(e.loss)) < 1e-12 * e.perplexity);
       // Over hundreds of windows the mean is known to a few hundredths of a nat; one window's loss varies by tenths.
       assert.ok(e.loss_se > 0 && e.loss_se < 0.05, `loss_se ${e.loss_se} at ${e.length}`);

@@ -243,11 +243,16 @@ double clip_gradient(Params<Real>& grad, double max_norm);
 /// first warmup steps, then constant, or (cosine) a half cosine from lr down to lr / 10 at the last step.
 double learning_rate(double lr, std::int64_t step, std::int64_t steps, std::int64_t warmup, bool cosine);
 
+/// What an evaluation's forward passes share (train.cpp): the passes at one length, a positional family's bias once.
+template <class Real>
+struct Reuse;
+
 /// `count` characters continuing `prompt` (token ids), each drawn from softmax(z / temperature) of the
-/// last position (the context: the last max_length tokens); temperature 0: the most likely one.
+/// last position (the context: the last max_length tokens); temperature 0: the most likely one. reuse (the
+/// trainer's, of this model), when not null: its positional bias, sliced, instead of one computed per character.
 template <class Real>
 std::vector<int> generate(const Model<Real>& model, std::vector<int> prompt, std::int64_t count, double temperature,
-                          Random& rng);
+                          Random& rng, Reuse<Real>* reuse = nullptr);
 
 /// Keeps the parameters a family constrains in their range after a step: kerple's
 /// r1, r2 >= 1e-3 (r2 <= 2 for the power variant), as the KERPLE code clamps them.
@@ -416,6 +421,9 @@ private:
     Example next_example();
     double validation_loss() const;
     void run_unit(std::int64_t k);
+    /// Windows first .. first + count - 1 of eval_lengths[length] (after unit 0), stacked in one forward pass.
+    void run_windows(std::size_t length, std::int64_t first, std::int64_t count);
+    std::shared_ptr<Reuse<Real>> reuse_;  ///< the evaluated model's passes and positional biases at the current length
     Request request_;
     Model<Real> model_;
     Adam<Real> adam_;
@@ -449,7 +457,8 @@ Result<Real> run(const Request& request);
                                              std::vector<std::vector<Real>>*, std::vector<Real>*);                        \
     extern template Evaluation batch_loss_and_grad(const Model<Real>&, const std::vector<Example>&, Params<Real>*);      \
     extern template double clip_gradient(Params<Real>&, double);                                                          \
-    extern template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&);       \
+    extern template std::vector<int> generate(const Model<Real>&, std::vector<int>, std::int64_t, double, Random&,        \
+                                              Reuse<Real>*);                                                              \
     extern template void constrain(Model<Real>&);                                                                         \
     extern template struct Adam<Real>;                                                                                    \
     extern template class Trainer<Real>;                                                                                  \
