@@ -71,7 +71,7 @@ export function timeLeftText(ms) {
 
 /**
  * The progress label of arms training: each running arm's steps (or "testing"), the arms done, and timeLeft's estimate,
- * e.g. "training rope 120 / 300 steps, alibi testing (3 of 8 arms done; about 40 s left)".
+ * e.g. "training rope 120 / 600 steps, alibi testing (3 of 8 arms done; about 40 s left)".
  * @param {string[]} names  per arm
  * @param {ArmState[]} states  per arm
  * @param {number} workers  arms that train at once
