@@ -29,7 +29,8 @@ export function finishedSignal(names) {
 
 /**
  * The default run's wall time: {seconds (null when it did not finish), finished, timeoutSeconds, arms: [names], steps,
- * cores (navigator.hardwareConcurrency), workers (arm workers the page starts), msPerStep: {arm: ms}, problems}.
+ * cores (navigator.hardwareConcurrency), workers (arm workers the page starts), msPerStep: {arm: ms}, table: the result
+ * table's texts (a header row, then a row per arm), problems}.
  * @param {object} [o]
  * @param {number} [o.timeoutSeconds]  how long to wait for the final state
  */
@@ -56,11 +57,12 @@ export async function measureLmPage({ timeoutSeconds = TIMEOUT_S, log = () => {}
       finished = false;
     }
     const seconds = (performance.now() - t0) / 1000;
-    // The table's "ms per step" column (the 7th cell of a row), as the page measured each arm.
-    const msPerStep = Object.fromEntries(await page.$$eval('#lm-table tbody tr',
-      (trs) => trs.map((tr) => [tr.children[0].textContent, Number(tr.children[6]?.textContent)])));
+    // The table as drawn (its header and rows' texts), and its "ms per step" column, as the page measured each arm.
+    const table = await page.$$eval('#lm-table tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    const column = table[0]?.indexOf('ms per step') ?? -1;
+    const msPerStep = Object.fromEntries(table.slice(1).map((r) => [r[0], Number(r[column])]));
     const result = { seconds: finished ? seconds : null, finished, timeoutSeconds, arms: names, steps: defaults.steps, cores,
-      workers: workerCount(names.length, cores), msPerStep, problems: page.problems };
+      workers: workerCount(names.length, cores), msPerStep, table, problems: page.problems };
     await page.close();
     return result;
   } finally {
@@ -78,6 +80,10 @@ export function formatLmPage(r) {
     : `  did not finish within ${r.timeoutSeconds} s`;
   const arms = Object.entries(r.msPerStep).map(([name, ms]) => `${name} ${Number.isFinite(ms) ? ms.toFixed(0) : '–'}`).join(', ');
   const lines = [head, time, `  ms per step as the page measured each arm: ${arms || 'none shown'}`];
+  if (r.table?.length > 1) {  // the page's table, as markdown
+    lines.push('', `| ${r.table[0].join(' | ')} |`, `|${r.table[0].map(() => '---').join('|')}|`,
+      ...r.table.slice(1).map((row) => `| ${row.join(' | ')} |`));
+  }
   if (r.problems?.length) lines.push(`  page problems: ${r.problems.slice(0, 3).join(' | ')}`);
   return lines.join('\n');
 }

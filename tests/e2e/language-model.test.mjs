@@ -32,7 +32,15 @@ test('a short language-model run draws every view of the lab for each encoding, 
   assert.ok(progress.some((p) => /^training .*\(\d of 2 arms done(; [^)]* left)?\)$/.test(p)), `progress labels: ${progress.slice(0, 3).join(' | ')}`);
   const rows = await page.$$eval('#lm-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
   assert.deepEqual(rows.map((r) => r[0]), ['rope', 'alibi']);
-  for (const r of rows) for (const cell of r.slice(1, -1)) assert.ok(Number.isFinite(Number(cell)) && Number(cell) > 0, `cell ${cell}`);
+  // The losses, the ratio and ms per step as numbers; the perplexities at 1, 4 and 8 x L_train ± their standard errors.
+  for (const r of rows) {
+    for (const cell of [...r.slice(1, 3), ...r.slice(6, -1)]) assert.ok(Number.isFinite(Number(cell)) && Number(cell) > 0, `cell ${cell}`);
+    for (const cell of r.slice(3, 6)) {
+      const [value, se] = cell.split(' ± ').map(Number);
+      assert.ok(value > 1 && se > 0 && se < value / 2, `perplexity ${cell}`);
+    }
+  }
+  assert.match(await page.textContent('#lm-table caption'), /perplexity ± its standard error over the test’s windows/);
   assert.deepEqual(rows.map((r) => r.at(-1)), ['–', '–']);  // not a family with a trained set at these settings
   const samples = await page.$$eval('#lm-samples .lm-sample', (s) => s.map((x) => x.querySelectorAll('.generated').length));
   assert.deepEqual(samples, [2, 2]);
