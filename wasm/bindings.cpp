@@ -765,6 +765,7 @@ val experiment(const posenc::train::Result<float>& result, const posenc::train::
     }
     val params = val::object();
     params.set("E", f32(p.E));
+    params.set("embedding_scale", double(posenc::train::embedding_scale(result.model)));
     params.set("layers", layers);
     optional(params, "norm", p.norm);
     params.set("Wout", f32(p.Wout));

@@ -109,10 +109,12 @@ export interface TrainResult {
           characters: number }[];
   /** The validation loss after `step` steps (validation_every). */
   validation: { step: number; loss: number }[];
-  /** E [vocab, d_model]; per layer its heads, and where the model has them Wo [d_model, d_model], the RMSNorm gains
+  /** E [vocab, d_model] and embedding_scale, the factor of E in the model's input x = embedding_scale E[token] (+ the
+   *  absolute family's table): sqrt(d_model) for sinusoidal (Vaswani et al. 2017, section 3.4), 1 for every other family;
+   *  per layer its heads, and where the model has them Wo [d_model, d_model], the RMSNorm gains
    *  norm1, norm2 [d_model], the MLP's W1 [d_model, m], b1 [m], W2 [m, d_model], b2 [d_model]; the final norm [d_model];
    *  Wout [d_model, classes], c [classes]. */
-  params: { E: Float32Array; layers: { heads: TrainedHead[]; Wo?: Float32Array; norm1?: Float32Array; norm2?: Float32Array;
+  params: { E: Float32Array; embedding_scale: number; layers: { heads: TrainedHead[]; Wo?: Float32Array; norm1?: Float32Array; norm2?: Float32Array;
             W1?: Float32Array; b1?: Float32Array; W2?: Float32Array; b2?: Float32Array }[];
             norm?: Float32Array; Wout: Float32Array; c: Float32Array };
   /** Per evaluated length: one example's tokens, targets (Int32Array(length)) and each layer's weights [length, length]

@@ -201,6 +201,10 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
     for (std::size_t s = 0; s < B; ++s)
         for (std::size_t t = 0; t < n; ++t)
             std::copy_n(p.E.begin() + std::ptrdiff_t(std::size_t((*batch[s])[t]) * d), d, x.begin() + std::ptrdiff_t((s * n + t) * d));
+    if (model.training->scaled_embeddings) {
+        const Real scale = embedding_scale(model);
+        for (Real& e : x) e *= scale;
+    }
     const bool per_head = H > 1 && model.training->head;
     if (reuse && reuse->n == n) {
         f.passes = reuse->passes;
@@ -437,11 +441,12 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
         if (norm) rms_norm_backward(cache.in, layer.norm1, cache.inv1, du, dh, gl.norm1, N, d);
     }
     const Vec<Real>& dx = dh;
+    const Real scale = embedding_scale(model);  // x = scale E[token] (+ P)
     for (std::size_t s = 0; s < B; ++s)
         for (std::size_t t = 0; t < n; ++t)
             for (std::size_t c = 0; c < d; ++c) {
                 const Real g = dx[(s * n + t) * d + c];
-                grad->E[std::size_t((*tokens[s])[t]) * d + c] += g;
+                grad->E[std::size_t((*tokens[s])[t]) * d + c] += model.training->scaled_embeddings ? g * scale : g;
                 if (!p.P.empty()) grad->P[t * d + c] += g;
             }
     return result;
@@ -633,6 +638,11 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
     p.c.assign(std::size_t(classes), 0.0);
     if (slot.table) p.P = slot.table(rng, max_length, d);
     return m;
+}
+
+template <class Real>
+Real embedding_scale(const Model<Real>& model) {
+    return model.training->scaled_embeddings ? Real(std::sqrt(double(model.d))) : Real(1);
 }
 
 template <class Real>
@@ -1248,6 +1258,7 @@ Result<Real> run(const Request& request) {
     template Model<Real> make_model(const Config&, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::uint64_t, \
                                     const Architecture&);                                                                 \
     template Config trained_spec(const Model<Real>&, std::size_t, std::size_t);                                           \
+    template Real embedding_scale(const Model<Real>&);                                                                    \
     template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*, std::vector<std::vector<Real>>*, \
                                       std::vector<Real>*);                                                                \
     template Evaluation batch_loss_and_grad(const Model<Real>&, const std::vector<Example>&, Params<Real>*);              \

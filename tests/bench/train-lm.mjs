@@ -150,7 +150,7 @@ function tfjsSide(tf, tokens, vocab, request) {
  * {info: {python, torch, threads, blas, vocab, characters}, ask(message) -> Promise<answer>, close()},
  * or {skipped: why} when none does.
  */
-async function startTorch(textFile) {
+export async function startTorch(textFile) {
   const candidates = [...new Set([process.env.POSENC_BENCH_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean))];
   const python = candidates.find((p) => spawnSync(p, ['-c', 'import torch'], { timeout: 120_000 }).status === 0);
   if (!python) return { skipped: `none of ${candidates.join(', ')} imports torch; to add the PyTorch-CPU peer: ${TORCH_INSTALL}` };

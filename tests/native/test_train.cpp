@@ -423,8 +423,33 @@ TEST_CASE("train: each family's trained spec carries its parameters under the sp
     CHECK((lspec.at("weight")).get<std::vector<double>>() == std::vector<double>(lm.params.P.begin(), lm.params.P.end()));
 }
 
+TEST_CASE("train: sinusoidal's model reads sqrt(d_model) E[token] + P, the learned model with that table and 4 E", "[train]") {
+    // Vaswani et al. 2017, section 3.4: the embeddings multiplied by sqrt(d_model) (here 16: 4, exactly in binary) before
+    // the table is added. The learned family adds its own P to E as they are: given the sinusoidal table as P and 4 E,
+    // the same model, the same loss; and the other families read E as it is.
+    const std::int64_t vocab = 5, d = 16, n = 12;
+    const Model<double> sinusoidal = make_model<double>(S(R"({"type":"sinusoidal"})"), vocab, d, vocab, n, 2);
+    CHECK(embedding_scale(sinusoidal) == 4.0);
+    for (const char* other : {R"({"type":"none"})", R"({"type":"learned"})", R"({"type":"rope"})", R"({"type":"alibi"})"})
+        CHECK(embedding_scale(make_model<double>(S(other), vocab, d, vocab, n, 2)) == 1.0);
+    Model<double> learned = make_model<double>(S(R"({"type":"learned"})"), vocab, d, vocab, n, 2);
+    const std::vector<double> table = learned.params.P;  // its shape
+    learned.params = sinusoidal.params;
+    for (double& e : learned.params.E) e *= 4;
+    const auto sines = posenc::position_table(sinusoidal.encoding, n);
+    learned.params.P.assign(sines.begin(), sines.end());
+    REQUIRE(learned.params.P.size() == table.size());
+    Random rng(3);
+    const Example example = make_example(Task::copy, vocab, n, rng);
+    const double expected = loss_and_grad<double>(learned, example, nullptr).loss;
+    CHECK(loss_and_grad<double>(sinusoidal, example, nullptr).loss == Approx(expected).epsilon(1e-14));
+    // Unscaled (E as it is + P) is another model: the check above could fail.
+    learned.params.E = sinusoidal.params.E;
+    CHECK(std::abs(loss_and_grad<double>(learned, example, nullptr).loss - expected) > 1e-6);
+}
+
 TEST_CASE("train: the trained head, given back to attention() as its spec and W, attends as it did in training (one head)", "[train]") {
-    // Layer 0 of a one-layer model: attention() over x = E[tokens] with the trained W_q, W_k,
+    // Layer 0 of a one-layer model: attention() over x = E[tokens] (sinusoidal's x sqrt(d_model)) with the trained W_q, W_k,
     // W_v and trained_spec must give train's own (float32) weights.
     for (const std::string& encoding :
          {R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"learned"})", R"({"type":"rope"})", R"({"type":"xpos","scale_base":16})",
@@ -449,7 +474,8 @@ TEST_CASE("train: the trained head, given back to attention() as its spec and W,
         head.wv.assign(trained_head.Wv.begin(), trained_head.Wv.end());
         head.x = xt::zeros<float>({n, d});
         for (std::size_t t = 0; t < n; ++t)
-            for (std::size_t c = 0; c < d; ++c) head.x(t, c) = float(p.E[std::size_t(map.example.tokens[t]) * d + c]);
+            for (std::size_t c = 0; c < d; ++c)
+                head.x(t, c) = float(p.E[std::size_t(map.example.tokens[t]) * d + c] * embedding_scale(trained.model));
         head.tokens.assign(n, "");
         const attention::Result result = attention::run(head);
         double worst = 0;

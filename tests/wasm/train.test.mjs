@@ -52,7 +52,10 @@ test('train() is the native experiment bit for bit: every family, float32 in bot
 
 test('train() returns the trained parameters and names bad requests', () => {
   const r = pe.train({ encoding: { type: 't5', num_buckets: 8 }, layers: 2, d_model: 8, vocab: 6, train_length: 8, steps: 5, eval_lengths: [8] });
-  assert.deepEqual(Object.keys(r.params), ['E', 'layers', 'Wout', 'c']);
+  assert.deepEqual(Object.keys(r.params), ['E', 'embedding_scale', 'layers', 'Wout', 'c']);
+  assert.equal(r.params.embedding_scale, 1);  // T5 reads E as it is; sinusoidal sqrt(d_model):
+  assert.equal(pe.train({ encoding: { type: 'sinusoidal' }, d_model: 16, vocab: 6, train_length: 8, steps: 1, eval_lengths: [8] })
+    .params.embedding_scale, 4);
   assert.equal(r.params.layers.length, 2);
   assert.deepEqual(Object.keys(r.params.layers[1]), ['heads']);  // one head, no MLP, no norm: nothing else
   assert.deepEqual(Object.keys(r.params.layers[1].heads[0]), ['Wq', 'Wk', 'Wv', 'encoding']);

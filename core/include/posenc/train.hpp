@@ -202,6 +202,12 @@ Model<Real> make_model(const Config& encoding, std::int64_t vocab, std::int64_t 
     return make_model<Real>(encoding, vocab, d, classes, max_length, seed, arch);
 }
 
+/// The factor of the token embeddings in the model's input x = factor E[token] (+ the absolute family's table):
+/// sqrt(d_model) for a family that scales them (Training::scaled_embeddings: sinusoidal, Vaswani et al. 2017
+/// section 3.4), else 1.
+template <class Real>
+Real embedding_scale(const Model<Real>& model);
+
 /// The spec of head `head` of layer `layer` with its trained parameters in the family's explicit
 /// form (the head's encoding plus the keys of the family's Training::write; learned: weight
 /// [max_length, d] with max_position_embeddings = max_length), so attention() computes the trained head's bias.
@@ -453,6 +459,7 @@ Result<Real> run(const Request& request);
     extern template Model<Real> make_model(const Config&, std::int64_t, std::int64_t, std::int64_t, std::int64_t,        \
                                            std::uint64_t, const Architecture&);                                           \
     extern template Config trained_spec(const Model<Real>&, std::size_t, std::size_t);                                    \
+    extern template Real embedding_scale(const Model<Real>&);                                                             \
     extern template Evaluation loss_and_grad(const Model<Real>&, const Example&, Params<Real>*,                           \
                                              std::vector<std::vector<Real>>*, std::vector<Real>*);                        \
     extern template Evaluation batch_loss_and_grad(const Model<Real>&, const std::vector<Example>&, Params<Real>*);      \

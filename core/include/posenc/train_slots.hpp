@@ -284,6 +284,10 @@ struct Training {
     void (*write)(Config& spec, const Trained&) = nullptr;
     /// The encoding's own work per (query, key) pair of one pass, forward and backward, in multiply-adds.
     double (*pair_work)(const Config&, double d) = nullptr;
+    /// Whether the model multiplies the token embeddings by sqrt(d_model) before the family's table is added
+    /// (Vaswani et al. 2017, section 3.4: sinusoidal, whose table rows have norm sqrt(d_model / 2) against the
+    /// embeddings' 1 at the N(0, 1 / d_model) start); false: the embeddings as they are.
+    bool scaled_embeddings = false;
     Slots<float> f;
     Slots<double> d;
 };

@@ -5,7 +5,7 @@ PyTorch, float32, on one CPU thread. A bench peer only: nothing of `npm test` im
 
 The model, for B windows of n characters (d = d_model, H heads of hd = d / H, F = intermediate_size,
 V = the text's distinct characters):
-    h = E[tokens] (+ P[0:n]: learned, or sinusoidal's fixed table)               [B, n, d]
+    h = E[tokens] (+ P[0:n]: learned), or sqrt(d) E[tokens] + sinusoidal's table  [B, n, d]
     per layer: u = rms(h) g1;  q, k, v = u Wq, u Wk, u Wv (heads side by side)    [B, H, n, hd]
                rope: q, k rotated (rotate_half layout, theta 10000)
                s = q k^T / sqrt(hd) + b(i, j) (alibi, t5, kerple, fire), causal   [B, H, n, n]
@@ -209,8 +209,8 @@ class LanguageModel(torch.nn.Module):
         h = self.E[tokens]
         if self.family == 'learned':
             h = h + self.P[:n]
-        elif self.family == 'sinusoidal':
-            h = h + t['P']
+        elif self.family == 'sinusoidal':  # the embeddings scaled by sqrt(d_model) (Vaswani et al. 2017, section 3.4)
+            h = h * math.sqrt(self.d) + t['P']
         for block in self.blocks:
             u = self.rms(h, block.g1)
             q, k, v = (u @ block.Wqkv).view(B, n, 3, H, hd).permute(2, 0, 3, 1, 4)  # each [B, H, n, hd]

@@ -507,8 +507,9 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * at one seed (RoPE on copy: accuracy 0.56-0.59 at 3 of seeds 0-7, however long it trains, 1.00 at the others), so
      * seeds 0, 1, ... up to HEAD_SEEDS are tried in turn: the first head that reaches 0.9 at L_train (a stalled one stays
      * near 0.56; ALiBi's heads learn to 0.89-0.95), else the best. A head takes about 125 ms in Node.
-     * @returns {{vocab: number, d_model: number, E: Float32Array, layer: {Wq, Wk, Wv: Float32Array, encoding: object},
-     *   accuracy: number, seed: number}}  E [vocab, d_model] and W [d_model, d_model] row-major; encoding the layer's
+     * @returns {{vocab: number, d_model: number, E: Float32Array, embeddingScale: number, layer: {Wq, Wk, Wv: Float32Array,
+     *   encoding: object}, accuracy: number, seed: number}}  E [vocab, d_model] (the model reads embeddingScale E: the
+     *   core's params.embedding_scale) and W [d_model, d_model] row-major; encoding the layer's
      *   spec with its trained parameters; accuracy at L_train; seed the one it trained at
      */
     trainedHead: memoize((spec, task) => {
@@ -518,7 +519,8 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
         const r = pe.train({ task, encoding: spec, layers: 1, d_model: 32, vocab, train_length: 32, steps: 400, seed,
           eval_lengths: [32, 128], eval_examples: 4 });
         if (!best || r.eval[0].accuracy > best.accuracy) {
-          best = { vocab, d_model: 32, E: r.params.E, layer: r.params.layers[0].heads[0], accuracy: r.eval[0].accuracy, seed };
+          best = { vocab, d_model: 32, E: r.params.E, embeddingScale: r.params.embedding_scale, layer: r.params.layers[0].heads[0],
+            accuracy: r.eval[0].accuracy, seed };
         }
       }
       return best;

@@ -98,7 +98,7 @@ export function attentionFields(engine, params, specOf, widthsOf) {
 
 /**
  * The trained head (engine.trainedHead: this family's spec trained on params.trained_task) over a
- * sentence: each word read as its id, x = E[id] [n, 32]; the layer's trained W and spec, causal.
+ * sentence: each word read as its id, x = embeddingScale E[id] [n, 32]; the layer's trained W and spec, causal.
  * `encoding` none (the ablation) keeps the trained W and drops the positions.
  */
 function trainedRun(engine, params, text, encoding, specOf) {
@@ -106,7 +106,8 @@ function trainedRun(engine, params, text, encoding, specOf) {
   const { tokens, ids } = engine.tokenIds(text, head.vocab);  // each word's id: the core's (tokenIds)
   const d = head.d_model;
   const x = new Float32Array(tokens.length * d);
-  ids.forEach((id, t) => x.set(head.E.subarray(id * d, (id + 1) * d), t * d));
+  // The model's input: embeddingScale E[id] (the core's factor: sqrt(d_model) for sinusoidal, else 1).
+  ids.forEach((id, t) => x.set(head.E.subarray(id * d, (id + 1) * d).map((e) => e * head.embeddingScale), t * d));
   const result = engine.attention({ x, encoding: encoding.type === 'none' ? { type: 'none', d_model: d } : head.layer.encoding,
     d_model: d, d_head: d, causal: true, wq: head.layer.Wq, wk: head.layer.Wk, wv: head.layer.Wv });
   return { ...result, tokens, ids, trainedAccuracy: head.accuracy, trainedSeed: head.seed };
