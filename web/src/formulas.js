@@ -7,6 +7,7 @@
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
 import { dropeSteps } from './labs/drope.js';
 import { stepsOf } from './labs/schedule.js';
+import { EVAL_CHARACTERS } from './labs/lm-test.js';
 
 /** A number as TeX: integers in full, others to 4 significant digits (a × 10^k when tiny or huge). */
 export function num(x) {
@@ -323,7 +324,7 @@ const FORMULAS = {
     p.drope && `${text(`DroPE: then ${dropeSteps(stepsOf(p))} more steps (steps / 4) with the encoding dropped:`)}\\ q_i \\cdot k_j\\ ${text('in place of')}\\ R_i q_i \\cdot R_j k_j`),
   'lm-extrapolation': (p) => lines(`\\mathrm{PPL}(L) = \\exp\\Big(-\\frac{1}{W_L\\,L}\\sum_{w=1}^{W_L}\\sum_{t=1}^{L} \\ln p_\\theta(c^{(w)}_{t+1} \\mid c^{(w)}_{\\le t})\\Big)`,
     `L \\in \\{${[0.25, 0.5, 1, 2, 4, 8].map((f) => Math.round(f * p.train_length)).join(', ')}\\},\\ ${text('trained at')}\\ L_{\\mathrm{train}} = ${p.train_length}`,
-    `W_L = \\lfloor (V - 1) / L \\rfloor\\ ${text('windows, each of the V held-out characters read once')}`),
+    `W_L = \\lceil ${EVAL_CHARACTERS} / L \\rceil\\ ${text('of the')}\\ \\lfloor (V - 1) / L \\rfloor\\ ${text('windows of the V held-out characters, spread evenly')}`),
   'lm-loss': (p) => lines(`\\mathcal{L} = -\\frac{1}{16\\,L}\\sum_{w=1}^{16}\\sum_{t=1}^{L} \\ln p_\\theta(c^{(w)}_{t+1} \\mid c^{(w)}_{\\le t}),\\ L = ${p.train_length}`,
     text(`Adam, ${p.steps} steps, peak lr 0.01 after a warm-up,`), text('cosine decay to a tenth, gradient norm clipped at 1')),
   'lm-table': (p) => `\\text{ratio} = \\frac{\\mathrm{PPL}(${4 * p.train_length})}{\\mathrm{PPL}(${p.train_length})},\\quad \\mathrm{PPL} = e^{\\mathcal{L}}`,

@@ -8,6 +8,9 @@ import { FAMILY_TYPES } from '../describe.js';
 import { badParam } from '../errors.js';
 import { ropeScalings } from './rope-scalings.js';
 import { mapJob } from '../lib/map-job.js';
+import { EVAL_CHARACTERS } from './lm-test.js';
+
+export { EVAL_CHARACTERS };
 
 /** The text, where it comes from, and its licence (shown with the lab's figures). */
 export const CORPUS = {
@@ -79,12 +82,6 @@ export const DEFAULT_ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alib
  */
 export const DEFAULT_STEPS = 600;
 
-/**
- * The characters each evaluated length reads (request key eval_characters): ceil(65,536 / L) windows of L spread
- * evenly over the held-out part's ~119,000 characters, a standard error of about 0.6% of the perplexity at L_train,
- * in half the time of every window.
- */
-export const EVAL_CHARACTERS = 65536;
 
 export const parameters = [
   { name: 'encodings', view: true, kind: 'text', default: DEFAULT_ENCODINGS.join(' '), label: 'encodings (one model each)',

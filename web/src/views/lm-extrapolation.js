@@ -11,13 +11,15 @@ import { meanSpread, standardErrorBand } from '../lib/spread.js';
 import { figureWidth } from '../lib/size.js';
 import { nothingYet } from '../lib/partial.js';
 import { themeOf } from '../lib/theme.js';
+import { EVAL_CHARACTERS } from '../labs/lm-test.js';
 
 export const id = 'lm-extrapolation';
 export const title = 'Train short, test long: perplexity against length';
 export const caption = 'Each encoding’s character-level model, trained on windows of L_train characters (the dashed rule), ' +
   'then run over windows of the held-out last tenth of the book from L_train / 4 to 8 × L_train, without retraining ' +
-  '(Press et al. 2022, Figure 1). Perplexity: exp of the mean cross-entropy per character, over every character of the ' +
-  'held-out part: ' +
+  '(Press et al. 2022, Figure 1). Perplexity: exp of the mean cross-entropy per character, over ' +
+  `${EVAL_CHARACTERS.toLocaleString('en')} characters or more of the held-out part at each length (windows of L spread ` +
+  'evenly over it): ' +
   'lower is better. A curve that stays flat past L_train extrapolates; one that climbs has met positions it never saw. ' +
   'Short windows cost every model some perplexity (less context). The shaded band: with several seeds, the mean ± 1 ' +
   'sample standard deviation over the n seeds (the note under the plot gives n); with one seed, exp(loss ± 1 standard ' +

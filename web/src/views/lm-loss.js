@@ -11,7 +11,7 @@ export const id = 'lm-loss';
 export const title = 'Training and validation loss per encoding';
 export const caption = 'Solid: the training loss (cross-entropy of each step’s 16 windows of L_train characters, natural log, as ' +
   'a running mean over 20 steps). Dotted, with dots: the loss on 8 fixed held-out windows of L_train characters every ' +
-  'few steps (a cheap sample; the perplexity plot reads the whole held-out part). ' +
+  'few steps (a cheap sample; the perplexity plot reads 65,536 characters of it at each length). ' +
   'ln(vocabulary) is guessing; the two curves together show how fast each encoding learns and whether it overfits. ' +
   '(RoPE with a scaling at test time trains the rope model again: not drawn twice. With several seeds: the first seed’s ' +
   'model.) While the arms train, each curve grows as its arm trains.';
