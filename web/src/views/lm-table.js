@@ -85,8 +85,9 @@ export function render(element, result) {
       `(lower is better in every column; the lowest in bold; ${seeds > 1 ? `mean ± 1 sd over n = ${seeds} seeds`
         : 'perplexity ± its standard error over the test’s windows'})`]),
     el('thead', {}, [el('tr', {}, [col('encoding'), col('train loss'), col('validation loss'),
-      ...TIMES.map((t) => col(`perplexity at ${t * trainLength}`)), col('ratio 4× / 1×'), col('ms per step'),
-      col('the views’ trained set again?', 'Head 0 of layer 0 against the trained parameters the family’s views show (trained by the native build with these settings)')])]),
+      ...TIMES.map((t) => col(`ppl at ${t * trainLength}`, `validation perplexity at ${t * trainLength} characters` +
+        `${t > 1 ? ` (${t} × L_train)` : ' (L_train)'}`)), col('ratio 4× / 1×'), col('ms per step'),
+      col('views’ set again?', 'Head 0 of layer 0 against the trained parameters the family’s views show (trained by the native build with these settings)')])]),
     el('tbody', {}, body.map((r) => el('tr', {}, [el('th', { scope: 'row' }, [r[0]]), cell(r[1], 1, 3), cell(r[2], 2, 3), cell(r[3], 3, 2),
       cell(r[4], 4, 2), cell(r[5], 5, 2), cell(r[6], 6, 2), cell(r[7], 7, 1),
       el('td', { class: 'reproduced' }, [REPRODUCED[String(r[NUMBERS + 1] ?? null)]])]))),
