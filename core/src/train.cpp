@@ -25,8 +25,13 @@ void check_table(const std::string& key, const std::string& value, double rows, 
 /// pass of n <= longest reads its top-left n x n block.
 template <class Real>
 struct Reuse {
-    explicit Reuse(std::size_t longest_) : longest(longest_) {}
+    /// At most this many numbers of bias are kept (32 MiB of float32: the language-model lab's sizes at their longest
+    /// L_train hold at most 1024^2 x 8 = 2^23, quick at 128); a model whose biases at `longest` need more computes each
+    /// pass's own, as without a Reuse.
+    static constexpr std::size_t kMaxBias = std::size_t(1) << 23;
+    Reuse(std::size_t longest_, std::size_t heads) : longest(longest_), keeps_bias(longest_ * longest_ * heads <= kMaxBias) {}
     std::size_t longest = 0;
+    bool keeps_bias = false;  ///< whether the biases of every layer and head at longest fit kMaxBias
     std::size_t n = 0;
     std::vector<Pass<Real>> passes;
     std::vector<std::vector<Vec<Real>>> bias;  // [layer][head] [longest, longest]; empty until a pass needs it
@@ -246,7 +251,7 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
             hc.bias.clear();
             const Config spec = slot.bias ? head_spec(model, h) : Config{};
             if (slot.bias && slot.positional) {
-                if (reuse && n <= reuse->longest) {
+                if (reuse && reuse->keeps_bias && n <= reuse->longest) {
                     if (reuse->bias.empty()) positional_biases(model, *reuse);
                     const Vec<Real>& all = reuse->bias[l][h];
                     HeadBias<Real> block;  // the forward pass reads b alone
@@ -446,7 +451,7 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
         for (std::size_t t = 0; t < n; ++t)
             for (std::size_t c = 0; c < d; ++c) {
                 const Real g = dx[(s * n + t) * d + c];
-                grad->E[std::size_t((*tokens[s])[t]) * d + c] += model.training->scaled_embeddings ? g * scale : g;
+                grad->E[std::size_t((*tokens[s])[t]) * d + c] += g * scale;  // scale 1: g exactly
                 if (!p.P.empty()) grad->P[t * d + c] += g;
             }
     return result;
@@ -929,11 +934,11 @@ Model<Real> model_of(const Request& r) {
     return make_model<Real>(r.encoding, r.vocab, r.d_model, classes, longest(r), std::uint64_t(r.seed), arch);
 }
 
-/// The windows (text) or examples (the synthetic tasks) evaluated at `length`: text, every non-overlapping window of
-/// the validation part or ceil(eval_characters / length) of them (Request::eval_characters); else eval_examples.
 /// The most tokens one evaluation pass stacks (Trainer::evaluate): windows of one length, at least one.
 constexpr std::int64_t kEvalBatchTokens = 2048;
 
+/// The windows (text) or examples (the synthetic tasks) evaluated at `length`: text, every non-overlapping window of
+/// the validation part or ceil(eval_characters / length) of them (Request::eval_characters); else eval_examples.
 std::int64_t eval_windows(const Request& r, std::int64_t length) {
     if (!r.corpus) return r.eval_examples;
     const std::int64_t all = r.corpus->validation_windows(length);
@@ -1138,7 +1143,8 @@ void Trainer<Real>::run_unit(std::int64_t k) {
         result_.eval.assign(request_.eval_lengths.size(), EvalPoint{});
         tallies_.assign(request_.eval_lengths.size(), Tally{});
         eval_rngs_.clear();
-        reuse_ = std::make_shared<Reuse<Real>>(std::size_t(evaluated.max_length));
+        reuse_ = std::make_shared<Reuse<Real>>(std::size_t(evaluated.max_length),
+                                               evaluated.params.layers.size() * std::size_t(evaluated.arch.n_heads));
         for (const std::int64_t n : request_.eval_lengths)
             eval_rngs_.emplace_back(stream_seed(std::uint64_t(request_.seed), Stream::examples, std::uint64_t(n)));
     }

@@ -24,7 +24,7 @@ export const needs = ['languageModel'];
 const TIMES = [1, 4, 8];
 /** The numeric columns: [train loss, validation loss, perplexity at each of TIMES, ratio 4x / 1x, ms per step]. */
 const NUMBERS = 7;
-const PERPLEXITIES = [3, 4, 5];  // their places in a row (after the encoding)
+const PERPLEXITIES = TIMES.map((_, k) => 3 + k);  // their places in a row (after the encoding)
 
 /**
  * One model's numbers (NUMBERS of them) and the standard errors of its perplexities (exp(loss) x loss_se: the delta
