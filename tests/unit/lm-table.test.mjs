@@ -35,3 +35,9 @@ test('several seeds: mean and sample standard deviation over them, no standard e
   assert.equal(row.seeds, 2);
   assert.equal('ppl_at_L_train_se' in row, false);
 });
+
+test('a run of seeds with one seed done so far: that seed\'s numbers, no standard error (the table\'s ± is the seeds\' sd)', () => {
+  const [row] = csv([{ name: 'alibi', ...model([8, 7.5, 7.2], 0.01), bySeed: [model([8, 7.5, 7.2], 0.01)] }]);
+  assert.equal(row.ppl_at_L_train, 8);
+  assert.equal(row.ppl_at_L_train_se, '');  // blank: not the test's standard error
+});

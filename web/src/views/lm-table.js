@@ -41,7 +41,7 @@ function numbersOf(model, trainLength) {
 
 /**
  * One row per arm whose test ended: [encoding, ...NUMBERS numbers, reproduces], each number {mean, sd, n} (sd NaN for
- * one seed) and, with one seed, each perplexity's {se}. With seeds (run.bySeed), over its seeds' models.
+ * one seed) and, in a one-seed run, each perplexity's {se}. With seeds (run.bySeed), over its seeds' models (those done).
  */
 function rows({ trainLength, runs }) {
   return runs.filter((r) => r.eval.length).map((r) => {
@@ -51,7 +51,8 @@ function rows({ trainLength, runs }) {
       const values = columns.map((c) => c.values[k]).filter((v) => v !== undefined && !Number.isNaN(v));
       const spread = values.length ? meanSpread(values) : { n: 0, mean: undefined, sd: NaN };
       const at = PERPLEXITIES.indexOf(k + 1);
-      return models.length === 1 && at >= 0 ? { ...spread, se: columns[0].se[at] } : spread;
+      // A standard error only in a one-seed run: a run of seeds shows their sd, or nothing while one seed is done.
+      return !r.bySeed?.length && at >= 0 ? { ...spread, se: columns[0].se[at] } : spread;
     }), r.reproduces];
   });
 }
