@@ -182,3 +182,30 @@ test('ropeStacks: dynamic NTK at twice max_position_embeddings grows transformer
   assert.deepEqual([...p.stacks[0].inv_freq], [1, Math.fround(0.1), 0, 0]);
   assert.throws(() => pe.ropeStacks({ type: 'alibi' }, 8), { param: 'type' });
 });
+
+test('the page\'s pair count (rotary.js rotaryPairs, the pair slider\'s range) is the core\'s rotary_dim / 2 over a grid', async () => {
+  const { rotaryPairs } = await import('../../web/src/families/rotary.js');
+  let checked = 0;
+  for (const headDim of [2, 4, 6, 10, 16, 64, 80, 96, 128, 256]) {
+    for (const factor of [0.05, 0.1, 0.25, 0.3, 0.4, 0.5, 0.75, 0.9, 1]) {
+      for (const ropeType of ['default', 'proportional']) {
+        const spec = { type: 'rope', head_dim: headDim, partial_rotary_factor: factor, rope_scaling: { rope_type: ropeType } };
+        let core = NaN;
+        try {
+          const r = pe.ropeInvFreq(spec, 1);
+          // proportional keeps every pair turning or not (frequency 0): its slider spans all rotary_dim / 2 of them
+          core = r.rotary_dim / 2;
+          assert.equal(r.inv_freq.length, core);
+        } catch (error) {
+          if (error.param !== 'partial_rotary_factor') throw error;
+        }
+        const page = rotaryPairs({ head_dim: String(headDim), partial_rotary_factor: String(factor), rope_type: ropeType });
+        assert.ok(Object.is(page, core), `head_dim ${headDim}, partial_rotary_factor ${factor}, ${ropeType}: page ${page}, core ${core}`);
+        checked++;
+      }
+    }
+  }
+  assert.equal(checked, 180);
+  // xPos has no partial_rotary_factor: every pair of head_dim turns.
+  assert.equal(rotaryPairs({ head_dim: '64' }), 32);
+});

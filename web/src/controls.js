@@ -111,10 +111,22 @@ export function inlineForm(label) {
  *   submitted a text box, picked a choice, or paused typing for a second
  * @param {string} [prefix]  before each id (control-<name>, error-<name>), for a second set of the same controls
  *   in one page (a view's own, stage.js)
+ * @param {object} [o]
+ * @param {string[]} [o.primary]  the controls of a strip (div.primary-controls); the others fold into a "more
+ *   controls" disclosure (details.more-controls), and the form gets the class "split" (a tour stop: its Try's
+ *   controls above the figure, the rest below it; views.css)
  * @returns {{set(raw), showErrors(errors), showOnly(visible: Set<string>)}}
  */
-export function createControls(form, parameters, onInput, onCommit = () => {}, prefix = '') {
+export function createControls(form, parameters, onInput, onCommit = () => {}, prefix = '', { primary = null } = {}) {
   form.replaceChildren();
+  let strip = form;
+  let rest = form;
+  if (primary) {
+    strip = element('div', { class: 'primary-controls', role: 'group', 'aria-label': 'the controls this stop is about' });
+    rest = element('div', { class: 'more-grid' });
+    form.classList.add('split');
+    form.append(strip, element('details', { class: 'more-controls' }, [element('summary', {}, ['more controls']), rest]));
+  }
   const fields = new Map();
   for (const p of parameters) {
     const id = `${prefix}control-${p.name}`;
@@ -125,7 +137,7 @@ export function createControls(form, parameters, onInput, onCommit = () => {}, p
       [label, element('div', { class: 'inputs' }, field.inputs), error]);
     if (p.help) row.append(element('div', { class: 'help' }, linkify(p.help)));
     fields.set(p.name, { ...field, error, row });
-    form.append(row);
+    (primary?.includes(p.name) ? strip : rest).append(row);
   }
   const rawValues = () => Object.fromEntries([...fields].map(([name, f]) => [name, f.read()]));
   // Sliders whose valid values depend on other controls (a head below n_heads): narrowed to them on every change.

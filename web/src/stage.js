@@ -82,6 +82,7 @@ export function shareSnippets(site, viewId, name, raw, { title = viewId, height 
  * @param {HTMLElement} o.container  where the view frames go
  * @param {'h2'|'h3'} [o.heading]
  * @param {HTMLFormElement} [o.form] where the controls go (none without it)
+ * @param {string[]} [o.primaryControls]  those of o.form in a strip, the rest folded (controls.js createControls)
  * @param {boolean} [o.viewControls]  also give each view its own controls (those it reads), folded under its caption:
  *   the playground's, which a narrow screen shows instead of the one long box (styles.css); every set is one state
  * @param {'all'|'dependencies'} [o.controls]  every control, or only those the views read
@@ -108,7 +109,8 @@ export async function createStage(o) {
   let lastChanged = null;
 
   const commitOf = (changed) => o.onCommit?.(raw, changed);
-  const controls = o.form ? createControls(o.form, parameters, (r, c) => onInput(r, c, controls), commitOf) : null;
+  const controls = o.form ? createControls(o.form, parameters, (r, c) => onInput(r, c, controls), commitOf, '',
+    { primary: o.primaryControls ?? null }) : null;
   const hasControl = (param) => controls && shownControls().has(param);
   /** Each view's own controls (o.viewControls), by view id; a change in one is written into the others. */
   const viewControls = new Map();

@@ -55,9 +55,7 @@ function adjustRaw(raw, changed) {
   } else if (PRESETS.some((p) => p.id === raw.preset) && !matchesPreset(raw, raw.preset)) {
     raw = { ...raw, preset: 'custom' };
   }
-  const headDim = Number(raw.head_dim);
-  const rotaryDim = Math.floor((headDim * Number(raw.partial_rotary_factor || 1)) / 2) * 2;
-  return Number.isFinite(rotaryDim) ? adjustPair(raw, changed, rotaryDim) : raw;
+  return adjustPair(raw, changed);
 }
 
 /** The rope family as the page has it: rope.js, its parameters led by the preset control, and what presets do. */

@@ -341,8 +341,9 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      *   (arms.js partialGate), partial: the runs so far in the returned value's shape (those finished, and those training
      *   with their loss so far, eval and maps empty and running: true) and partialNote: "k of n arms finished"
      * @returns {{name: string, loss: Float32Array(steps + recalibration_steps), eval: {length, accuracy, loss}[],
-     *   retrained: boolean, recalibrationSteps: number, maps: object[]}[]}
-     *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's; maps: train()'s
+     *   retrained: boolean, repeats: string|null, recalibrationSteps: number, maps: object[]}[]}
+     *   retrained: an arm tested with another encoding, whose training repeats an earlier arm's (repeats: that arm's
+     *   name, arm.repeats); maps: train()'s
      *   trained attention weights at trainLength and 4 x trainLength (the parameters are not kept)
      */
     experiment: memoizeJob(function* experiment(task, layers, trainLength, steps, dModel, vocab, seed, batchSize, lr, arms, schedule) {
@@ -351,7 +352,7 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
         recalibration_steps: arm.recalibration_steps ?? 0, eval_lengths: [1, 2, 4, 8].map((f) => f * trainLength) }));
       const total = requests.reduce((sum, r) => sum + r.steps + r.recalibration_steps, 0);
       const runOf = (arm, index, result) => ({ name: arm.name, loss: result.loss, eval: result.eval, maps: result.maps,
-        retrained: Boolean(arm.eval_encoding), recalibrationSteps: requests[index].recalibration_steps });
+        retrained: Boolean(arm.eval_encoding), repeats: arm.repeats ?? null, recalibrationSteps: requests[index].recalibration_steps });
       /** An arm in training, in the shape of runOf's, its loss so far (eval and maps empty). */
       const runningOf = (arm, index, loss) => ({ ...runOf(arm, index, { loss, eval: [], maps: [] }), running: true });
       const names = arms.map((a) => a.name);

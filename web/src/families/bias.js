@@ -5,6 +5,8 @@ import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/a
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
 import { TRAINED_TENSORS } from './trained.js';
+import { withValue } from '../lib/reads.js';
+import { largest } from '../lib/spread.js';
 
 /**
  * The page's controls of a multi-head bias family's `n_heads` and `head` (the core's keys): the head slider
@@ -45,12 +47,30 @@ export function biasFamily({ type, parameters, spec, views = [], fields = () => 
     spec: full,
     fields(engine, params) {
       const specOf = () => full(params);
+      // The untrained head's bias is masked by the head's own causal control (one causal control per view); the
+      // trained head keeps the family's.
+      const attentionSpec = () => full(params.trained_head ? params : withValue(params, 'causal', params.attn_causal));
       return mergeFields({
         get spec() { return specOf(); },
         get n() { return params.n; },
         get bias() { return engine.bias(specOf(), params.n); },
+        /**
+         * The largest |b(i, j)| of any head over the attention lab's sentence (the panels' shared colour scale), or
+         * null when the family has one head, the head is trained, or n_heads × tokens² passes 2^22 numbers.
+         */
+        get headsBiasExtent() {
+          if (params.trained_head || !('n_heads' in params)) return null;
+          const tokens = engine.tokens(params.text).length;
+          if (params.n_heads * tokens * tokens > 2 ** 22) return null;
+          let extent = 0;
+          for (let h = 0; h < params.n_heads; h++) {
+            const spec = full(withValue(withValue(params, 'causal', params.attn_causal), 'head', h));
+            extent = Math.max(extent, largest(engine.bias(spec, tokens).data));
+          }
+          return extent;
+        },
       }, comparisonFields(engine, params, specOf),
-      attentionFields(engine, params, specOf, () => widths(params)),
+      attentionFields(engine, params, attentionSpec, () => widths(params)),
       fields(engine, params));
     },
     views: ['bias', ...views, 'compare', ...attentionViews('bias')],

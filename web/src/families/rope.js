@@ -6,7 +6,7 @@ import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../labs/attention-lab.js';
 import { format } from '../lib/format.js';
 import { ROPE_TYPES, coreParameter, ropeTypeKeys, scalingParameter } from '../describe.js';
-import { rotaryFields } from './rotary.js';
+import { pairParameter, rotaryFields } from './rotary.js';
 import { renamingParam } from '../errors.js';
 
 
@@ -51,7 +51,7 @@ export const parameters = [
     help: 'The attention window of the sliding-window layers, marked on the spectrum: their pairs slower than it never turn within it.' },
   { name: 'seq_len', view: true, kind: 'int', default: 4096, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true, label: 'context (tokens)',
     help: 'The current sequence length: dynamic and longrope depend on it.' },
-  { name: 'pair', view: true, kind: 'int', default: 8, min: 0, max: 1023, label: 'rotation: pair i' },
+  pairParameter(8),
   { name: 'start', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 4096, label: 'rotation: first position' },
   { name: 'max_distance', view: true, kind: 'int', default: 512, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance',
     help: 'RoFormer’s figure spans a few hundred tokens; a model preset shows twice its max_position_embeddings.' },

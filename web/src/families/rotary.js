@@ -31,17 +31,39 @@ export function rotaryFields(engine, specOf, params, own) {
 }
 
 /**
+ * The rotated pairs of raw control values, rotary_dim / 2, for the pair slider's range and adjustPair: the core's rule
+ * (rope_config.cpp) read for a slider, which narrows as the reader types: rotary_dim = head_dim · partial_rotary_factor
+ * (1 when absent, as for xPos) rounded down to even, or head_dim for rope_type proportional (which zeroes pairs'
+ * frequencies instead, and needs one turning pair). A wasm test checks it against the core's own count (ropeInvFreq's inv_freq) over a grid.
+ * @param {{head_dim: string, partial_rotary_factor?: string, rope_type?: string}} raw
+ * @returns {number}  NaN for values the core refuses (fewer than one pair, not numbers)
+ */
+export function rotaryPairs(raw) {
+  const headDim = Number(raw.head_dim);
+  const factor = Number(raw.partial_rotary_factor || 1);
+  const turning = Math.floor(Math.floor(headDim * factor) / 2);  // proportional: floor(factor · head_dim / 2), the same
+  if (!(turning >= 1)) return NaN;
+  return raw.rope_type === 'proportional' ? Math.floor(headDim / 2) : turning;
+}
+
+/** The rotation view's pair control: its slider spans the pairs the head has (rotaryPairs). */
+export function pairParameter(defaultPair) {
+  return { name: 'pair', view: true, kind: 'int', default: defaultPair, min: 0, max: 1023, label: 'rotation: pair i',
+    sliderRange: (raw) => ({ max: rotaryPairs(raw) - 1 }) };
+}
+
+/**
  * Keeps the rotation view's pair in range when the model's width changes under
  * it (head_dim 128 -> 16 leaves pair 8 pointing past the last pair), or a link
  * loads; a pair the reader typed out of range keeps its error.
  * @param {Record<string, string>} raw  control values
  * @param {string|null} changed  the control the reader changed (null: a loaded link)
  */
-export function adjustPair(raw, changed, rotaryDim) {
-  const pairs = Math.floor(rotaryDim / 2);
+export function adjustPair(raw, changed) {
+  const pairs = rotaryPairs(raw);
   const pair = Number(raw.pair);
   // Only a change that can change the number of pairs moves the pair.
-  const resizes = changed === null || ['head_dim', 'partial_rotary_factor', 'preset', 'encoding'].includes(changed);
-  if (!resizes || !Number.isInteger(pair) || pairs < 1 || pair < pairs) return raw;
+  const resizes = changed === null || ['head_dim', 'partial_rotary_factor', 'rope_type', 'preset', 'encoding'].includes(changed);
+  if (!resizes || !Number.isInteger(pair) || !(pairs >= 1) || pair < pairs) return raw;
   return { ...raw, pair: String(Math.floor(pairs / 2)) };
 }

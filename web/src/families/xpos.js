@@ -1,7 +1,7 @@
 // xPos on the page: RoPE's rotation with a per-pair exponential scale.
 import { COMPARE_DISTANCE } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews } from '../labs/attention-lab.js';
-import { adjustPair, rotaryFields } from './rotary.js';
+import { adjustPair, pairParameter, rotaryFields } from './rotary.js';
 import { coreParameter } from '../describe.js';
 
 
@@ -12,7 +12,7 @@ export const parameters = [
   coreParameter('xpos', 'role', { choiceLabels: { query: 'query: ζ^(+n/γ)', key: 'key: ζ^(−m/γ)' } }),
   { name: 'training_length', view: true, kind: 'int', default: 1024, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,
     label: 'training length (tokens)', help: 'Marked on the decay plot (the paper trains on 1024 tokens).' },
-  { name: 'pair', view: true, kind: 'int', default: 4, min: 0, max: 511, label: 'rotation: pair i' },
+  pairParameter(4),
   { name: 'start', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 4096, label: 'rotation: first position' },
   { name: 'max_distance', view: true, kind: 'int', default: 4096, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance' },
   { name: 'input', view: true, kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
@@ -43,6 +43,5 @@ export const jsonFields = ['rope'];
 
 /** Raw values made consistent after a change (see adjustPair). */
 export function adjustRaw(raw, changed) {
-  const headDim = Number(raw.head_dim);
-  return Number.isFinite(headDim) ? adjustPair(raw, changed, headDim) : raw;
+  return adjustPair(raw, changed);
 }

@@ -46,7 +46,7 @@ export const parameters = [
   { name: 'compare_values', view: true, kind: 'choice', default: 'normalised', choices: ['normalised', 'raw'], label: 'decay values',
     choiceLabels: { normalised: 'normalised: (f(m) − f(0)) / max |f − f(0)|', raw: 'raw f(m)' } },
   COMPARE_DISTANCE,
-  ...ATTENTION_PARAMETERS.filter((p) => p.name !== 'text2' && p.name !== 'terms_scale'),
+  ...ATTENTION_PARAMETERS.filter((p) => p.name !== 'text2' && p.name !== 'terms_scale' && p.name !== 'panels_scale'),
 ];
 
 /** The named comparison `name` (a link's value: "constructor" names none), or undefined. */

@@ -56,7 +56,8 @@ export const parameters = [
  * The arms of the experiment: each trained family, (drope) the RoPE model recalibrated without its
  * encoding for dropeSteps(steps) more steps, and (rope_scalings) RoPE evaluated with a
  * context-extension scaling by 8 that it was not trained with.
- * @returns {{name: string, encoding: object, eval_encoding?: object, recalibration_steps?: number}[]}
+ * @returns {{name: string, encoding: object, eval_encoding?: object, recalibration_steps?: number, repeats?: string}[]}
+ *   repeats: the arm whose training a test-time scaling's arm repeats (the same seed trains the same model)
  */
 export function armsOf(params) {
   const L = params.train_length;
@@ -65,7 +66,7 @@ export function armsOf(params) {
     ...TRAINED.map((type) => ({ name: type, encoding: { type } })),
     ...(params.drope ? [{ name: DROPE_ARM, encoding: { type: 'rope' }, recalibration_steps: dropeSteps(stepsOf(params)) }] : []),
     ...(params.rope_scalings ? Object.entries(scalings).map(([name, scaling]) => ({
-      name, encoding: { type: 'rope' }, eval_encoding: { type: 'rope', rope_scaling: scaling } })) : []),
+      name, encoding: { type: 'rope' }, eval_encoding: { type: 'rope', rope_scaling: scaling }, repeats: 'rope' })) : []),
   ];
 }
 
@@ -74,7 +75,7 @@ export function armsOf(params) {
  * The experiment's result fields (lazy getters), each a job of the engine's (engine/calls.js experiment):
  * one training of every arm, shared by the views through the engine's cache.
  * experiment: {trainLength, steps, runs: [{name, loss: Float32Array(steps + recalibrationSteps), eval: [{length, accuracy,
- *   loss}], retrained: boolean, recalibrationSteps: number}]}, one per arm (while it trains, the job's partial values: the
+ *   loss}], retrained: boolean, repeats: string|null, recalibrationSteps: number}]}, one per arm (while it trains, the job's partial values: the
  *   arms finished and those training, with running: true, their loss so far and no eval);
  * trainedMaps: {arm, trainLength, maps: [{length, tokens: Int32Array, targets: Int32Array, weights: Float32Array(length²)[]}]}:
  *   map_arm's trained attention weights, one per layer, at L_train and 4 x L_train (row-major [query i, key j]).

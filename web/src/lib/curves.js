@@ -64,22 +64,28 @@ export function coincidentGroups(series, tolerance = 0.01) {
   });
 }
 
+/** The most names one end label lists; more are counted ("a, b, c +2"). */
+const NAMES_PER_LABEL = 3;
+
 /**
- * The names written at the curves' right ends; ends closer than 4% of the y range share one label.
+ * The names written at the curves' right ends; ends closer than 4% of the y range share one label (at most
+ * NAMES_PER_LABEL names, then a count). A faded series has none: its toggle and the view's note name it.
  * @returns {{x, y, text, colour}[]}
  */
-function labelEnds(series, style) {
-  const ends = series.filter((s) => s.points.length).map((s) => ({ ...s.points[s.points.length - 1], name: s.short ?? s.name, key: s.name }))
+export function labelEnds(series, style) {
+  const ends = series.filter((s) => s.points.length && !s.faded)
+    .map((s) => ({ ...s.points[s.points.length - 1], name: s.short ?? s.name, key: s.name }))
     .filter((e) => Number.isFinite(e.y)).sort((a, b) => a.y - b.y);
   const ys = series.flatMap((s) => s.points.map((p) => p.y)).filter(Number.isFinite);
   const close = 0.04 * ((Math.max(...ys) - Math.min(...ys)) || 1);
-  const labels = [];
+  const groups = [];
   for (const e of ends) {
-    const last = labels[labels.length - 1];
-    if (last && e.y - last.y0 < close) last.text += `, ${e.name}`;
-    else labels.push({ x: e.x, y: e.y, y0: e.y, text: e.name, colour: style.get(e.key).colour });
+    const last = groups[groups.length - 1];
+    if (last && e.y - last.y < close) last.names.push(e.name);
+    else groups.push({ x: e.x, y: e.y, names: [e.name], colour: style.get(e.key).colour });
   }
-  return labels;
+  return groups.map(({ names, ...g }) => ({ ...g, text: names.length > NAMES_PER_LABEL
+    ? `${names.slice(0, NAMES_PER_LABEL).join(', ')} +${names.length - NAMES_PER_LABEL}` : names.join(', ') }));
 }
 
 /**

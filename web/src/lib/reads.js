@@ -10,3 +10,11 @@ export function tracking(params) {
   const proxy = new Proxy(params, { get(target, key) { if (typeof key === 'string' && key in target) reads.add(key); return target[key]; } });
   return { proxy, reads };
 }
+
+/**
+ * params with one key's value replaced, without reading the original's value of it (so a tracked params does not
+ * record it): a family's spec built for another head, or with another control's causal mask.
+ */
+export function withValue(params, key, value) {
+  return new Proxy(params, { get: (target, k) => (k === key ? value : target[k]) });
+}

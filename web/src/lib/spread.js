@@ -1,4 +1,4 @@
-// The mean and spread of a few numbers: the language-model lab's seeds (one model
+// The size of an array's numbers (largest), and the mean and spread of a few numbers: the language-model lab's seeds (one model
 // per seed and encoding), as its perplexity plot and table draw them.
 
 /**
@@ -24,4 +24,11 @@ export function meanSpread(values) {
 export function standardErrorBand(point) {
   if (!Number.isFinite(point.loss_se)) return null;
   return { lo: Math.exp(point.loss - point.loss_se), hi: Math.exp(point.loss + point.loss_se) };
+}
+
+/** The largest |value| of an array, ignoring NaN and infinities; 0 for none. */
+export function largest(values) {
+  let max = 0;
+  for (const v of values) if (Number.isFinite(v)) max = Math.max(max, Math.abs(v));
+  return max;
 }

@@ -1,6 +1,9 @@
 // An [n, n] matrix of a sentence (attention weights, logits, one term) as a
 // heatmap with the tokens along both axes and a tooltip naming the pair.
 import { matrixFigure } from './matrix-figure.js';
+import { largest } from './spread.js';
+
+export { largest };
 
 /**
  * @param {object} o
@@ -43,12 +46,6 @@ export function tokenMatrix(o) {
   return figure;
 }
 
-/** The largest |value| of an array, ignoring NaN and infinities. */
-export function largest(values) {
-  let max = 0;
-  for (const v of values) if (Number.isFinite(v)) max = Math.max(max, Math.abs(v));
-  return max;
-}
 
 /**
  * What the colours of an attention map show (the view parameter weight_scale):

@@ -17,9 +17,11 @@ export const SHELL_KEYS = ['view', 'controls', 'theme'];
  * @param {Iterable<[string, string]>} o.entries  view=<id> and the playground's state keys
  * @param {URL} o.site        where index.html is (for "open in posenc")
  * @param {boolean} [o.anyCase]  the keys are HTML attribute names (lowercased by HTML; stage.js readLink)
+ * @param {string[]} [o.primary]  with controls: these in a strip above the figure, the rest folded below it (a tour
+ *   stop's); without, every control is above the figure on a wide screen and below it on a narrow one (views.css)
  * @returns {Promise<{stage: object|null, update(entries): Promise|null, destroy(): void}>}
  */
-export async function mountSingleView(root, { engine, entries, site, anyCase = false }) {
+export async function mountSingleView(root, { engine, entries, site, anyCase = false, primary = null }) {
   const pairs = [...entries];
   const get = (key) => pairs.find(([k]) => k === key)?.[1];
   const viewId = get('view');
@@ -52,12 +54,17 @@ export async function mountSingleView(root, { engine, entries, site, anyCase = f
   const linkTo = (state) => { open.href = `${new URL('index.html', site).href}${queryOf(name, state)}#${viewId}`; };
   const stage = await createStage({
     engine, name, raw, fromLink: new Set(Object.keys(raw)), container: views, form, controls: 'dependencies', viewIds: [viewId],
+    primaryControls: primary,
     warn: (w) => warnings.add(w),
     tools: () => [open],
     onSettled: (state) => linkTo(state),
   });
   linkTo(stage.state().raw ?? raw);
-  if (form) stage.frames.get(viewId).section.querySelector('.caption').after(form);
+  if (form) {
+    const { section } = stage.frames.get(viewId);
+    section.classList.add('with-controls');
+    section.querySelector('.caption').after(form);
+  }
   let theme = get('theme');
   return {
     stage,

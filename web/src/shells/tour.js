@@ -51,7 +51,7 @@ async function show(k, push) {
   mounted?.destroy();
   mounted = null;
   const next = await mountSingleView($('stop-view'), { engine, entries: [['view', stop.view], ['controls', '1'],
-    ...Object.entries(stop.state)], site });
+    ...Object.entries(stop.state)], site, primary: stop.controls });
   if (current !== k) { next.destroy(); return; }
   mounted = next;
   if (mounted.stage) await mounted.stage.whenSettled({ formulas: true });

@@ -24,20 +24,20 @@ export const needs = ['experiment'];
 export const LEARNED = 0.9;
 
 /**
- * The arms that did not learn the task at L_train: trained with their own encoding (not a scaling applied at test
- * time to a model that did learn, whose loss at L_train is the scaling's), below LEARNED there.
- * @returns {Map<string, number>}  name -> accuracy at L_train
+ * The arms that did not learn the task at L_train: those trained with their own encoding below LEARNED there, and the
+ * scalings applied at test time to a model that did not learn (r.repeats: the arm whose training they repeat). A
+ * scaling of a model that did learn is not one of them, whatever its accuracy at L_train: that is the scaling's cost.
+ * @returns {Map<string, number>}  name -> its own accuracy at L_train
  */
 export function notLearned({ trainLength, runs }) {
   const out = new Map();
-  for (const r of runs) {
-    const at = r.eval.find((e) => e.length === trainLength)?.accuracy;
-    if (!r.retrained && at !== undefined && at < LEARNED) out.set(r.name, at);
-  }
+  const at = (r) => r.eval.find((e) => e.length === trainLength)?.accuracy;
+  for (const r of runs) if (!r.retrained && at(r) !== undefined && at(r) < LEARNED) out.set(r.name, at(r));
+  for (const r of runs) if (r.retrained && out.has(r.repeats) && at(r) !== undefined) out.set(r.name, at(r));
   return out;
 }
 
-/** @param {{experiment: {trainLength: number, runs: {name, eval: {length, accuracy, loss}[], retrained: boolean}[]}}} result */
+/** @param {{experiment: {trainLength: number, runs: {name, eval: {length, accuracy, loss}[], retrained: boolean, repeats: string|null}[]}}} result */
 export function render(element, result) {
   const { trainLength } = result.experiment;
   const runs = result.experiment.runs.filter((r) => r.eval.length);  // while they train: the arms whose test ended

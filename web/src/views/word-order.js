@@ -12,7 +12,8 @@ export const title = 'Word order: the same words, another order';
 export const caption = 'Top: with this encoding; bottom: without. The third map puts the second sentence’s weights back in the ' +
   'first sentence’s word order and subtracts the first’s: without positions (and without a causal mask) the difference is ' +
   'zero, blank (at most a float32 rounding, under 1e-6: the softmax adds the same terms in another order): the head ' +
-  'cannot tell the orders apart. With positions it is not.';
+  'cannot tell the orders apart. With positions it is not. A causal head’s mask is a position signal of its own: ' +
+  'without positions its difference is not zero.';
 export const needs = ['wordOrder'];
 
 /** Differences below this are float32 rounding: the same terms summed in another order (the softmax's row sums). */
@@ -66,6 +67,9 @@ function wordsDiffer(a, b) {
   return parts.join('; ');
 }
 
+/** Whether an attention result masks any pair (a causal head). */
+const masked = (x) => x.logits.some((v) => v === -Infinity);
+
 /** @param {{wordOrder: {a, b, a0, b0}}} result */
 export function render(element, result, params) {
   const { a, b, a0, b0 } = result.wordOrder;
@@ -90,7 +94,10 @@ export function render(element, result, params) {
     rows.forEach((row, r) => {
       const biggest = largest(differences[r]);
       const shown = biggest === 0 ? '0, exactly' : biggest < ROUNDING ? `${biggest.toPrecision(1)}, float32 rounding` : biggest.toPrecision(3);
-      row.boxes.push(panel(`difference, ${row.how}: largest ${shown}`,
+      // Without positions a causal mask still tells the orders apart: each word sees only the words before it.
+      const why = r === 1 && biggest >= ROUNDING && masked(row.x) ? ': the causal mask is a position signal (each word sees only ' +
+        'the words before it)' : '';
+      row.boxes.push(panel(`difference, ${row.how}: largest ${shown}${why}`,
         tokenMatrix({ theme, data: differences[r], tokens: a.tokens, width: size, height: size - 40, label: 'second − first',
           legendLabel: 'weight: second − first (first’s order)', extent, legend: r === 0 })));
     });
