@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openPlayground, serveStatic, startPlayground } from './browser.mjs';
+import { DIST, SUB_PATH, openPlayground, serveStatic, startPlayground } from './browser.mjs';
 import { loadPosenc } from '../wasm/load.mjs';
 
 let playground;
@@ -32,8 +32,11 @@ test('share: the link, the iframe and the component snippets carry the view and 
   const iframe = await page.inputValue('#decay [data-share=iframe]');
   assert.match(iframe, new RegExp(`^<iframe src="${playground.url}embed\\.html\\?view=decay&amp;encoding=rope&amp;rope_theta=500000" title="posenc: Decay`));
   const component = await page.inputValue('#decay [data-share=component]');
+  const title = await page.textContent('#decay .view-title');
   assert.equal(component, `<script type="module" src="${playground.url}posenc-view.js"></script>\n` +
-    '<posenc-view view="decay" encoding="rope" rope_theta="500000"></posenc-view>');
+    '<posenc-view view="decay" encoding="rope" rope_theta="500000">\n' +
+    `  <a href="${playground.url}index.html?encoding=rope&amp;rope_theta=500000#decay">posenc: ${title} (open the live figure)</a>\n` +
+    '</posenc-view>');
   // The link reproduces the state and lands on the view.
   const other = await playground.newPage();
   await other.goto(link);
@@ -243,4 +246,29 @@ test('the iframe snippet, pasted into a page on another origin at 390 px, sizes 
     await host.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the component snippet on another origin, its module served without CORS: the reader sees its fallback link', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope');
+  await page.click('#decay .share summary');
+  const plain = await serveStatic(DIST, { prefix: SUB_PATH });  // like python3 -m http.server: no CORS header
+  const snippet = (await page.inputValue('#decay [data-share=component]')).replaceAll(playground.url, plain.url);
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-blog-'));
+  fs.writeFileSync(path.join(folder, 'post.html'),
+    `<!doctype html><html lang="en"><meta charset="utf-8"><title>a post</title><body><p>Before.</p>${snippet}<p>After.</p></body></html>`);
+  const blog = await serveStatic(folder, { host: 'localhost' });
+  const reader = await playground.newPage();
+  await reader.goto(`${blog.url}post.html`);
+  await reader.waitForTimeout(1000);
+  assert.equal(await reader.evaluate(() => customElements.get('posenc-view') === undefined), true, 'the module was blocked');
+  const link = reader.locator('posenc-view > a');
+  assert.equal(await link.isVisible(), true);
+  assert.match(await link.textContent(), /^posenc: .* \(open the live figure\)$/);
+  assert.equal(await link.getAttribute('href'), `${plain.url}index.html?encoding=rope#decay`);
+  const box = await reader.locator('posenc-view').boundingBox();
+  assert.ok(box.width > 100 && box.height > 10, JSON.stringify(box));
+  await Promise.all([plain.close(), blog.close()]);
+  await reader.close();
+  await page.close();
 });

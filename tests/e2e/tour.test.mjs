@@ -12,10 +12,10 @@ after(async () => { await playground?.close(); });
 /** Opens the tour at `query` and waits until its stop has drawn. */
 const openTour = (page, query) => openPlayground(playground, page, query, 'tour.html');
 
-for (const [width, scheme] of [[390, 'dark'], [1280, 'light']]) {
-  test(`every stop loads by its URL and draws its view, at ${width} px (${scheme}), without errors`, async () => {
+for (const [width, height, scheme] of [[390, 844, 'dark'], [1280, 800, 'light']]) {
+  test(`every stop loads by its URL and draws its view, its figure within the first screen, at ${width} x ${height} (${scheme})`, async () => {
     const page = await playground.newPage();
-    await page.setViewportSize({ width, height: 900 });
+    await page.setViewportSize({ width, height });
     await page.emulateMedia({ colorScheme: scheme });
     for (const [k, stop] of STOPS.entries()) {
       await openTour(page, `?stop=${stop.id}`);
@@ -28,6 +28,12 @@ for (const [width, scheme] of [[390, 'dark'], [1280, 'light']]) {
         `${stop.id}: no error or warning`);
       // Nothing wider than the screen.
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1), `${stop.id}: fits ${width} px`);
+      // Figure first: it starts within the first screen, with the Try's controls above it and the rest folded below.
+      const top = await section.locator('.figure').evaluate((f) => f.getBoundingClientRect().top + scrollY);
+      assert.ok(top < height, `${stop.id}: its figure starts at y = ${top}`);
+      const strip = await section.locator('.primary-controls .control:not([hidden])').evaluateAll((rows) => rows.map((r) => r.dataset.name));
+      assert.deepEqual(strip, stop.controls, `${stop.id}: the Try's controls`);
+      assert.equal(await section.locator('details.more-controls').evaluate((d) => d.open), false);
     }
     assert.deepEqual(page.problems, []);
     await page.close();

@@ -65,8 +65,11 @@ export function shareSnippets(site, viewId, name, raw, { title = viewId, height 
     link: `${root}index.html${query}#${viewId}`,
     iframe: `<iframe src="${escapeAttribute(`${root}embed.html?${embedQuery.toString().replaceAll('%2C', ',')}`)}" title="posenc: ${escapeAttribute(title)}"\n` +
       `  width="100%" height="${Math.round(height)}" style="border: 0" loading="lazy"></iframe>\n${RESIZE_SCRIPT}`,
+    // The element's own content shows until it is defined (its shadow root then hides it): a reader whose browser
+    // could not load posenc-view.js (a server without CORS, a blocked script) gets a line and a link, not nothing.
     component: `<script type="module" src="${root}posenc-view.js"></script>\n` +
-      `<posenc-view view="${viewId}" encoding="${name}"${pairs.filter(([k]) => k !== 'encoding').map(([k, v]) => ` ${k}="${escapeAttribute(v)}"`).join('')}></posenc-view>`,
+      `<posenc-view view="${viewId}" encoding="${name}"${pairs.filter(([k]) => k !== 'encoding').map(([k, v]) => ` ${k}="${escapeAttribute(v)}"`).join('')}>` +
+      `\n  <a href="${escapeAttribute(`${root}index.html${query}#${viewId}`)}">posenc: ${escapeAttribute(title)} (open the live figure)</a>\n</posenc-view>`,
   };
 }
 

@@ -7,8 +7,12 @@ import { TRAINED_TENSORS } from './trained.js';
 
 
 export const parameters = [
-  coreParameter('learned', 'd_model', { sliderMin: 1, sliderMax: 1024 }),
-  coreParameter('learned', 'max_position_embeddings', { sliderMin: 8, sliderMax: 4096 }),
+  // The random draw's shape is the trained set's (families/trained/learned.js: 64 rows of 64), not GPT-2's 1024 x 768:
+  // "random draw" then shows a table of the same size with the same hatched end.
+  coreParameter('learned', 'd_model', { sliderMin: 1, sliderMax: 1024, pageDefault: 64,
+    why: 'the trained table’s width (the language-model lab’s quick model); GPT-2’s is 768' }),
+  coreParameter('learned', 'max_position_embeddings', { sliderMin: 8, sliderMax: 4096, pageDefault: 64,
+    why: 'the trained table’s rows (its L_train); GPT-2’s are 1024' }),
   coreParameter('learned', 'seed', { sliderMin: 0, sliderMax: 100 }),
   coreParameter('learned', 'std', { sliderMin: 0, sliderMax: 0.1, step: 0.005 }),
   // 96: the trained table's 64 rows, then a third again with no row (hatched).
