@@ -230,9 +230,12 @@ xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, co
     if (metric != "dot" && metric != "cosine") throw_bad_param("metric", '"' + metric + '"', "one of \"dot\", \"cosine\"");
     args::matrix_n.check(n);
     xt::xtensor<float, 2> p;  // [n, d]
+    const std::string width_key = family_of(spec).width_key;
     position_table(spec, n, 0, [&](std::int64_t rows, std::int64_t cols) {
-        // i <= j only: n (n + 1) / 2 products of length d.
-        budget::check_work("positionSimilarity", "n",
+        // i <= j only: n (n + 1) / 2 products of length d. Over the limit, the larger of the two is named: a table of
+        // 100000 dimensions is d_model's fault, not n's.
+        const std::string param = cols > rows && !width_key.empty() ? width_key : "n";
+        budget::check_work("position similarity", param.c_str(),
                            {{double(rows) * double(rows + 1) / 2, "pairs of rows (i <= j)"}, {double(cols), "dimensions"}},
                            4.0 * double(rows) * double(rows + cols));
         p = xt::empty<float>({std::size_t(rows), std::size_t(cols)});

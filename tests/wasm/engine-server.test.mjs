@@ -162,10 +162,18 @@ test('a view\'s reads include what its jobs read while they run (the model lab\'
   const ask = (id, params, needs) => server.serve({ id, op: 'view', key: `lab-${id}`, family: 'model_profile', params: { ...defaults, ...params }, needs });
   ask(1, {}, ['stacks']);
   const stacks = await server.reply(1);
-  assert.equal(stacks.data.stacks.kind.index, 0);
   assert.deepEqual(['config_json', 'layer_kind', 'seq_len'].filter((name) => !stacks.reads.includes(name)), []);
   ask(2, { layer_kind: 1 }, ['stacks']);
-  assert.equal((await server.reply(2)).data.stacks.kind.index, 1);
+  const second = (await server.reply(2)).data.stacks;
+  assert.equal(second.kind.index, 1);
+  ask(5, { layer_kind: 0 }, ['stacks']);
+  const first = (await server.reply(5)).data.stacks;
+  assert.equal(first.kind.index, 0);
+  // Unset, the comparison opens on the kind where the most pairs of stacks disagree.
+  const disagree = (x) => (x.none ? -1 : x.comparisons.filter((c) => !c.agree).length);
+  assert.equal(stacks.data.stacks.chosen, 'where the stacks differ most');
+  assert.equal(stacks.data.stacks.kind.index, disagree(second) > disagree(first) ? 1 : 0);
+  assert.equal(disagree(stacks.data.stacks), Math.max(disagree(first), disagree(second)));
 
   // Gemma-4 has 2 kinds of layer: layer_kind 7 is refused at compute time, inside the job, naming the control.
   ask(3, { layer_kind: 7 }, ['stacks']);

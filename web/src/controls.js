@@ -40,11 +40,14 @@ function numericField(p, id, describedBy) {
   // What assistive technology announces: the value itself, not the slider's log10 of it.
   const announce = (text) => { if (log) slider.setAttribute('aria-valuetext', text); };
   slider.addEventListener('input', () => {
+    slider.classList.remove('unset');
     box.value = String(fromSlider(Number(slider.value)));
     announce(box.value);
   });
   const write = (text) => {
     box.value = text;
+    // An unset optional key ((none)): the slider looks off, its thumb hidden, until a value is set (views.css).
+    slider.classList.toggle('unset', text.trim() === '');
     const x = Number(text);
     if (text !== '' && Number.isFinite(x) && (!log || x > 0)) {
       slider.value = String(toSlider(x));

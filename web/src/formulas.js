@@ -158,10 +158,11 @@ function biasOf(p, result) {
   }
 }
 
-/** FIRE's MLP f_θ, the chosen head's output (fire.hpp: Linear(1, W), ReLU, Linear(W, H), nn.Linear's default init). */
+/** FIRE's MLP f_θ, the chosen head's output (fire.hpp: Linear(1, W), ReLU, Linear(W, H), nn.Linear's default init, or the trained set's). */
 function fireMlp(p) {
   return `f_{\\theta}(x) = w^{(2)}_{${p.head}}\\cdot\\operatorname{ReLU}(w^{(1)}x + b^{(1)}) + b^{(2)}_{${p.head}},\\ ` +
-    `w^{(1)}, b^{(1)} \\in \\mathbb{R}^{${p.mlp_width}},\\ ${text(`head ${p.head} of ${p.n_heads}, drawn from seed ${p.seed}`)}`;
+    `w^{(1)}, b^{(1)} \\in \\mathbb{R}^{${p.mlp_width}},\\ ${text(`head ${p.head} of ${p.n_heads}, ${p.weights === 'trained'
+      ? 'trained on Moby-Dick' : `drawn from seed ${p.seed}`}`)}`;
 }
 
 /** The causal mask's clause of a bias matrix. */

@@ -161,6 +161,14 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
     formula.hidden = !tex;
     if (tex) typeset(formula, tex);
     else formula.replaceChildren();
+    // A formula wider than its box scrolls sideways: the keyboard can reach it then (and the shade says so, views.css).
+    if (formula.scrollWidth > formula.clientWidth + 1) {
+      formula.tabIndex = 0;
+      formula.setAttribute('role', 'group');
+      formula.setAttribute('aria-label', 'formula (scrolls sideways)');
+    } else {
+      for (const name of ['tabindex', 'role', 'aria-label']) formula.removeAttribute(name);
+    }
   }
 }
 

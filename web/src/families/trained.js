@@ -47,7 +47,7 @@ export const TRAINED_TENSORS = Symbol('trained tensors');
 /** The control that picks trained or random parameters. */
 export const WEIGHTS = {
   name: 'weights', kind: 'choice', default: 'trained', choices: ['trained', 'random'], label: 'position parameters',
-  choiceLabels: { trained: 'trained on Moby-Dick (the lab’s quick model, step 600)', random: 'random draw (untrained)' },
+  choiceLabels: { trained: 'trained on Moby-Dick', random: 'random draw (untrained)' },
   help: 'Trained: head 0 of the first layer of the language-model lab’s quick model (d 64, 4 heads, 600 steps of 16 windows ' +
     'of 64 characters, seed 0), trained on Moby-Dick by the native build; the lab’s default run trains the same model again ' +
     'in this page, bit for bit. Its other settings are that model’s. Random: the family’s untrained draw from its seed.',

@@ -29,7 +29,9 @@ export const ATTENTION_PARAMETERS = [
     label: 'weight colours', choiceLabels: { uniform: 'above / below uniform (1/n per row)', row: 'each row’s own range',
       absolute: 'absolute, 0 to the largest weight' } },
   { name: 'panels_scale', view: true, kind: 'choice', default: 'shared', choices: ['shared', 'own'], label: 'bias panels: colour scale',
-    choiceLabels: { shared: 'one scale for the three panels and every head', own: 'normalise each panel to its own range' },
+    choiceLabels: { shared: 'shared: panels and heads', own: 'own: each panel its range' },
+    help: 'Shared: one colour scale for the three panels, the same for every head (a gentle head’s bias looks pale). ' +
+      'Own: each panel normalised to its own range.',
     when: (p) => familyDescription(p.encoding)?.acts === 'bias' },
   { name: 'terms_scale', view: true, kind: 'choice', default: 'own', choices: ['own', 'shared'], label: 'four terms: colour scale',
     choiceLabels: { own: 'each term its own symmetric scale', shared: 'one scale for all five' },

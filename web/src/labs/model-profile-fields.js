@@ -35,7 +35,8 @@ function describeKind(kind, rope) {
  *     layers: number[] (kind index per layer), mrope, notes, read}
  *   kindDecay: {maxDistance, kinds: [{name, index, label, distance: Float32Array, value: Float32Array (q·k for all-ones q = k,
  *     divided by its value at distance 0), window}]}
- *   stacks: {kind: {name, index, label}, seqLen, ...the core's ropeStacks result} or {kind, none: why} for a kind without RoPE
+ *   stacks: {kind: {name, index, label}, seqLen, chosen, ...the core's ropeStacks result} or {kind, none: why} for a kind
+ *   without RoPE; layer_kind unset: the kind where the most pairs of stacks disagree (chosen says so)
  *   temperatureCurve, mropeLayout: see views/profile-temperature.js and views/profile-mrope.js
  */
 export function fields(engine, params) {
@@ -66,14 +67,17 @@ export function fields(engine, params) {
     },
     get stacks() {
       return mapJob(layers(), (l) => {
-        if (params.layer_kind >= l.kinds.length) {
+        if (params.layer_kind !== null && params.layer_kind >= l.kinds.length) {
           throw Object.assign(new RangeError(`layer_kind = ${params.layer_kind} is invalid: expected an integer in [0, ${l.kinds.length - 1}] ` +
             `(this model has ${l.kinds.length} kind${l.kinds.length === 1 ? '' : 's'} of layer)`), { param: 'layer_kind' });
         }
-        const k = l.kinds[params.layer_kind];
-        const kind = { name: k.name, index: k.index, label: k.label };
-        if (!k.rope) return { kind, model: l.model, none: `${k.name} layers carry no position: there is no rotation to compare` };
-        return { kind, model: l.model, seqLen: params.seq_len, ...engine.stacks(k.spec, params.seq_len) };
+        const ofKind = (k) => ({ kind: { name: k.name, index: k.index, label: k.label }, model: l.model, seqLen: params.seq_len,
+          ...(k.rope ? engine.stacks(k.spec, params.seq_len) : { none: `${k.name} layers carry no position: there is no rotation to compare` }),
+          chosen: params.layer_kind === null ? 'where the stacks differ most' : null });
+        if (params.layer_kind !== null) return ofKind(l.kinds[params.layer_kind]);
+        // Unset: the kind with the most pairs of stacks that disagree (the core's comparisons), the first of equals.
+        const disagreements = (s) => (s.none ? -1 : s.comparisons.filter((c) => !c.agree).length);
+        return l.kinds.map(ofKind).reduce((best, s) => (disagreements(s) > disagreements(best) ? s : best));
       });
     },
     get temperatureCurve() {

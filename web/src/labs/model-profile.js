@@ -19,8 +19,10 @@ export const parameters = [
   { name: 'seq_len', view: true, kind: 'int', default: 8192, min: 1, max: 1e9, sliderMin: 16, sliderMax: 1048576, log: true,
     label: 'context (tokens)', help: 'The sequence length the frequencies are computed for (dynamic NTK and longrope read it).' },
   { name: 'max_distance', view: true, kind: 'int', default: 1024, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance' },
-  { name: 'layer_kind', view: true, kind: 'int', default: 0, min: 0, max: 7, label: 'three stacks: layer kind (0 = first)',
-    help: 'Which of the model’s layer kinds the three-stack comparison reads (the strip numbers them).' },
+  { name: 'layer_kind', view: true, kind: 'optional-int', default: null, min: 0, max: 7, placeholder: 'where they differ most',
+    label: 'three stacks: layer kind (0 = first)',
+    help: 'Which of the model’s layer kinds the three-stack comparison reads (the strip numbers them). Empty: the kind ' +
+      'where the stacks differ most (the most pairs of stacks that disagree; the first such kind).' },
 ];
 
 /** The raw values a link is read against: the defaults, with a ready-made model's config. */

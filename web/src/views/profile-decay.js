@@ -22,6 +22,7 @@ export function render(element, result) {
   const ends = kinds.filter((k) => k.window.kind !== 'global' && k.window.size <= result.kindDecay.maxDistance)
     .map((k) => ({ kind: k.name, m: k.window.size, text: `${k.name}: ${k.window.kind} window ends` }));
   const present = colours.domain.filter((n) => kinds.some((k) => k.name === n));
+  const half = rows.reduce((a, r) => Math.max(a, r.m), 0) / 2;
   const figure = plot({
     width: figureWidth(element), height: 320, marginLeft: 56, marginBottom: 40, marginRight: 20,
     x: { label: 'relative distance m (tokens) →', labelAnchor: 'center', labelOffset: 34 },
@@ -30,7 +31,9 @@ export function render(element, result) {
     marks: [
       Plot.ruleY([0], { stroke: theme.rule }),
       Plot.ruleX(ends, { x: 'm', stroke: 'kind', strokeDasharray: '5,4' }),
-      Plot.text(ends, { x: 'm', text: 'text', frameAnchor: 'top', dy: 10, dx: -4, textAnchor: 'end', fill: 'kind', fontSize: 11 }),
+      // Each label on the side of its rule with room: a window in the left half is labelled to its right.
+      Plot.text(ends.filter((e) => e.m < half), { x: 'm', text: 'text', frameAnchor: 'top', dy: 10, dx: 4, textAnchor: 'start', fill: 'kind', fontSize: 11 }),
+      Plot.text(ends.filter((e) => e.m >= half), { x: 'm', text: 'text', frameAnchor: 'top', dy: 10, dx: -4, textAnchor: 'end', fill: 'kind', fontSize: 11 }),
       Plot.lineY(rows, { x: 'm', y: 'value', z: 'kind', stroke: 'kind', strokeWidth: 1.6 }),
       Plot.tip(rows, Plot.pointerX({ x: 'm', y: 'value', stroke: 'kind', channels: { kind: 'kind' },
         format: { x: true, y: (v) => v.toPrecision(5), stroke: false, kind: true } })),

@@ -82,7 +82,8 @@ export function render(element, result) {
     element.replaceChildren(heading);
     return;
   }
-  heading.textContent = `${s.model}, kind ${s.kind.index} (${s.kind.name}: ${s.kind.label}), context ${s.seqLen.toLocaleString('en')}: ${verdict(s)}`;
+  const chosen = s.chosen ? ` (${s.chosen})` : '';
+  heading.textContent = `${s.model}, kind ${s.kind.index}${chosen} (${s.kind.name}: ${s.kind.label}), context ${s.seqLen.toLocaleString('en')}: ${verdict(s)}`;
   const theme = themeOf(element);
   const hf = s.stacks[0];
   const all = s.stacks.slice(1).filter((t) => t.modelled)

@@ -16,7 +16,7 @@ export function render(element, result) {
   const rows = Array.from(result.heads.slopes, (slope, head) => ({ head, slope }));
   const theme = themeOf(element);
   element.replaceChildren(plot({
-    width: Math.min(figureWidth(element), 640), height: 260, marginLeft: 64, marginBottom: 40,
+    width: Math.min(figureWidth(element), 640), height: 260, marginLeft: 64, marginBottom: 40, inset: 8,  // whole end dots
     x: { label: 'head h →', labelAnchor: 'center', labelOffset: 34, ticks: Math.min(rows.length, 16), tickFormat: 'd' },
     y: { type: 'log', label: '↑ slope mₕ', grid: true, tickFormat: '~g' },
     marks: [
