@@ -234,7 +234,7 @@ test('the audit\'s links draw in every shell, naming what they replaced; a bad r
   const local = components[AUDIT.findIndex(([, link]) => link.includes('rope_local_base_freq'))];
   assert.match(local.warnings.join('\n'), /^rope_local_base_freq = -5 is invalid: expected a finite number > 1/);
   const kind = components[AUDIT.findIndex(([, link]) => link.includes('layer_kind'))];
-  assert.match(kind.warnings.join('\n'), /^layer_kind = 7 is invalid: expected an integer in \[0, 1\] \(this model has 2 kinds of layer\); using the default "0"/);
+  assert.match(kind.warnings.join('\n'), /^layer_kind = 7 is invalid: expected an integer in \[0, 1\] \(this model has 2 kinds of layer\); using the default "where they differ most"/);
   const yarn = components[0].warnings.join('\n');
   assert.match(yarn, /inv_freq\[\d+\] = .*; replaced factor = "1e308" by "8"/);
   assert.deepEqual(page.problems, []);

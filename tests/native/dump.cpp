@@ -70,12 +70,16 @@ int main(int argc, char** argv) {
                 for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, file)) > 0;) json.append(buffer, got);
                 std::fclose(file);
             }
-            const auto result = posenc::train::Trainer<float>(posenc::train::parse_request(posenc::parse_json_object(json, "request"))).finish();
-            if (mode == "trained") {  // JSON: head 0 of layer 0's trained spec, and the mean loss of the last 20 steps
+            posenc::train::Trainer<float> trainer(posenc::train::parse_request(posenc::parse_json_object(json, "request")));
+            // Head 0 of layer 0 before the first step: the parameters training starts from.
+            const std::string initial = posenc::to_json(posenc::train::trained_spec(trainer.model(), 0, 0));
+            const auto result = trainer.finish();
+            if (mode == "trained") {  // JSON: head 0 of layer 0's trained and initial specs, the mean loss of the last 20 steps
                 double tail = 0;
                 const std::size_t from = result.loss.size() > 20 ? result.loss.size() - 20 : 0;
                 for (std::size_t s = from; s < result.loss.size(); ++s) tail += result.loss[s] / double(result.loss.size() - from);
-                std::printf("{\"encoding\":%s,\"final_loss\":%.17g}\n", posenc::to_json(posenc::train::trained_spec(result.model, 0, 0)).c_str(), tail);
+                std::printf("{\"encoding\":%s,\"initial\":%s,\"final_loss\":%.17g}\n",
+                            posenc::to_json(posenc::train::trained_spec(result.model, 0, 0)).c_str(), initial.c_str(), tail);
                 return 0;
             }
             std::fwrite(result.loss.data(), sizeof(double), result.loss.size(), stdout);

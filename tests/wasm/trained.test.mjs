@@ -85,3 +85,28 @@ test('trained, a family computes with the trained model\'s settings and tensors;
     assert.doesNotThrow(() => (type === 'learned' ? pe.positionTable(spec, 8) : pe.attentionBias(spec, 8)), type);
   }
 });
+
+test('"where training started" is each set\'s start: one step at lr 1e-5 from the same request moves no tensor further than that step', async () => {
+  await loadTrained(TRAINED_TYPES, { initial: true });
+  for (const type of TRAINED_TYPES) {
+    // One step of Adam at lr 1e-5 (no warm-up) moves each parameter by about 1e-5: the trained head after it is the
+    // start within 2e-5, and the shipped set (600 steps at lr 0.01) is far from it.
+    const request = { ...pretrainRequest(LAB), task: 'text', text: TEXT, encoding: TRAINED_FAMILIES[type], steps: 1, lr: 1e-5,
+      warmup_steps: 0 };
+    const head = trainInChunks(pe, request).params.layers[0].heads[0].encoding;
+    // What training changes: the arrays, and KERPLE's r1 and r2.
+    const tensors = Object.keys(trainedOf(type).spec).filter((key) => Array.isArray(trainedOf(type).spec[key]) || ['r1', 'r2'].includes(key));
+    assert.ok(tensors.length > 0, type);
+    const list = (x) => (Array.isArray(x) ? x : [x]);
+    let moved = 0;
+    for (const key of tensors) {
+      const start = list(FAMILIES[type].spec({ weights: 'initial' })[key]);
+      head[key] = list(head[key]);
+      assert.equal(start.length, head[key].length, `${type}.${key}: the shape`);
+      start.forEach((x, k) => assert.ok(Math.abs(x - head[key][k]) <= 2e-5, `${type}.${key}[${k}]: start ${x}, after one step ${head[key][k]}`));
+      const shipped = list(FAMILIES[type].spec({ weights: 'trained' })[key]);
+      moved = Math.max(moved, ...shipped.map((x, k) => Math.abs(x - start[k])));
+    }
+    assert.ok(moved > 1e-3, `${type}: training moved its parameters (${moved})`);
+  }
+});

@@ -24,9 +24,9 @@ const text = (s) => `\\text{${s}}`;
 const join = (...parts) => parts.filter(Boolean).join(',\\quad ');
 /** Lines of a formula, set one under the other, flush left (formulaOf turns the '\n' into an aligned environment). */
 const lines = (...parts) => parts.filter(Boolean).join('\n');
-/** Where a learned table's rows come from: trained (families/trained.js) or drawn N(0, std^2). */
+/** Where a learned table's rows come from: trained (families/trained.js), or drawn N(0, std^2) (where training started). */
 const learnedRows = (p) => (p.weights === 'trained' ? text('trained on Moby-Dick (language-model lab)')
-  : `P_{\\mathrm{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)`);
+  : `P_{\\mathrm{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)${p.weights === 'initial' ? text(', where training started') : ''}`);
 
 // --- widths and frequencies -------------------------------------------------------------------------
 
@@ -162,7 +162,7 @@ function biasOf(p, result) {
 function fireMlp(p) {
   return `f_{\\theta}(x) = w^{(2)}_{${p.head}}\\cdot\\operatorname{ReLU}(w^{(1)}x + b^{(1)}) + b^{(2)}_{${p.head}},\\ ` +
     `w^{(1)}, b^{(1)} \\in \\mathbb{R}^{${p.mlp_width}},\\ ${text(`head ${p.head} of ${p.n_heads}, ${p.weights === 'trained'
-      ? 'trained on Moby-Dick' : `drawn from seed ${p.seed}`}`)}`;
+      ? 'trained on Moby-Dick' : p.weights === 'initial' ? 'where training started' : `drawn from seed ${p.seed}`}`)}`;
 }
 
 /** The causal mask's clause of a bias matrix. */

@@ -351,7 +351,8 @@ export async function createStage(o) {
         extra = answer.data;
       }
       let spec = null;
-      await loadTrained([name]);  // a family's trained set, whose tensors its spec carries (families/trained.js)
+      // a family's trained set (or its start), whose tensors its spec carries (families/trained.js)
+      await loadTrained([name], { initial: drawn.params.weights === 'initial' });
       try { spec = family.spec(drawn.params); } catch { /* a family without a single spec */ }
       await exportView(kind, { view, data: drawn.data, params: drawn.params, encoding: name, spec, extra, version, figure: viewFrame.figure });
     } catch (error) {

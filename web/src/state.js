@@ -133,7 +133,7 @@ export function readQuery(parameters, entries, { shellKeys = [], familyLabel = '
       parseOne(p, value);
       raw[key] = value;
     } catch (message) {
-      warnings.push({ param: key, message: `${message}; using the default ${JSON.stringify(format(p.default) || '(none)')}` });
+      warnings.push({ param: key, message: `${message}; using the default ${JSON.stringify(format(p.default) || p.placeholder || '(none)')}` });
     }
   }
   return { raw, warnings };

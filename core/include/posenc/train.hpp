@@ -398,6 +398,8 @@ public:
     std::int64_t total() const { return request_.steps + request_.recalibration_steps; }
     std::int64_t done() const { return done_; }
     const Request& request() const { return request_; }
+    /// The model as it stands: before the first step, the parameters training starts from (make_model's draw).
+    const Model<Real>& model() const { return model_; }
     /// Runs up to `count` more steps; returns done(). Throws BadParam ("count") when those steps
     /// are above the work budget of one call (never for steps_per_call() or fewer).
     std::int64_t step(std::int64_t count);

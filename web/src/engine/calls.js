@@ -847,6 +847,11 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     return answerOnce(request);
   }
 
+  /** Whether a request shows a set's start of training: its weights, or a compare mode line's "weights=initial". */
+  function wantsInitial(params) {
+    return params.weights === 'initial' || Object.values(params).some((v) => typeof v === 'string' && /\bweights\s*=\s*initial\b/.test(v));
+  }
+
   async function answerOnce(request) {
     if (failure) return { id: request.id, error: { ...errorMessage(failure), message: `the WebAssembly engine failed to load: ${failure.message}` } };
     let reads = new Set();  // a view's: what its fields read, its jobs' reads included (they run below)
@@ -854,7 +859,8 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       if (request.op === 'view') {
         // A lab's fields and the trained parameters it computes with (a module each, loaded once).
         await loadCompute(request.family);
-        await loadTrained(trainedNeeds(request.family, request.params ?? {}, request.needs ?? []));
+        await loadTrained(trainedNeeds(request.family, request.params ?? {}, request.needs ?? []),
+          { initial: wantsInitial(request.params ?? {}) });
         const computed = computeFields(calls, request.family, request.params, request.needs);
         reads = computed.reads;
         const data = computed.data;

@@ -22,7 +22,7 @@ export function createComparison(table) {
       const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
       // A family with a seed key draws its parameters at random: its curve is one draw, untrained, not the family's;
       // unless it shows the parameters the language-model lab trained (weights "trained", families/trained.js).
-      const trained = params.weights === 'trained';
+      const trained = params.weights === 'trained';  // the references' default
       const random = !trained && f.keys.some((k) => k.name === 'seed');
       return {
         type: f.type,

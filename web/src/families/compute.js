@@ -20,7 +20,7 @@ import * as kerple from './kerple.js';
 import * as deberta from './deberta.js';
 import * as fire from './fire.js';
 import * as cope from './cope.js';
-import { TRAINED_TYPES, withTrained } from './trained.js';
+import { TRAINED_TYPES, shipped, withTrained } from './trained.js';
 
 // The file of each core family, by its spec `type`; those with learned position parameters show trained ones by
 // default (families/trained.js).
@@ -90,7 +90,7 @@ const DECAY_TRAINED = TRAINED_TYPES.filter((type) => familyDescription(type).com
  */
 export function trainedNeeds(name, params, needs) {
   if (name === 'compare') return TRAINED_TYPES;
-  const own = TRAINED_TYPES.includes(name) && params.weights === 'trained' ? [name] : [];
+  const own = TRAINED_TYPES.includes(name) && shipped(params.weights) ? [name] : [];
   if (needs.includes('comparison') || needs.includes('currentLabel')) return [...new Set([...own, ...DECAY_TRAINED])];
   return own;
 }

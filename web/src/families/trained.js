@@ -3,6 +3,7 @@
 // DeBERTa, FIRE, CoPE) get a control `weights`: "trained" (the default) shows the
 // parameters the language-model lab's quick model learned on Moby-Dick
 // (families/trained/<type>.js, written by scripts/pretrain.mjs from the native build),
+// "initial" the same head's parameters before its first step (families/trained/<type>-initial.js),
 // "random" the family's untrained draw from its seed. Trained, the family's other
 // spec keys are the trained model's (their controls are hidden), and its spec carries
 // the trained tensors under the family's explicit keys. Each family's set is a module
@@ -21,19 +22,37 @@ const LOADERS = {
   cope: () => import('./trained/cope.js'),
 };
 
+/** Each trained set's tensors before its first step (where training started), a module of its own, loaded on demand. */
+const INITIAL_LOADERS = {
+  learned: () => import('./trained/learned-initial.js'),
+  t5: () => import('./trained/t5-initial.js'),
+  shaw: () => import('./trained/shaw-initial.js'),
+  transformer_xl: () => import('./trained/transformer_xl-initial.js'),
+  kerple: () => import('./trained/kerple-initial.js'),
+  deberta: () => import('./trained/deberta-initial.js'),
+  fire: () => import('./trained/fire-initial.js'),
+  cope: () => import('./trained/cope-initial.js'),
+};
+
 /** The families with a trained set. */
 export const TRAINED_TYPES = Object.keys(LOADERS);
 
 const loaded = new Map();  // type -> {type, provenance, final_loss, spec}
+const initials = new Map();  // type -> {type, spec}: the trained spec's keys before the first step
 
 /**
- * Loads the trained sets of `types` (those without one are skipped).
+ * Loads the trained sets of `types` (those without one are skipped), and with `initial` their tensors at the start of
+ * training too.
  * @param {string[]} types
+ * @param {{initial?: boolean}} [o]
  * @returns {Promise<void>}
  */
-export async function loadTrained(types) {
-  await Promise.all(types.filter((t) => Object.hasOwn(LOADERS, t) && !loaded.has(t))
-    .map((t) => LOADERS[t]().then((m) => { loaded.set(t, m.default); })));
+export async function loadTrained(types, { initial = false } = {}) {
+  const own = types.filter((t) => Object.hasOwn(LOADERS, t));
+  await Promise.all([
+    ...own.filter((t) => !loaded.has(t)).map((t) => LOADERS[t]().then((m) => { loaded.set(t, m.default); })),
+    ...(initial ? own.filter((t) => !initials.has(t)).map((t) => INITIAL_LOADERS[t]().then((m) => { initials.set(t, m.default); })) : []),
+  ]);
 }
 
 /** Family `type`'s trained set, once loaded: {provenance, final_loss, spec}; null before (or for a family without one). */
@@ -44,30 +63,37 @@ export function trainedOf(type) {
 /** The trained tensors on effective params (the families' spec() adds them: bias.js, learned.js). */
 export const TRAINED_TENSORS = Symbol('trained tensors');
 
-/** The control that picks trained or random parameters. */
+/** The control that picks trained, initial or random parameters. */
 export const WEIGHTS = {
-  name: 'weights', kind: 'choice', default: 'trained', choices: ['trained', 'random'], label: 'position parameters',
-  choiceLabels: { trained: 'trained on Moby-Dick', random: 'random draw (untrained)' },
+  name: 'weights', kind: 'choice', default: 'trained', choices: ['trained', 'initial', 'random'], label: 'position parameters',
+  choiceLabels: { trained: 'trained on Moby-Dick', initial: 'where training started', random: 'random draw (untrained)' },
   help: 'Trained: head 0 of the first layer of the language-model lab’s quick model (d 64, 4 heads, 600 steps of 16 windows ' +
     'of 64 characters, seed 0), trained on Moby-Dick by the native build; the lab’s default run trains the same model again ' +
-    'in this page, bit for bit. Its other settings are that model’s. Random: the family’s untrained draw from its seed.',
+    'in this page, bit for bit. Its other settings are that model’s. Where training started: the same head’s parameters ' +
+    'before its first step, as the trainer drew them (the T5 table and CoPE’s embeddings start at 0). Random: the family’s ' +
+    'own untrained draw from its seed, at the sizes you set.',
 };
 
+/** Whether weights shows a shipped set (trained, or where its training started): the family's own keys are the set's. */
+export const shipped = (weights) => weights === 'trained' || weights === 'initial';
+
 /**
- * The params a family computes with: with weights "trained", every key of the trained spec is the trained model's (the
+ * The params a family computes with: with weights "trained" (or "initial": the tensors where its training started), every key of the trained spec is the trained model's (the
  * family's spec keys: its non-view controls) and the tensors ride along (TRAINED_TENSORS); a read of p is recorded as
  * usual (the engine's read tracking), an overridden key is not read from p at all.
  * @throws {Error}  trained but not loaded (a caller that did not loadTrained first)
  */
 export function effective(type, p) {
-  if (p.weights !== 'trained' || !Object.hasOwn(LOADERS, type)) return p;
+  if (!shipped(p.weights) || !Object.hasOwn(LOADERS, type)) return p;
   const trained = trainedOf(type);
-  if (!trained) throw new Error(`posenc: the trained parameters of ${type} are not loaded yet`);
-  const tensors = Object.fromEntries(Object.entries(trained.spec).filter(([, v]) => Array.isArray(v)));
+  const start = p.weights === 'initial' ? initials.get(type) : null;
+  if (!trained || (p.weights === 'initial' && !start)) throw new Error(`posenc: the ${p.weights} parameters of ${type} are not loaded yet`);
+  const source = start ? start.spec : trained.spec;  // the start: the same keys, with the values before the first step
+  const tensors = Object.fromEntries(Object.entries(source).filter(([, v]) => Array.isArray(v)));
   return new Proxy(p, {
     get(target, key) {
       if (key === TRAINED_TENSORS) return tensors;
-      if (typeof key === 'string' && key !== 'type' && Object.hasOwn(trained.spec, key)) return trained.spec[key];
+      if (typeof key === 'string' && key !== 'type' && Object.hasOwn(source, key)) return source[key];
       return target[key];
     },
   });
@@ -75,7 +101,7 @@ export function effective(type, p) {
 
 /** The page's params (with `encoding`) as their family computes with them, its trained set loaded first. */
 export async function effectiveParams(p) {
-  await loadTrained([p.encoding]);
+  await loadTrained([p.encoding], { initial: p.weights === 'initial' });
   return effective(p.encoding, p);
 }
 
@@ -87,7 +113,7 @@ export async function effectiveParams(p) {
  */
 export function withTrained(type, file) {
   const parameters = [WEIGHTS, ...file.parameters.map((q) => (q.view ? q
-    : { ...q, when: (v) => v.weights !== 'trained' && (q.when ? q.when(v) : true) }))];
+    : { ...q, when: (v) => !shipped(v.weights) && (q.when ? q.when(v) : true) }))];
   const own = new Set(file.parameters.filter((q) => !q.view).map((q) => q.name));
   return {
     ...file,

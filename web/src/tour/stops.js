@@ -48,7 +48,7 @@ export const STOPS = [
     text: 'GPT-2 and BERT learn one vector per position instead. Shown as a small model learned it on Moby-Dick, at ' +
       '64 characters a window: 64 rows of 64 numbers. Its limit is built in: the table has exactly max_position_embeddings ' +
       'rows, and past them (hatched) there is no embedding at all.',
-    try: 'Switch “position parameters” to the random draw: a table of the same shape before any training, with no ' +
+    try: 'Switch “position parameters” to “where training started”: the same table before its first step, noise with no ' +
       'pattern from row to row; it ends at the same row.',
     controls: ['weights'],
   },
