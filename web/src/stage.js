@@ -327,12 +327,14 @@ export async function createStage(o) {
     const { replaced } = fallback;
     if (final) fallback = null;
     if (!replaced.length) return;
-    const shown = (value) => shownValue(value || '(none)');
-    const swap = (r) => `${r.param} = ${shown(r.from)} by ${shown(r.to)}`;
+    // An empty value: the key unset, named by its placeholder (layer_kind: "where they differ most").
+    const placeholderOf = (name) => parameters.find((p) => p.name === name)?.placeholder;
+    const shown = (value, name) => shownValue(value || placeholderOf(name) || '(none)');
+    const swap = (r) => `${r.param} = ${shown(r.from, r.param)} by ${shown(r.to, r.param)}`;
     const whys = [...new Set(replaced.map((r) => r.why))];
     // One value the core's message names: that message, as for a value refused alone; else what was replaced, for each reason.
     const message = replaced.length === 1 && replaced[0].why.startsWith(`${replaced[0].param} = `)
-      ? `${replaced[0].why}; using the default ${shown(replaced[0].to)}`
+      ? `${replaced[0].why}; using the default ${shown(replaced[0].to, replaced[0].param)}`
       : whys.length === 1 ? `${whys[0]}; replaced ${replaced.map(swap).join(', ')}`
         : `These values of the link do not work together: ${whys.map((why) =>
           `${why} (replaced ${replaced.filter((r) => r.why === why).map(swap).join(', ')})`).join('; ')}`;
