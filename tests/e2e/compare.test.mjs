@@ -131,3 +131,19 @@ test('the ready-made comparisons: the first shows four different shapes; a rando
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('the cross-family decay of every family draws at most four curves at first: the family\'s own and three references', async () => {
+  const page = await playground.newPage();
+  const { FAMILIES } = await import('../../web/src/families/index.js');
+  const withCompare = Object.entries(FAMILIES).filter(([, f]) => f.views?.includes('compare')).map(([name]) => name);
+  assert.ok(withCompare.includes('rope') && withCompare.includes('xpos'), withCompare.join());
+  for (const encoding of withCompare) {
+    await openPlayground(playground, page, `?encoding=${encoding}`);
+    const ticked = await page.$$eval('#compare .curve-toggles label', (ls) => ls.filter((l) => l.querySelector('input').checked)
+      .map((l) => l.textContent.trim()));
+    const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.length);
+    assert.ok(ticked.length <= 4 && lines <= 4, `${encoding}: ${ticked.join(', ')}`);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -167,7 +167,9 @@ test('stop 5: the pair slider spans the head\'s 64 pairs; low pairs turn fast, h
   assert.deepEqual([await slider.getAttribute('min'), await slider.getAttribute('max')], ['0', '63']);
   const angles = (csv) => csv.column('angle_rad');
   const fast = angles(await csvOf(page, 'rotation'));
+  const picture = await pictureOf(page);
   await redrawn(page, async () => { await slider.focus(); await page.keyboard.press('End'); });
+  assert.notDeepEqual(await pictureOf(page), picture);
   assert.equal(await page.inputValue('#stop-view #control-pair'), '63');
   assert.equal(await page.textContent('#stop-view #error-pair'), '');
   const slow = angles(await csvOf(page, 'rotation'));
@@ -185,11 +187,14 @@ test('stop 6: each rope_type stretches the wavelengths its own way', async () =>
   const page = await playground.newPage();
   await openStop(page, 'rope-scaling');
   const scaled = {};
+  const pictures = new Set();
   for (const type of ['linear', 'dynamic', 'yarn', 'llama3']) {
     const current = await page.inputValue('#stop-view #control-rope_type');
     if (current !== type) await redrawn(page, () => page.selectOption('#stop-view #control-rope_type', type));
     scaled[type] = (await csvOf(page, 'spectrum')).column('wavelength_scaled');
+    pictures.add((await pictureOf(page)).toString('base64'));
   }
+  assert.equal(pictures.size, 4, 'four different pictures');
   const unscaled = (await csvOf(page, 'spectrum')).column('wavelength_unscaled');
   const last = unscaled.length - 1;
   // linear stretches every pair by the factor 8; YaRN leaves the fastest alone and stretches the slowest by 8;
@@ -264,7 +269,9 @@ test('stop 9: a sentence added with a full stop counts one more sentence back', 
   const text = await page.inputValue('#stop-view #control-text');
   const firstPosition = async () => (await csvOf(page, 'cope-count')).column('contextual_position')[0];
   const before = await firstPosition();
+  const picture = await pictureOf(page);
   await redrawn(page, () => page.fill('#stop-view #control-text', `${text} . the end came`));
+  assert.notDeepEqual(await pictureOf(page), picture);
   const after = await firstPosition();
   assert.ok(Math.abs(after - before - 1) < 0.05, `the first word: ${before} sentences back, then ${after}`);
   assert.deepEqual(page.problems, []);
@@ -274,12 +281,17 @@ test('stop 9: a sentence added with a full stop counts one more sentence back', 
 test('stop 10: induction with two attention layers is learned at L_train by RoPE, learned and sinusoidal positions', async () => {
   const page = await playground.newPage();
   await openStop(page, 'extrapolation');
+  const picture = await pictureOf(page);
   await page.selectOption('#stop-view #control-task', 'induction');
   await redrawn(page, () => page.fill('#stop-view #control-layers', '2'));
   await page.waitForSelector('#stop-view .figure .curve-toggles', { timeout: 600000 });
   const { rows } = await csvOf(page, 'train-extrapolation');
   const at = (name) => Number(rows.find((r) => r[0] === name && Number(r[1]) === 32)[2]);
   for (const name of ['rope', 'learned', 'sinusoidal']) assert.ok(at(name) >= 0.95, `${name}: ${at(name)} at L_train`);
+  assert.notDeepEqual(await pictureOf(page), picture);
+  // The arms that did not learn are drawn faint, without an end label: the labels left are a handful, not 18.
+  const ends = await page.$$eval('#stop-view .figure svg text', (t) => t.map((x) => x.textContent).filter((s) => /^[a-z]/.test(s)));
+  assert.ok(ends.length <= 12, ends.join(' | '));
   assert.deepEqual(page.problems, []);
   await page.close();
 });
