@@ -133,3 +133,18 @@ test('xPos: the rotation arrows shrink or grow with position, by role', async ()
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('an unset optional key\'s slider looks off (faint, no thumb) until a value is set; the pair slider spans the head\'s pairs', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?encoding=rope&rope_type=yarn&factor=4&original_max_position_embeddings=4096&head_dim=64');
+  const slider = page.locator('#control-panel [name=mscale-slider], form [name=mscale-slider]').first();
+  assert.equal(await page.inputValue('#control-mscale'), '');
+  assert.equal(await slider.evaluate((s) => s.classList.contains('unset')), true);
+  assert.ok(Number(await slider.evaluate((s) => getComputedStyle(s).opacity)) < 0.5);
+  await page.fill('#control-mscale', '1');
+  assert.equal(await slider.evaluate((s) => s.classList.contains('unset')), false);
+  assert.equal(await slider.evaluate((s) => getComputedStyle(s).opacity), '1');
+  // head_dim 64: 32 pairs, so the rotation's pair slider stops at 31.
+  assert.equal(await page.getAttribute('form [name=pair-slider]', 'max'), '31');
+  await page.close();
+});
