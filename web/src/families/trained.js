@@ -10,28 +10,19 @@
 // of its own, loaded when a view needs it (loadTrained); the engine loads them
 // before it computes (engine/calls.js), the page before it exports a spec.
 
-/** The trained set of each family, loaded on demand. */
+/**
+ * Each family's trained set and, a module of its own, the same spec before its first step (where training started):
+ * [trained, initial], each loaded on demand (static import()s, which the bundler splits into files of their own).
+ */
 const LOADERS = {
-  learned: () => import('./trained/learned.js'),
-  t5: () => import('./trained/t5.js'),
-  shaw: () => import('./trained/shaw.js'),
-  transformer_xl: () => import('./trained/transformer_xl.js'),
-  kerple: () => import('./trained/kerple.js'),
-  deberta: () => import('./trained/deberta.js'),
-  fire: () => import('./trained/fire.js'),
-  cope: () => import('./trained/cope.js'),
-};
-
-/** Each trained set's tensors before its first step (where training started), a module of its own, loaded on demand. */
-const INITIAL_LOADERS = {
-  learned: () => import('./trained/learned-initial.js'),
-  t5: () => import('./trained/t5-initial.js'),
-  shaw: () => import('./trained/shaw-initial.js'),
-  transformer_xl: () => import('./trained/transformer_xl-initial.js'),
-  kerple: () => import('./trained/kerple-initial.js'),
-  deberta: () => import('./trained/deberta-initial.js'),
-  fire: () => import('./trained/fire-initial.js'),
-  cope: () => import('./trained/cope-initial.js'),
+  learned: [() => import('./trained/learned.js'), () => import('./trained/learned-initial.js')],
+  t5: [() => import('./trained/t5.js'), () => import('./trained/t5-initial.js')],
+  shaw: [() => import('./trained/shaw.js'), () => import('./trained/shaw-initial.js')],
+  transformer_xl: [() => import('./trained/transformer_xl.js'), () => import('./trained/transformer_xl-initial.js')],
+  kerple: [() => import('./trained/kerple.js'), () => import('./trained/kerple-initial.js')],
+  deberta: [() => import('./trained/deberta.js'), () => import('./trained/deberta-initial.js')],
+  fire: [() => import('./trained/fire.js'), () => import('./trained/fire-initial.js')],
+  cope: [() => import('./trained/cope.js'), () => import('./trained/cope-initial.js')],
 };
 
 /** The families with a trained set. */
@@ -50,8 +41,8 @@ const initials = new Map();  // type -> {type, spec}: the trained spec's keys be
 export async function loadTrained(types, { initial = false } = {}) {
   const own = types.filter((t) => Object.hasOwn(LOADERS, t));
   await Promise.all([
-    ...own.filter((t) => !loaded.has(t)).map((t) => LOADERS[t]().then((m) => { loaded.set(t, m.default); })),
-    ...(initial ? own.filter((t) => !initials.has(t)).map((t) => INITIAL_LOADERS[t]().then((m) => { initials.set(t, m.default); })) : []),
+    ...own.filter((t) => !loaded.has(t)).map((t) => LOADERS[t][0]().then((m) => { loaded.set(t, m.default); })),
+    ...(initial ? own.filter((t) => !initials.has(t)).map((t) => LOADERS[t][1]().then((m) => { initials.set(t, m.default); })) : []),
   ]);
 }
 
