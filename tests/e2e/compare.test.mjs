@@ -144,6 +144,14 @@ test('the cross-family decay of every family draws at most four curves at first:
     const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.length);
     assert.ok(ticked.length <= 4 && lines <= 4, `${encoding}: ${ticked.join(', ')}`);
   }
+  // "One scale" a switch away: the raw logits on one axis, where ALiBi's head 0 falls as -m·d = -0.5 d.
+  await openPlayground(playground, page, '?encoding=sinusoidal&compare_values=raw');
+  assert.match((await page.$$eval('#compare svg', (svgs) => svgs.map((s) => s.textContent))).join(' '), /f\(m\): logit/);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('#compare [data-export=csv]')]);
+  const lines = (await import('node:fs')).readFileSync(await file.path(), 'utf8').trim().split('\n').map((l) => l.split(','));
+  const last = lines[lines.length - 1];
+  assert.equal(Number(last[lines[0].indexOf('ALiBi_f')]), -0.5 * Number(last[0]));
+  assert.ok(Number(last[0]) >= 255, last[0]);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -1,6 +1,6 @@
 // What every attention-bias family shows: its bias matrix for the chosen head,
 // its own extra views, and the decay comparison; with a causal toggle and n.
-import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
@@ -42,6 +42,7 @@ export function biasFamily({ type, parameters, spec, views = [], fields = () => 
       coreParameter(type, 'causal', { label: 'causal mask', help: 'Hide the keys after each query.' }),
       { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 1024, sliderMax: 512, label: 'positions n' },
       COMPARE_DISTANCE,
+  COMPARE_VALUES,
       ...ATTENTION_PARAMETERS.map((p) => (Object.hasOwn(labDefaults, p.name) ? { ...p, default: labDefaults[p.name] } : p)),
     ],
     spec: full,

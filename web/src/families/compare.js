@@ -14,6 +14,17 @@ export function comparisonFields(engine, params, specOf) {
 }
 
 /** The view parameter for the comparison's range. */
+/**
+ * How a decay comparison draws its curves: each normalised to its own range (their shapes compare: the default, since on
+ * one raw axis ALiBi's −m·d reaches −128 at 256 tokens against RoPE's ±1 and the others flatten), or raw on one scale.
+ */
+export const COMPARE_VALUES = {
+  name: 'compare_values', view: true, kind: 'choice', default: 'normalised', choices: ['normalised', 'raw'], label: 'decay values',
+  choiceLabels: { normalised: 'normalise each curve', raw: 'one scale: raw f(m)' },
+  help: 'Normalise each: (f(m) − f(0)) / max |f − f(0)|, every curve from 0 to ±1, so the shapes compare. One scale: the logit ' +
+    'or bias itself, so the sizes compare.',
+};
+
 export const COMPARE_DISTANCE = {
   name: 'compare_distance', view: true, kind: 'int', default: 256, min: 1, max: 100000, sliderMin: 8, sliderMax: 8192, log: true,
   label: 'comparison: max distance',

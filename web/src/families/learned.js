@@ -1,5 +1,5 @@
 // A learned absolute table (GPT-2 style) on the page: trained (families/trained.js) or at its initialisation.
-import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
@@ -21,6 +21,7 @@ export const parameters = [
     choiceLabels: { cosine: 'cosine', dot: 'dot product' } },
   { name: 'similarity_n', view: true, kind: 'int', default: 128, min: 1, max: 1024, label: 'similarity: positions' },
   COMPARE_DISTANCE,
+  COMPARE_VALUES,
   ...ATTENTION_PARAMETERS,
 ];
 

@@ -1,5 +1,5 @@
 // No positional encoding (NoPE) on the page.
-import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
@@ -9,6 +9,7 @@ export const parameters = [
   coreParameter('none', 'd_model', { sliderMin: 1, sliderMax: 1024 }),
   { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 4096, label: 'positions n' },
   COMPARE_DISTANCE,
+  COMPARE_VALUES,
   ...ATTENTION_PARAMETERS,
 ];
 

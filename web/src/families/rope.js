@@ -2,7 +2,7 @@
 // files. Its model presets (a control and what picking one does) are the page's
 // alone: rope-presets.js adds them (families/pages.js), so the engine's worker,
 // which loads this file for spec() and fields(), loads no preset.
-import { COMPARE_DISTANCE } from './compare.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../labs/attention-lab.js';
 import { format } from '../lib/format.js';
 import { ROPE_TYPES, coreParameter, ropeTypeKeys, scalingParameter } from '../describe.js';
@@ -59,6 +59,7 @@ export const parameters = [
     choiceLabels: { ones: 'all ones', random: 'one random vector' } },
   { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
   COMPARE_DISTANCE,
+  COMPARE_VALUES,
   ...ATTENTION_PARAMETERS,
 ];
 

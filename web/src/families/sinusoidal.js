@@ -1,5 +1,5 @@
 // The sinusoidal family on the page: its controls, its spec, the fields its views read.
-import { COMPARE_DISTANCE, comparisonFields } from './compare.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
 import { coreParameter } from '../describe.js';
@@ -23,6 +23,7 @@ export const parameters = [
   { name: 'dot_distance', view: true, kind: 'int', default: 256, min: 1, max: 100000, sliderMin: 8, sliderMax: 16384, log: true,
     label: 'dot product: max distance' },
   COMPARE_DISTANCE,
+  COMPARE_VALUES,
   ...ATTENTION_PARAMETERS,
 ];
 

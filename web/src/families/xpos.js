@@ -1,5 +1,5 @@
 // xPos on the page: RoPE's rotation with a per-pair exponential scale.
-import { COMPARE_DISTANCE } from './compare.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES } from './compare.js';
 import { ATTENTION_PARAMETERS, attentionViews } from '../labs/attention-lab.js';
 import { adjustPair, pairParameter, rotaryFields } from './rotary.js';
 import { coreParameter } from '../describe.js';
@@ -19,6 +19,7 @@ export const parameters = [
     choiceLabels: { ones: 'all ones', random: 'one random vector' } },
   { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
   COMPARE_DISTANCE,
+  COMPARE_VALUES,
   ...ATTENTION_PARAMETERS,
 ];
 

@@ -6,7 +6,7 @@
 // The page reads the lines (request: each line's family and parameters, as the
 // page's own parser reads a link); the engine's worker computes from what it
 // read (labs/compare-mode-fields.js).
-import { COMPARE_DISTANCE } from '../families/compare.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES } from '../families/compare.js';
 import { ATTENTION_PARAMETERS } from './attention-lab.js';
 import { FAMILY_PAGES, rawFromSpec } from '../families/pages.js';
 import { defaultsOf, parse } from '../state.js';
@@ -43,8 +43,7 @@ export const parameters = [
     help: 'Fills the configurations below.' },
   ...SLOTS.map((name, k) => ({ name, kind: 'text', default: COMPARISONS.families.slots[k], label: `configuration ${'ABCD'[k]}`,
     help: k === 0 ? slotHelp : undefined, toLink: (text) => linkLine(text) })),
-  { name: 'compare_values', view: true, kind: 'choice', default: 'normalised', choices: ['normalised', 'raw'], label: 'decay values',
-    choiceLabels: { normalised: 'normalised: (f(m) − f(0)) / max |f − f(0)|', raw: 'raw f(m)' } },
+  COMPARE_VALUES,
   COMPARE_DISTANCE,
   ...ATTENTION_PARAMETERS.filter((p) => p.name !== 'text2' && p.name !== 'terms_scale' && p.name !== 'panels_scale'),
 ];

@@ -10,7 +10,8 @@ export const caption = 'The change of the logit of a key m tokens back, f(m) −
   'the range, so the shapes compare: f is the bias for the bias families (FIRE: the row of the query m tokens after key 0, at the largest m), and q·k/√d for q = k = 1 with sinusoidal ' +
   'positions or RoPE. The current encoding is drawn bold, with three references; tick the others to add them. A family ' +
   'whose parameters are learned is shown with one random draw (untrained, drawn faint): its curve says nothing of the trained ' +
-  'family. The tooltip gives the raw values.';
+  'family. The tooltip gives the raw values; “decay values: one scale” draws them, every curve on one axis (then ALiBi’s ' +
+  'straight fall dwarfs the oscillations, which is why each curve is normalised by default).';
 
 /** The references drawn beside the current encoding at first (the first three that are not it): a rotation, a linear and a
  * logarithmic bias, and no positions at all; each teaches a shape (the sinusoid's curve is RoPE's: the note says why). */
@@ -63,12 +64,16 @@ export function shownAtFirst(curves, currentLabel) {
   return new Set(curves.filter((c) => c.label === currentLabel || refs.includes(c.type)).map((c) => c.label));
 }
 
-/** @param {{comparison: {label: string, values: Float32Array, scale: number}[], currentLabel: string}} result */
-export function render(element, result) {
+/**
+ * @param {{comparison: {label: string, values: Float32Array, scale: number}[], currentLabel: string}} result
+ * @param {{compare_values?: 'normalised'|'raw'}} [params]  raw: every curve's f(m) on one scale
+ */
+export function render(element, result, params = {}) {
+  const raw = params.compare_values === 'raw';
   element.replaceChildren(curveChart({
-    series: seriesOf(result.comparison, result.currentLabel, true, shownAtFirst(result.comparison, result.currentLabel)),
+    series: seriesOf(result.comparison, result.currentLabel, !raw, shownAtFirst(result.comparison, result.currentLabel)),
     width: figureWidth(element), theme: themeOf(element),
-    x: { label: 'distance m (tokens) →' }, y: { label: '↑ (f(m) − f(0)) / max |f − f(0)|' },
+    x: { label: 'distance m (tokens) →' }, y: { label: raw ? '↑ f(m): logit (q·k/√d or bias)' : '↑ (f(m) − f(0)) / max |f − f(0)|' },
     channels: { 'raw f(m)': 'raw' }, explain: whyCoincide,
   }));
 }
