@@ -42,7 +42,7 @@ export function biasFamily({ type, parameters, spec, views = [], fields = () => 
       coreParameter(type, 'causal', { label: 'causal mask', help: 'Hide the keys after each query.' }),
       { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 1024, sliderMax: 512, label: 'positions n' },
       COMPARE_DISTANCE,
-  COMPARE_VALUES,
+      COMPARE_VALUES,
       ...ATTENTION_PARAMETERS.map((p) => (Object.hasOwn(labDefaults, p.name) ? { ...p, default: labDefaults[p.name] } : p)),
     ],
     spec: full,
@@ -50,7 +50,8 @@ export function biasFamily({ type, parameters, spec, views = [], fields = () => 
       const specOf = () => full(params);
       // The untrained head's bias is masked by the head's own causal control (one causal control per view); the
       // trained head keeps the family's.
-      const attentionSpec = () => full(params.trained_head ? params : withValue(params, 'causal', params.attn_causal));
+      const untrained = () => withValue(params, 'causal', params.attn_causal);
+      const attentionSpec = () => full(params.trained_head ? params : untrained());
       return mergeFields({
         get spec() { return specOf(); },
         get n() { return params.n; },
@@ -65,8 +66,7 @@ export function biasFamily({ type, parameters, spec, views = [], fields = () => 
           if (params.n_heads * tokens * tokens > 2 ** 22) return null;
           let extent = 0;
           for (let h = 0; h < params.n_heads; h++) {
-            const spec = full(withValue(withValue(params, 'causal', params.attn_causal), 'head', h));
-            extent = Math.max(extent, largest(engine.bias(spec, tokens).data));
+            extent = Math.max(extent, largest(engine.bias(full(withValue(untrained(), 'head', h)), tokens).data));
           }
           return extent;
         },
