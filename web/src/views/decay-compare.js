@@ -11,7 +11,8 @@ export const caption = 'The change of the logit of a key m tokens back, f(m) −
   'positions or RoPE. The current encoding is drawn bold, with three references; tick the others to add them. A family ' +
   'whose parameters are learned is shown with one random draw (untrained, drawn faint): its curve says nothing of the trained ' +
   'family. The tooltip gives the raw values; “decay values: one scale” draws them, every curve on one axis (then ALiBi’s ' +
-  'straight fall dwarfs the oscillations, which is why each curve is normalised by default).';
+  'straight fall to −128 dwarfs RoPE’s curve, which spans 11 units, and the sizes of q·k are those of q = k = 1, a ' +
+  'choice: which is why each curve is normalised by default).';
 
 /** The references drawn beside the current encoding at first (the first three that are not it): a rotation, a linear and a
  * logarithmic bias, and no positions at all; each teaches a shape (the sinusoid's curve is RoPE's: the note says why). */
