@@ -7,47 +7,7 @@ let playground;
 before(async () => { playground = await startPlayground(); });
 after(async () => { await playground?.close(); });
 
-const LAB = ['attention', 'ablation', 'word-order'];
-const EXPECTED_VIEWS = {
-  learned: ['table', 'similarity', 'compare', ...LAB, 'terms'],
-  none: ['table', 'compare', ...LAB],
-  alibi: ['bias', 'heads', 'slopes', 'compare', ...LAB, 'panels'],
-  t5: ['bias', 'buckets', 'compare', ...LAB, 'panels'],
-  shaw: ['bias', 'compare', ...LAB, 'panels'],
-  transformer_xl: ['bias', 'compare', ...LAB, 'panels'],
-  kerple: ['bias', 'compare', ...LAB, 'panels'],
-  deberta: ['bias', 'deberta-buckets', 'compare', ...LAB, 'panels'],
-  fire: ['bias', 'fire-sections', 'compare', ...LAB, 'panels'],
-  cope: ['bias', 'cope-count', 'compare', ...LAB, 'panels'],
-  sinusoidal: ['heatmap', 'waves', 'similarity', 'dot-decay', 'compare', 'worked', ...LAB, 'terms'],
-};
-
-test('every family draws each of its views, without console errors', async () => {
-  const page = await playground.newPage();
-  for (const [encoding, views] of Object.entries(EXPECTED_VIEWS)) {
-    await openPlayground(playground, page, `?encoding=${encoding}`);
-    const drawn = await page.$$eval('#views section', (sections) => sections.map((s) => [s.id, s.querySelector('.figure').childElementCount]));
-    assert.deepEqual(drawn.map(([id]) => id), views, encoding);
-    for (const [id, children] of drawn) assert.ok(children > 0, `${encoding}: ${id} is empty`);
-    // The decay comparison: at most four curves at first (the family's own and three references, the rest a tick
-    // away), and every family with learned position parameters says in its name that they are trained (the default).
-    const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.length);
-    assert.ok(lines <= 4, `${encoding}: ${lines} curves`);
-    const toggles = await page.$$eval('#compare .curve-toggles label', (ls) => ls.map((l) => l.textContent.trim()));
-    for (const name of ['T5', 'Shaw', 'Transformer-XL', 'DeBERTa', 'FIRE', 'CoPE']) {
-      const label = toggles.find((t) => t.startsWith(name));
-      assert.ok(!label || label.includes('(trained on Moby-Dick)'), `${encoding}: ${label}`);
-    }
-  }
-  // The comparison (last page: sinusoidal) draws the current family bold (first), then RoPE, ALiBi and KERPLE thin.
-  const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.map((g) => g.getAttribute('stroke-width')));
-  assert.deepEqual(lines, ['3', '1.8', '1.8', '1.8']);
-  const ticked = await page.$$eval('#compare .curve-toggles label', (ls) => ls.filter((l) => l.querySelector('input').checked)
-    .map((l) => l.textContent.trim()));
-  assert.deepEqual(ticked, ['Sinusoidal', 'RoPE', 'ALiBi', 'KERPLE (trained on Moby-Dick)']);  // KERPLE's r1, r2: the trained set's
-  assert.deepEqual(page.problems, []);
-  await page.close();
-});
+// Every family draws each of its views, and at most four decay curves: families.test.mjs, one load per family.
 
 test('ALiBi small multiples show n_heads maps with their slopes', async () => {
   const page = await playground.newPage();

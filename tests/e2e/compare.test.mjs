@@ -132,18 +132,9 @@ test('the ready-made comparisons: the first shows four different shapes; a rando
   await page.close();
 });
 
-test('the cross-family decay of every family draws at most four curves at first: the family\'s own and three references', async () => {
+// Every family's cross-family decay draws at most four curves at first: families.test.mjs, one load per family.
+test('the cross-family decay\'s one scale is a switch away: raw logits, where ALiBi\'s head 0 falls as -0.5 d', async () => {
   const page = await playground.newPage();
-  const { FAMILIES } = await import('../../web/src/families/index.js');
-  const withCompare = Object.entries(FAMILIES).filter(([, f]) => f.views?.includes('compare')).map(([name]) => name);
-  assert.ok(withCompare.includes('rope') && withCompare.includes('xpos'), withCompare.join());
-  for (const encoding of withCompare) {
-    await openPlayground(playground, page, `?encoding=${encoding}`);
-    const ticked = await page.$$eval('#compare .curve-toggles label', (ls) => ls.filter((l) => l.querySelector('input').checked)
-      .map((l) => l.textContent.trim()));
-    const lines = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.length);
-    assert.ok(ticked.length <= 4 && lines <= 4, `${encoding}: ${ticked.join(', ')}`);
-  }
   // "One scale" a switch away: the raw logits on one axis, where ALiBi's head 0 falls as -m·d = -0.5 d.
   await openPlayground(playground, page, '?encoding=sinusoidal&compare_values=raw');
   assert.match((await page.$$eval('#compare svg', (svgs) => svgs.map((s) => s.textContent))).join(' '), /f\(m\): logit/);

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DIST, STRICT_CSP, SUB_PATH, drawn, launchBrowser, openPlayground, root, serveStatic } from './browser.mjs';
 import { T, writeGguf } from '../gguf-writer.mjs';
+import { FAMILIES } from '../../web/src/families/index.js';
 
 const MARKUP = '<img src=x onerror=alert(1)>';
 const DESCRIBE = JSON.parse(fs.readFileSync(path.join(root, 'web/generated/describe.json'), 'utf8'));
@@ -98,27 +99,9 @@ async function styling(r) {
   };
 }
 
-test('the playground draws every family and compare mode under the strict policy: no violation, Plot and KaTeX styled', async () => {
+// Every family and rope_type under this policy: families.test.mjs, one load each.
+test('under the strict policy, a Plot tip is filled with the theme\'s background and a heatmap shows its tooltip', async () => {
   const page = await watchedPage([site.origin]);
-  // Every family, compare mode, and every rope_type (their formulas differ: cases, ramps, fractions); a rope_type with
-  // required keys past `factor` (which has a default) through a model preset that has it.
-  const PRESETS = { llama3: 'llama-3.1-8b', longrope: 'phi-3-mini-128k' };
-  const queries = [...TYPES.map((type) => `encoding=${type}`), ...DESCRIBE.rope_types.map((t) => (PRESETS[t.name]
-    ? `encoding=rope&preset=${PRESETS[t.name]}` : `encoding=rope&rope_type=${t.name}`))];
-  for (const query of queries) {
-    const type = query;
-    await openPlayground(site, page, `?${query}`);
-    await formulasTypeset(page);
-    const s = await page.evaluate(`(${styling})(document)`);
-    assert.equal(s.styleElements, 0, `${type}: no <style> element`);
-    assert.equal(s.unstyled, 0, `${type}: every Plot chart has the rules of views.css`);
-    assert.equal(s.clipped, 0, `${type}: no chart wider than its figure`);
-    assert.ok(s.struts > 0 && s.katexFonts > 0, `${type}: KaTeX's sizes and fonts, ${JSON.stringify(s)}`);
-    const empty = await page.$$eval('section.view', (sections) => sections.filter((v) => !v.querySelector('.figure').childElementCount
-      || v.querySelector('.view-error').textContent).map((v) => `${v.id}: ${v.querySelector('.view-error').textContent}`));
-    assert.deepEqual(empty, [], `${type}: every view drawn`);
-    if (type === 'encoding=sinusoidal') assert.ok(s.charts >= 3, `${type}: waves, dot product and decay are Plot charts`);
-  }
   // A Plot tip: its box is filled with the theme's background (views.css's --plot-background), not black.
   await openPlayground(site, page, '?encoding=rope#decay');
   const chart = page.locator('#decay svg.posenc-plot').first();
@@ -200,10 +183,12 @@ test('the example post on another origin, under its own strict policy: the ifram
 test('markup in every URL parameter of every family, and typed in the sentence box, shows as text', async () => {
   const page = await watchedPage([site.origin]);
   for (const type of TYPES) {
-    await openPlayground(site, page, `?encoding=${type}`);
-    const names = (await page.$$eval('#controls [data-name]', (rows) => rows.map((r) => r.dataset.name))).filter((n) => n !== 'encoding');
+    // Every control's parameter (the page's table: one load a family, checked against the controls drawn below).
+    const names = FAMILIES[type].parameters.map((p) => p.name);
     const query = new URLSearchParams([['encoding', type], ...names.map((n) => [n, MARKUP])]);
     await openPlayground(site, page, `?${query}`);
+    const rows = await page.$$eval('#controls [data-name]', (all) => all.map((r) => r.dataset.name));
+    assert.deepEqual(rows.filter((n) => n !== 'encoding'), names, `${type}: the controls are the family's parameters`);
     const shown = await page.evaluate(() => ({
       warnings: document.getElementById('warnings').textContent,
       values: Object.fromEntries([...document.querySelectorAll('#controls [data-name]')]

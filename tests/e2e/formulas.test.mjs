@@ -7,8 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DIST, LIGHT_QUERY, SUB_PATH, launchBrowser, openPlayground, serveStatic, startPlayground } from './browser.mjs';
-import { FAMILIES } from '../../web/src/families/index.js';
+import { DIST, SUB_PATH, launchBrowser, openPlayground, serveStatic, startPlayground } from './browser.mjs';
 
 let playground;
 before(async () => { playground = await startPlayground(); });
@@ -22,20 +21,7 @@ async function formulas(page) {
     [s.id, s.querySelector('.formula annotation[encoding="application/x-tex"]')?.textContent ?? null])));
 }
 
-test('every view of every family shows its formula, with no KaTeX error and no console error', async () => {
-  const page = await playground.newPage();
-  for (const name of Object.keys(FAMILIES)) {
-    await openPlayground(playground, page, `?encoding=${name}&${LIGHT_QUERY[name] ?? ''}`);
-    const tex = await formulas(page);
-    assert.deepEqual(Object.keys(tex).sort(), [...FAMILIES[name].views].sort(), name);
-    for (const [id, source] of Object.entries(tex)) assert.ok(source?.length > 5, `${name}/${id}: ${source}`);
-    assert.equal(await page.locator('.katex-error').count(), 0, `${name}: a formula KaTeX could not parse`);
-    // The sidebar: the family's formula, typeset by the same module (compare mode and the labs have a description instead).
-    if (!['compare', 'experiment', 'language_model', 'model_profile'].includes(name)) await page.waitForSelector('#family-formula .katex');
-  }
-  assert.deepEqual(page.problems, []);
-  await page.close();
-});
+// Every view of every family shows its formula, with no KaTeX error: families.test.mjs, one load per family.
 
 // The current values, written into the formula: [query, view, strings its TeX holds].
 const CASES = [

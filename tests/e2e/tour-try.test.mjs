@@ -1,20 +1,26 @@
 // Every tour stop's "Try", performed as a reader would (the stop's controls, on the built tour page), and the change
-// the stop promises asserted twice: in the numbers the figure draws (its CSV export) and in the figure's pixels.
+// the stop promises asserted twice: in the numbers the figure draws (its CSV export) and in the figure's pixels. Each stop,
+// as it opens at 1280 x 800 (light), first shows what every stop must (tour-stop.mjs; at 390 x 844: tour.test.mjs).
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { openPlayground, startPlayground } from './browser.mjs';
 import { STOPS } from '../../web/src/tour/stops.js';
+import { assertStopShown } from './tour-stop.mjs';
 
+const SIZE = { width: 1280, height: 800 };
 let playground;
-before(async () => { playground = await startPlayground({ viewport: { width: 1280, height: 800 } }); });
+before(async () => { playground = await startPlayground({ viewport: SIZE, colorScheme: 'light' }); });
 after(async () => { await playground?.close(); });
 
 const stopOf = (id) => STOPS.find((s) => s.id === id);
+const shown = new Set();
 
-/** Opens stop `id` of the tour and waits until it has drawn. */
+/** Opens stop `id` of the tour, waits until it has drawn, and asserts what every stop shows at load (tour-stop.mjs). */
 async function openStop(page, id) {
   await openPlayground(playground, page, `?stop=${id}`, 'tour.html');
+  await assertStopShown(page, stopOf(id), SIZE);
+  shown.add(id);
   return stopOf(id);
 }
 
@@ -294,4 +300,8 @@ test('stop 10: induction with two attention layers is learned at L_train by RoPE
   assert.ok(ends.length <= 12, ends.join(' | '));
   assert.deepEqual(page.problems, []);
   await page.close();
+});
+
+test('every stop loaded by its URL at 1280 x 800 (light) showed its view, its figure within the first screen', () => {
+  assert.deepEqual([...shown].sort(), STOPS.map((s) => s.id).sort());
 });
