@@ -18,6 +18,10 @@ constexpr const char* kBaseAllowed = "a finite number > 1 and <= 1e37";
 
 PairFrequencies pairs_of(const Spec& spec) {
     PairFrequencies pairs{inv_freq(spec), {}, {}, {}};
+    const std::size_t half = std::size_t(spec.d_model / 2);  // up to 2^23 pairs: each list sized once, not grown
+    pairs.wavelength.reserve(pairs.inv_freq.size());
+    pairs.sin_column.reserve(half);
+    pairs.cos_column.reserve(half);
     for (const double w : pairs.inv_freq) pairs.wavelength.push_back(2.0 * M_PI / w);
     for (std::int64_t i = 0; i < spec.d_model / 2; ++i) {
         pairs.sin_column.push_back(column(spec, i, false));

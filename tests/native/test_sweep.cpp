@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -37,7 +38,15 @@ std::string text(const Config& c) {
 
 struct Sweep {
     std::mt19937_64 rng{20261123};
-    std::int64_t refused = 0, finite = 0;
+    std::int64_t refused = 0, finite = 0, repeated_wide = 0;
+    /// Whether the current spec is wider than kWide (its family's width key: sinusoidal's d_model reaches 2^24).
+    bool wide = false;
+    /// Each entry point's calls on wide specs so far: it makes the first kWideCalls of them. The rest are counted and
+    /// skipped: one such call allocates about a second's worth of memory (positionFrequencies' four lists of 2^23
+    /// entries), and the sweep draws the largest widths about 50 times, the same overflow checks each time.
+    std::map<std::string, int> wide_calls;
+    static constexpr double kWide = 1 << 20;
+    static constexpr int kWideCalls = 3;
 
     double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng); }
     template <class T>
@@ -113,6 +122,10 @@ struct Sweep {
 
     /// Runs one call: a refusal must be a BadParam naming its parameter; a result must pass `check`.
     void call(const std::string& what, const Config& spec, const std::function<void()>& f) {
+        if (wide && ++wide_calls[what] > kWideCalls) {
+            ++repeated_wide;
+            return;
+        }
         const auto start = std::chrono::steady_clock::now();
         struct Timer {
             std::chrono::steady_clock::time_point start;
@@ -164,6 +177,8 @@ TEST_CASE("sweep: random specs of every family through every entry point: refuse
         for (const Family* family : families()) {
             const Config spec = s.spec(*family);
             const std::string about = text(spec);
+            const Value* width = find_key(spec, family->width_key);
+            s.wide = width && width->is_number() && width->get<double>() > Sweep::kWide;
             INFO(about);
             if (family->table) {
                 const std::int64_t n = s.pick(std::vector<std::int64_t>{1, 3, 17}), offset = s.pick(offsets);
@@ -229,7 +244,12 @@ TEST_CASE("sweep: random specs of every family through every entry point: refuse
                 CHECK(all_finite(out.output.data(), out.output.size()));
             });
         }
-    INFO("refused " << s.refused << ", finite " << s.finite);
+    INFO("refused " << s.refused << ", finite " << s.finite << ", wide calls past each entry point's first 3: " << s.repeated_wide);
     CHECK(s.refused > 100);
     CHECK(s.finite > 1000);
+    // Every entry point met a wide spec (sinusoidal's table, similarity, frequencies, decay and its head).
+    for (const char* what : {"positionTable", "positionSimilarity", "positionFrequencies", "decay", "attention"}) {
+        INFO(what);
+        CHECK(s.wide_calls[what] >= 1);
+    }
 }
