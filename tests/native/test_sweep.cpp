@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "posenc/attention.hpp"
+#include "posenc/budget.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/rope.hpp"
 #include "posenc/rope_scaling.hpp"
@@ -39,14 +40,30 @@ std::string text(const Config& c) {
 struct Sweep {
     std::mt19937_64 rng{20261123};
     std::int64_t refused = 0, finite = 0, repeated_wide = 0;
-    /// Whether the current spec is wider than kWide (its family's width key: sinusoidal's d_model reaches 2^24).
+    /// Whether the current spec is wide: its family's width key over kWide (sinusoidal's d_model reaches 2^24), or its
+    /// decay's work at distance 1 (the family's estimate: CoPE's draw of npos_max x head_dim) over kWideWork.
     bool wide = false;
     /// Each entry point's calls on wide specs so far: it makes the first kWideCalls of them. The rest are counted and
-    /// skipped: one such call allocates about a second's worth of memory (positionFrequencies' four lists of 2^23
-    /// entries), and the sweep draws the largest widths about 50 times, the same overflow checks each time.
+    /// skipped: one such call costs about a second (four seconds under ASan: positionFrequencies' four lists of 2^23
+    /// entries, CoPE's 2^24 normal draws), and the sweep draws the largest sizes about 50 times, the same overflow
+    /// checks each time.
     std::map<std::string, int> wide_calls;
     static constexpr double kWide = 1 << 20;
+    static constexpr double kWideWork = 1 << 24;
     static constexpr int kWideCalls = 3;
+
+    bool is_wide(const Family& family, const Config& spec) const {
+        const Value* width = find_key(spec, family.width_key);
+        if (width && width->is_number() && width->get<double>() > kWide) return true;
+        if (!family.decay_work) return false;
+        try {
+            double work = 0;
+            for (const budget::Factors& term : family.decay_work(spec, 1)) work += budget::operations(term);
+            return work > kWideWork;
+        } catch (const BadParam&) {
+            return false;  // refused: cheap
+        }
+    }
 
     double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng); }
     template <class T>
@@ -177,8 +194,7 @@ TEST_CASE("sweep: random specs of every family through every entry point: refuse
         for (const Family* family : families()) {
             const Config spec = s.spec(*family);
             const std::string about = text(spec);
-            const Value* width = find_key(spec, family->width_key);
-            s.wide = width && width->is_number() && width->get<double>() > Sweep::kWide;
+            s.wide = s.is_wide(*family, spec);
             INFO(about);
             if (family->table) {
                 const std::int64_t n = s.pick(std::vector<std::int64_t>{1, 3, 17}), offset = s.pick(offsets);
