@@ -192,3 +192,22 @@ export async function typeLongSentence(page) {
     null, { timeout: 60000 });
   await page.waitForFunction(() => !document.querySelector('section.busy-view'), null, { timeout: 60000 });
 }
+
+/**
+ * What the policy would break, read in the page for a root (document or shadow root): <style> elements, Plot charts
+ * without the rules of views.css or wider than their figure (clipped), KaTeX boxes without their sizes, MathML-only
+ * formulas, and KaTeX's fonts loaded in the document. Runs in the page: page.evaluate(`(${styling})(document)`).
+ */
+export async function styling(r) {
+  await document.fonts.ready;
+  const charts = [...r.querySelectorAll('svg.posenc-plot')];
+  return {
+    styleElements: r.querySelectorAll('style').length,
+    charts: charts.length,
+    unstyled: charts.filter((svg) => getComputedStyle(svg).maxWidth !== '100%' || getComputedStyle(svg).display !== 'block').length,
+    clipped: charts.filter((svg) => svg.getBoundingClientRect().right > svg.closest('.figure').getBoundingClientRect().right + 0.5).length,
+    struts: [...r.querySelectorAll('.katex [class*=strut]')].filter((s) => s.style.height).length,
+    mathmlOnly: r.querySelectorAll('.formula .katex > math').length,  // a component's formulas (lib/katex.js)
+    katexFonts: [...document.fonts].filter((f) => f.family.startsWith('KaTeX') && f.status === 'loaded').length,
+  };
+}

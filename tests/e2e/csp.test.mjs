@@ -10,7 +10,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIST, STRICT_CSP, SUB_PATH, drawn, launchBrowser, openPlayground, root, serveStatic } from './browser.mjs';
+import { DIST, STRICT_CSP, SUB_PATH, drawn, launchBrowser, openPlayground, root, serveStatic, styling } from './browser.mjs';
 import { T, writeGguf } from '../gguf-writer.mjs';
 import { FAMILIES } from '../../web/src/families/index.js';
 
@@ -78,25 +78,6 @@ async function formulasTypeset(target, host = null) {
     const views = [...(id ? document.getElementById(id).shadowRoot : document).querySelectorAll('section.view')];
     return views.length > 0 && views.every((s) => s.querySelector('.formula .katex'));
   }, host, { timeout: 30000 });
-}
-
-/**
- * What the policy would break, read in the page for a root (document or shadow root): <style> elements, Plot charts
- * without the rules of views.css or wider than their figure (clipped), KaTeX boxes without their sizes, MathML-only
- * formulas, and KaTeX's fonts loaded in the document.
- */
-async function styling(r) {
-  await document.fonts.ready;
-  const charts = [...r.querySelectorAll('svg.posenc-plot')];
-  return {
-    styleElements: r.querySelectorAll('style').length,
-    charts: charts.length,
-    unstyled: charts.filter((svg) => getComputedStyle(svg).maxWidth !== '100%' || getComputedStyle(svg).display !== 'block').length,
-    clipped: charts.filter((svg) => svg.getBoundingClientRect().right > svg.closest('.figure').getBoundingClientRect().right + 0.5).length,
-    struts: [...r.querySelectorAll('.katex [class*=strut]')].filter((s) => s.style.height).length,
-    mathmlOnly: r.querySelectorAll('.formula .katex > math').length,  // a component's formulas (lib/katex.js)
-    katexFonts: [...document.fonts].filter((f) => f.family.startsWith('KaTeX') && f.status === 'loaded').length,
-  };
 }
 
 // Every family and rope_type under this policy: families.test.mjs, one load each.

@@ -12,7 +12,7 @@
 //   - every slider over more than two decades logarithmic.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { LIGHT_QUERY, STRICT_CSP, SUB_PATH, DIST, launchBrowser, openPlayground, serveStatic } from './browser.mjs';
+import { DIST, LIGHT_QUERY, STRICT_CSP, SUB_PATH, launchBrowser, openPlayground, serveStatic, styling } from './browser.mjs';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { FAMILY_TYPES, ROPE_TYPES } from '../../web/src/describe.js';
 import { CITATIONS } from '../../web/src/citations.js';
@@ -51,20 +51,6 @@ after(async () => {
   await site?.close();
 });
 
-/** What the policy would break (no <style>, Plot's rules, charts within their figure, KaTeX's sizes and fonts). */
-async function styling() {
-  await document.fonts.ready;
-  const charts = [...document.querySelectorAll('svg.posenc-plot')];
-  return {
-    styleElements: document.querySelectorAll('style').length,
-    charts: charts.length,
-    unstyled: charts.filter((svg) => getComputedStyle(svg).maxWidth !== '100%' || getComputedStyle(svg).display !== 'block').length,
-    clipped: charts.filter((svg) => svg.getBoundingClientRect().right > svg.closest('.figure').getBoundingClientRect().right + 0.5).length,
-    struts: [...document.querySelectorAll('.katex [class*=strut]')].filter((s) => s.style.height).length,
-    katexFonts: [...document.fonts].filter((f) => f.family.startsWith('KaTeX') && f.status === 'loaded').length,
-  };
-}
-
 /** The citations ("Name et al. 2020") of the page's text that are not inside a link. */
 function unlinkedCitations() {
   const out = [];
@@ -100,7 +86,7 @@ test('every page of every family, once each under the strict policy: drawn, styl
     for (const v of views) assert.ok(v.children > 0 && !v.error, `${what}: ${v.id} drawn (${v.error})`);
 
     // Styled under the policy.
-    const s = await page.evaluate(styling);
+    const s = await page.evaluate(`(${styling})(document)`);
     assert.equal(s.styleElements, 0, `${what}: no <style> element`);
     assert.equal(s.unstyled, 0, `${what}: every Plot chart has the rules of views.css`);
     assert.equal(s.clipped, 0, `${what}: no chart wider than its figure`);
