@@ -190,7 +190,7 @@ bool finite_or_masked(const xt::xtensor<float, 2>& m) {
 TEST_CASE("sweep: random specs of every family through every entry point: refused by name, or finite", "[sweep]") {
     Sweep s;
     const std::vector<std::int64_t> offsets = {0, 1, 1000, 40000, 1000000, kMaxPosition - 20};
-    for (int round = 0; round < 300; ++round)
+    for (int round = 0; round < 330; ++round)  // 300 before the wide cap; 330 keeps its assertion count (17,842) and more
         for (const Family* family : families()) {
             const Config spec = s.spec(*family);
             const std::string about = text(spec);

@@ -232,7 +232,11 @@ export function createSession({ engine, family, views, frames, place = () => fal
   function drawPartial(st, data, progress) {
     // At most a fifth of the page's time on them: a loss view of 18 long curves takes the better part of a second.
     const start = performance.now();
-    if (start < (st.partialNext ?? 0)) return;
+    if (start < (st.partialNext ?? 0)) {
+      st.pendingPartial = { data, progress, params: st.latest };  // kept: cancel() draws it if no later one came
+      return;
+    }
+    st.pendingPartial = null;
     const drawn = draw(st, st.latest, data);
     st.partialNext = performance.now() + Math.max(PARTIAL_MS, 4 * (performance.now() - start));
     if (drawn.error) return;
@@ -252,6 +256,14 @@ export function createSession({ engine, family, views, frames, place = () => fal
       st.held = null;
       st.deferred = null;
       engine.cancel(keyOf(st));
+      // The job's latest fields, which the throttle kept from this view: drawn now, so that every view keeps the same
+      // state of the job (the table's rows, the curves and the note's count of arms finished agree).
+      const pending = st.pendingPartial;
+      st.pendingPartial = null;
+      if (pending?.params === st.latest) {
+        st.partialNext = 0;
+        drawPartial(st, pending.data, pending.progress);
+      }
       const known = st.settled;
       const partial = st.partial?.params === st.latest ? st.partial : null;  // what it drew of the job it cancels
       st.partial = null;
