@@ -14,7 +14,6 @@
 namespace posenc::rope {
 namespace {
 
-constexpr double kTwoPi = 2.0 * M_PI;
 
 // ---------------------------------------------------------------------------
 // One function per rope_type, all (spec, seq_len) -> Frequencies, as in

@@ -11,7 +11,6 @@
 namespace posenc::rope {
 namespace {
 
-constexpr double kTwoPi = 2.0 * M_PI;
 constexpr double kFloatMaxDouble = double(std::numeric_limits<float>::max());
 
 /// m(s, k) = 0.1 k ln s + 1, 1 for s <= 1: YaRN's get_mscale in double (Python floats).

@@ -12,6 +12,9 @@
 #include "posenc/registry.hpp"
 #include "posenc/transformer_xl.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_attention {
+
 using namespace posenc;
 using namespace posenc::attention;
 using Catch::Matchers::Contains;
@@ -347,3 +350,5 @@ TEST_CASE("set_inputs takes a request's x from a flat array of n * d_model numbe
     Request empty;
     CHECK_THROWS_WITH(run(empty), "attention request: missing required key \"text\" or \"tokens\" (or x)");
 }
+
+}  // namespace posenc_test_attention

@@ -18,6 +18,9 @@
 #include "posenc/registry.hpp"
 #include "posenc/t5.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_bad_inputs {
+
 using namespace posenc;
 
 namespace {
@@ -424,3 +427,5 @@ TEST_CASE("bad inputs: unusual but valid texts are accepted, one token per mark"
         CHECK(finite);
     }
 }
+
+}  // namespace posenc_test_bad_inputs

@@ -14,6 +14,9 @@
 #include "posenc/t5.hpp"
 #include "posenc/transformer_xl.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_bias {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 using Catch::Matchers::Equals;
@@ -334,3 +337,5 @@ TEST_CASE("the registry's entry points check and name their arguments as the JS 
     CHECK_THROWS_WITH(decay(rope, 10, -1), "seed = -1 is invalid: expected an integer in [0, 9007199254740992]");
     CHECK_THROWS_WITH(decay(rope, 1000001, 0), "maxDistance = 1000001 is invalid: expected an integer in [0, 1000000]");
 }
+
+}  // namespace posenc_test_bias

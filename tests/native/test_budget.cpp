@@ -10,6 +10,9 @@
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_budget {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 
@@ -90,3 +93,5 @@ TEST_CASE("budget: a spec over 4 MiB, or nested deeper than 8, is refused at onc
     CHECK_THROWS_WITH(decay(spec(R"({"type":"rope","junk":{"a":{"b":{"c":1}}}})"), 10, 0),
                       Contains("unknown key \"junk\"; accepted keys: type, head_dim"));
 }
+
+}  // namespace posenc_test_budget

@@ -10,6 +10,9 @@
 #include "posenc/sinusoidal.hpp"
 #include "bad_param.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_config {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 
@@ -110,3 +113,5 @@ TEST_CASE("a BadParam carries its param, value and allowed range apart from the 
     CHECK(wrong_family.value == "\"alibi\"");
     CHECK(wrong_family.allowed == "an absolute encoding (sinusoidal, learned, none)");
 }
+
+}  // namespace posenc_test_config

@@ -12,6 +12,9 @@
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_cope {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 
@@ -114,3 +117,5 @@ TEST_CASE("cope: bad specs and requests name their key", "[cope]") {
     CHECK_THROWS_WITH(cope::run(S(R"({"n":2,"d_head":2})"), {q.data(), 4}, {q.data(), 4}, {e.data(), 4}),
                       Contains("npos_max"));
 }
+
+}  // namespace posenc_test_cope

@@ -14,6 +14,9 @@
 #include "posenc/json.hpp"
 #include "posenc/registry.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_deberta {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 
@@ -180,3 +183,5 @@ TEST_CASE("deberta: bad specs name their key", "[deberta]") {
     CHECK_THROWS_WITH(attention_bias(S(R"({"type":"deberta","head_dim":2,"position_buckets":2,"max_relative_positions":4,"rel_embeddings":[1,2,3]})"), 4),
                       Contains("rel_embeddings = a list of 3 numbers is invalid: expected 2 att_span x hidden_size = 2 x 2 x 2 = 8 numbers"));
 }
+
+}  // namespace posenc_test_deberta

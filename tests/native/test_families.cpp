@@ -24,6 +24,9 @@
 #include "posenc/transformer_xl.hpp"
 #include "posenc/xpos.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_families {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 
@@ -255,3 +258,5 @@ TEST_CASE("describe() is the registry's list as JSON: each family once, its keys
     CHECK(json.front() == '{');
     CHECK(json.back() == '}');
 }
+
+}  // namespace posenc_test_families

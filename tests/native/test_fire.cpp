@@ -11,6 +11,9 @@
 #include "posenc/kernels.hpp"
 #include "posenc/registry.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_fire {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 
@@ -200,3 +203,5 @@ TEST_CASE("FIRE at the edges of its ranges stays finite in float32", "[fire]") {
     for (float x : b) REQUIRE(std::isfinite(x));
     CHECK(b(0, 4095) > 1e27f);
 }
+
+}  // namespace posenc_test_fire

@@ -7,6 +7,9 @@
 
 #include "posenc/json.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_json {
+
 using namespace posenc;
 
 namespace {
@@ -216,3 +219,5 @@ TEST_CASE("json_quote writes ASCII JSON that reads back as the same text", "[jso
         CHECK((c.at("s")).get<std::string>() == text);
     }
 }
+
+}  // namespace posenc_test_json

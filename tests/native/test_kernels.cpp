@@ -12,6 +12,9 @@
 #include "posenc/kernels.hpp"
 #include "posenc/simd.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_kernels {
+
 using namespace posenc;
 
 namespace {
@@ -441,3 +444,5 @@ TEST_CASE("installed micro-kernels (set_micro_kernels) run in the products and i
     kernels::matmul_reference(a.data(), b.data(), slow.data(), m, k, n);
     CHECK(fast == slow);
 }
+
+}  // namespace posenc_test_kernels

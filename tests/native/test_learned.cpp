@@ -9,6 +9,9 @@
 #include "posenc/nope.hpp"
 #include "posenc/registry.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_learned {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 
@@ -106,3 +109,5 @@ TEST_CASE("position similarity: sinusoidal depends on i - j only, cosine 1 on th
     CHECK_THROWS_WITH(position_similarity(sin_spec, 5, "l2"), Contains("metric = \"l2\""));
     CHECK_THROWS_WITH(position_similarity(Config{{"type", std::string("alibi")}}, 5, "dot"), Contains("not an absolute encoding"));
 }
+
+}  // namespace posenc_test_learned

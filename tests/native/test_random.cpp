@@ -5,6 +5,9 @@
 
 #include "posenc/random.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_random {
+
 using namespace posenc;
 
 TEST_CASE("portable_log matches libm within 4 ulp over (0, 1e300)", "[random]") {
@@ -45,3 +48,5 @@ TEST_CASE("normals have mean 0 and variance 1; the same seed gives the same stre
     CHECK(same);
     CHECK(differs);
 }
+
+}  // namespace posenc_test_random

@@ -10,6 +10,9 @@
 
 #include "posenc/rope.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_rope {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 using rope::Layout;
@@ -644,3 +647,5 @@ TEST_CASE("float32 range: x up to 3.4e38 / (sqrt(2) attention_factor) rotates to
     CHECK_THROWS_WITH(rope::apply(spec, x, 7), Contains("x = numbers up to 3e+38 in magnitude") &&
                                                    Contains("|x| <= 2.404163e+38"));
 }
+
+}  // namespace posenc_test_rope

@@ -7,6 +7,9 @@
 
 #include "posenc/rope_stacks.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_rope_stacks {
+
 using namespace posenc::rope;
 
 namespace {
@@ -402,3 +405,5 @@ TEST_CASE("transformers refuses a frequency past float32's range (its inv_freq b
         CHECK_THAT(e.what(), Catch::Matchers::Contains("at most 3.4e38"));
     }
 }
+
+}  // namespace posenc_test_rope_stacks

@@ -14,6 +14,9 @@
 #include "posenc/mrope.hpp"
 #include "posenc/nope.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_runtime {
+
 using namespace posenc;
 
 namespace {
@@ -156,3 +159,5 @@ TEST_CASE("mrope: bad inputs name sections, textBefore, gridH, gridW, textAfter"
     CHECK(param_of([] { mrope_positions(0, 2, 2, 257); }) == "textAfter");
     CHECK_NOTHROW(mrope_positions(256, 64, 64, 256));
 }
+
+}  // namespace posenc_test_runtime

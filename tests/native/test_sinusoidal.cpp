@@ -8,6 +8,9 @@
 #include "posenc/registry.hpp"
 #include "posenc/sinusoidal.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_sinusoidal {
+
 using namespace posenc;
 using sinusoidal::Layout;
 using sinusoidal::Spec;
@@ -231,3 +234,5 @@ TEST_CASE("position_table into caller storage: the same bytes, storage asked for
         CHECK_FALSE(asked);
     }
 }
+
+}  // namespace posenc_test_sinusoidal

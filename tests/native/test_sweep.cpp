@@ -24,6 +24,9 @@
 #include "posenc/rope.hpp"
 #include "posenc/rope_scaling.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_sweep {
+
 using namespace posenc;
 
 namespace {
@@ -269,3 +272,5 @@ TEST_CASE("sweep: random specs of every family through every entry point: refuse
         CHECK(s.wide_calls[what] >= 1);
     }
 }
+
+}  // namespace posenc_test_sweep

@@ -16,6 +16,9 @@
 #include "posenc/train_slots.hpp"
 #include "bad_param.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_train {
+
 using namespace posenc;
 using namespace posenc::train;
 
@@ -809,3 +812,5 @@ TEST_CASE("train: the initialisation, the training windows and each head's param
     CHECK(head_seed(0, 1, 0) != head_seed(0, 0, 4));
     CHECK(head_seed(7, 3, 2) < (std::uint64_t(1) << 53));  // a spec's seed
 }
+
+}  // namespace posenc_test_train

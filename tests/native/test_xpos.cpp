@@ -7,6 +7,9 @@
 
 #include "posenc/xpos.hpp"
 
+// A namespace of its own: the test files also build as one translation unit (CMake's unity build).
+namespace posenc_test_xpos {
+
 using namespace posenc;
 using Catch::Matchers::Contains;
 
@@ -70,3 +73,5 @@ TEST_CASE("bad xpos input throws naming the key", "[xpos][errors]") {
     CHECK_THROWS_WITH(spec_of({{"rope_theta", 1.0}}), Contains("rope_theta = 1"));
     CHECK_THROWS_WITH(spec_of({{"rope_scaling", 1.0}}), Contains("unknown key \"rope_scaling\""));
 }
+
+}  // namespace posenc_test_xpos

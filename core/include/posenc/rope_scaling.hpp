@@ -7,6 +7,7 @@
 // their ranges from the same table, so what the page shows is what parse enforces.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,9 @@ class SpecReader;
 }
 
 namespace posenc::rope {
+
+/// 2 pi: radians per turn, which turns a frequency (radians per token) into its wavelength (tokens).
+inline constexpr double kTwoPi = 2.0 * M_PI;
 
 struct Scaling;
 struct Spec;
