@@ -10,6 +10,7 @@ export function createWarnings(box) {
   const items = [];
   function draw() {
     box.hidden = items.length === 0;
+    if (box.hidden) { box.replaceChildren(); return; }
     const list = document.createElement('ul');
     for (const w of items) {
       const item = document.createElement('li');

@@ -142,9 +142,25 @@ async function commit(changed = null) {
   history[burst ? 'replaceState' : 'pushState'](null, '', `${location.pathname}${query}${location.hash}`);
 }
 
-/** Loads the state the URL holds (first load, Back, Forward). */
+let loads = 0;
+/**
+ * Loads the state the URL holds (first load, Back, Forward). body[data-ready] is "false" from its first step until the
+ * latest load has drawn (or refused) it: a host or a test waits for "true".
+ */
 async function loadLocation() {
+  const mine = ++loads;
+  document.body.dataset.ready = 'false';
+  try {
+    await loadState();
+  } finally {
+    if (mine === loads) document.body.dataset.ready = 'true';
+  }
+}
+
+async function loadState() {
   const { name, raw, warnings: found } = await readLink(new URLSearchParams(location.search));
+  // The warnings are the shown link's: a link left by Back or Forward takes its own.
+  warnings.clear();
   for (const w of found) warnings.add(w);
   applied = location.search;
   let target = null;
@@ -333,7 +349,6 @@ function followViews(s) {
 }
 
 await loadLocation();
-document.body.dataset.ready = 'true';
 // A deep link (#decay) lands on its view once the figures above it have their sizes.
 /** The element id a link's #fragment names (percent-decoded; as written when it is not valid percent-encoding). */
 function fragmentId(hash) {
