@@ -18,7 +18,9 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
   '.txt': 'text/plain; charset=utf-8' };
 
 /**
- * A static file server for `dir` under `prefix`, on a free loopback port.
+ * A static file server for `dir` under `prefix`, on a free loopback port. Like a static host, it sends each file's ETag
+ * (here with Cache-Control: no-cache): a page loaded again revalidates its files (304), and Chromium reuses its
+ * compiled scripts and WebAssembly; every request still reaches the server (and `requests`).
  * @param {object} o
  * @param {boolean} [o.cors]  send Access-Control-Allow-Origin: *
  * @param {(file: string, text: string) => string} [o.rewriteHtml]  changes an HTML file on its way out
@@ -40,9 +42,15 @@ export async function serveStatic(dir, { prefix = '/', cors = false, host = '127
       response.writeHead(404).end();
       return;
     }
-    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...everyFile };
+    const stat = fs.statSync(file);
+    const etag = `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
+    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', etag, ...everyFile };
     if (cors) headers['access-control-allow-origin'] = '*';
     if (file.endsWith('.html')) Object.assign(headers, htmlHeaders);
+    if (request.headers['if-none-match'] === etag && !(rewriteHtml && file.endsWith('.html'))) {
+      response.writeHead(304, headers).end();
+      return;
+    }
     response.writeHead(200, headers);
     if (rewriteHtml && file.endsWith('.html')) response.end(rewriteHtml(file, fs.readFileSync(file, 'utf8')));
     else fs.createReadStream(file).pipe(response);
@@ -139,6 +147,21 @@ export const LIGHT_QUERY = {
  */
 export async function openPlayground(playground, page, query = '', file = '', timeout = 30000) {
   await page.goto(`${playground.url}${file}${query}`);
+  await page.waitForSelector('body[data-ready=true]', { timeout });
+  await page.waitForSelector('section.view .figure > *');
+}
+
+/**
+ * Shows `query` (a URL's search and #fragment) in a page already open on the playground, as Back and Forward do:
+ * main.js's popstate handler loads the state in place (the same loadLocation a first load runs), without loading the
+ * page, its modules and its engine again. Waits until it has drawn every view (body[data-ready] goes "false" at
+ * once, "true" when the state is drawn or refused), like openPlayground. A query the page shows already loads nothing.
+ */
+export async function navigate(page, query, timeout = 30000) {
+  await page.evaluate((q) => {
+    history.pushState(null, '', q || location.pathname);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, query);
   await page.waitForSelector('body[data-ready=true]', { timeout });
   await page.waitForSelector('section.view .figure > *');
 }

@@ -5,7 +5,7 @@
 // ticks read 0, 500, 1k; a heatmap with more rows than pixels says so.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { navigate, openPlayground, startPlayground } from './browser.mjs';
 import { loadPosenc } from '../wasm/load.mjs';
 import { FAMILIES, parametersOf } from '../../web/src/families/index.js';
 import { defaultsOf, parse } from '../../web/src/state.js';
@@ -46,11 +46,14 @@ test('the message beside a control names the core\'s range for that value', asyn
     ['alibi', '', 'n_heads', '5000'],
     ['kerple', 'weights=random', 'r1', '0'],  // its own r1: the trained set's controls are hidden
   ];
-  for (const [name, query, control, value] of cases) {
+  for (const [i, [name, query, control, value]] of cases.entries()) {
     const raw = Object.fromEntries(new URLSearchParams(query));
     const expected = coreError(name, { ...raw, [control]: value });
     assert.ok(expected, `${name} ${control} = ${value}: the core refuses it`);
-    await openPlayground(playground, page, `?encoding=${name}${query ? `&${query}` : ''}`);
+    // One load, then each link in place (as Back and Forward load a state; browser.mjs navigate).
+    const link = `?encoding=${name}${query ? `&${query}` : ''}`;
+    if (i === 0) await openPlayground(playground, page, link);
+    else await navigate(page, link);
     await page.fill(`#control-${control}`, value);
     await page.waitForFunction((c) => document.getElementById(`error-${c}`).textContent !== '', control);
     const message = await shownError(page, control);
@@ -73,7 +76,7 @@ test('a value the core accepts is not refused by the page', async () => {
   assert.match(await page.textContent('#heatmap .note'), /128 × 2000 entries/);
   // n_heads = 100: the page once said [1, 64]; the heads view draws the first 64 and says so.
   assert.equal(coreError('alibi', { n_heads: '100' }), null);
-  await openPlayground(playground, page, '?encoding=alibi&n_heads=100');
+  await navigate(page, '?encoding=alibi&n_heads=100');
   await page.waitForSelector('#heads .note');
   assert.equal(await shownError(page, 'n_heads'), '');
   assert.equal(await page.locator('#heads canvas').count(), 64);
@@ -104,7 +107,7 @@ test('llama3\'s 1 and 4 sit mid-slider; a log slider of an even integer gives ev
     assert.ok(at > 0.25 && at < 0.75, `${control} = ${value} at ${at.toFixed(2)} of its slider`);
   }
   // A log slider of an even integer gives even integers (10^2.5 = 316.2: 316 or 318 on the slider's grid).
-  await openPlayground(playground, page, '');
+  await navigate(page, '');
   await page.$eval('[name="d_model-slider"]', (s) => { s.value = '2.5'; s.dispatchEvent(new Event('input', { bubbles: true })); });
   const dModel = Number(await page.inputValue('#control-d_model'));
   assert.ok(Number.isInteger(dModel) && dModel % 2 === 0 && dModel >= 310 && dModel <= 320, String(dModel));
@@ -121,7 +124,7 @@ test('a preset label turns "custom" when a value differs from the preset, from a
   await page.waitForFunction(() => !location.search.includes('preset='));
   // The bare preset link, and one with only a view setting, keep the label.
   for (const query of ['?encoding=rope&preset=llama-3.1-8b', '?encoding=rope&preset=llama-3.1-8b&seq_len=16384&pair=30']) {
-    await openPlayground(playground, page, query);
+    await navigate(page, query);
     assert.equal(await page.inputValue('#control-preset'), 'llama-3.1-8b', query);
     assert.equal(await page.inputValue('#control-rope_theta'), '500000', query);
   }
@@ -140,8 +143,9 @@ const decayTicks = (page) => page.$$eval('#decay .figure svg', (svgs) => svgs
 
 test('the decay plots share their x axis, label ticks 0, 200, ..., 1k, and name the shaded region truthfully', async () => {
   const page = await playground.newPage();
-  for (const query of ['?encoding=rope&max_distance=2000&max_position_embeddings=1000', '?encoding=xpos&max_distance=2000']) {
-    await openPlayground(playground, page, query);
+  for (const [i, query] of ['?encoding=rope&max_distance=2000&max_position_embeddings=1000', '?encoding=xpos&max_distance=2000'].entries()) {
+    if (i === 0) await openPlayground(playground, page, query);
+    else await navigate(page, query);
     const [upper, lower, ...rest] = await decayTicks(page);
     assert.equal(rest.length, 0, query);
     assert.deepEqual(lower, upper, `${query}: the same ticks at the same x`);
@@ -153,7 +157,7 @@ test('the decay plots share their x axis, label ticks 0, 200, ..., 1k, and name 
   const xposText = await page.innerText('#decay .figure');
   assert.match(xposText, /extrapolation: past 1,024 tokens\s+\(the training length\)/);
   assert.doesNotMatch(xposText, /max_position_embeddings/);
-  await openPlayground(playground, page, '?encoding=rope&max_distance=2000&max_position_embeddings=1000');
+  await navigate(page, '?encoding=rope&max_distance=2000&max_position_embeddings=1000');
   assert.match(await page.innerText('#decay .figure'), /extrapolation: past 1,000 tokens\s+\(max_position_embeddings\)/);
   assert.deepEqual(page.problems, []);
   await page.close();
@@ -164,14 +168,14 @@ test('a heatmap with more rows or columns than pixels says that neighbours share
   await openPlayground(playground, page, '?n=128');
   assert.equal(await page.locator('#heatmap .note').count(), 0, '128 rows fit');
   // 400 rows: fewer than the engine's preview limit, more than the figure's pixels.
-  await openPlayground(playground, page, '?n=400');
+  await navigate(page, '?n=400');
   const pixels = await page.$eval('#heatmap canvas.matrix', (c) => Math.floor(c.getBoundingClientRect().height * devicePixelRatio));
   assert.ok(pixels < 400, `${pixels} pixels`);
   assert.equal(await page.textContent('#heatmap .note.shared-pixels'),
     `400 rows on ${pixels} screen pixels: neighbouring rows share a pixel, so fine stripes can show moiré; ` +
     'hover (or the arrow keys) still gives every exact value.');
   // 4096 x 1024: averaged in the worker, and the averages still outnumber the pixels.
-  await openPlayground(playground, page, '?n=4096&d_model=1024');
+  await navigate(page, '?n=4096&d_model=1024');
   assert.match(await page.textContent('#heatmap .note:not(.shared-pixels)'), /^4096 × 1024 entries on \d+ × \d+ pixels: each pixel shows the mean/);
   assert.match(await page.textContent('#heatmap .note.shared-pixels'), /^\d+ averaged rows on \d+ screen pixels.*: neighbouring rows/);
   assert.deepEqual(page.problems, []);

@@ -10,7 +10,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIST, STRICT_CSP, SUB_PATH, drawn, launchBrowser, openPlayground, root, serveStatic, styling } from './browser.mjs';
+import { DIST, STRICT_CSP, SUB_PATH, drawn, launchBrowser, navigate, openPlayground, root, serveStatic, styling } from './browser.mjs';
 import { T, writeGguf } from '../gguf-writer.mjs';
 import { FAMILIES } from '../../web/src/families/index.js';
 
@@ -163,11 +163,13 @@ test('the example post on another origin, under its own strict policy: the ifram
 
 test('markup in every URL parameter of every family, and typed in the sentence box, shows as text', async () => {
   const page = await watchedPage([site.origin]);
-  for (const type of TYPES) {
-    // Every control's parameter (the page's table: one load a family, checked against the controls drawn below).
+  for (const [i, type] of TYPES.entries()) {
+    // Every control's parameter (the page's table: one link a family, checked against the controls drawn below); one
+    // load, then each link shown in place (browser.mjs navigate).
     const names = FAMILIES[type].parameters.map((p) => p.name);
     const query = new URLSearchParams([['encoding', type], ...names.map((n) => [n, MARKUP])]);
-    await openPlayground(site, page, `?${query}`);
+    if (i === 0) await openPlayground(site, page, `?${query}`);
+    else await navigate(page, `?${query}`);
     const rows = await page.$$eval('#controls [data-name]', (all) => all.map((r) => r.dataset.name));
     assert.deepEqual(rows.filter((n) => n !== 'encoding'), names, `${type}: the controls are the family's parameters`);
     const shown = await page.evaluate(() => ({

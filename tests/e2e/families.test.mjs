@@ -12,7 +12,7 @@
 //   - every slider over more than two decades logarithmic.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIST, LIGHT_QUERY, STRICT_CSP, SUB_PATH, launchBrowser, openPlayground, serveStatic, styling } from './browser.mjs';
+import { DIST, LIGHT_QUERY, STRICT_CSP, SUB_PATH, launchBrowser, navigate, openPlayground, serveStatic, styling } from './browser.mjs';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { FAMILY_TYPES, ROPE_TYPES } from '../../web/src/describe.js';
 import { CITATIONS } from '../../web/src/citations.js';
@@ -72,9 +72,11 @@ test('every page of every family, once each under the strict policy: drawn, styl
     if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== site.origin) offOrigin.push(request.url());
   });
   const known = new Set(CITATIONS.map(([, url]) => url));
-  for (const { name, query } of PAGES) {
+  for (const [i, { name, query }] of PAGES.entries()) {
     const what = `?${query}`;
-    await openPlayground(site, page, what);
+    // One load, then each page as Back and Forward show it (browser.mjs navigate): the same state, drawn in place.
+    if (i === 0) await openPlayground(site, page, what);
+    else await navigate(page, what);
     await page.waitForFunction(() => [...document.querySelectorAll('section.view')].every((s) => s.querySelector('.formula .katex')),
       null, { timeout: 30000 });
 

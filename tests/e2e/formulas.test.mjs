@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DIST, SUB_PATH, launchBrowser, openPlayground, serveStatic, startPlayground } from './browser.mjs';
+import { DIST, SUB_PATH, launchBrowser, navigate, openPlayground, serveStatic, startPlayground } from './browser.mjs';
 
 let playground;
 before(async () => { playground = await startPlayground(); });
@@ -51,8 +51,9 @@ const CASES = [
 
 test('the formulas carry the current values', async () => {
   const page = await playground.newPage();
-  for (const [query, view, strings] of CASES) {
-    await openPlayground(playground, page, query);
+  for (const [i, [query, view, strings]] of CASES.entries()) {
+    if (i === 0) await openPlayground(playground, page, query);
+    else await navigate(page, query);  // in place, as Back and Forward load a state
     await formulas(page);
     // A formula is typeset from the values first, then again with what its view drew (the core's numbers).
     await page.waitForFunction(([id, wanted]) => {
