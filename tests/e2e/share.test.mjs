@@ -52,7 +52,10 @@ test('share: the link, the iframe and the component snippets carry the view and 
 
 test('committed changes are history steps: Back and Forward restore them', async () => {
   const page = await playground.newPage();
-  await openPlayground(playground, page, '?n=32');
+  // A link with a refused value: its warning, and the URL written without it.
+  await openPlayground(playground, page, '?n=32&base=-1');
+  assert.match(await page.textContent('#warnings li'), /^base = -1 is invalid/);
+  assert.equal(await page.evaluate(() => location.search), '?n=32');
   await page.fill('#control-d_model', '64');
   await page.press('#control-d_model', 'Enter');  // commits (a change event)
   await page.waitForFunction(() => location.search === '?n=32&d_model=64');
@@ -66,6 +69,11 @@ test('committed changes are history steps: Back and Forward restore them', async
   await page.goBack();
   await page.waitForFunction(() => document.getElementById('control-d_model').value === '128');
   await page.waitForFunction(() => document.querySelector('#heatmap canvas.matrix').width === 128);
+  // Back at the first entry: its URL holds no refused value, so no warning (the warnings are the shown link's), and
+  // the page says when it has drawn it (body[data-ready], as after a first load).
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.locator('#warnings li').count(), 0);
+  assert.equal(await page.isHidden('#warnings'), true);
   await page.goForward();
   await page.waitForFunction(() => document.getElementById('control-d_model').value === '64');
   // The table of contents changes the URL's fragment (a step too), and keeps the query.
