@@ -4,7 +4,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { navigate, openPlayground, startPlayground } from './browser.mjs';
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 let playground;
@@ -23,8 +23,9 @@ for (const scheme of ['light', 'dark']) {
   test(`axe: no serious or critical violation on the playground, the tour and an embed (${scheme})`, async () => {
     const page = await playground.newPage();
     await page.emulateMedia({ colorScheme: scheme });
-    for (const query of ['', '?encoding=rope', '?encoding=alibi', '?encoding=model_profile&model=llama-4-scout']) {
-      await openPlayground(playground, page, query);
+    for (const [i, query] of ['', '?encoding=rope', '?encoding=alibi', '?encoding=model_profile&model=llama-4-scout'].entries()) {
+      if (i === 0) await openPlayground(playground, page, query);
+      else await navigate(page, query);  // in place, as Back and Forward show a state
       assert.deepEqual(await seriousViolations(page), [], `playground ${query}`);
     }
     await openPlayground(playground, page, '?stop=why-order', 'tour.html');
