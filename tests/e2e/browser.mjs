@@ -65,22 +65,31 @@ export async function serveStatic(dir, { prefix = '/', cors = false, host = '127
   };
 }
 
+/** Chromium's flags for every test browser: no sandbox (containers), no GPU, nothing fetched from elsewhere. */
+export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 /**
- * Headless Chromium with a fresh profile. Every page it opens records, in page.problems, its console errors and
- * warnings, its uncaught errors, and every Content-Security-Policy violation of any of its frames (the built pages
- * carry the strict policy with Trusted Types, scripts/csp.mjs: a string that reached a script sink shows here).
+ * Headless Chromium with a fresh profile: a context of its own. Under `npm test` (scripts/with-browser.mjs sets
+ * POSENC_BROWSER_WS) it is a new context of the one browser the whole run shares, which saves a browser start a file
+ * (about 1.5 s); alone (`node --test tests/e2e/x.test.mjs`), or given its own Chromium flags (`args`), its own browser.
+ * Every page it opens records, in page.problems, its console errors and warnings, its uncaught errors, and every
+ * Content-Security-Policy violation of any of its frames (the built pages carry the strict policy with Trusted Types,
+ * scripts/csp.mjs: a string that reached a script sink shows here).
+ * @param {object} [options]  context options (viewport, colorScheme), or args: Chromium's flags (a browser of its own)
  */
 export async function launchBrowser(options = {}) {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 1000 },
-    acceptDownloads: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    ...options,
-  });
+  const contextOptions = { viewport: { width: 1280, height: 1000 }, acceptDownloads: true, ...options };
+  let context;
+  let shared = null;
+  let profile = null;
+  if (process.env.POSENC_BROWSER_WS && !options.args) {
+    shared = await chromium.connect(process.env.POSENC_BROWSER_WS);
+    context = await shared.newContext(contextOptions);
+  } else {
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS, ...contextOptions });
+  }
   await context.exposeBinding('posencPolicyViolation', ({ page, frame }, text) => page?.problems?.push(`violation in ${frame.url()}: ${text}`));
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
@@ -99,7 +108,8 @@ export async function launchBrowser(options = {}) {
     },
     async close() {
       await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
+      if (shared) await shared.close();  // disconnects; the run's browser stays for the next file
+      else fs.rmSync(profile, { recursive: true, force: true });
     },
   };
 }

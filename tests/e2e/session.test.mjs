@@ -11,12 +11,12 @@
 import fs from 'node:fs';
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { drawn, openPlayground, startPlayground } from './browser.mjs';
+import { BROWSER_ARGS, drawn, openPlayground, startPlayground } from './browser.mjs';
 
 let playground;
 before(async () => {
-  playground = await startPlayground({ args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--js-flags=--expose-gc'] });
+  // A browser of its own (its flags): gc() in the page, and its renderers among this process's descendants.
+  playground = await startPlayground({ args: [...BROWSER_ARGS, '--js-flags=--expose-gc'] });
 });
 after(async () => { await playground?.close(); });
 
