@@ -2,8 +2,7 @@
 // every attention view; 2048 tokens work and 2049 are refused beside the box.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { downloaded, openPlayground, startPlayground } from './browser.mjs';
 import { loadPosenc } from '../wasm/load.mjs';
 
 let pe;
@@ -39,7 +38,7 @@ test('typing a sentence updates every attention view', async () => {
 
 async function download(page, selector) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  return JSON.parse(fs.readFileSync(await file.path(), 'utf8'));
+  return JSON.parse((await downloaded(file)).toString('utf8'));
 }
 
 /** The spread (largest − least weight) of each row of an [n, n] map. */

@@ -76,14 +76,16 @@ export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', 
  * Every page it opens records, in page.problems, its console errors and warnings, its uncaught errors, and every
  * Content-Security-Policy violation of any of its frames (the built pages carry the strict policy with Trusted Types,
  * scripts/csp.mjs: a string that reached a script sink shows here).
- * @param {object} [options]  context options (viewport, colorScheme), or args: Chromium's flags (a browser of its own)
+ * @param {object} [options]  context options (viewport, colorScheme); args: Chromium's flags, or ownBrowser: true, for
+ *   a browser of its own (one that reads this machine's files where a test gives it a path: setInputFiles of a file on
+ *   disk would be copied whole to a connected browser)
  */
-export async function launchBrowser(options = {}) {
+export async function launchBrowser({ ownBrowser = false, ...options } = {}) {
   const contextOptions = { viewport: { width: 1280, height: 1000 }, acceptDownloads: true, ...options };
   let context;
   let shared = null;
   let profile = null;
-  if (process.env.POSENC_BROWSER_WS && !options.args) {
+  if (process.env.POSENC_BROWSER_WS && !options.args && !ownBrowser) {
     shared = await chromium.connect(process.env.POSENC_BROWSER_WS);
     context = await shared.newContext(contextOptions);
   } else {
@@ -159,6 +161,18 @@ export async function openPlayground(playground, page, query = '', file = '', ti
   await page.goto(`${playground.url}${file}${query}`);
   await page.waitForSelector('body[data-ready=true]', { timeout });
   await page.waitForSelector('section.view .figure > *');
+}
+
+/**
+ * The bytes of a playwright Download: read through its stream, which works both in a browser of the test's own and in
+ * the run's shared one (a connected browser's download has no local path).
+ * @param {import('playwright-core').Download} download
+ * @returns {Promise<Buffer>}
+ */
+export async function downloaded(download) {
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 /**

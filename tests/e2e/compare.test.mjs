@@ -3,7 +3,7 @@
 // the embed, and a bad configuration named beside its own box.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { downloaded, openPlayground, startPlayground } from './browser.mjs';
 
 let playground;
 before(async () => { playground = await startPlayground(); });
@@ -82,7 +82,7 @@ test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the 
   const page = await playground.newPage();
   await openPlayground(playground, page, '?d_model=16&base=100&dot_distance=40');
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('#dot-decay [data-export=csv]')]);
-  const lines = (await import('node:fs')).readFileSync(await file.path(), 'utf8').trim().split('\n');
+  const lines = (await downloaded(file)).toString('utf8').trim().split('\n');
   assert.equal(lines.length, 42);
   for (const m of [0, 1, 7, 40]) {
     let expected = 0;
@@ -139,7 +139,7 @@ test('the cross-family decay\'s one scale is a switch away: raw logits, where AL
   await openPlayground(playground, page, '?encoding=sinusoidal&compare_values=raw');
   assert.match((await page.$$eval('#compare svg', (svgs) => svgs.map((s) => s.textContent))).join(' '), /f\(m\): logit/);
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('#compare [data-export=csv]')]);
-  const lines = (await import('node:fs')).readFileSync(await file.path(), 'utf8').trim().split('\n').map((l) => l.split(','));
+  const lines = (await downloaded(file)).toString('utf8').trim().split('\n').map((l) => l.split(','));
   const last = lines[lines.length - 1];
   assert.equal(Number(last[lines[0].indexOf('ALiBi_f')]), -0.5 * Number(last[0]));
   assert.ok(Number(last[0]) >= 255, last[0]);

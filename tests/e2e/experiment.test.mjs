@@ -5,8 +5,7 @@
 // exports; and the default experiment's time.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { drawn, openPlayground, startPlayground } from './browser.mjs';
+import { downloaded, drawn, openPlayground, startPlayground } from './browser.mjs';
 import { DROPE_ARM, SCALING_ARMS, TRAINED } from '../../web/src/labs/experiment.js';
 
 const ARMS = [...TRAINED, DROPE_ARM, ...SCALING_ARMS];
@@ -18,7 +17,7 @@ after(async () => { await playground?.close(); });
 /** The CSV export of view `id`, as lines. */
 async function csvOf(page, id) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(`#${id} [data-export=csv]`)]);
-  return fs.readFileSync(await file.path(), 'utf8').trim().split('\n');
+  return (await downloaded(file)).toString('utf8').trim().split('\n');
 }
 
 test('a short experiment draws accuracy against length and the loss curves of every encoding and DroPE', async () => {

@@ -4,8 +4,7 @@
 // a bad list of encodings is named beside its control and the figures stay.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { drawn, openPlayground, startPlayground } from './browser.mjs';
+import { downloaded, drawn, openPlayground, startPlayground } from './browser.mjs';
 
 let playground;
 before(async () => { playground = await startPlayground(); });
@@ -47,7 +46,7 @@ test('a short language-model run draws every view of the lab for each encoding, 
   assert.match(await page.textContent('#family-formula'), /Moby-Dick; or, The Whale, Herman Melville \(1851\), public domain.*Apache-2\.0/);
   // The CSV of perplexity against length: 2 encodings x 6 lengths.
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('#lm-extrapolation [data-export=csv]')]);
-  const csv = fs.readFileSync(await file.path(), 'utf8').trim().split('\n');
+  const csv = (await downloaded(file)).toString('utf8').trim().split('\n');
   assert.equal(csv[0], 'encoding,eval_length,perplexity,loss_nats,next_char_accuracy');
   assert.deepEqual(csv.slice(1).map((l) => l.split(',').slice(0, 2).join(',')),
     ['rope', 'alibi'].flatMap((e) => [4, 8, 16, 32, 64, 128].map((n) => `${e},${n}`)));

@@ -11,7 +11,8 @@ import { openPlayground, startPlayground } from './browser.mjs';
 import { T, writeGguf } from '../gguf-writer.mjs';
 
 let playground;
-before(async () => { playground = await startPlayground(); });
+// A browser of its own: the 10 GB file below is given by its path, which a shared (connected) browser would copy whole.
+before(async () => { playground = await startPlayground({ ownBrowser: true }); });
 after(async () => { await playground?.close(); });
 
 const figureText = (page, id) => page.innerText(`#${id} .figure`);

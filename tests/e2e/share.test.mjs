@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST, SUB_PATH, navigate, openPlayground, serveStatic, startPlayground } from './browser.mjs';
+import { DIST, downloaded, navigate, openPlayground, serveStatic, startPlayground, SUB_PATH } from './browser.mjs';
 import { loadPosenc } from '../wasm/load.mjs';
 
 let playground;
@@ -19,7 +19,7 @@ after(async () => { await playground?.close(); });
 /** Saves what clicking `selector` downloads, and returns its name and text. */
 async function download(page, selector) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  const text = fs.readFileSync(await file.path(), 'utf8');
+  const text = (await downloaded(file)).toString('utf8');
   return { name: file.suggestedFilename(), text };
 }
 
@@ -113,7 +113,7 @@ test('the heatmap CSV holds the values the engine returns for that state; JSON, 
   assert.match(svg, />↓ position \(token\)</, 'the axis label');
   assert.match(svg, />PE value</, 'the legend');
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('#heatmap [data-export=png]')]);
-  const bytes = fs.readFileSync(await file.path());
+  const bytes = await downloaded(file);
   assert.deepEqual([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join(''), 'PNG');
   const width = bytes.readUInt32BE(16);
   const figureWidth = await page.$eval('#heatmap .figure', (f) => f.getBoundingClientRect().width);

@@ -3,8 +3,7 @@
 // as it opens at 1280 x 800 (light), first shows what every stop must (tour-stop.mjs; at 390 x 844: tour.test.mjs).
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { downloaded, openPlayground, startPlayground } from './browser.mjs';
 import { STOPS } from '../../web/src/tour/stops.js';
 import { assertStopShown } from './tour-stop.mjs';
 
@@ -27,7 +26,7 @@ async function openStop(page, id) {
 /** The CSV export of the stop's view: the header's names and the rows, as strings. */
 async function csvOf(page, view) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.click(`#stop-view #${view} [data-export=csv]`)]);
-  const [head, ...rows] = fs.readFileSync(await file.path(), 'utf8').trim().split('\n').map((line) => line.split(','));
+  const [head, ...rows] = (await downloaded(file)).toString('utf8').trim().split('\n').map((line) => line.split(','));
   return { head, rows, column: (name) => rows.map((r) => Number(r[head.indexOf(name)])) };
 }
 
