@@ -1,4 +1,4 @@
-// What every tour stop must show once it has loaded by its own URL (tour.test.mjs at 390 x 844, tour-try.test.mjs at
+// What every tour stop must show once it is up (shown in place: tour.test.mjs at 390 x 844; loaded by its own URL: tour-try.test.mjs at
 // 1280 x 800, before each Try): its title and place, its view drawn, no error or warning, nothing wider than the
 // screen, and the figure first: within the first screen, the Try's controls above it and the rest folded below.
 import assert from 'node:assert/strict';

@@ -1,8 +1,8 @@
-// The guided tour (tour.html): every stop loads by its own URL and draws its view at a phone's width, dark (at a
+// The guided tour (tour.html): every stop draws its view at a phone's width, dark (loaded by its own URL at a
 // desktop's, light: tour-try.test.mjs); ← / → and the links move between stops, each a history step; the playground links to it.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { navigate, openPlayground, startPlayground } from './browser.mjs';
 import { STOPS } from '../../web/src/tour/stops.js';
 import { assertStopShown } from './tour-stop.mjs';
 
@@ -13,14 +13,16 @@ after(async () => { await playground?.close(); });
 /** Opens the tour at `query` and waits until its stop has drawn. */
 const openTour = (page, query) => openPlayground(playground, page, query, 'tour.html');
 
-// At 1280 x 800 (light) tour-try.test.mjs checks the same of every stop as it opens it for its Try.
-test('every stop loads by its URL and draws its view, its figure within the first screen, at 390 x 844 (dark)', async () => {
+// At 1280 x 800 (light) tour-try.test.mjs checks the same of every stop as it loads it by its URL for its Try; here the
+// first stop loads, and each next is shown in place, as Back and Forward show it (the tour's popstate).
+test('every stop draws its view, its figure within the first screen, at 390 x 844 (dark)', async () => {
   const page = await playground.newPage();
   const size = { width: 390, height: 844 };
   await page.setViewportSize(size);
   await page.emulateMedia({ colorScheme: 'dark' });
-  for (const stop of STOPS) {
-    await openTour(page, `?stop=${stop.id}`);
+  for (const [i, stop] of STOPS.entries()) {
+    if (i === 0) await openTour(page, `?stop=${stop.id}`);
+    else await navigate(page, `?stop=${stop.id}`);
     await assertStopShown(page, stop, size);
   }
   assert.deepEqual(page.problems, []);
