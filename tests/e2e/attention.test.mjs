@@ -2,7 +2,7 @@
 // every attention view; 2048 tokens work and 2049 are refused beside the box.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { downloaded, openPlayground, startPlayground } from './browser.mjs';
+import { downloaded, navigate, openPlayground, startPlayground } from './browser.mjs';
 import { loadPosenc } from '../wasm/load.mjs';
 
 let pe;
@@ -19,8 +19,11 @@ const keyLabels = (page) => page.$$eval('#attention svg [aria-label="x-axis tick
 
 test('typing a sentence updates every attention view', async () => {
   const page = await playground.newPage();
-  for (const [encoding, views] of Object.entries(ATTENTION_VIEWS)) {
-    await openPlayground(playground, page, `?encoding=${encoding}&d_model=16&head_dim=16&trained_head=false`);
+  for (const [i, [encoding, views]] of Object.entries(ATTENTION_VIEWS).entries()) {
+    // One load, then each family shown in place (as Back and Forward show a state): the sentence back at its default.
+    const query = `?encoding=${encoding}&d_model=16&head_dim=16&trained_head=false`;
+    if (i === 0) await openPlayground(playground, page, query);
+    else await navigate(page, query);
     assert.deepEqual(await keyLabels(page), ['the', 'dog', 'chased', 'the', 'cat']);
     const before = await Promise.all(views.map((id) => page.innerHTML(`#${id} .figure`)));
     await page.fill('#control-text', 'A rose is a rose!');
@@ -78,7 +81,7 @@ test('the untrained head: the ablation outlines the repeated word and the word-o
   assert.ok(titles.includes(`difference, with positions: largest ${largestDifference(a, b).toPrecision(3)}`), titles.join(' | '));
 
   // A causal mask: the note says the mask alone breaks the symmetry; another sentence is flagged.
-  await openPlayground(playground, page, '?encoding=alibi&trained_head=false&attn_causal=true&text=the+cat+sat+on+the+mat&text2=a+long+sentence+of+other+words');
+  await navigate(page, '?encoding=alibi&trained_head=false&attn_causal=true&text=the+cat+sat+on+the+mat&text2=a+long+sentence+of+other+words');
   assert.match(await page.textContent('#ablation .causal-note'), /mask alone breaks the symmetry/);
   assert.match((await page.$$eval('#ablation p.note', (p) => p.map((x) => x.textContent))).join(' '), /rows different without positions \(the causal mask\)/);
   assert.match(await page.textContent('#word-order .warning-note'), /do not hold the same words \(only in the first: “the”, “cat”/);
@@ -95,7 +98,7 @@ test('the four terms each on their own scale; the worked example prints the head
 
   for (const [encoding, spec] of [['sinusoidal', { type: 'sinusoidal', d_model: 8, base: 10000 }],
     ['rope', { type: 'rope', head_dim: 8, rope_theta: 10000, layout: 'half' }]]) {
-    await openPlayground(playground, page, `?encoding=${encoding}&sharpness=0.5&attn_seed=7`);
+    await navigate(page, `?encoding=${encoding}&sharpness=0.5&attn_seed=7`);
     const head = pe.attention({ text: 'the sky is not', encoding: spec, d_model: 8, d_head: 8, seed: 7,
       embedding_scale: 0.5 * Math.sqrt(8) });
     const tables = await page.$$eval('#worked table.numbers', (ts) => Object.fromEntries(ts.map((t) => [t.dataset.quantity,
@@ -148,7 +151,7 @@ test('the lab opens on the trained head: the copy head trained with RoPE looks o
   const page = await playground.newPage();
   await openPlayground(playground, page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight&trained_head=false');
   const untrained = (await download(page, '#attention [data-export=json]')).data.attention;
-  await openPlayground(playground, page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight');
+  await navigate(page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight');
   assert.equal(await page.isChecked('#control-trained_head'), true, 'on by default');
   await page.waitForSelector('#attention .trained-note');
   assert.equal(await page.locator('#attention .untrained-note').count(), 0);
@@ -173,7 +176,7 @@ test('the lab opens on the trained head: the copy head trained with RoPE looks o
   await page.waitForFunction(() => /trained_head=false/.test(location.search));
   // A spec the trained head (d_model 32) cannot take: Phi-3's longrope factors, 48 of them for head_dim 96. The
   // untrained head is shown, and the note says why, instead of an error in every lab view.
-  await openPlayground(playground, page, '?encoding=rope&preset=phi-3-mini-128k');
+  await navigate(page, '?encoding=rope&preset=phi-3-mini-128k');
   assert.match(await page.textContent('#attention .untrained-note'),
     /^The trained head \(one layer of d_model 32\) cannot take this spec \(short_factor = a list of 48 numbers is invalid/);
   assert.deepEqual(await page.$$eval('section.view .view-error', (e) => e.map((x) => x.textContent).filter(Boolean)), []);
