@@ -1,7 +1,7 @@
 // Learned, NoPE and the attention-bias families in real headless Chromium.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { navigate, openPlayground, startPlayground } from './browser.mjs';
 
 let playground;
 before(async () => { playground = await startPlayground(); });
@@ -28,7 +28,7 @@ test('ALiBi small multiples show n_heads maps with their slopes', async () => {
   });
   assert.ok(spread > 20, `head 7 shows ${spread} colours`);
   // Each small map is the head's own bias: with n = 100 it shows the first 64 positions, b(i, j) = -m|i - j|.
-  await openPlayground(playground, page, '?encoding=alibi&n_heads=12&n=100');
+  await navigate(page, '?encoding=alibi&n_heads=12&n=100');
   assert.deepEqual(await page.$$eval('#heads canvas.mini', (c) => [c[0].width, c[0].height]), [64, 64]);
   await page.fill('#control-n_heads', '5');
   await page.waitForFunction(() => document.querySelectorAll('#heads canvas.mini').length === 5);
@@ -90,7 +90,7 @@ test('bad bias values are named beside their control', async () => {
   await page.fill('#control-head', '9');
   await page.waitForFunction(() => document.getElementById('error-head').textContent !== '');
   assert.equal(await page.textContent('#error-head'), 'head = 9 is invalid: expected an integer in [0, 7]');
-  await openPlayground(playground, page, '?encoding=kerple&weights=random&variant=power');
+  await navigate(page, '?encoding=kerple&weights=random&variant=power');
   await page.fill('#control-r2', '3');
   await page.waitForFunction(() => document.getElementById('error-r2').textContent !== '');
   assert.equal(await page.textContent('#error-r2'), 'r2 = 3 is invalid: expected a number in (0, 2] (the power variant)');

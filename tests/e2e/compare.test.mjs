@@ -3,7 +3,7 @@
 // the embed, and a bad configuration named beside its own box.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { downloaded, openPlayground, startPlayground } from './browser.mjs';
+import { downloaded, navigate, openPlayground, startPlayground } from './browser.mjs';
 
 let playground;
 before(async () => { playground = await startPlayground(); });
@@ -92,7 +92,7 @@ test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the 
     assert.ok(Math.abs(dot - expected) < 1e-5, `m = ${m}: ${dot} vs ${expected}`);
   }
   // The comparison on the sinusoidal page draws RoPE beside it: the two coincide, and the note says why.
-  await openPlayground(playground, page, '?encoding=sinusoidal');
+  await navigate(page, '?encoding=sinusoidal');
   assert.match(await page.textContent('#compare .coincide-note'), /Sinusoidal and RoPE coincide here .*By construction/);
   const dashes = await page.$$eval('#compare svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
   assert.equal(new Set(dashes).size, dashes.length, 'every curve its own dash');
@@ -125,7 +125,7 @@ test('the ready-made comparisons: the first shows four different shapes; a rando
   assert.deepEqual(await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim())),
     ['A: sinusoidal d_model=64', 'B: rope head_dim=64 rope_theta=500000', 'C: alibi', 'D: kerple']);
   assert.equal(await page.textContent('#compare-decay .coincide-note'), '', 'no two curves coincide');
-  await openPlayground(playground, page, '?encoding=compare&comparison=bias');
+  await navigate(page, '?encoding=compare&comparison=bias');
   const t5 = await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim()).find((t) => t.includes('t5')));
   assert.equal(t5, 'B: t5 (random draw, untrained)');
   assert.deepEqual(page.problems, []);

@@ -2,7 +2,7 @@
 // bad values beside the control, keeps the state in the URL, logs no errors.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, startPlayground } from './browser.mjs';
+import { navigate, openPlayground, startPlayground } from './browser.mjs';
 
 let playground;
 before(async () => { playground = await startPlayground(); });
@@ -93,7 +93,7 @@ test('the d_model slider works from the keyboard', async () => {
   await page.keyboard.press('Home');
   assert.equal(await page.inputValue('#control-d_model'), '2');
   // A burst of key presses is one history step: Back returns to where the burst began.
-  await openPlayground(playground, page, '?d_model=64');
+  await navigate(page, '?d_model=64');
   await page.focus('input[name="d_model-slider"]');
   for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => /d_model=(?!64\b)\d+/.test(location.search));
