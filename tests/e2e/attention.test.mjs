@@ -48,8 +48,7 @@ async function download(page, selector) {
 const rowSpreads = (w, n) => Array.from({ length: n }, (_, i) => Math.max(...w.slice(i * n, i * n + n)) - Math.min(...w.slice(i * n, i * n + n)));
 
 test('the untrained head: the ablation outlines the repeated word and the word-order maps differ visibly', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?trained_head=false');
+  const page = await playground.open('?trained_head=false');
   assert.match(await page.textContent('#attention .untrained-note'), /^Untrained head: W_q, W_k and W_v are random draws, so the map’s pattern is mostly noise/);
   // The head is sharp enough to show a pattern: every row of both maps spans more than 0.15 of weight
   // (an untrained head without the √d_model scale spans about 0.01).
@@ -86,12 +85,10 @@ test('the untrained head: the ablation outlines the repeated word and the word-o
   assert.match((await page.$$eval('#ablation p.note', (p) => p.map((x) => x.textContent))).join(' '), /rows different without positions \(the causal mask\)/);
   assert.match(await page.textContent('#word-order .warning-note'), /do not hold the same words \(only in the first: “the”, “cat”/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('the four terms each on their own scale; the worked example prints the head’s own numbers', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?d_model=16&projections=identity');
+  const page = await playground.open('?d_model=16&projections=identity');
   assert.deepEqual(await page.$$eval('#terms .panel h3', (h) => h.map((x) => x.textContent)),
     ['content–content  w·w', 'content–position  w·p', 'position–content  p·w', 'position–position  p·p', 'sum = the logits']);
   assert.equal(await page.$$eval('#terms .legend', (l) => l.length), 5, 'one legend per panel');
@@ -127,12 +124,10 @@ test('the four terms each on their own scale; the worked example prints the head
     rowSums.forEach((s) => assert.ok(Math.abs(s - 1) < 5e-4));
   }
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('2048 tokens work; 2049 show the limit beside the sentence box and keep the last maps', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=alibi');
+  const page = await playground.open('?encoding=alibi');
   const words = Array.from({ length: 2048 }, (_, k) => `w${k % 40}`).join(' ');
   await page.fill('#control-text', words);
   // 2048 x 2048 weights on fewer screen pixels: painted as block averages, and the figure says so
@@ -144,12 +139,10 @@ test('2048 tokens work; 2049 show the limit beside the sentence box and keep the
   assert.equal(await page.textContent('#error-text'), 'text = a text of 2049 tokens is invalid: expected at most 2048 tokens');
   assert.equal(await page.innerHTML('#attention .figure'), drawn, 'the last good map stays');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('the lab opens on the trained head: the copy head trained with RoPE looks one token back; the untrained one is a switch away', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight&trained_head=false');
+  const page = await playground.open('?encoding=rope&text=one+two+three+four+five+six+seven+eight&trained_head=false');
   const untrained = (await download(page, '#attention [data-export=json]')).data.attention;
   await navigate(page, '?encoding=rope&text=one+two+three+four+five+six+seven+eight');
   assert.equal(await page.isChecked('#control-trained_head'), true, 'on by default');
@@ -181,5 +174,4 @@ test('the lab opens on the trained head: the copy head trained with RoPE looks o
     /^The trained head \(one layer of d_model 32\) cannot take this spec \(short_factor = a list of 48 numbers is invalid/);
   assert.deepEqual(await page.$$eval('section.view .view-error', (e) => e.map((x) => x.textContent).filter(Boolean)), []);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });

@@ -10,8 +10,7 @@ after(async () => { await playground?.close(); });
 // Every family draws each of its views, and at most four decay curves: families.test.mjs, one load per family.
 
 test('ALiBi small multiples show n_heads maps with their slopes', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=alibi&n_heads=12');
+  const page = await playground.open('?encoding=alibi&n_heads=12');
   assert.equal(await page.locator('#heads canvas.mini').count(), 12);
   const captions = await page.$$eval('#heads figcaption', (c) => c.map((x) => x.textContent));
   assert.equal(captions[0], 'head 0: m = 0.5');
@@ -34,7 +33,6 @@ test('ALiBi small multiples show n_heads maps with their slopes', async () => {
   await page.waitForFunction(() => document.querySelectorAll('#heads canvas.mini').length === 5);
   assert.equal(await page.locator('#slopes svg [aria-label="dot"] circle').count(), 5);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('the T5 bucket map follows the bidirectional setting', async () => {
@@ -57,8 +55,7 @@ test('the T5 bucket map follows the bidirectional setting', async () => {
 });
 
 test('a learned table marks the positions past max_position_embeddings as missing', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=learned&weights=random&d_model=32&max_position_embeddings=100&n=150');
+  const page = await playground.open('?encoding=learned&weights=random&d_model=32&max_position_embeddings=100&n=150');
   assert.match(await page.textContent('#table .note.missing'), /Positions 100–149: no embedding exists \(max_position_embeddings = 100\)/);
   // The canvas is measured when the pointer moves (a formula typeset above it may still move it), and the
   // tooltip read once it names the row pointed at.
@@ -81,12 +78,10 @@ test('a learned table marks the positions past max_position_embeddings as missin
   assert.match(await hover(120), /position 120\nno embedding exists/);
   assert.match(await hover(10), /position 10\ndimension 16\nvalue -?0\.0\d+/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('bad bias values are named beside their control', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=alibi');
+  const page = await playground.open('?encoding=alibi');
   await page.fill('#control-head', '9');
   await page.waitForFunction(() => document.getElementById('error-head').textContent !== '');
   assert.equal(await page.textContent('#error-head'), 'head = 9 is invalid: expected an integer in [0, 7]');
@@ -95,12 +90,10 @@ test('bad bias values are named beside their control', async () => {
   await page.waitForFunction(() => document.getElementById('error-r2').textContent !== '');
   assert.equal(await page.textContent('#error-r2'), 'r2 = 3 is invalid: expected a number in (0, 2] (the power variant)');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('CoPE opens on sentences with ends, so its gates count; a sentence without one says so', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=cope');
+  const page = await playground.open('?encoding=cope');
   assert.equal(await page.inputValue('#control-text'), 'the dog ran . it was fast . the cat sat on the mat . then it slept');
   // The gate panel (the first chart): three sentence ends fire, three bars of height 1; no note.
   const gates = await page.evaluate(() => [...document.querySelector('#cope-count svg').querySelectorAll('[aria-label="bar"] rect')]
@@ -111,12 +104,10 @@ test('CoPE opens on sentences with ends, so its gates count; a sentence without 
   await page.waitForSelector('#cope-count .warning-note');
   assert.match(await page.textContent('#cope-count .warning-note'), /^No sentence end \(\. ! \?\) in the sentence: no gate fires/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('trained position parameters by default, the random draw a control away; a link keeps either', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=t5');
+  const page = await playground.open('?encoding=t5');
   assert.equal(await page.inputValue('#control-weights'), 'trained');
   // Trained: the trained model's settings hold, so its own controls are hidden; the bias is the trained table's.
   assert.equal(await page.locator('#control-num_buckets').isVisible(), false);
@@ -133,5 +124,4 @@ test('trained position parameters by default, the random draw a control away; a 
   assert.equal(await page.inputValue('#control-weights'), 'random');
   assert.equal(await page.inputValue('#control-num_buckets'), '16');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });

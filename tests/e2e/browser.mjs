@@ -132,16 +132,46 @@ export async function startPlayground({ htmlHeaders = {}, ...options } = {}) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npm run build` (npm run test:e2e does)');
   const server = await serveStatic(DIST, { prefix: SUB_PATH, cors: true, htmlHeaders });
   const browser = await launchBrowser(options);
-  return {
+  let shared = null;
+  const playground = {
     url: server.url,
     server,
     context: browser.context,
     newPage: () => browser.newPage(),
+    /**
+     * The file's one page on the playground (index.html), showing `query` and drawn: for a test that only needs the
+     * playground in a state. The first call loads it (openPlayground); later ones show their state in place, as Back
+     * and Forward do (navigate: 0.5 s, where a new page's load takes 3 to 4 s here), after clearing what the last test
+     * left that the state does not hold: its recorded problems, the focus and the scroll. A query the page shows
+     * already, or a page a test took elsewhere (embed.html), is loaded again. A test that needs a fresh page (its own viewport,
+     * colour scheme, bindings or listeners, the focus from the top, a reload) takes newPage; a test does not close
+     * this one.
+     * @param {string} [query]  the URL's search ("?encoding=rope"), without a #fragment
+     */
+    async open(query = '', timeout = 30000) {
+      if (query.includes('#')) throw new Error(`open(${query}): a #fragment is not shown in place; use newPage`);
+      if (!shared || shared.isClosed()) {
+        shared = await browser.newPage();
+        await openPlayground(playground, shared, query, '', timeout);
+        return shared;
+      }
+      shared.problems.length = 0;
+      const { index, same } = await shared.evaluate(({ q, home }) => {
+        document.activeElement?.blur();
+        window.scrollTo(0, 0);
+        return { index: [home, `${home}index.html`].includes(location.pathname),
+          same: new URLSearchParams(location.search).toString() === new URLSearchParams(q).toString() };
+      }, { q: query, home: SUB_PATH });
+      if (!index || same) await openPlayground(playground, shared, query, '', timeout);
+      else await navigate(shared, query, timeout);
+      return shared;
+    },
     async close() {
       await browser.close();
       await server.close();
     },
   };
+  return playground;
 }
 
 /**

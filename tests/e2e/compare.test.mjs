@@ -12,8 +12,7 @@ after(async () => { await playground?.close(); });
 const THREE = '?encoding=compare&config_a=sinusoidal&config_b=rope&config_c=alibi&config_d=';
 
 test('a three-way comparison draws three labelled curves and three attention maps on one scale', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, THREE);
+  const page = await playground.open(THREE);
   assert.equal(await page.inputValue('#control-comparison'), 'custom');
   assert.deepEqual(await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim())),
     ['A: sinusoidal', 'B: rope', 'C: alibi']);
@@ -36,12 +35,10 @@ test('a three-way comparison draws three labelled curves and three attention map
   assert.deepEqual(await page.$$eval('#compare-spectrum .curve-toggles label', (l) => l.map((x) => x.textContent.trim())), ['A: sinusoidal', 'B: rope']);
   assert.match(await page.textContent('#compare-spectrum p.none-note'), /alibi: no frequencies/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a named comparison fills the configurations; editing one makes it custom and lands in the URL', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=compare&comparison=scalings');
+  const page = await playground.open('?encoding=compare&comparison=scalings');
   assert.equal(await page.inputValue('#control-comparison'), 'scalings');
   assert.equal(await page.inputValue('#control-config_a'), 'rope rope_type=linear factor=8 seq_len=32768');
   // PI divides every frequency by 8; llama3 keeps the fast pairs: the wavelengths the spectrum draws differ.
@@ -56,12 +53,10 @@ test('a named comparison fills the configurations; editing one makes it custom a
   assert.equal(await page.inputValue('#control-comparison'), 'custom');
   await page.waitForFunction(() => [...document.querySelectorAll('#compare-spectrum .curve-toggles label')].some((l) => /llama-2-7b/.test(l.textContent)));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a bad configuration is named beside its box; the embed shows one comparison view', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=compare');
+  const page = await playground.open('?encoding=compare');
   const drawn = await page.innerHTML('#compare-attention .figure');
   await page.fill('#control-config_b', 'rope rope_theta=-1');
   await page.press('#control-config_b', 'Enter');
@@ -75,12 +70,10 @@ test('a bad configuration is named beside its box; the embed shows one compariso
   await openPlayground(playground, page, `${THREE}&view=compare-attention`, 'embed.html');
   assert.deepEqual(await page.$$eval('.panel h3', (h) => h.map((x) => x.textContent)), ['A: sinusoidal', 'B: rope', 'C: alibi']);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the decay comparison names coinciding curves', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?d_model=16&base=100&dot_distance=40');
+  const page = await playground.open('?d_model=16&base=100&dot_distance=40');
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('#dot-decay [data-export=csv]')]);
   const lines = (await downloaded(file)).toString('utf8').trim().split('\n');
   assert.equal(lines.length, 42);
@@ -97,12 +90,10 @@ test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the 
   const dashes = await page.$$eval('#compare svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
   assert.equal(new Set(dashes).size, dashes.length, 'every curve its own dash');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a pasted config.json keeps its model’s name in the legend, and the link stays short', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=compare&comparison=llama');
+  const page = await playground.open('?encoding=compare&comparison=llama');
   const llama = JSON.stringify({ _name_or_path: 'meta-llama/Llama-3.1-8B', model_type: 'llama', hidden_size: 4096,
     num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000,
     rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } });
@@ -116,12 +107,10 @@ test('a pasted config.json keeps its model’s name in the legend, and the link 
   await openPlayground(playground, page, query);
   await page.waitForFunction(() => [...document.querySelectorAll('.curve-toggles label')].some((l) => l.textContent.includes('Llama-3.1-8B (rope, llama3)')));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('the ready-made comparisons: the first shows four different shapes; a random draw is said and drawn faint', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=compare');
+  const page = await playground.open('?encoding=compare');
   assert.deepEqual(await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim())),
     ['A: sinusoidal d_model=64', 'B: rope head_dim=64 rope_theta=500000', 'C: alibi', 'D: kerple']);
   assert.equal(await page.textContent('#compare-decay .coincide-note'), '', 'no two curves coincide');
@@ -129,7 +118,6 @@ test('the ready-made comparisons: the first shows four different shapes; a rando
   const t5 = await page.$$eval('#compare-decay .curve-toggles label', (l) => l.map((x) => x.textContent.trim()).find((t) => t.includes('t5')));
   assert.equal(t5, 'B: t5 (random draw, untrained)');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 // Every family's cross-family decay draws at most four curves at first: families.test.mjs, one load per family.

@@ -38,8 +38,7 @@ async function waitForRedraw(page, before) {
 }
 
 test('the heatmap is drawn, not blank, and the waves have one line per dimension', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page);
+  const page = await playground.open();
   const pixels = await heatmapPixels(page);
   assert.equal(pixels.width, 128, 'one canvas column per dimension (d_model = 128)');
   assert.equal(pixels.height, 128, 'one canvas row per position (n = 128)');
@@ -53,12 +52,10 @@ test('the heatmap is drawn, not blank, and the waves have one line per dimension
   assert.match(await page.textContent('#waves'), /dim 0 \(sin, i = 0, λ = 6\.28\)/);
   assert.match(await page.textContent('footer'), /SIMD on/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('changing d_model recomputes in wasm and changes the pixels', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page);
+  const page = await playground.open();
   const before = await heatmapPixels(page);
   await page.fill('#control-d_model', '64');
   await waitForRedraw(page, before);
@@ -72,12 +69,10 @@ test('changing d_model recomputes in wasm and changes the pixels', async () => {
   assert.equal(t2t.width, 64);
   assert.notEqual(t2t.hash, after.hash);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('the d_model slider works from the keyboard', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page);
+  const page = await playground.open();
   const before = await heatmapPixels(page);
   await page.focus('input[name="d_model-slider"]');
   await page.keyboard.press('ArrowRight');
@@ -101,12 +96,10 @@ test('the d_model slider works from the keyboard', async () => {
   await page.goBack();
   await page.waitForFunction(() => document.getElementById('control-d_model').value === '64');
   assert.equal(await page.evaluate(() => location.search), '?d_model=64');
-  await page.close();
 });
 
 test('a bad value shows an inline error naming it and keeps the last good plot', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?d_model=32');
+  const page = await playground.open('?d_model=32');
   const good = await heatmapPixels(page);
   await page.fill('#control-d_model', '7');
   await page.waitForFunction(() => document.getElementById('error-d_model').textContent !== '');
@@ -141,7 +134,6 @@ test('a bad value shows an inline error naming it and keeps the last good plot',
   // dim 40 does not exist at d_model = 16: the waves say so beside their control.
   assert.equal(await page.textContent('#error-dims'), 'dims = 40 is invalid: expected dimension indices in [0, 15]');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('the URL reproduces the state after a reload', async () => {
@@ -167,8 +159,7 @@ test('the URL reproduces the state after a reload', async () => {
 });
 
 test('the heatmap tooltip gives the exact value of the cell under the pointer', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?n=16&d_model=8&base=10000');
+  const page = await playground.open('?n=16&d_model=8&base=10000');
   // The formula above the figure is typeset when KaTeX has loaded; until then the figure can still move down.
   await page.waitForSelector('#heatmap .formula .katex');
   const canvas = page.locator('#heatmap canvas.matrix');
@@ -188,7 +179,6 @@ test('the heatmap tooltip gives the exact value of the cell under the pointer', 
   await page.focus('#heatmap canvas.matrix');
   await page.keyboard.press('ArrowDown');
   assert.match(await page.innerText('#heatmap .tooltip'), /position 6\n/);
-  await page.close();
 });
 
 test('the first tab stop skips the controls to the figures', async () => {
@@ -233,8 +223,7 @@ test('below 1000 px each view has its own controls beside it, one state with the
 });
 
 test('sliders step over valid values only: T5\'s num_buckets by even counts from 4, a head below n_heads, max_distance from num_buckets / 2', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=t5&weights=random&n_heads=8');
+  const page = await playground.open('?encoding=t5&weights=random&n_heads=8');
   const slider = (name) => page.$eval(`#controls input[name="${name}-slider"]`, (s) => ({ min: Number(s.min), max: Number(s.max), step: Number(s.step) }));
   const buckets = await slider('num_buckets');
   assert.deepEqual(buckets, { min: 4, max: 128, step: 2 }, 'every position even and at least 4: valid bidirectional or not');
@@ -249,5 +238,4 @@ test('sliders step over valid values only: T5\'s num_buckets by even counts from
   await page.waitForFunction(() => new URL(location.href).searchParams.get('num_buckets') === '122');
   assert.equal(await page.textContent('#controls #error-num_buckets'), '');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });

@@ -13,8 +13,7 @@ after(async () => { await playground?.close(); });
 const legendOf = (page, id) => page.innerText(`#${id} .figure`);
 
 test('each model preset renders the spectrum and the decay plot without console errors', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope');
+  const page = await playground.open('?encoding=rope');
   for (const preset of PRESETS) {
     await page.selectOption('#control-preset', preset.id);
     await page.waitForFunction((id) => location.search.includes(`preset=${id}`), preset.id);
@@ -32,24 +31,20 @@ test('each model preset renders the spectrum and the decay plot without console 
   await page.waitForFunction(() => location.search.includes('preset=phi-3'));
   assert.equal(await page.inputValue('#control-head_dim'), '96');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('the rotation view draws 11 equal arrows whose angle grows by theta_i per position', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&pair=8');
+  const page = await playground.open('?encoding=rope&pair=8');
   assert.equal(await page.locator('#rotation [aria-label="arrow"] path').count(), 11);
   // theta_8 = 10000^(-16/128) = 0.316228 rad = 18.1185 degrees per token.
   assert.match(await page.textContent('#rotation .note'), /θᵢ = 0\.316228 rad \(18\.12°\) per token; positions 0–10/);
   await page.fill('#control-start', '100000');
   await page.waitForFunction(() => document.querySelector('#rotation .note').textContent.includes('100000–100010'));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('pasting a config.json shows its encoding; bad JSON and unknown keys get a message', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope');
+  const page = await playground.open('?encoding=rope');
   assert.doesNotMatch(await legendOf(page, 'spectrum'), /[^n]scaled \(/);
   await page.click('#paste-config summary');
   await page.fill('#config-text', '{"rope_theta": 10000, "head_dim": 64,');
@@ -77,12 +72,10 @@ test('pasting a config.json shows its encoding; bad JSON and unknown keys get a 
   assert.match(await page.textContent('#error-config'), /unknown key "beta"; accepted keys: rope_type, type, factor/);
   assert.equal(await page.inputValue('#control-rope_type'), 'yarn', 'a rejected config leaves the controls alone');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('bad rotary values are named beside their control; other views keep drawing', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&rope_type=linear&factor=2');
+  const page = await playground.open('?encoding=rope&rope_type=linear&factor=2');
   await page.fill('#control-factor', '0.5');
   await page.waitForFunction(() => document.getElementById('error-factor').textContent !== '');
   assert.equal(await page.textContent('#error-factor'), 'factor = 0.5 is invalid: expected a finite number >= 1', 'the core\'s rule');
@@ -97,7 +90,6 @@ test('bad rotary values are named beside their control; other views keep drawing
   await page.waitForFunction((old) => document.querySelector('#spectrum .figure').innerHTML !== old, spectrum);
   assert.match(await page.textContent('#error-pair'), /^pair = 70/, 'the pair error stays until it is fixed');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a preset link reproduces the view after a reload, and view settings keep the preset', async () => {
@@ -124,19 +116,16 @@ test('a preset link reproduces the view after a reload, and view settings keep t
 });
 
 test('xPos: the rotation arrows shrink or grow with position, by role', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=xpos&pair=0&scale_base=8');
+  const page = await playground.open('?encoding=xpos&pair=0&scale_base=8');
   assert.equal(await page.locator('#rotation [aria-label="arrow"] path').count(), 11);
   assert.ok(await page.locator('#decay .figure svg').count() >= 2);
   await page.selectOption('#control-role', 'key');
   await page.waitForFunction(() => location.search.includes('role=key'));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('an unset optional key\'s slider looks off (faint, no thumb) until a value is set; the pair slider spans the head\'s pairs', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&rope_type=yarn&factor=4&original_max_position_embeddings=4096&head_dim=64');
+  const page = await playground.open('?encoding=rope&rope_type=yarn&factor=4&original_max_position_embeddings=4096&head_dim=64');
   const slider = page.locator('#control-panel [name=mscale-slider], form [name=mscale-slider]').first();
   assert.equal(await page.inputValue('#control-mscale'), '');
   assert.equal(await slider.evaluate((s) => s.classList.contains('unset')), true);
@@ -146,5 +135,4 @@ test('an unset optional key\'s slider looks off (faint, no thumb) until a value 
   assert.equal(await slider.evaluate((s) => getComputedStyle(s).opacity), '1');
   // head_dim 64: 32 pairs, so the rotation's pair slider stops at 31.
   assert.equal(await page.getAttribute('form [name=pair-slider]', 'max'), '31');
-  await page.close();
 });

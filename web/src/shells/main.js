@@ -150,6 +150,8 @@ let loads = 0;
 async function loadLocation() {
   const mine = ++loads;
   document.body.dataset.ready = 'false';
+  // A shown link ends a burst: the next change is a history entry of its own, not a replacement of the one shown.
+  lastCommit = { changed: null, at: -Infinity };
   try {
     await loadState();
   } finally {
