@@ -20,8 +20,7 @@ async function paste(page, config) {
 }
 
 test('a BLOOM config on the RoPE page switches to ALiBi with its 32 heads; a T5 config to T5 buckets', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope');
+  const page = await playground.open('?encoding=rope');
   await paste(page, { model_type: 'bloom', architectures: ['BloomForCausalLM'], hidden_size: 2560, n_head: 32, n_layer: 30, offset_alibi: 100, vocab_size: 250880 });
   await page.waitForFunction(() => new URLSearchParams(location.search).get('encoding') === 'alibi');
   assert.equal(await page.inputValue('#control-n_heads'), '32');
@@ -40,12 +39,10 @@ test('a BLOOM config on the RoPE page switches to ALiBi with its 32 heads; a T5 
   assert.equal(await page.inputValue('#control-num_buckets'), '16');
   assert.equal(await page.inputValue('#control-max_distance'), '64');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('Gemma-3: the spectrum draws the sliding-window layers’ own base and marks their window', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=alibi');
+  const page = await playground.open('?encoding=alibi');
   await paste(page, { model_type: 'gemma3_text', head_dim: 256, hidden_size: 1152, num_attention_heads: 4, max_position_embeddings: 32768,
     num_hidden_layers: 34, rope_theta: 1000000, rope_local_base_freq: 10000, sliding_window: 512, sliding_window_pattern: 6, rope_scaling: null });
   await page.waitForFunction(() => document.querySelector('#spectrum .figure')?.innerText.includes('rope_local_base_freq = 10,000'));
@@ -59,12 +56,10 @@ test('Gemma-3: the spectrum draws the sliding-window layers’ own base and mark
   assert.match(await page.textContent('#config-notes'), /full_attention: layers 5, 11, 17, 23, 29/);
   assert.doesNotMatch(await page.textContent('#config-notes'), /not modelled: sliding_window_pattern/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a DeBERTa-v3 config switches to DeBERTa with its widths; its bucket map and c2p / p2c panels draw', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
+  const page = await playground.open('?encoding=rope&rope_theta=500000');
   await paste(page, { model_type: 'deberta-v2', hidden_size: 1024, num_attention_heads: 16, relative_attention: true, position_buckets: 256,
     max_relative_positions: -1, pos_att_type: ['p2c', 'c2p'], position_biased_input: false, share_att_key: true, norm_rel_ebd: 'layer_norm' });
   await page.waitForFunction(() => new URLSearchParams(location.search).get('encoding') === 'deberta');
@@ -78,23 +73,19 @@ test('a DeBERTa-v3 config switches to DeBERTa with its widths; its bucket map an
     ['content scores q·k/√(3d)', 'content → position q_i·K_r[δ(i−j)], each /√(3d)', 'position → content k_j·Q_r[δ(i−j)], each /√(3d)',
       'biased scores (logits)']);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a custom-code config is refused with the reason; the controls and the view stay', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
+  const page = await playground.open('?encoding=rope&rope_theta=500000');
   await paste(page, { model_type: 'chatglm', hidden_size: 4096, num_attention_heads: 32, kv_channels: 128, original_rope: true, rope_ratio: 1 });
   assert.match(await page.textContent('#error-config'), /model_type "chatglm" runs its own modeling code/);
   assert.equal(await page.inputValue('#control-rope_theta'), '500000');
   assert.equal(await page.textContent('#config-notes'), '');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a rope_scaling nested 5,000 levels deep: a message naming the config, never a platform error; the view stays', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope');
+  const page = await playground.open('?encoding=rope');
   const deep = `${'{"rope_type": "linear", "factor": 2, "nested": '.repeat(5000)}{}${'}'.repeat(5000)}`;
   if (!(await page.isVisible('#config-text'))) await page.click('#paste-config summary');
   await page.fill('#config-text', `{"model_type": "llama", "head_dim": 128, "rope_theta": 10000, "rope_scaling": ${deep}}`);
@@ -105,5 +96,4 @@ test('a rope_scaling nested 5,000 levels deep: a message naming the config, neve
   assert.doesNotMatch(message, /postMessage|call stack/);
   assert.equal(await page.inputValue('#control-encoding'), 'rope');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });

@@ -86,8 +86,7 @@ test('a value the core accepts is not refused by the page', async () => {
 });
 
 test('a view setting\'s limit is the page\'s, says so, and matches its slider', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '');
+  const page = await playground.open('');
   await page.fill('#control-n', '5000');
   await page.waitForFunction(() => document.getElementById('error-n').textContent !== '');
   assert.equal(await shownError(page, 'n'), 'n = 5000 is invalid: expected an integer in [1, 4096] (the page\'s limit)');
@@ -95,13 +94,11 @@ test('a view setting\'s limit is the page\'s, says so, and matches its slider', 
   assert.equal(slider.scale, 'log');
   assert.equal(Math.round(10 ** slider.min), 1);
   assert.equal(Math.round(10 ** slider.max), 4096);
-  await page.close();
 });
 
 // Every slider over more than two decades is logarithmic, on every family's page: families.test.mjs.
 test('llama3\'s 1 and 4 sit mid-slider; a log slider of an even integer gives even integers', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&preset=llama-3.1-8b');
+  const page = await playground.open('?encoding=rope&preset=llama-3.1-8b');
   for (const [control, value] of [['low_freq_factor', 1], ['high_freq_factor', 4]]) {
     const at = await page.$eval(`[name="${control}-slider"]`, (s) => (Number(s.value) - Number(s.min)) / (Number(s.max) - Number(s.min)));
     assert.ok(at > 0.25 && at < 0.75, `${control} = ${value} at ${at.toFixed(2)} of its slider`);
@@ -112,12 +109,10 @@ test('llama3\'s 1 and 4 sit mid-slider; a log slider of an even integer gives ev
   const dModel = Number(await page.inputValue('#control-d_model'));
   assert.ok(Number.isInteger(dModel) && dModel % 2 === 0 && dModel >= 310 && dModel <= 320, String(dModel));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a preset label turns "custom" when a value differs from the preset, from a link or a control', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&preset=llama-3.1-8b&rope_theta=10000');
+  const page = await playground.open('?encoding=rope&preset=llama-3.1-8b&rope_theta=10000');
   assert.equal(await page.inputValue('#control-preset'), 'custom');
   assert.equal(await page.inputValue('#control-rope_theta'), '10000');
   assert.equal(await page.inputValue('#control-rope_type'), 'llama3', 'the other values stay Llama-3.1\'s');
@@ -132,7 +127,6 @@ test('a preset label turns "custom" when a value differs from the preset, from a
   await page.waitForFunction(() => document.getElementById('control-preset').value === 'custom');
   await page.waitForFunction(() => location.search.includes('rope_theta=20000') && !location.search.includes('preset='));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 /** The x positions (page px) and texts of each decay plot's x-axis ticks. */
@@ -164,8 +158,7 @@ test('the decay plots share their x axis, label ticks 0, 200, ..., 1k, and name 
 });
 
 test('a heatmap with more rows or columns than pixels says that neighbours share a pixel', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?n=128');
+  const page = await playground.open('?n=128');
   assert.equal(await page.locator('#heatmap .note').count(), 0, '128 rows fit');
   // 400 rows: fewer than the engine's preview limit, more than the figure's pixels.
   await navigate(page, '?n=400');
@@ -179,5 +172,4 @@ test('a heatmap with more rows or columns than pixels says that neighbours share
   assert.match(await page.textContent('#heatmap .note:not(.shared-pixels)'), /^4096 × 1024 entries on \d+ × \d+ pixels: each pixel shows the mean/);
   assert.match(await page.textContent('#heatmap .note.shared-pixels'), /^\d+ averaged rows on \d+ screen pixels.*: neighbouring rows/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });

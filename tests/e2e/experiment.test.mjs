@@ -21,8 +21,7 @@ async function csvOf(page, id) {
 }
 
 test('a short experiment draws accuracy against length and the loss curves of every encoding and DroPE', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=experiment&sequences=40&batch_size=1&train_length=8&d_model=8');
+  const page = await playground.open('?encoding=experiment&sequences=40&batch_size=1&train_length=8&d_model=8');
   await page.waitForSelector('#train-loss .curve-toggles');
   const labels = await page.$$eval('#train-extrapolation .curve-toggles label', (l) => l.map((x) => x.textContent.trim()));
   assert.deepEqual(labels.map((l) => l.replace(/ \(did not learn: [0-9.]+ at L_train\)$/, '')), ARMS);
@@ -46,12 +45,10 @@ test('a short experiment draws accuracy against length and the loss curves of ev
   assert.equal(loss.length, 1 + 50);
   assert.match(loss[41], /^41,(,){13}[0-9.]+$/);  // past step 40 only DroPE has a loss
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('the trained attention maps: L_train and 4 x L_train per layer, L_train marked, exact weights in the tooltip', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=experiment&sequences=60&batch_size=1&train_length=8&d_model=8&layers=2');
+  const page = await playground.open('?encoding=experiment&sequences=60&batch_size=1&train_length=8&d_model=8&layers=2');
   await page.waitForSelector('#train-attention canvas.matrix');
   const maps = page.locator('#train-attention canvas.matrix');
   assert.equal(await maps.count(), 4);  // two layers, two lengths
@@ -89,7 +86,6 @@ test('the trained attention maps: L_train and 4 x L_train per layer, L_train mar
   await page.selectOption('#control-map_arm', DROPE_ARM);
   await page.waitForFunction(() => /turn DroPE on/.test(document.querySelector('#error-map_arm').textContent));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 /** Once no view shows progress. */
@@ -182,12 +178,10 @@ test(`the default experiment (copy, 600 steps of 16 sequences at L_train 32: ${A
 
 test('the largest experiment the controls allow trains and is tested at 8 x L_train = 1024 tokens (the test runs in units)', async () => {
   // Before the evaluation ran in units within one call's work (Trainer::evaluate), L_train 128 at d_model 64 was refused.
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=experiment&sequences=4&batch_size=1&d_model=64&train_length=128');
+  const page = await playground.open('?encoding=experiment&sequences=4&batch_size=1&d_model=64&train_length=128');
   await page.waitForSelector('#train-extrapolation .curve-toggles', { timeout: 120000 });
   assert.equal(await page.textContent('#error-train_length'), '');
   const lines = await csvOf(page, 'train-extrapolation');
   assert.deepEqual([...new Set(lines.slice(1).map((l) => Number(l.split(',')[1])))], [128, 256, 512, 1024]);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });

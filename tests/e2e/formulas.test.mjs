@@ -68,8 +68,7 @@ test('the formulas carry the current values', async () => {
 });
 
 test('a changed control changes the formula', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&rope_theta=500000');
+  const page = await playground.open('?encoding=rope&rope_theta=500000');
   assert.match((await formulas(page)).spectrum, /500000\^\{-2i\/128\}/);
   await page.fill('#control-head_dim', '64');
   await page.waitForFunction(() => document.querySelector('#spectrum .formula annotation').textContent.includes('500000^{-2i/64}'));
@@ -78,7 +77,6 @@ test('a changed control changes the formula', async () => {
   await page.waitForTimeout(300);
   assert.match(await page.textContent('#spectrum .formula annotation'), /500000\^\{-2i\/64\}/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 /** The rendered formula in `root`: its width, whether KaTeX's CSS applies, its colour, and the KaTeX_Main font's state. */
@@ -181,8 +179,7 @@ test('<posenc-view> on another origin: the formula renders in its shadow root as
 });
 
 test('a value the core refuses keeps the last figure and its formula; the next good value moves both', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=kerple&weights=random');
+  const page = await playground.open('?encoding=kerple&weights=random');
   const formula = () => page.textContent('#bias .formula');
   await page.fill('#control-r1', '2');
   await page.waitForFunction(() => /-2\\,\\ln\\big\(1 \+ 1\\,/.test(document.querySelector('#bias .formula')?.textContent ?? ''));
@@ -196,5 +193,4 @@ test('a value the core refuses keeps the last figure and its formula; the next g
   await page.fill('#control-r2', '3');
   await page.waitForFunction(() => /1 \+ 3\\,\|i-j\|/.test(document.querySelector('#bias .formula')?.textContent ?? ''));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });

@@ -133,8 +133,7 @@ test('the views draw while the arms train, with the time left; Cancel keeps what
 });
 
 test('seeds = 2 draws each encoding\'s mean with a band and says mean ± sd in the table; seeds = 9 is refused by name', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=language_model&steps=8&train_length=16&encodings=alibi&seeds=2');
+  const page = await playground.open('?encoding=language_model&steps=8&train_length=16&encodings=alibi&seeds=2');
   assert.equal(await page.locator('#lm-extrapolation svg g[aria-label="area"] path').count(), 1);  // its band
   assert.match(await page.textContent('#lm-extrapolation .band-note'), /mean over n = 2 seeds .* ± 1 sample standard deviation/);
   const cells = await page.$$eval('#lm-table tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 5).map((c) => c.textContent)));
@@ -149,5 +148,4 @@ test('seeds = 2 draws each encoding\'s mean with a band and says mean ± sd in t
   assert.equal(await page.locator('#lm-extrapolation svg g[aria-label="area"] path').count(), 1);
   assert.equal(await page.locator('#lm-table tbody tr').count(), 1);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });

@@ -18,8 +18,7 @@ after(async () => { await playground?.close(); });
 const figureText = (page, id) => page.innerText(`#${id} .figure`);
 
 test('Gemma-4 by default: 30 layers, every 6th global with proportional RoPE (64 of 256 pairs turn), the rest sliding at 512', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=model_profile');
+  const page = await playground.open('?encoding=model_profile');
   await page.waitForSelector('#profile-layers .figure svg');
   const strip = await figureText(page, 'profile-layers');
   assert.match(strip, /0: sliding_attention \(25 layers\): RoPE θ 10,000, all 128 pairs turn; attention sliding 512/);
@@ -31,27 +30,23 @@ test('Gemma-4 by default: 30 layers, every 6th global with proportional RoPE (64
   await page.waitForSelector('#profile-decay .figure svg');
   assert.match(await figureText(page, 'profile-stacks'), /All 3 stacks agree/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('gpt-oss-20b: YaRN with truncate false, which llama.cpp ignores: the three stacks differ, and the view says which', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=model_profile&model=gpt-oss-20b');
+  const page = await playground.open('?encoding=model_profile&model=gpt-oss-20b');
   await page.waitForFunction(() => /differ/.test(document.querySelector('#profile-stacks .figure')?.innerText ?? ''));
   const text = await figureText(page, 'profile-stacks');
   assert.match(text, /transformers and vllm agree/);
   assert.match(text, /transformers and llama\.cpp differ/);
   assert.match(text, /truncate ignored/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('YaRN ×1e100: the stacks view names llama.cpp\'s NaN attention factor and the key behind it, and never says agree over it', async () => {
   // Issue 35, finding 9: the heading said "All 3 stacks agree" over a table with "NaN". The table is built from DOM nodes.
   const config = { model_type: 'llama', num_hidden_layers: 2, num_attention_heads: 32, hidden_size: 4096, rope_theta: 10000,
     max_position_embeddings: 4096, rope_scaling: { rope_type: 'yarn', factor: 1e100 } };
-  const page = await playground.newPage();
-  await openPlayground(playground, page, `?${new URLSearchParams({ encoding: 'model_profile', model: 'custom', config_json: JSON.stringify(config) })}`);
+  const page = await playground.open(`?${new URLSearchParams({ encoding: 'model_profile', model: 'custom', config_json: JSON.stringify(config) })}`);
   await page.waitForFunction(() => /gives/.test(document.querySelector('#profile-stacks .figure')?.innerText ?? ''));
   const text = await figureText(page, 'profile-stacks');
   assert.match(text, /llama\.cpp gives attention_factor = NaN: factor = 1e\+100 is past float32's range/);
@@ -61,12 +56,10 @@ test('YaRN ×1e100: the stacks view names llama.cpp\'s NaN attention factor and 
   assert.deepEqual(cells.map((row) => row.slice(0, 2)), [['transformers', '24.025851'], ['llama.cpp', 'NaN (not finite)'], ['vllm', '24.025851']]);
   assert.match(cells[1][5], /^Not finite: attention_factor = NaN/);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a GGUF file opened with the picker is read from its header into the lab; a file that is not GGUF is refused, nothing lost', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=model_profile&model=llama-3.1-8b');
+  const page = await playground.open('?encoding=model_profile&model=llama-3.1-8b');
   await page.waitForSelector('#profile-layers .figure svg');
   // Qwen2 7B as convert_hf_to_gguf.py writes it with YaRN ×4 over 32768 (NEOX pairs: half layout).
   const bytes = writeGguf([
@@ -88,12 +81,10 @@ test('a GGUF file opened with the picker is read from its header into the lab; a
   assert.match(await page.textContent('#error-gguf'), /GGUF/);
   assert.equal(await page.inputValue('#control-config_json'), before, 'the config the page showed is kept');
   assert.match(await figureText(page, 'profile-layers'), /28 layers/);
-  await page.close();
 });
 
 test('a GGUF file dropped on a family page is read into the paste box; its header lying about a length is refused by name', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope');
+  const page = await playground.open('?encoding=rope');
   /** Drops a file of `bytes` on the GGUF box as a browser does (a DataTransfer holding a File). */
   const drop = async (name, bytes) => {
     const transfer = await page.evaluateHandle(({ name, data }) => {
@@ -125,7 +116,6 @@ test('a GGUF file dropped on a family page is read into the paste box; its heade
   assert.match(await page.textContent('#error-gguf'), /general\.architecture/);
   assert.equal(await page.inputValue('#control-rope_theta'), '1000000');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('a 10 GB GGUF file opens by its header alone (a sparse file on disk: the page never reads it whole)', async () => {
@@ -154,11 +144,9 @@ test('a 10 GB GGUF file opens by its header alone (a sparse file on disk: the pa
 });
 
 test('a config that is not JSON is refused beside the box, and the figures keep the last model', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=model_profile&model=smollm3-3b');
+  const page = await playground.open('?encoding=model_profile&model=smollm3-3b');
   await page.waitForFunction(() => /no_rope/.test(document.querySelector('#profile-layers .figure')?.innerText ?? ''));
   await page.fill('#control-config_json', '{"model_type": "llama", ');
   await page.waitForFunction(() => document.getElementById('error-config_json')?.textContent.includes('not valid JSON'));
   assert.match(await figureText(page, 'profile-layers'), /no_rope \(9 layers\)/);
-  await page.close();
 });

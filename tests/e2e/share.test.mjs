@@ -85,8 +85,7 @@ test('committed changes are history steps: Back and Forward restore them', async
 });
 
 test('the heatmap CSV holds the values the engine returns for that state; JSON, SVG and PNG export too', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?n=12&d_model=10&base=77&layout=concat');
+  const page = await playground.open('?n=12&d_model=10&base=77&layout=concat');
   const csv = await download(page, '#heatmap [data-export=csv]');
   assert.equal(csv.name, 'posenc-sinusoidal-heatmap.csv');
   const lines = csv.text.trim().split('\n');
@@ -130,12 +129,10 @@ test('the heatmap CSV holds the values the engine returns for that state; JSON, 
   assert.ok(views.length >= 9);
   for (const tools of views) assert.equal(tools, 'CSV JSON SVG PNG');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('RoPE JSON: inv_freq, attention_factor, logit_scale and the spec, as the engine computes them', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope&preset=llama-3.1-8b');
+  const page = await playground.open('?encoding=rope&preset=llama-3.1-8b');
   const json = JSON.parse((await download(page, '#rope-json')).text);
   const expected = pe.ropeInvFreq(json.spec, json.rope.seq_len);
   assert.equal(json.spec.rope_scaling.rope_type, 'llama3');
@@ -143,7 +140,6 @@ test('RoPE JSON: inv_freq, attention_factor, logit_scale and the spec, as the en
   assert.equal(json.rope.attention_factor, expected.attention_factor);
   assert.equal(json.rope.logit_scale, expected.logit_scale);
   assert.equal(json.rope.rotary_dim, 128);
-  await page.close();
 });
 
 test('a bad or unknown URL parameter is named in a warning; the default is used and the page draws', async () => {
@@ -165,8 +161,7 @@ test('a bad or unknown URL parameter is named in a warning; the default is used 
 });
 
 test('switching the encoding keeps the sentence, the causal switch and the sizes the families share', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?d_model=64&text=a+b+a&attn_causal=true&attn_seed=3');
+  const page = await playground.open('?d_model=64&text=a+b+a&attn_causal=true&attn_seed=3');
   await page.selectOption('#control-encoding', 'learned');
   await page.waitForFunction(() => location.search.includes('encoding=learned'));
   assert.equal(await page.inputValue('#control-text'), 'a b a');
@@ -183,7 +178,6 @@ test('switching the encoding keeps the sentence, the causal switch and the sizes
   await page.waitForFunction(() => document.getElementById('control-encoding').value === 'learned');
   assert.equal(await page.inputValue('#control-text'), 'a b a');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('every parameter of every family round-trips through the URL', async () => {
@@ -259,8 +253,7 @@ test('the iframe snippet, pasted into a page on another origin at 390 px, sizes 
 });
 
 test('the component snippet on another origin, its module served without CORS: the reader sees its fallback link', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page, '?encoding=rope');
+  const page = await playground.open('?encoding=rope');
   await page.click('#decay .share summary');
   const plain = await serveStatic(DIST, { prefix: SUB_PATH });  // like python3 -m http.server: no CORS header
   const snippet = (await page.inputValue('#decay [data-share=component]')).replaceAll(playground.url, plain.url);
@@ -280,5 +273,4 @@ test('the component snippet on another origin, its module served without CORS: t
   assert.ok(box.width > 100 && box.height > 10, JSON.stringify(box));
   await Promise.all([plain.close(), blog.close()]);
   await reader.close();
-  await page.close();
 });

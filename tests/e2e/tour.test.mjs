@@ -57,10 +57,8 @@ test('← and → move between stops, each a history step; the list and the link
 });
 
 test('the playground sends a newcomer to the tour first', async () => {
-  const page = await playground.newPage();
-  await openPlayground(playground, page);
+  const page = await playground.open();
   const link = page.locator('header .start-here a');
   assert.match(await link.textContent(), /Start with the tour/);
   assert.equal(await link.getAttribute('href'), './tour.html');
-  await page.close();
 });
