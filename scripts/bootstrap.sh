@@ -29,7 +29,8 @@ if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); proce
   exit 1
 fi
 
-packages=(cmake ninja-build g++ emscripten libxtensor-dev libxsimd-dev nlohmann-json3-dev catch2 wabt)
+# ccache: the native and sanitizer builds reuse what an earlier build of the same sources compiled (CMakeLists.txt).
+packages=(cmake ninja-build g++ ccache emscripten libxtensor-dev libxsimd-dev nlohmann-json3-dev catch2 wabt)
 [ "$want_browser" = 1 ] && packages+=(chromium)
 [ "$want_fuzz" = 1 ] && packages+=(clang-14 libclang-rt-14-dev)
 missing=()
