@@ -143,7 +143,7 @@ test('RoPE JSON: inv_freq, attention_factor, logit_scale and the spec, as the en
 });
 
 test('a bad or unknown URL parameter is named in a warning; the default is used and the page draws', async () => {
-  const page = await playground.newPage();
+  const page = await playground.open();
   for (const [query, pattern, check] of [
     ['?d_model=7', /d_model = 7 is invalid: expected an even integer .*; using the default "128"/, '#heatmap canvas.matrix'],
     ['?n=abc', /n = abc is invalid: expected an integer in \[1, 4096\] \(the page's limit\); using the default "128"/, '#heatmap canvas.matrix'],
@@ -152,12 +152,12 @@ test('a bad or unknown URL parameter is named in a warning; the default is used 
     ['?encoding=foo', /encoding = "foo" ignored: expected one of sinusoidal, .*; showing sinusoidal/, '#heatmap canvas.matrix'],
     ['?rope_theta=5&zzz=1', /rope_theta = "5" ignored: Sinusoidal has no parameter rope_theta.*\n.*zzz = "1" ignored: unknown parameter/, '#heatmap canvas.matrix'],
   ]) {
-    await openPlayground(playground, page, query);
+    // Each link shown in place (the file's page): its warnings are its own, the last link's gone.
+    await navigate(page, query);
     assert.match(await page.innerText('#warnings'), pattern, query);
     assert.ok(await page.$eval(check, (c) => c.width > 0), `${query}: drawn`);
     assert.equal(await page.$$eval('.error', (e) => e.filter((x) => x.textContent).length), 0, `${query}: no error left`);
   }
-  await page.close();
 });
 
 test('switching the encoding keeps the sentence, the causal switch and the sizes the families share', async () => {
