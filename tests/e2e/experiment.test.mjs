@@ -109,8 +109,10 @@ test('a long experiment shows its progress; Cancel stops it, and a changed contr
     && names.every((name) => document.querySelector('#train-extrapolation .busy-text')?.textContent.includes(`${name} `)),
   ARMS.slice(0, 2), { timeout: 30000 });
   const label = await page.textContent('#train-extrapolation .busy-text');
-  // Chromium reports two cores or more: the arms train two at a time (or more) in arm workers, each named with its steps.
-  assert.match(label, new RegExp(`^training ${ARMS[0]} \\d+ / 4000 steps, ${ARMS[1]} \\d+ / 4000 steps.* \\(0 of ${ARMS.length} arms done(; [^)]* left)?\\)$`));
+  // Chromium reports two cores or more: the arms train two at a time (or more) in arm workers, each named with its steps
+  // (or "testing": when the second worker's module comes late, the first arm may be done with its 4000 steps by then).
+  const state = '(\\d+ / 4000 steps|testing)';
+  assert.match(label, new RegExp(`^training ${ARMS[0]} ${state}, ${ARMS[1]} ${state}.* \\(0 of ${ARMS.length} arms done(; [^)]* left)?\\)$`));
   assert.equal(Number(await bar.getAttribute('max')), TRAINED.length * 4000 + 4000 + 1000 + 4 * 4000);
   // Every view waiting for the experiment shows it.
   assert.equal(await page.locator('section.view .busy:not([hidden]) progress[max]').count(), 3);
@@ -153,9 +155,12 @@ test('Cancel is reachable with Tab and works with Enter; the last figure stays, 
   assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Cancel');
   await page.keyboard.press('Enter');
   await idle(page);
-  // The last figure that finished, dimmed; or, had the arms' curves so far come before Cancel, those, said to be partial.
+  // The last figure that finished, dimmed; or, had the arms' curves so far come before Cancel, those, said to be partial
+  // (an arm may have finished by then: the arms train two at a time, and not all are 4000 steps long).
   const note = await page.textContent('#train-loss .view-note');
-  assert.match(note, new RegExp(`^(Cancelled: the figure \\(dimmed\\) is the last one that finished|Partial: 0 of ${ARMS.length} arms finished; cancelled)\\.`));
+  assert.match(note, new RegExp(`^(Cancelled: the figure \\(dimmed\\) is the last one that finished|Partial: \\d+ of ${ARMS.length} arms finished; cancelled)\\.`));
+  const finished = Number(note.match(/^Partial: (\d+)/)?.[1] ?? 0);
+  assert.ok(finished < ARMS.length, note);
   assert.equal(await page.evaluate(() => document.activeElement.textContent), 'run again');  // focus is not lost
   assert.equal(await page.$eval('#train-loss', (s) => s.classList.contains('stale')), note.startsWith('Cancelled'));
   assert.equal(await page.locator('#train-extrapolation .curve-toggles').count(), 1);
