@@ -15,6 +15,14 @@ after(async () => { await playground?.close(); });
 const stopOf = (id) => STOPS.find((s) => s.id === id);
 const shown = new Set();
 
+let tab = null;
+/** The file's one tab: each stop loads by its URL in it (a new tab costs about a second more here). */
+async function stopPage() {
+  if (!tab || tab.isClosed()) tab = await playground.newPage();
+  tab.problems.length = 0;
+  return tab;
+}
+
 /** Opens stop `id` of the tour, waits until it has drawn, and asserts what every stop shows at load (tour-stop.mjs). */
 async function openStop(page, id) {
   await openPlayground(playground, page, `?stop=${id}`, 'tour.html');
@@ -67,7 +75,7 @@ function meanDistance({ data }, [r, g, b]) {
 }
 
 test('stop 1: two sentences of the same words in another order differ with positions, not without', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   const stop = await openStop(page, 'why-order');
   assert.deepEqual(stop.controls, ['text', 'text2']);
   await redrawn(page, async () => {
@@ -91,11 +99,10 @@ test('stop 1: two sentences of the same words in another order differ with posit
   assert.ok(await farthest(5) < 2, `no positions: ${await farthest(5)}`);
   assert.ok(await farthest(2) > 60, `with positions: ${await farthest(2)}`);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 2: dragging base stretches the slow dimensions on the right; the fast ones on the left stay', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 'sinusoidal');
   const before = await csvOf(page, 'heatmap');
   const picture = await pictureOf(page);
@@ -109,11 +116,10 @@ test('stop 2: dragging base stretches the slow dimensions on the right; the fast
   assert.ok(span(after, 'dim_126') > 0.9, `${span(after, 'dim_126')}`);
   assert.notDeepEqual(await pictureOf(page), picture);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 3: a lower d_model makes the dot-product decay bumpier', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 'dot-decay');
   /** The curve's total variation over its value at distance 0: flat 1 for a monotone fall, more with every bump. */
   const bumpiness = (csv) => {
@@ -129,11 +135,10 @@ test('stop 3: a lower d_model makes the dot-product decay bumpier', async () => 
   assert.ok(bumpy > 1.5 * smooth, `d_model 128: ${smooth}, 16: ${bumpy}`);
   assert.notDeepEqual(await pictureOf(page), picture);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 4: where training started is a table of the trained one\'s shape, ending where it ends, without its row-to-row pattern', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 'learned');
   const trained = await csvOf(page, 'table');
   const hatched = await page.$$eval('#stop-view .figure svg [aria-label*="no embedding"], #stop-view .figure .hatched', (e) => e.length);
@@ -162,11 +167,10 @@ test('stop 4: where training started is a table of the trained one\'s shape, end
   assert.ok(neighbours(trained) > 0.3, `trained: ${neighbours(trained)}`);
   assert.ok(Math.abs(neighbours(random)) < 0.1, `random: ${neighbours(random)}`);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 5: the pair slider spans the head\'s 64 pairs; low pairs turn fast, high pairs barely move', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 'rope');
   const slider = page.locator('#stop-view [name=pair-slider]');
   assert.deepEqual([await slider.getAttribute('min'), await slider.getAttribute('max')], ['0', '63']);
@@ -185,11 +189,10 @@ test('stop 5: the pair slider spans the head\'s 64 pairs; low pairs turn fast, h
   await redrawn(page, () => page.fill('#stop-view #control-head_dim', '32'));
   assert.equal(await slider.getAttribute('max'), '15');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 6: each rope_type stretches the wavelengths its own way', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 'rope-scaling');
   const scaled = {};
   const pictures = new Set();
@@ -212,11 +215,10 @@ test('stop 6: each rope_type stretches the wavelengths its own way', async () =>
     for (let b = a + 1; b < types.length; b++) assert.notDeepEqual(scaled[types[a]], scaled[types[b]], `${types[a]} vs ${types[b]}`);
   }
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 7: head 7\'s bias map fades against head 0\'s on one shared colour scale', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 'alibi');
   // One causal control: the head's own ("causal attention"); the bias panel masks the keys after the query as the
   // logits do.
@@ -243,11 +245,10 @@ test('stop 7: head 7\'s bias map fades against head 0\'s on one shared colour sc
   await redrawn(page, () => page.selectOption('#stop-view #control-panels_scale', 'own'));
   assert.ok(meanDistance(await canvasPixels(page, 1), neutral) > 3 * far7);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 8: unticking bidirectional leaves no bucket of its own to the keys after the query', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 't5');
   const box = page.locator('#stop-view #control-bidirectional');
   assert.equal(await box.isVisible(), true);
@@ -265,11 +266,10 @@ test('stop 8: unticking bidirectional leaves no bucket of its own to the keys af
   assert.equal(one.get(0), 0);
   assert.notDeepEqual(await pictureOf(page), picture);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 9: a sentence added with a full stop counts one more sentence back', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 'cope');
   const text = await page.inputValue('#stop-view #control-text');
   const firstPosition = async () => (await csvOf(page, 'cope-count')).column('contextual_position')[0];
@@ -280,11 +280,10 @@ test('stop 9: a sentence added with a full stop counts one more sentence back', 
   const after = await firstPosition();
   assert.ok(Math.abs(after - before - 1) < 0.05, `the first word: ${before} sentences back, then ${after}`);
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('stop 10: induction with two attention layers is learned at L_train by RoPE, learned and sinusoidal positions', async () => {
-  const page = await playground.newPage();
+  const page = await stopPage();
   await openStop(page, 'extrapolation');
   const picture = await pictureOf(page);
   await page.selectOption('#stop-view #control-task', 'induction');
@@ -298,7 +297,6 @@ test('stop 10: induction with two attention layers is learned at L_train by RoPE
   const ends = await page.$$eval('#stop-view .figure svg text', (t) => t.map((x) => x.textContent).filter((s) => /^[a-z]/.test(s)));
   assert.ok(ends.length <= 12, ends.join(' | '));
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
 
 test('every stop loaded by its URL at 1280 x 800 (light) showed its view, its figure within the first screen', () => {
