@@ -5,19 +5,12 @@
 // printed by `npm run bench` (tests/bench/page.mjs), not tested.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { dragSlider, drawn, launchBrowser, navigate, openPlayground, serveStatic, typeLongSentence, DIST, SUB_PATH } from './browser.mjs';
+import { dragSlider, drawn, navigate, openPlayground, startPlayground, typeLongSentence } from './browser.mjs';
 
-let site;
 let browser;
-before(async () => {
-  site = await serveStatic(DIST, { prefix: SUB_PATH, cors: true });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
-const playground = () => ({ url: site.url });
+before(async () => { browser = await startPlayground(); });
+after(async () => { await browser?.close(); });
+const playground = () => browser;
 
 /** For each view: is the centre of its figure, scrolled into the middle of the window, the figure itself? */
 function coveredFigures(page) {
@@ -125,9 +118,8 @@ test('n = 4096, d_model = 1024: dragging base redraws the heatmap during the dra
 });
 
 test('a computation over 200 ms shows progress over the last figure, which stays until the new one is drawn', async () => {
-  const page = await browser.newPage();
   // d_model 384: the sinusoidal curve alone is 192 cosines at each of 100,001 distances, near the work budget
-  await openPlayground(playground(), page, '?d_model=384&compare_distance=256');
+  const page = await browser.open('?d_model=384&compare_distance=256');
   const before = await page.innerHTML('#compare .figure');
   await page.fill('#control-compare_distance', '100000');  // twelve decay curves over 100,001 distances: most of a second of work
   await page.waitForSelector('#compare .busy:not([hidden])', { timeout: 5000 });
@@ -136,14 +128,11 @@ test('a computation over 200 ms shows progress over the last figure, which stays
   await page.waitForSelector('#compare .busy[hidden]', { state: 'attached', timeout: 60000 });
   assert.notEqual(await page.innerHTML('#compare .figure'), before, 'then the new one replaces it');
   assert.match(await page.innerText('#compare .figure'), /90,000/, 'the axis runs to the new distance');
-  await page.close();
 });
 
 test('a 500-token sentence: typing draws the attention map of all 500 tokens', async () => {
-  const page = await browser.newPage();
-  await openPlayground(playground(), page, '?encoding=rope');
+  const page = await browser.open('?encoding=rope');
   await typeLongSentence(page);
   assert.ok(await page.$eval('#attention', drawn), 'the map has marks');
   assert.deepEqual(page.problems, []);
-  await page.close();
 });
