@@ -5,6 +5,7 @@
 // write their per-file times to build/test-times/<tier>.json (scripts/test-times.mjs); the table reads them.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,6 +41,21 @@ export const TIERS = {
 
 const seconds = (ms) => (ms / 1000).toFixed(1).padStart(7);
 
+/** The machine's busy and total CPU ticks since boot (Linux /proc/stat; null elsewhere): a step's busy cores. */
+function cpuTicks() {
+  try {
+    const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const idle = ticks[3] + ticks[4];
+    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+const CORES = os.availableParallelism();
+/** How many of the machine's cores were busy on average between two cpuTicks() (any process, not only the step's). */
+const busyCores = (a, b) => (a && b && b.total > a.total ? ((b.busy - a.busy) / (b.total - a.total)) * CORES : NaN);
+
 function main(args) {
   const unknown = args.filter((a) => !Object.hasOwn(TIERS, a));
   if (unknown.length) {
@@ -56,8 +72,9 @@ function main(args) {
   for (const step of steps) {
     if (step.times) fs.rmSync(path.join(timesDir, `${step.times}.json`), { force: true });
     const t = Date.now();
+    const ticks = cpuTicks();
     const result = spawnSync(step.run[0], step.run.slice(1), { cwd: root, stdio: step.quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
-    done.push({ ...step, ms: Date.now() - t });
+    done.push({ ...step, ms: Date.now() - t, cores: busyCores(ticks, cpuTicks()) });
     if (result.status !== 0) {
       if (step.quiet) process.stdout.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
       failed = `${step.name} (${step.run.join(' ')}) exited with ${result.status ?? result.signal ?? result.error?.message}`;
@@ -71,8 +88,8 @@ function main(args) {
 
 /** The table: each step's seconds, then each node:test tier's files, the costliest first. */
 function report(done, totalMs) {
-  console.log('\n## What the suite cost (seconds, this run)\n');
-  for (const s of done) console.log(`${seconds(s.ms)}  ${s.name}`);
+  console.log(`\n## What the suite cost (seconds, this run; busy: the mean number of the ${CORES} cores in use)\n`);
+  for (const s of done) console.log(`${seconds(s.ms)}  ${Number.isNaN(s.cores) ? '     ' : `${s.cores.toFixed(2)} busy`}  ${s.name}`);
   console.log(`${seconds(totalMs)}  total`);
   for (const s of done.filter((d) => d.times)) {
     const file = path.join(timesDir, `${s.times}.json`);
