@@ -3,7 +3,7 @@
 //   node scripts/test.mjs [tier ...]   tiers: unit native asan wasm e2e (npm test: all of them, in that order)
 // A step another tier already ran in this call (the wasm build before the browser tier) runs once. The node:test tiers
 // write their per-file times to build/test-times/<tier>.json (scripts/test-times.mjs); the table reads them.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +30,7 @@ export const TIERS = {
     { name: 'asan + ubsan tests (ctest)', run: ['ctest', '--preset', 'asan'] }],
   wasm: [BUILD_WASM, NATIVE_CONFIGURE, { name: 'build native posenc_dump', run: cmake('--build', '--preset', 'native', '--target', 'posenc_dump') },
     // Two files at a time: each is one thread of Node on the engine (132 s one at a time, 71 s two, on 2 cores).
-    { name: 'wasm tests', run: nodeTest('wasm', 'tests/wasm/', ['--experimental-wasm-relaxed-simd'], ['--test-concurrency=2']), times: 'wasm' }],
+    { name: 'wasm tests', needs: BUILD_WASM, run: nodeTest('wasm', 'tests/wasm/', ['--experimental-wasm-relaxed-simd'], ['--test-concurrency=2']), times: 'wasm' }],
   e2e: [BUILD_WASM, { name: 'vite build', run: ['npx', 'vite', 'build', '--logLevel', 'warn'] },
     { name: 'sizes (dist/ against its budget)', run: ['node', 'scripts/sizes.mjs'] },
     // One file at a time: a page keeps both cores busy (two at a time measured 184 s against 193 s for six files). One
@@ -56,7 +56,27 @@ const CORES = os.availableParallelism();
 /** How many of the machine's cores were busy on average between two cpuTicks() (any process, not only the step's). */
 const busyCores = (a, b) => (a && b && b.total > a.total ? ((b.busy - a.busy) / (b.total - a.total)) * CORES : NaN);
 
-function main(args) {
+/**
+ * Runs one step: {status, signal, output} (output: what it printed, when `captured`; otherwise it printed as it ran).
+ * `nice`: at the lowest CPU priority (nice 19), so that it takes only the cores the other lane leaves idle.
+ */
+function runStep(step, { captured, nice }, children) {
+  const argv = nice ? ['nice', '-n', '19', ...step.run] : step.run;
+  return new Promise((resolve) => {
+    // detached: a process group of its own, so that a failure elsewhere stops it and everything it started.
+    const child = spawn(argv[0], argv.slice(1), { cwd: root, detached: true, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    children.add(child);
+    let output = '';
+    child.stdout?.on('data', (d) => { output += d; });
+    child.stderr?.on('data', (d) => { output += d; });
+    child.on('error', (error) => { children.delete(child); resolve({ status: null, signal: error.message, output }); });
+    child.on('close', (status, signal) => { children.delete(child); resolve({ status, signal, output }); });
+  });
+}
+
+const stopAll = (children) => { for (const c of children) try { process.kill(-c.pid, 'SIGTERM'); } catch { /* gone */ } };
+
+async function main(args) {
   const unknown = args.filter((a) => !Object.hasOwn(TIERS, a));
   if (unknown.length) {
     console.error(`test.mjs: unknown tier ${unknown.join(', ')} (the tiers: ${Object.keys(TIERS).join(', ')})`);
@@ -64,22 +84,50 @@ function main(args) {
   }
   const tiers = args.length ? args : Object.keys(TIERS);
   fs.mkdirSync(timesDir, { recursive: true });
-  const steps = [{ name: 'bootstrap (Debian packages, npm ci)', run: ['bash', 'scripts/bootstrap.sh', ...(tiers.includes('e2e') ? ['--browser'] : [])] }];
+  const bootstrap = { name: 'bootstrap (Debian packages, npm ci)', run: ['bash', 'scripts/bootstrap.sh', ...(tiers.includes('e2e') ? ['--browser'] : [])] };
+  const steps = [];
   for (const tier of tiers) for (const step of TIERS[tier]) if (!steps.some((s) => s.run.join(' ') === step.run.join(' '))) steps.push(step);
+  // Two lanes when the browser tier runs with others: the browser tier (its builds first) at the normal priority, and
+  // every other step beside it at nice 19, in the cores the browser leaves idle (a third of one, on average, here) and
+  // at full speed once it is done; their output is printed after the browser tier's. Alone, a tier's steps run in order.
+  const front = tiers.includes('e2e') && tiers.length > 1 ? steps.filter((s) => TIERS.e2e.includes(s)) : steps;
+  const back = steps.filter((s) => !front.includes(s));
   const done = [];
+  const children = new Set();
+  const onSignal = (signal) => { stopAll(children); process.exit(signal === 'SIGINT' ? 130 : 143); };
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
   const start = Date.now();
   let failed = null;
-  for (const step of steps) {
-    if (step.times) fs.rmSync(path.join(timesDir, `${step.times}.json`), { force: true });
-    const t = Date.now();
-    const ticks = cpuTicks();
-    const result = spawnSync(step.run[0], step.run.slice(1), { cwd: root, stdio: step.quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
-    done.push({ ...step, ms: Date.now() - t, cores: busyCores(ticks, cpuTicks()) });
-    if (result.status !== 0) {
-      if (step.quiet) process.stdout.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
-      failed = `${step.name} (${step.run.join(' ')}) exited with ${result.status ?? result.signal ?? result.error?.message}`;
-      break;
+  // Each step's end, for a step of the other lane that needs it (the wasm tests, the wasm build).
+  const ended = new Map(steps.map((step) => { let end; const promise = new Promise((r) => { end = r; }); return [step, { promise, end }]; }));
+  const runLane = async (lane, background) => {
+    for (const step of lane) {
+      if (step.needs) await ended.get(step.needs)?.promise;
+      if (failed) return;
+      if (step.times) fs.rmSync(path.join(timesDir, `${step.times}.json`), { force: true });
+      const t = Date.now();
+      const ticks = cpuTicks();
+      const result = await runStep(step, { captured: step.quiet || background, nice: background }, children);
+      const record = { ...step, background, at: t - start, ms: Date.now() - t, cores: busyCores(ticks, cpuTicks()), output: background ? result.output : '' };
+      done.push(record);
+      ended.get(step)?.end();
+      if (result.status !== 0 && !failed) {
+        if (step.quiet || background) process.stdout.write(`\n## ${step.name}: its output\n${result.output}`);
+        record.output = '';  // printed
+        failed = `${step.name} (${step.run.join(' ')}) exited with ${result.status ?? result.signal}`;
+        stopAll(children);
+      }
+      if (failed) return;
     }
+  };
+  await runLane([bootstrap], false);
+  if (!failed) {
+    await Promise.all([runLane(front, false), runLane(back, true)].map((lane) => lane.finally(() => {
+      if (failed) for (const { end } of ended.values()) end();  // a lane waiting on a step that will not run stops
+    })));
+  }
+  for (const d of done.filter((s) => s.background && !s.quiet && s.output)) {
+    process.stdout.write(`\n## ${d.name} (beside the browser tests, at nice 19): its output\n${d.output}`);
   }
   report(done, Date.now() - start);
   if (failed) console.error(`\nnpm test: FAILED at ${failed}`);
@@ -88,8 +136,11 @@ function main(args) {
 
 /** The table: each step's seconds, then each node:test tier's files, the costliest first. */
 function report(done, totalMs) {
-  console.log(`\n## What the suite cost (seconds, this run; busy: the mean number of the ${CORES} cores in use)\n`);
-  for (const s of done) console.log(`${seconds(s.ms)}  ${Number.isNaN(s.cores) ? '     ' : `${s.cores.toFixed(2)} busy`}  ${s.name}`);
+  console.log(`\n## What the suite cost (seconds, this run; from: its start, in seconds from the first step's; busy: the mean\n` +
+    `number of the machine's ${CORES} cores in use meanwhile, by any step)\n`);
+  for (const s of done.sort((a, b) => a.at - b.at)) {
+    console.log(`${seconds(s.ms)}  from ${seconds(s.at).trim().padStart(6)}  ${Number.isNaN(s.cores) ? '         ' : `${s.cores.toFixed(2)} busy`}  ${s.name}${s.background ? ' (beside the browser tests)' : ''}`);
+  }
   console.log(`${seconds(totalMs)}  total`);
   for (const s of done.filter((d) => d.times)) {
     const file = path.join(timesDir, `${s.times}.json`);
@@ -103,4 +154,4 @@ function report(done, totalMs) {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
