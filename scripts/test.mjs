@@ -63,8 +63,9 @@ const busyCores = (a, b) => (a && b && b.total > a.total ? ((b.busy - a.busy) / 
 function runStep(step, { captured, nice }, children) {
   const argv = nice ? ['nice', '-n', '19', ...step.run] : step.run;
   return new Promise((resolve) => {
-    // detached: a process group of its own, so that a failure elsewhere stops it and everything it started.
-    const child = spawn(argv[0], argv.slice(1), { cwd: root, detached: true, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    // Not detached: a new session would be a scheduler autogroup of its own (Linux), where nice means nothing against
+    // the other lane's processes (measured: the niced native build halved the wasm build's share of the cores).
+    const child = spawn(argv[0], argv.slice(1), { cwd: root, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     children.add(child);
     let output = '';
     child.stdout?.on('data', (d) => { output += d; });
@@ -74,7 +75,27 @@ function runStep(step, { captured, nice }, children) {
   });
 }
 
-const stopAll = (children) => { for (const c of children) try { process.kill(-c.pid, 'SIGTERM'); } catch { /* gone */ } };
+/** The processes under `pid` (its children, theirs, ...), from /proc (Linux; elsewhere none). */
+function descendants(pid) {
+  const children = new Map();
+  for (const p of fs.existsSync('/proc') ? fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)) : []) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(p)]);
+    } catch { /* gone */ }
+  }
+  const found = [];
+  for (const queue = [pid]; queue.length;) for (const c of children.get(queue.shift()) ?? []) { found.push(c); queue.push(c); }
+  return found;
+}
+
+/** Stops every step still running, and everything each started. */
+function stopAll(children) {
+  for (const child of children) {
+    for (const pid of [child.pid, ...descendants(child.pid)]) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+  }
+}
 
 async function main(args) {
   const unknown = args.filter((a) => !Object.hasOwn(TIERS, a));
