@@ -63,9 +63,12 @@ const busyCores = (a, b) => (a && b && b.total > a.total ? ((b.busy - a.busy) / 
 function runStep(step, { captured, nice }, children) {
   const argv = nice ? ['nice', '-n', '19', ...step.run] : step.run;
   return new Promise((resolve) => {
-    // Not detached: a new session would be a scheduler autogroup of its own (Linux), where nice means nothing against
-    // the other lane's processes (measured: the niced native build halved the wasm build's share of the cores).
-    const child = spawn(argv[0], argv.slice(1), { cwd: root, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    // Linux shares the cores between scheduler autogroups (a session each: Chromium, which playwright starts in a
+    // session of its own, is one) before it weighs nice within each; so a niced step runs in a new session whose
+    // autogroup is at nice 19 too. (Without that, the niced builds took as much of the cores as the browser: its tier
+    // went from 705 to 914 s.)
+    const child = spawn(argv[0], argv.slice(1), { cwd: root, detached: nice, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    if (nice) try { fs.writeFileSync(`/proc/${child.pid}/autogroup`, '19'); } catch { /* no autogroups: nice alone does it */ }
     children.add(child);
     let output = '';
     child.stdout?.on('data', (d) => { output += d; });
