@@ -3,7 +3,7 @@
 //   node scripts/test.mjs [tier ...]   tiers: unit native asan wasm e2e (npm test: all of them, in that order)
 // A step another tier already ran in this call (the wasm build before the browser tier) runs once. The node:test tiers
 // write their per-file times to build/test-times/<tier>.json (scripts/test-times.mjs); the table reads them.
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +30,7 @@ export const TIERS = {
     { name: 'asan + ubsan tests (ctest)', run: ['ctest', '--preset', 'asan'] }],
   wasm: [BUILD_WASM, NATIVE_CONFIGURE, { name: 'build native posenc_dump', run: cmake('--build', '--preset', 'native', '--target', 'posenc_dump') },
     // Two files at a time: each is one thread of Node on the engine (132 s one at a time, 71 s two, on 2 cores).
-    { name: 'wasm tests', needs: BUILD_WASM, run: nodeTest('wasm', 'tests/wasm/', ['--experimental-wasm-relaxed-simd'], ['--test-concurrency=2']), times: 'wasm' }],
+    { name: 'wasm tests', run: nodeTest('wasm', 'tests/wasm/', ['--experimental-wasm-relaxed-simd'], ['--test-concurrency=2']), times: 'wasm' }],
   e2e: [BUILD_WASM, { name: 'vite build', run: ['npx', 'vite', 'build', '--logLevel', 'warn'] },
     { name: 'sizes (dist/ against its budget)', run: ['node', 'scripts/sizes.mjs'] },
     // One file at a time: a page keeps both cores busy (two at a time measured 184 s against 193 s for six files). One
@@ -56,44 +56,7 @@ const CORES = os.availableParallelism();
 /** How many of the machine's cores were busy on average between two cpuTicks() (any process, not only the step's). */
 const busyCores = (a, b) => (a && b && b.total > a.total ? ((b.busy - a.busy) / (b.total - a.total)) * CORES : NaN);
 
-/**
- * Runs one step: {status, signal, output} (output: what it printed, when `captured`; otherwise it printed as it ran).
- */
-function runStep(step, { captured }, children) {
-  return new Promise((resolve) => {
-    const child = spawn(step.run[0], step.run.slice(1), { cwd: root, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-    children.add(child);
-    let output = '';
-    child.stdout?.on('data', (d) => { output += d; });
-    child.stderr?.on('data', (d) => { output += d; });
-    child.on('error', (error) => { children.delete(child); resolve({ status: null, signal: error.message, output }); });
-    child.on('close', (status, signal) => { children.delete(child); resolve({ status, signal, output }); });
-  });
-}
-
-/** The processes under `pid` (its children, theirs, ...), from /proc (Linux; elsewhere none). */
-function descendants(pid) {
-  const children = new Map();
-  for (const p of fs.existsSync('/proc') ? fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)) : []) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(p)]);
-    } catch { /* gone */ }
-  }
-  const found = [];
-  for (const queue = [pid]; queue.length;) for (const c of children.get(queue.shift()) ?? []) { found.push(c); queue.push(c); }
-  return found;
-}
-
-/** Stops every step still running, and everything each started. */
-function stopAll(children) {
-  for (const child of children) {
-    for (const pid of [child.pid, ...descendants(child.pid)]) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
-  }
-}
-
-async function main(args) {
+function main(args) {
   const unknown = args.filter((a) => !Object.hasOwn(TIERS, a));
   if (unknown.length) {
     console.error(`test.mjs: unknown tier ${unknown.join(', ')} (the tiers: ${Object.keys(TIERS).join(', ')})`);
@@ -101,57 +64,25 @@ async function main(args) {
   }
   const tiers = args.length ? args : Object.keys(TIERS);
   fs.mkdirSync(timesDir, { recursive: true });
-  const bootstrap = { name: 'bootstrap (Debian packages, npm ci)', run: ['bash', 'scripts/bootstrap.sh', ...(tiers.includes('e2e') ? ['--browser'] : [])] };
-  const steps = [];
+  const steps = [{ name: 'bootstrap (Debian packages, npm ci)', run: ['bash', 'scripts/bootstrap.sh', ...(tiers.includes('e2e') ? ['--browser'] : [])] }];
   for (const tier of tiers) for (const step of TIERS[tier]) if (!steps.some((s) => s.run.join(' ') === step.run.join(' '))) steps.push(step);
-  // Two lanes when the browser tier runs with others: the browser tier (its builds first), and every other step beside
-  // it, their output printed after the browser tier's; a failure in either stops both. Alone, a tier's steps run in
-  // order. Measured from clean clones on this 2-core machine: in order 1,086 s; two lanes 984 and 1,020 s. The browser tier
-  // leaves a third of a core idle on average, but whatever runs beside it slows it (its 705 s became 914 s), so the
-  // lanes gain less than that idle time; with the other lane at nice 19 (its own scheduler autogroup at 19 too, or
-  // Chromium's autogroup takes half the cores whatever the nice) the browser still slowed to 853 s and the run took
-  // 1,068 s: the lanes share the cores evenly.
-  const front = tiers.includes('e2e') && tiers.length > 1 ? steps.filter((s) => TIERS.e2e.includes(s)) : steps;
-  const back = steps.filter((s) => !front.includes(s));
+  // In order, one step at a time. Tried from clean clones here: the other tiers beside the browser tier (which leaves a
+  // third of a core idle) took 984 and 1,020 s against 1,086 s in order, but slowed the browser tier from 705 to
+  // 880-914 s and shifted the soak's baseline (session.test.mjs) until it failed; at nice 19 they gained nothing (1,068 s).
   const done = [];
-  const children = new Set();
-  const onSignal = (signal) => { stopAll(children); process.exit(signal === 'SIGINT' ? 130 : 143); };
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
   const start = Date.now();
   let failed = null;
-  // Each step's end, for a step of the other lane that needs it (the wasm tests, the wasm build).
-  const ended = new Map(steps.map((step) => { let end; const promise = new Promise((r) => { end = r; }); return [step, { promise, end }]; }));
-  const runLane = async (lane, background) => {
-    for (const step of lane) {
-      if (step.needs) await ended.get(step.needs)?.promise;
-      if (failed) return;
-      if (step.times) fs.rmSync(path.join(timesDir, `${step.times}.json`), { force: true });
-      const t = Date.now();
-      const ticks = cpuTicks();
-      const result = await runStep(step, { captured: step.quiet || background }, children);
-      const record = { ...step, background, at: t - start, ms: Date.now() - t, cores: busyCores(ticks, cpuTicks()), output: background ? result.output : '' };
-      done.push(record);
-      ended.get(step)?.end();
-      if (result.status !== 0 && !failed) {
-        if (step.quiet || background) process.stdout.write(`\n## ${step.name}: its output\n${result.output}`);
-        record.output = '';  // printed
-        failed = `${step.name} (${step.run.join(' ')}) exited with ${result.status ?? result.signal}`;
-        stopAll(children);
-      }
-      if (failed) return;
+  for (const step of steps) {
+    if (step.times) fs.rmSync(path.join(timesDir, `${step.times}.json`), { force: true });
+    const t = Date.now();
+    const ticks = cpuTicks();
+    const result = spawnSync(step.run[0], step.run.slice(1), { cwd: root, stdio: step.quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+    done.push({ ...step, ms: Date.now() - t, cores: busyCores(ticks, cpuTicks()) });
+    if (result.status !== 0) {
+      if (step.quiet) process.stdout.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+      failed = `${step.name} (${step.run.join(' ')}) exited with ${result.status ?? result.signal ?? result.error?.message}`;
+      break;
     }
-  };
-  await runLane([bootstrap], false);
-  if (!failed) {
-    // The back lane starts once the wasm build is done: beside it, that build (the browser tier's start) took 121 s
-    // instead of 54.
-    const afterWasm = async () => { if (front.includes(BUILD_WASM) && back.length) await ended.get(BUILD_WASM).promise; return runLane(back, true); };
-    await Promise.all([runLane(front, false), afterWasm()].map((lane) => lane.finally(() => {
-      if (failed) for (const { end } of ended.values()) end();  // a lane waiting on a step that will not run stops
-    })));
-  }
-  for (const d of done.filter((s) => s.background && !s.quiet && s.output)) {
-    process.stdout.write(`\n## ${d.name} (beside the browser tests): its output\n${d.output}`);
   }
   report(done, Date.now() - start);
   if (failed) console.error(`\nnpm test: FAILED at ${failed}`);
@@ -160,11 +91,8 @@ async function main(args) {
 
 /** The table: each step's seconds, then each node:test tier's files, the costliest first. */
 function report(done, totalMs) {
-  console.log(`\n## What the suite cost (seconds, this run; from: its start, in seconds from the first step's; busy: the mean\n` +
-    `number of the machine's ${CORES} cores in use meanwhile, by any step)\n`);
-  for (const s of done.sort((a, b) => a.at - b.at)) {
-    console.log(`${seconds(s.ms)}  from ${seconds(s.at).trim().padStart(6)}  ${Number.isNaN(s.cores) ? '         ' : `${s.cores.toFixed(2)} busy`}  ${s.name}${s.background ? ' (beside the browser tests)' : ''}`);
-  }
+  console.log(`\n## What the suite cost (seconds, this run; busy: the mean number of the ${CORES} cores in use)\n`);
+  for (const s of done) console.log(`${seconds(s.ms)}  ${Number.isNaN(s.cores) ? '     ' : `${s.cores.toFixed(2)} busy`}  ${s.name}`);
   console.log(`${seconds(totalMs)}  total`);
   for (const s of done.filter((d) => d.times)) {
     const file = path.join(timesDir, `${s.times}.json`);
@@ -178,4 +106,4 @@ function report(done, totalMs) {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
