@@ -92,7 +92,7 @@ function main(args) {
 /** The table: each step's seconds, then each node:test tier's files, the costliest first. */
 function report(done, totalMs) {
   console.log(`\n## What the suite cost (seconds, this run; busy: the mean number of the ${CORES} cores in use)\n`);
-  for (const s of done) console.log(`${seconds(s.ms)}  ${Number.isNaN(s.cores) ? '     ' : `${s.cores.toFixed(2)} busy`}  ${s.name}`);
+  for (const s of done) console.log(`${seconds(s.ms)}  ${Number.isNaN(s.cores) ? ' '.repeat(9) : `${s.cores.toFixed(2)} busy`}  ${s.name}`);
   console.log(`${seconds(totalMs)}  total`);
   for (const s of done.filter((d) => d.times)) {
     const file = path.join(timesDir, `${s.times}.json`);
