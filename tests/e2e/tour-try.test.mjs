@@ -38,12 +38,17 @@ async function csvOf(page, view) {
   return { head, rows, column: (name) => rows.map((r) => Number(r[head.indexOf(name)])) };
 }
 
-/** Runs `change`, then waits until the stop's figure has been drawn again and the view has settled. */
-async function redrawn(page, change) {
+/**
+ * Runs `change`, then waits until the stop's figure has been drawn again and the view has settled, with `shows` in the
+ * figure's text when given (a change of two controls may draw twice: the first one's figure settles before the second's
+ * input is read).
+ */
+async function redrawn(page, change, shows = '') {
   const old = await page.$('#stop-view .figure > *');
   await change();
   await page.waitForFunction((el) => !el.isConnected, old, { timeout: 120000 });
-  await page.waitForFunction(() => !document.querySelector('#stop-view section[aria-busy=true]'), null, { timeout: 300000 });
+  await page.waitForFunction((text) => !document.querySelector('#stop-view section[aria-busy=true]')
+    && document.querySelector('#stop-view .figure').textContent.includes(text), shows, { timeout: 300000 });
 }
 
 /** The figure's picture (PNG bytes of its box on the screen). */
@@ -81,7 +86,7 @@ test('stop 1: two sentences of the same words in another order differ with posit
   await redrawn(page, async () => {
     await page.fill('#stop-view #control-text', 'a bird saw the old fox');
     await page.fill('#stop-view #control-text2', 'the old fox saw a bird');
-  });
+  }, '“the old fox saw a bird”');
   const text = await page.textContent('#stop-view .figure');
   assert.match(text, /difference, no positions: largest (0, exactly|\de-\d, float32 rounding)/);
   const withPositions = Number(text.match(/difference, with positions: largest ([0-9.]+)/)[1]);
