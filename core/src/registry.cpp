@@ -7,57 +7,40 @@
 #include <utility>
 #include <variant>
 
-#include "posenc/alibi.hpp"
 #include "posenc/args.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/bias.hpp"
 #include "posenc/budget.hpp"
-#include "posenc/cope.hpp"
-#include "posenc/deberta.hpp"
-#include "posenc/fire.hpp"
-#include "posenc/kerple.hpp"
-#include "posenc/learned.hpp"
-#include "posenc/nope.hpp"
-#include "posenc/rope.hpp"
-#include "posenc/shaw.hpp"
-#include "posenc/sinusoidal.hpp"
-#include "posenc/t5.hpp"
 #include "posenc/train_slots.hpp"
-#include "posenc/transformer_xl.hpp"
-#include "posenc/xpos.hpp"
 
 namespace posenc {
 
+// Each listed family's two entry points (its header declares them too).
+#define POSENC_FAMILY(name)                 \
+    namespace name {                        \
+    const Family& family();                 \
+    const train::Training& training();      \
+    }
+#include "posenc/family_list.hpp"
+#undef POSENC_FAMILY
+
 const std::vector<const Family*>& families() {
-    // The one list of families, in the page's order: adding a family is a line here.
+    // family_list.hpp, in its order.
     static const std::vector<const Family*> all = {
-        &sinusoidal::family(), &learned::family(), &nope::family(),  // absolute (and none)
-        &rope::family(),       &xpos::family(),                      // rotary
-        &alibi::family(),      &t5::family(),      &shaw::family(),  // bias
-        &transformer_xl::family(), &kerple::family(), &deberta::family(), &fire::family(),
-        &cope::family(),
+#define POSENC_FAMILY(name) &name::family(),
+#include "posenc/family_list.hpp"
+#undef POSENC_FAMILY
     };
     return all;
 }
 
 const train::Training& train::training_of(const Family& family) {
-    // Each family's training beside its descriptor, in families()' order: a list apart from
-    // families() so that only train.cpp reaches the training code (a module without the trainer,
-    // posenc-view.wasm, drops it). Adding a family is a line here too.
+    // Each family's training beside its descriptor: reached from here, not from the descriptor, so that only
+    // train.cpp reaches the training code (a module without the trainer, posenc-view.wasm, drops it).
     static const std::vector<std::pair<const Family*, const Training*>> all = {
-        {&sinusoidal::family(), &sinusoidal::training()},
-        {&learned::family(), &learned::training()},
-        {&nope::family(), &nope::training()},
-        {&rope::family(), &rope::training()},
-        {&xpos::family(), &xpos::training()},
-        {&alibi::family(), &alibi::training()},
-        {&t5::family(), &t5::training()},
-        {&shaw::family(), &shaw::training()},
-        {&transformer_xl::family(), &transformer_xl::training()},
-        {&kerple::family(), &kerple::training()},
-        {&deberta::family(), &deberta::training()},
-        {&fire::family(), &fire::training()},
-        {&cope::family(), &cope::training()},
+#define POSENC_FAMILY(name) {&name::family(), &name::training()},
+#include "posenc/family_list.hpp"
+#undef POSENC_FAMILY
     };
     for (const auto& [f, training] : all)
         if (f == &family) return *training;

@@ -1,8 +1,9 @@
 // posenc/attention.hpp: a single attention head over a sentence, with every
 // encoding acting where it belongs (Vaswani et al. 2017, eq. 1):
-//   absolute (sinusoidal, learned, none): H = X + P, then q, k, v = H W_q, H W_k, H W_v
-//   rotary (rope, xpos): q, k = X W_q, X W_k rotated by position (never v)
-//   bias (alibi, t5, shaw, transformer_xl, kerple): logits + b(i, j)
+//   absolute (and none): H = X + P, then q, k, v = H W_q, H W_k, H W_v
+//   rotary: q, k = X W_q, X W_k rotated by position (never v)
+//   bias: logits + b(i, j), which may read the head's q and k (cope, deberta)
+// (each family's `acts`, family.hpp; the families: see families()).
 // logits = q k^T / sqrt(d_head) (times a rotary scaling's logit_scale), an
 // optional causal mask, a stable row softmax, and output = weights . v.
 #pragma once
@@ -162,9 +163,9 @@ struct Forward {
 
 /// Reads {n, d_model, d_head, causal, encoding, position_offset} (keys as in JS;
 /// x, wq, wk, wv are passed as arrays beside it) and checks the encoding: a
-/// rotary family (rope, xpos) or bias family (alibi, t5, shaw, transformer_xl,
-/// kerple) or none; an absolute encoding (sinusoidal, learned) is refused, since
-/// it belongs to x before the head: add its positionTable to x.
+/// rotary or bias family or none (their `acts`; the message lists them from
+/// families()); an absolute encoding is refused, since it belongs to x before
+/// the head: add its positionTable to x.
 Forward parse_forward(const Config& config);
 
 /// One attention head with the caller's weights (Vaswani et al. 2017, eq. 1):

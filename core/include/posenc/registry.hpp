@@ -27,15 +27,15 @@ std::string spec_type(const Config& spec);
 /// Every accepted `type`, in the order the page lists them.
 const std::vector<std::string>& known_types();
 
-/// Every family's descriptor, in the order the page lists them: sinusoidal,
-/// learned, none, rope, xpos, alibi, t5, shaw, transformer_xl, kerple.
+/// Every family's descriptor, in the order the page lists them: see
+/// posenc/family_list.hpp, the one list.
 const std::vector<const Family*>& families();
 
 /// The descriptor of the spec's `type`. Throws as spec_type.
 const Family& family_of(const Config& spec);
 
-/// The types of the families for which `keep` holds, as messages list them:
-/// "alibi, t5, shaw, transformer_xl, kerple".
+/// The types of the families for which `keep` holds, in families()' order, as
+/// messages list them: "rope, xpos" for the rotary ones.
 std::string type_list(const std::function<bool(const Family&)>& keep);
 
 /// type_list of the families that act as `acts` ("rope, xpos" for rotary).
@@ -103,9 +103,9 @@ std::vector<double> decay_distance(std::int64_t max_distance);
 xt::xtensor<float, 2> position_similarity(const Config& spec, std::int64_t n, const std::string& metric);
 
 /// The attention-logit bias b(i, j) of a bias family, [n, n] row-major,
-/// -infinity where a causal mask hides the key (alibi, t5, shaw,
-/// transformer_xl, kerple; see each header). Throws std::invalid_argument for a
-/// bad spec, n outside [1, 4096], or a type that is not a bias family.
+/// -infinity where a causal mask hides the key (each family whose `acts` is
+/// bias; see its header). Throws std::invalid_argument for a bad spec, n
+/// outside [1, 4096], or a type that is not a bias family.
 xt::xtensor<float, 2> attention_bias(const Config& spec, std::int64_t n);
 
 /// The bias of a bias family for a head over `in` (queries, keys and projections,

@@ -2,7 +2,7 @@
 // maths in its own source file. Each family has one `train::Training`, its
 // `<family>::training()` (not in its descriptor, family.hpp, so that a module
 // without the trainer drops every family's training code; train.cpp reaches it
-// through training_of, registry.cpp's list): how its spec is sized for the model, its learned
+// through training_of, from family_list.hpp): how its spec is sized for the model, its learned
 // parameters (their first values, their spec keys, their constraint), what a
 // pass precomputes (rotations, tables, bucket indices), its bias b(i, j) with
 // the backward pass beside it, and its cost for the work budget. train.cpp
@@ -314,8 +314,8 @@ const Training& once() {
     return training;
 }
 
-/// The training of `family` (its `<family>::training()`), from the list beside families() in
-/// registry.cpp. Throws std::logic_error for a family missing from that list.
+/// The training of `family` (its `<family>::training()`, for each family of family_list.hpp).
+/// Throws std::logic_error for a descriptor that is not one of families().
 const Training& training_of(const Family& family);
 
 /// The slots of `training` for Real.
