@@ -85,12 +85,20 @@ const total = (files) => [...files].reduce((sum, f) => sum + gzip(f), 0);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 // Each view id's module, as web/src/views/index.js loads it ("heatmap: () => import('./heatmap.js')"), and each
-// family's page file, as families/catalogue.js loads it ("rope: () => import('../config/rope-presets.js')").
+// family's page file, as families/catalogue.js loads it: a core family's as all.js names it
+// ("export * as t5 from './page/t5.js'") unless loadCore names another ("type === 'rope' ? import('../config/rope-presets.js')"),
+// a lab's by its loader ("compare: { ..., load: () => import('../labs/compare-mode.js') }").
 const sourceOf = (file) => fs.readFileSync(path.join(root, 'web/src', file), 'utf8');
 const loadersIn = (file) => Object.fromEntries([...sourceOf(file).matchAll(/^\s+'?([\w-]+)'?: .*?\(\) => import\('([.\w/-]+\.js)'\)/gm)]
   .map(([, id, module]) => [id, `src/${path.posix.join(path.posix.dirname(file), module)}`]));
 const VIEW_MODULES = loadersIn('views/index.js');
-const FAMILY_MODULES = loadersIn('families/catalogue.js');
+const FAMILY_MODULES = {
+  ...Object.fromEntries([...sourceOf('families/all.js').matchAll(/^export \* as (\w+) from '\.\/([\w/]+\.js)'/gm)]
+    .map(([, type, module]) => [type, `src/families/${module}`])),
+  ...Object.fromEntries([...sourceOf('families/catalogue.js').matchAll(/type === '(\w+)'\s*\?\s*import\('([.\w/-]+\.js)'\)/g)]
+    .map(([, type, module]) => [type, `src/${path.posix.join('families', module)}`])),
+  ...loadersIn('families/catalogue.js'),
+};
 const { FAMILIES, ENCODING } = await import(path.join(root, 'web/src/families/index.js'));
 const { VIEW_IDS } = await import(path.join(root, 'web/src/views/index.js'));
 const { TRAINING_VIEWS } = await import(path.join(root, 'web/src/engine/modules.js'));

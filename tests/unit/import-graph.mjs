@@ -1,6 +1,7 @@
 // The import graph of web/src, read from the source text: every static
 // `import ... from '...'`, `import '...'` and `export ... from '...'` (and, for
-// what a bundle holds, `import('...')`). Used by tests/unit/imports.test.mjs and
+// what a bundle holds, `import('...')` and `import(`./folder/${name}.js`)`, every
+// file of the folder the bundler can name). Used by tests/unit/imports.test.mjs and
 // tests/wasm/load-first.test.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 export const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src');
 
-/** Every .js file under dir, as paths relative to web/src ('families/rope.js'). */
+/** Every .js file under dir, as paths relative to web/src ('families/page/rope.js'). */
 export function modules(dir = SRC) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
@@ -21,6 +22,16 @@ export function modules(dir = SRC) {
 const stripComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 const STATIC = /(?:^|;|\n)\s*(?:import|export)\s+(?:[\w*\s{},$]*?\s+from\s+)?['"]([^'"]+)['"]/g;
 const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+// A template of one folder, import(`./page/${type}.js`): what the bundler reads as every file it can name there.
+const TEMPLATE = /\bimport\(\s*`([^`$]*)\$\{[^}`]*\}([^`$]*)`\s*\)/g;
+
+/** The modules of web/src a template import in `file` can name: its folder's files with the prefix and suffix. */
+function templateTargets(file, [, before, after]) {
+  const folder = path.posix.dirname(path.posix.join(path.posix.dirname(file), before + 'x'));
+  const stem = path.posix.basename(before + 'x').slice(0, -1);
+  return modules().filter((m) => path.posix.dirname(m) === folder && path.posix.basename(m).startsWith(stem) && m.endsWith(after))
+    .map((m) => `./${path.posix.relative(path.posix.dirname(file), m)}`);
+}
 
 /** The specifiers of `file`'s static imports, as written ('./engine-worker.js?worker&url', 'd3'). */
 export function specifiersOf(file) {
@@ -32,7 +43,10 @@ export function specifiersOf(file) {
 export function importsOf(file, { dynamic = false } = {}) {
   const text = stripComments(fs.readFileSync(path.join(SRC, file), 'utf8'));
   const specifiers = [...text.matchAll(STATIC)].map((m) => m[1]);
-  if (dynamic) specifiers.push(...[...text.matchAll(DYNAMIC)].map((m) => m[1]));
+  if (dynamic) {
+    specifiers.push(...[...text.matchAll(DYNAMIC)].map((m) => m[1]));
+    specifiers.push(...[...text.matchAll(TEMPLATE)].flatMap((m) => templateTargets(file, m)));
+  }
   return [...new Set(specifiers
     .filter((s) => s.startsWith('./') || s.startsWith('../'))
     .map((s) => path.posix.normalize(path.posix.join(path.posix.dirname(file), s.split('?')[0])))

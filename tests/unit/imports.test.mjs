@@ -11,11 +11,12 @@ import { findCycle, graphOf, importsOf, modules, reachable } from './import-grap
 
 test('the reader of imports sees the forms web/src uses, and only those', () => {
   // A module known to import with each form: a named list over lines, a namespace, a ?query suffix, a dynamic import.
-  assert.ok(importsOf('families/compute.js').includes('families/rope.js'), 'import * as rope from ./rope.js');
+  assert.ok(importsOf('families/all.js').includes('families/page/rope.js'), "export * as rope from './page/rope.js'");
   assert.ok(importsOf('families/pages.js').includes('lib/format.js'), "import { format } from '../lib/format.js'");
   assert.ok(importsOf('engine/page.js').includes('engine/worker.js'), "import workerUrl from './worker.js?worker&url'");
   assert.ok(!importsOf('engine/page.js').includes('engine/calls.js'), 'a dynamic import is not a static one');
   assert.ok(importsOf('engine/page.js', { dynamic: true }).includes('engine/calls.js'));
+  assert.ok(importsOf('families/trained.js', { dynamic: true }).includes('families/trained/t5-initial.js'), 'import(`./trained/${type}-initial.js`)');
   assert.ok(!importsOf('engine/worker.js').some((f) => f.startsWith('generated/') || f.startsWith('..')), 'only web/src modules');
   assert.deepEqual(findCycle({ a: ['b'], b: ['c'], c: ['a'] }), ['a', 'b', 'c', 'a']);
   assert.equal(findCycle({ a: ['b', 'c'], b: ['c'], c: [] }), null);
@@ -52,7 +53,7 @@ test("the engine's worker loads the labs' fields and the arm workers' driver on 
   const withDynamic = reachable(graphOf({ dynamic: true }), 'engine/worker.js');
   assert.deepEqual(labs.filter((f) => !withDynamic.has(f)), [], 'each is a dynamic import of the worker');
   // Every core family's fields are the worker's at once (a view's first request computes them).
-  for (const f of ['families/sinusoidal.js', 'families/rope.js', 'families/cope.js', 'labs/attention-lab.js']) assert.ok(worker.has(f), f);
+  for (const f of ['families/page/sinusoidal.js', 'families/page/rope.js', 'families/page/cope.js', 'labs/attention-lab.js']) assert.ok(worker.has(f), f);
 });
 
 test('the pages load the per-layer profile and GGUF readers only when a config or file is read (in the worker)', () => {
@@ -88,8 +89,10 @@ test("an embed's and a component's static graph hold no family's page file, lab,
   assert.deepEqual([...playground].filter((f) => f.startsWith('labs/') || f.startsWith('config/') || f === 'families/index.js'), []);
 });
 
-test('catalogue.js loads every family: each loader names a module that exists', async () => {
+test('catalogue.js loads every family: each loader names a module that exists, and its folder of page files holds the families of all.js only', async () => {
   const loaders = importsOf('families/catalogue.js', { dynamic: true }).filter((f) => !importsOf('families/catalogue.js').includes(f));
-  assert.ok(loaders.includes('families/sinusoidal.js') && loaders.includes('config/rope-presets.js') && loaders.includes('labs/compare-mode.js'));
+  assert.ok(loaders.includes('families/page/sinusoidal.js') && loaders.includes('config/rope-presets.js') && loaders.includes('labs/compare-mode.js'));
   assert.deepEqual(loaders.filter((f) => !modules().includes(f)), []);
+  // The bundler splits every file of families/page/ into a chunk catalogue.js may load: each is a family of all.js.
+  assert.deepEqual(loaders.filter((f) => f.startsWith('families/page/')).sort(), importsOf('families/all.js').sort());
 });

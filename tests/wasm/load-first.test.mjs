@@ -21,7 +21,7 @@ const loadable = modules().filter((f) => !bundlerOnly(f) && ![...reachable(graph
 const importing = loadable.filter((f) => graph[f].length > 0 && !f.startsWith('views/') && !f.startsWith('lib/'));
 
 test('most of web/src loads in Node: the families, views and lib, the state, formulas, config reader and stage', () => {
-  for (const f of ['families/rope.js', 'families/index.js', 'families/compute.js', 'state.js', 'formulas.js', 'config/hf-config.js',
+  for (const f of ['families/page/rope.js', 'families/index.js', 'families/compute.js', 'state.js', 'formulas.js', 'config/hf-config.js',
     'engine/calls.js', 'stage.js', 'views/waves.js']) {
     assert.ok(loadable.includes(f), f);
   }

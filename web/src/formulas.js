@@ -99,7 +99,7 @@ function scaledTheta(p, seqLen, scaled) {
 
 /**
  * ALiBi's slope of head h as the core computed it (alibiSlopes: Press et al. 2022, §3, and the reference
- * get_slopes), from a view's result: its `slopes` (families/alibi.js formulaNeeds) or its heads view's; undefined
+ * get_slopes), from a view's result: its `slopes` (families/page/alibi.js formulaNeeds) or its heads view's; undefined
  * before the result has come.
  */
 function coreSlopes(result) {

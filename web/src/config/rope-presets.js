@@ -2,7 +2,7 @@
 // config reader as a pasted config.json would be). The preset control comes
 // first; picking one fills the values, and changing a model value makes it
 // "custom". Page only: the engine's worker never loads the presets.
-import * as rope from '../families/rope.js';
+import * as rope from '../families/page/rope.js';
 import { PRESETS } from './presets.js';
 import { format, parse, visibleNames } from '../state.js';
 import { specFromConfig } from './model-config.js';

@@ -9,22 +9,14 @@
 import { FAMILY_TYPES, familyName } from '../describe.js';
 import { TRAINED_TYPES, withTrained } from './trained.js';
 
-/** The page file of each core family, by spec `type` (the same files as compute.js's, which the worker uses). */
-const CORE_LOADERS = {
-  sinusoidal: () => import('./sinusoidal.js'),
-  learned: () => import('./learned.js'),
-  none: () => import('./none.js'),
-  rope: () => import('../config/rope-presets.js').then((m) => m.ropePage),
-  xpos: () => import('./xpos.js'),
-  alibi: () => import('./alibi.js'),
-  t5: () => import('./t5.js'),
-  shaw: () => import('./shaw.js'),
-  transformer_xl: () => import('./transformer-xl.js'),
-  kerple: () => import('./kerple.js'),
-  deberta: () => import('./deberta.js'),
-  fire: () => import('./fire.js'),
-  cope: () => import('./cope.js'),
-};
+/**
+ * The page file of core family `type`: families/page/<type>.js, the file all.js lists (the same as compute.js's, which
+ * the worker uses); RoPE's with its model presets. The bundler splits each file of that folder into a chunk of its own,
+ * loaded on first use.
+ */
+const loadCore = (type) => (type === 'rope'
+  ? import('../config/rope-presets.js').then((m) => m.ropePage)
+  : import(`./page/${type}.js`));
 
 /** The labs, after the core's families: their label and page file. */
 const LABS = {
@@ -33,13 +25,6 @@ const LABS = {
   language_model: { label: 'language model on Moby-Dick (train short, test long)', load: () => import('../labs/language-model.js') },
   model_profile: { label: 'a model’s layers (per-layer profile, three stacks)', load: () => import('../labs/model-profile.js') },
 };
-
-for (const type of FAMILY_TYPES) {
-  if (!CORE_LOADERS[type]) throw new Error(`families: the core's family "${type}" has no page file`);
-}
-for (const type of Object.keys(CORE_LOADERS)) {
-  if (!FAMILY_TYPES.includes(type)) throw new Error(`families: "${type}" has a page file but the core has no such family`);
-}
 
 /** Every encoding's name: the core's families in the core's order, then the labs. */
 export const FAMILY_NAMES = [...FAMILY_TYPES, ...Object.keys(LABS)];
@@ -70,7 +55,7 @@ export function loadFamily(name) {
       { param: 'encoding', value: name, allowed: FAMILY_NAMES }));
   }
   if (!loading.has(name)) {
-    const file = LABS[name] ? LABS[name].load() : CORE_LOADERS[name]();
+    const file = LABS[name] ? LABS[name].load() : loadCore(name);
     loading.set(name, file.then((m) => {
       const family = { ...(TRAINED_TYPES.includes(name) ? withTrained(name, m) : m), label: LABELS[name] };
       loaded.set(name, family);

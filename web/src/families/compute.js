@@ -7,35 +7,18 @@
 // hold them. Nothing here imports the page's controls, state, presets or config
 // reader, nor a lab (tests/unit/imports.test.mjs).
 import { FAMILY_TYPES, familyDescription } from '../describe.js';
-import * as sinusoidal from './sinusoidal.js';
-import * as learned from './learned.js';
-import * as none from './none.js';
-import * as rope from './rope.js';
-import * as xpos from './xpos.js';
-import * as alibi from './alibi.js';
-import * as t5 from './t5.js';
-import * as shaw from './shaw.js';
-import * as transformerXl from './transformer-xl.js';
-import * as kerple from './kerple.js';
-import * as deberta from './deberta.js';
-import * as fire from './fire.js';
-import * as cope from './cope.js';
+import * as ALL from './all.js';
 import { TRAINED_TYPES, shipped, withTrained } from './trained.js';
 
-// The file of each core family, by its spec `type`; those with learned position parameters show trained ones by
-// default (families/trained.js).
-const FILES = { sinusoidal, learned: withTrained('learned', learned), none, rope, xpos, alibi, t5: withTrained('t5', t5),
-  shaw: withTrained('shaw', shaw), transformer_xl: withTrained('transformer_xl', transformerXl), kerple: withTrained('kerple', kerple),
-  deberta: withTrained('deberta', deberta), fire: withTrained('fire', fire), cope: withTrained('cope', cope) };
-
-for (const type of Object.keys(FILES)) {
-  if (!FAMILY_TYPES.includes(type)) throw new Error(`families: "${type}" has a page file but the core has no such family`);
+for (const type of Object.keys(ALL)) {
+  if (!FAMILY_TYPES.includes(type)) throw new Error(`families: "${type}" has a page file (all.js) but the core has no such family`);
 }
 
 /** The core's families (describe()), in its order: {type: the family's file}. */
 export const CORE_FAMILIES = Object.fromEntries(FAMILY_TYPES.map((type) => {
-  if (!FILES[type]) throw new Error(`families: the core's family "${type}" has no page file`);
-  return [type, FILES[type]];
+  if (!ALL[type]) throw new Error(`families: the core's family "${type}" has no page file (all.js)`);
+  // Those with learned position parameters show trained ones by default (families/trained.js).
+  return [type, TRAINED_TYPES.includes(type) ? withTrained(type, ALL[type]) : ALL[type]];
 }));
 
 /** The labs' fields, each loaded on its first request: {name: () => Promise<{fields(engine, params)}>}. */

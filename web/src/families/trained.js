@@ -1,6 +1,5 @@
 // Trained position parameters in every view of their family: the families whose
-// encoding has learned parameters (learned, T5, Shaw, Transformer-XL, KERPLE,
-// DeBERTa, FIRE, CoPE) get a control `weights`: "trained" (the default) shows the
+// encoding has learned parameters (TRAINED_FAMILIES below) get a control `weights`: "trained" (the default) shows the
 // parameters the language-model lab's quick model learned on Moby-Dick
 // (families/trained/<type>.js, written by scripts/pretrain.mjs from the native build),
 // "initial" the same head's parameters before its first step (families/trained/<type>-initial.js),
@@ -11,22 +10,33 @@
 // before it computes (engine/calls.js), the page before it exports a spec.
 
 /**
- * Each family's trained set and, a module of its own, the same spec before its first step (where training started):
- * [trained, initial], each loaded on demand (static import()s, which the bundler splits into files of their own).
+ * The families with learned position parameters, as the language-model lab trains them (labs/language-model.js) and as
+ * scripts/pretrain.mjs trains the set the views show by default: T5 one-way (bidirectional false); DeBERTa with 32
+ * buckets up to 128 (its relative table [2 x 32, d_model] per head, not the default 256 buckets' [512, d_model]); the
+ * rest at the core's defaults. The one list of them: a family with a trained set is one line here.
  */
-const LOADERS = {
-  learned: [() => import('./trained/learned.js'), () => import('./trained/learned-initial.js')],
-  t5: [() => import('./trained/t5.js'), () => import('./trained/t5-initial.js')],
-  shaw: [() => import('./trained/shaw.js'), () => import('./trained/shaw-initial.js')],
-  transformer_xl: [() => import('./trained/transformer_xl.js'), () => import('./trained/transformer_xl-initial.js')],
-  kerple: [() => import('./trained/kerple.js'), () => import('./trained/kerple-initial.js')],
-  deberta: [() => import('./trained/deberta.js'), () => import('./trained/deberta-initial.js')],
-  fire: [() => import('./trained/fire.js'), () => import('./trained/fire-initial.js')],
-  cope: [() => import('./trained/cope.js'), () => import('./trained/cope-initial.js')],
+export const TRAINED_FAMILIES = {
+  learned: { type: 'learned' },
+  t5: { type: 't5', bidirectional: false },  // as T5's decoder: a causal model has no keys after the query
+  shaw: { type: 'shaw' },
+  transformer_xl: { type: 'transformer_xl' },
+  kerple: { type: 'kerple' },
+  deberta: { type: 'deberta', position_buckets: 32, max_relative_positions: 128 },
+  fire: { type: 'fire' },
+  cope: { type: 'cope' },
 };
 
 /** The families with a trained set. */
-export const TRAINED_TYPES = Object.keys(LOADERS);
+export const TRAINED_TYPES = Object.keys(TRAINED_FAMILIES);
+
+/**
+ * Family `type`'s trained set and, a module of its own, the same spec before its first step (where training started):
+ * trained/<type>.js and trained/<type>-initial.js, each loaded on demand (the bundler splits each into a file of its own).
+ */
+const LOADERS = {
+  trained: (type) => import(`./trained/${type}.js`),
+  initial: (type) => import(`./trained/${type}-initial.js`),
+};
 
 const loaded = new Map();  // type -> {type, provenance, final_loss, spec}
 const initials = new Map();  // type -> {type, spec}: the trained spec's keys before the first step
@@ -39,10 +49,10 @@ const initials = new Map();  // type -> {type, spec}: the trained spec's keys be
  * @returns {Promise<void>}
  */
 export async function loadTrained(types, { initial = false } = {}) {
-  const own = types.filter((t) => Object.hasOwn(LOADERS, t));
+  const own = types.filter((t) => TRAINED_TYPES.includes(t));
   await Promise.all([
-    ...own.filter((t) => !loaded.has(t)).map((t) => LOADERS[t][0]().then((m) => { loaded.set(t, m.default); })),
-    ...(initial ? own.filter((t) => !initials.has(t)).map((t) => LOADERS[t][1]().then((m) => { initials.set(t, m.default); })) : []),
+    ...own.filter((t) => !loaded.has(t)).map((t) => LOADERS.trained(t).then((m) => { loaded.set(t, m.default); })),
+    ...(initial ? own.filter((t) => !initials.has(t)).map((t) => LOADERS.initial(t).then((m) => { initials.set(t, m.default); })) : []),
   ]);
 }
 
@@ -75,7 +85,7 @@ export const shipped = (weights) => weights === 'trained' || weights === 'initia
  * @throws {Error}  trained but not loaded (a caller that did not loadTrained first)
  */
 export function effective(type, p) {
-  if (!shipped(p.weights) || !Object.hasOwn(LOADERS, type)) return p;
+  if (!shipped(p.weights) || !TRAINED_TYPES.includes(type)) return p;
   const trained = trainedOf(type);
   const start = p.weights === 'initial' ? initials.get(type) : null;
   if (!trained || (p.weights === 'initial' && !start)) throw new Error(`posenc: the ${p.weights} parameters of ${type} are not loaded yet`);

@@ -1,8 +1,8 @@
 // No positional encoding (NoPE) on the page.
-import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
-import { mergeFields } from './fields.js';
-import { coreParameter } from '../describe.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from '../compare.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../../labs/attention-lab.js';
+import { mergeFields } from '../fields.js';
+import { coreParameter } from '../../describe.js';
 
 
 export const parameters = [

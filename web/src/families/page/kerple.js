@@ -1,6 +1,6 @@
 // KERPLE on the page: its log and power kernels of the distance.
-import { biasFamily } from './bias.js';
-import { coreParameter } from '../describe.js';
+import { biasFamily } from '../bias.js';
+import { coreParameter } from '../../describe.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 'kerple',

@@ -1,8 +1,8 @@
 // CoPE on the page: the stand-in head's bias, the gate-counting demonstration on
 // the typed sentence, and in the attention lab the gates, contextual positions
 // and bias of the head over the sentence.
-import { biasFamily } from './bias.js';
-import { coreParameter } from '../describe.js';
+import { biasFamily } from '../bias.js';
+import { coreParameter } from '../../describe.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 'cope',

@@ -1,6 +1,6 @@
 // Transformer-XL's relative attention on the page: the position terms (b) + (d).
-import { biasFamily } from './bias.js';
-import { coreParameter } from '../describe.js';
+import { biasFamily } from '../bias.js';
+import { coreParameter } from '../../describe.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 'transformer_xl',

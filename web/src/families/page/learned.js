@@ -1,9 +1,9 @@
 // A learned absolute table (GPT-2 style) on the page: trained (families/trained.js) or at its initialisation.
-import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../labs/attention-lab.js';
-import { mergeFields } from './fields.js';
-import { coreParameter } from '../describe.js';
-import { TRAINED_TENSORS } from './trained.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from '../compare.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews } from '../../labs/attention-lab.js';
+import { mergeFields } from '../fields.js';
+import { coreParameter } from '../../describe.js';
+import { TRAINED_TENSORS } from '../trained.js';
 
 
 export const parameters = [

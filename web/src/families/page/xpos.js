@@ -1,8 +1,8 @@
 // xPos on the page: RoPE's rotation with a per-pair exponential scale.
-import { COMPARE_DISTANCE, COMPARE_VALUES } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionViews } from '../labs/attention-lab.js';
-import { adjustPair, pairParameter, rotaryFields } from './rotary.js';
-import { coreParameter } from '../describe.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES } from '../compare.js';
+import { ATTENTION_PARAMETERS, attentionViews } from '../../labs/attention-lab.js';
+import { adjustPair, pairParameter, rotaryFields } from '../rotary.js';
+import { coreParameter } from '../../describe.js';
 
 
 export const parameters = [

@@ -1,6 +1,6 @@
 // Shaw et al.'s relative position representations on the page.
-import { biasFamily } from './bias.js';
-import { coreParameter } from '../describe.js';
+import { biasFamily } from '../bias.js';
+import { coreParameter } from '../../describe.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 'shaw',

@@ -2,12 +2,12 @@
 // files. Its model presets (a control and what picking one does) are the page's
 // alone: rope-presets.js adds them (families/pages.js), so the engine's worker,
 // which loads this file for spec() and fields(), loads no preset.
-import { COMPARE_DISTANCE, COMPARE_VALUES } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../labs/attention-lab.js';
-import { format } from '../lib/format.js';
-import { ROPE_TYPES, coreParameter, ropeTypeKeys, scalingParameter } from '../describe.js';
-import { pairParameter, rotaryFields } from './rotary.js';
-import { renamingParam } from '../errors.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES } from '../compare.js';
+import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../../labs/attention-lab.js';
+import { format } from '../../lib/format.js';
+import { ROPE_TYPES, coreParameter, ropeTypeKeys, scalingParameter } from '../../describe.js';
+import { pairParameter, rotaryFields } from '../rotary.js';
+import { renamingParam } from '../../errors.js';
 
 
 const is = (...types) => (p) => types.includes(p.rope_type);

@@ -1,5 +1,5 @@
 // ALiBi on the page: the bias of one head, every head side by side, the slopes.
-import { biasFamily, headParameters } from './bias.js';
+import { biasFamily, headParameters } from '../bias.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 'alibi',

@@ -1,8 +1,8 @@
 // FIRE on the page (Li et al. 2023): the bias of one head of its MLP, and its
 // cross-sections b(i, ·) at a few query positions, against the distance and
 // against the MLP's input, the normalised distance.
-import { biasFamily, headParameters } from './bias.js';
-import { coreParameter } from '../describe.js';
+import { biasFamily, headParameters } from '../bias.js';
+import { coreParameter } from '../../describe.js';
 
 /** The view setting: the context whose queries the cross-sections are taken at. */
 const SECTIONS_N = {

@@ -1,7 +1,7 @@
 // T5's relative buckets on the page: the bias of one head and the bucket map.
-import { biasFamily, headParameters } from './bias.js';
-import { coreParameter } from '../describe.js';
-import { renamingParam } from '../errors.js';
+import { biasFamily, headParameters } from '../bias.js';
+import { coreParameter } from '../../describe.js';
+import { renamingParam } from '../../errors.js';
 
 export const { parameters, spec, fields, views } = biasFamily({
   type: 't5',

@@ -1,9 +1,9 @@
 // DeBERTa's disentangled attention on the page: the stand-in head's position
 // terms, the bucket map of relative positions, and in the attention lab the
 // content, c2p and p2c scores of the typed sentence.
-import { biasFamily } from './bias.js';
-import { coreParameter } from '../describe.js';
-import { format } from '../lib/format.js';
+import { biasFamily } from '../bias.js';
+import { coreParameter } from '../../describe.js';
+import { format } from '../../lib/format.js';
 
 // pos_att_type as one control: the core's list, written as transformers' string form.
 const POS_ATT = { 'p2c|c2p': ['p2c', 'c2p'], c2p: ['c2p'], p2c: ['p2c'], none: [] };

@@ -1,8 +1,8 @@
 // The sinusoidal family on the page: its controls, its spec, the fields its views read.
-import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from './compare.js';
-import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from '../labs/attention-lab.js';
-import { mergeFields } from './fields.js';
-import { coreParameter } from '../describe.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from '../compare.js';
+import { ATTENTION_PARAMETERS, attentionFields, attentionViews, workedExample } from '../../labs/attention-lab.js';
+import { mergeFields } from '../fields.js';
+import { coreParameter } from '../../describe.js';
 
 
 export const parameters = [
