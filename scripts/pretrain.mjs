@@ -14,7 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { CORPUS, TRAINED_FAMILIES, parameters, pretrainRequest } from '../web/src/labs/language-model.js';
+import { CORPUS, parameters, pretrainRequest } from '../web/src/labs/language-model.js';
+import { TRAINED_FAMILIES } from '../web/src/families/trained.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const require = createRequire(import.meta.url);

@@ -15,7 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { TRAINED_FAMILIES, parameters, requestOf } from '../web/src/labs/language-model.js';
+import { parameters, requestOf } from '../web/src/labs/language-model.js';
+import { TRAINED_FAMILIES } from '../web/src/families/trained.js';
 import { meanSpread } from '../web/src/lib/spread.js';
 import { startTorch } from '../tests/bench/train-lm.mjs';
 

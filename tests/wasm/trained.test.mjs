@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadPosenc, trainInChunks } from './load.mjs';
-import { TRAINED_TYPES, effective, loadTrained, trainedOf } from '../../web/src/families/trained.js';
+import { TRAINED_FAMILIES, TRAINED_TYPES, effective, loadTrained, trainedOf } from '../../web/src/families/trained.js';
 import { FAMILIES } from '../../web/src/families/index.js';
-import { TRAINED_FAMILIES, parameters, pretrainRequest } from '../../web/src/labs/language-model.js';
+import { FAMILY_TYPES } from '../../web/src/describe.js';
+import { parameters, pretrainRequest } from '../../web/src/labs/language-model.js';
 import { defaultsOf, parse } from '../../web/src/state.js';
 
 const require = createRequire(import.meta.url);
@@ -20,7 +21,10 @@ const DEFAULT_KERNELS = pe.kernelPath();
 await loadTrained(TRAINED_TYPES);
 
 test('every family with learned position parameters ships a set trained by the lab\'s quick model at its defaults', () => {
-  assert.deepEqual(TRAINED_TYPES, Object.keys(TRAINED_FAMILIES));
+  // The one list (trained.js TRAINED_FAMILIES) names core families, and a set ships for each, nothing else.
+  assert.deepEqual(TRAINED_TYPES.filter((type) => !FAMILY_TYPES.includes(type)), []);
+  const files = fs.readdirSync(new URL('../../web/src/families/trained/', import.meta.url)).map((f) => f.replace(/(-initial)?\.js$/, ''));
+  assert.deepEqual([...new Set(files)].sort(), [...TRAINED_TYPES].sort());
   for (const type of TRAINED_TYPES) {
     const set = trainedOf(type);
     assert.equal(set.type, type);
@@ -84,6 +88,19 @@ test('trained, a family computes with the trained model\'s settings and tensors;
     const spec = family.spec(parse(family.parameters, defaultsOf(family.parameters)).params);
     assert.doesNotThrow(() => (type === 'learned' ? pe.positionTable(spec, 8) : pe.attentionBias(spec, 8)), type);
   }
+});
+
+test('a core family outside the trained list learns no position parameter: its trained head holds no tensor', () => {
+  // What the list leaves out, checked against the core's trainer: one step of each other family, whose head's encoding
+  // comes back with the spec keys training wrote (the families of the list: their tensors, KERPLE's r1 and r2).
+  for (const type of FAMILY_TYPES.filter((t) => !TRAINED_TYPES.includes(t))) {
+    const request = { ...pretrainRequest(LAB), task: 'text', text: TEXT, encoding: { type }, steps: 1, lr: 1e-5, warmup_steps: 0 };
+    const head = trainInChunks(pe, request).params.layers[0].heads[0].encoding;
+    assert.deepEqual(Object.keys(head).filter((key) => Array.isArray(head[key]) || ['r1', 'r2'].includes(key)), [], type);
+  }
+  // And one of the list, the same way, does hold its tensor (the check can fail).
+  const request = { ...pretrainRequest(LAB), task: 'text', text: TEXT, encoding: TRAINED_FAMILIES.t5, steps: 1, lr: 1e-5, warmup_steps: 0 };
+  assert.ok(Array.isArray(trainInChunks(pe, request).params.layers[0].heads[0].encoding.relative_attention_bias));
 });
 
 test('"where training started" is each set\'s start: one step at lr 1e-5 from the same request moves no tensor further than that step', async () => {

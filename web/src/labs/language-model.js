@@ -5,6 +5,7 @@
 // trains each arm (train request task 'text': engine/calls.js languageModel),
 // in arm workers of their own where the browser reports more than one core.
 import { FAMILY_TYPES } from '../describe.js';
+import { TRAINED_FAMILIES } from '../families/trained.js';
 import { badParam } from '../errors.js';
 import { ropeScalings } from './rope-scalings.js';
 import { mapJob } from '../lib/map-job.js';
@@ -55,22 +56,6 @@ const MAX_SEEDS = 5;
 
 /** The shortest training length (and the train_length control's least). */
 const MIN_TRAIN_LENGTH = 16;
-
-/**
- * The families with learned position parameters, as the lab trains them (and as scripts/pretrain.mjs trains the set
- * the views show by default, families/trained/): T5 one-way (bidirectional false); DeBERTa with 32 buckets up to 128 (its
- * relative table [2 x 32, d_model] per head, not the default 256 buckets' [512, d_model]); the rest at the core's defaults.
- */
-export const TRAINED_FAMILIES = {
-  learned: { type: 'learned' },
-  t5: { type: 't5', bidirectional: false },  // as T5's decoder: a causal model has no keys after the query
-  shaw: { type: 'shaw' },
-  transformer_xl: { type: 'transformer_xl' },
-  kerple: { type: 'kerple' },
-  deberta: { type: 'deberta', position_buckets: 32, max_relative_positions: 128 },
-  fire: { type: 'fire' },
-  cope: { type: 'cope' },
-};
 
 /** The encodings the lab trains by default: the issue's eight (an absolute, a rotary and the bias families). */
 export const DEFAULT_ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'kerple', 'fire'];
