@@ -42,10 +42,28 @@ export interface PosencError extends Error {
   allowed: string;
 }
 
+/**
+ * Every family's spec `type`, in the core's order (describe().families[k].type; the core's one list is
+ * core/include/posenc/family_list.hpp). tests/wasm/describe.test.mjs checks this union against describe().
+ */
+export type FamilyType =
+  | 'sinusoidal'
+  | 'learned'
+  | 'none'
+  | 'rope'
+  | 'xpos'
+  | 'alibi'
+  | 't5'
+  | 'shaw'
+  | 'transformer_xl'
+  | 'kerple'
+  | 'deberta'
+  | 'fire'
+  | 'cope';
+
 /** An encoding: `type` names the family; the rest are its keys (describe().families[k].keys). */
 export interface Spec {
-  type: 'sinusoidal' | 'learned' | 'none' | 'rope' | 'xpos' | 'alibi' | 't5' | 'shaw' | 'transformer_xl' | 'kerple'
-    | 'deberta' | 'fire' | 'cope';
+  type: FamilyType;
   [key: string]: unknown;
 }
 
@@ -246,7 +264,7 @@ export interface Posenc {
    *  build_relative_position: query minus key, log-bucketed when position_buckets > 0). */
   debertaRelativePosition(queryLength: number, keyLength: number, position_buckets: number, max_relative_positions: number): Int32Array;
 
-  /** The bias b(i, j) [n, n] of a bias family (alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope). */
+  /** The bias b(i, j) [n, n] of a bias family (one whose describe().families[k].acts is 'bias'). */
   attentionBias(spec: Spec, n: number): Float32Array;
 
   /** p_i . p_j, or their cosine, of an absolute family's table [n, n]. metric: 'dot' | 'cosine'. */

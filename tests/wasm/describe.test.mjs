@@ -129,3 +129,11 @@ test('npm run build:wasm wrote web/generated/describe.json: describe(), pretty-p
   assert.deepEqual(JSON.parse(file), described);
   assert.ok(file.includes('\n  "families": ['));
 });
+
+test("the .d.ts's FamilyType union is the core's families, in its order", () => {
+  // wasm/posenc.d.ts writes the union by hand (TypeScript cannot read describe()): one line per family.
+  const dts = fs.readFileSync(new URL('../../wasm/posenc.d.ts', import.meta.url), 'utf8');
+  const union = dts.match(/export type FamilyType =([^;]*);/)?.[1];
+  assert.ok(union, 'posenc.d.ts declares FamilyType');
+  assert.deepEqual([...union.matchAll(/'([^']+)'/g)].map((m) => m[1]), described.families.map((f) => f.type));
+});
