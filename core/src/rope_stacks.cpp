@@ -371,9 +371,14 @@ StackFrequencies stack_frequencies(const Spec& spec, Stack stack, std::int64_t s
     // The transformers result validates the spec (finite, positive frequencies) for every stack.
     StackFrequencies hf = transformers_stack(spec, seq_len);
     std::string why;
-    if (!stack_models(spec, stack, &why))
+    if (!stack_models(spec, stack, &why)) {
+        // The rope_types this stack models: scaling_types(), the one list, less those it refuses.
+        std::vector<std::string> modelled;
+        for (const ScalingType& type : scaling_types())
+            if (models_rope_type(type.name, stack)) modelled.push_back(type.name);
         throw BadParam("rope_type", "rope_type = \"" + spec.scaling.rope_type + "\" is invalid for " + stack_name(stack) + ": " + why,
-                       '"' + spec.scaling.rope_type + '"', "default, linear, ntk, dynamic, yarn, llama3 or longrope");
+                       '"' + spec.scaling.rope_type + '"', one_of(modelled));
+    }
     switch (stack) {
         case Stack::transformers: return hf;
         case Stack::llama_cpp: return llama_cpp_stack(spec);
@@ -388,8 +393,12 @@ double relative_difference(double a, double b) {
     return scale == 0.0 ? 0.0 : std::abs(a - b) / scale;
 }
 
+bool models_rope_type(const std::string& rope_type, Stack stack) {
+    return stack == Stack::transformers || rope_type != "proportional";
+}
+
 bool stack_models(const Spec& spec, Stack stack, std::string* why) {
-    if (stack == Stack::transformers || spec.scaling.rope_type != "proportional") return true;
+    if (models_rope_type(spec.scaling.rope_type, stack)) return true;
     if (why)
         *why = std::string("posenc models transformers' _compute_proportional_rope_parameters (Gemma-4's global layers) "
                            "only, not ") + stack_name(stack) + "'s code for it";

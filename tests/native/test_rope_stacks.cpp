@@ -280,7 +280,34 @@ TEST_CASE("proportional is modelled for transformers only: the other stacks say 
     CHECK(d.stacks[1].inv_freq.empty());
     CHECK_THAT(d.stacks[1].note, Catch::Matchers::Contains("not llama.cpp's code"));
     CHECK(d.max_relative == 0.0);  // nothing to compare with
-    CHECK_THROWS_AS(stack_frequencies(spec, Stack::vllm, 16), posenc::BadParam);
+    // The refusal lists what vLLM is modelled for: every rope_type of scaling_types() but proportional.
+    try {
+        stack_frequencies(spec, Stack::vllm, 16);
+        FAIL("vllm accepted proportional");
+    } catch (const posenc::BadParam& e) {
+        CHECK(e.param == "rope_type");
+        CHECK(e.allowed == R"(one of "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")");
+    }
+}
+
+TEST_CASE("every rope_type of scaling_types() is computed by each stack that models it", "[stack]") {
+    // The stacks' per-type formulas are chains over the type's name: a type missing from one would throw logic_error.
+    std::int64_t modelled = 0;
+    for (const ScalingType& type : scaling_types()) {
+        Spec spec = llama2_like(type.name, 4.0);
+        spec.scaling.low_freq_factor = 1.0;
+        spec.scaling.high_freq_factor = 4.0;
+        spec.scaling.short_factor.assign(64, 1.0);
+        spec.scaling.long_factor.assign(64, 2.0);
+        for (Stack stack : kStacks) {
+            CHECK(models_rope_type(type.name, stack) == (stack == Stack::transformers || type.name != "proportional"));
+            if (!models_rope_type(type.name, stack)) continue;
+            ++modelled;
+            INFO(type.name << " in " << stack_name(stack));
+            CHECK(stack_frequencies(spec, stack, 8192).inv_freq.size() == 64);
+        }
+    }
+    CHECK(modelled == 3 * std::int64_t(scaling_types().size()) - 2);
 }
 
 // Non-finite values (issue 35, finding 9): a stack whose arithmetic gives NaN or Infinity for keys that transformers

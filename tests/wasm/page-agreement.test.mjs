@@ -38,6 +38,26 @@ test('the encoding control names each core family by the core’s label, up to i
   assert.equal(ENCODING.choiceLabels.rope, 'RoPE');
 });
 
+test('the rope_type control: a label for each of the core’s rope_types; a scaling key’s control shows for the types that take it', () => {
+  const rope = FAMILIES.rope.parameters;
+  const control = rope.find((p) => p.name === 'rope_type');
+  const names = core.rope_types.map((t) => t.name);
+  assert.deepEqual(control.choices, names);
+  assert.deepEqual(Object.keys(control.choiceLabels), names);
+  for (const t of core.rope_types) {
+    for (const key of new Set(core.rope_types.flatMap((x) => x.keys.map((k) => k.name)))) {
+      const p = rope.find((q) => q.name === key);
+      if (!p) continue;  // a key without a control of its own (none today)
+      assert.equal(Boolean(p.when({ rope_type: t.name })), t.keys.some((k) => k.name === key), `${key} under ${t.name}`);
+    }
+  }
+  // By hand, from rope_scaling.cpp's table: yarn reads beta_fast, llama3 low_freq_factor, dynamic the original context
+  // (the page showed that one for yarn, llama3 and longrope only, before its controls read the table).
+  const shown = (key, type) => rope.find((q) => q.name === key).when({ rope_type: type });
+  assert.ok(shown('beta_fast', 'yarn') && !shown('beta_fast', 'llama3') && shown('low_freq_factor', 'llama3'));
+  assert.ok(shown('original_max_position_embeddings', 'dynamic') && !shown('factor', 'default'));
+});
+
 test('the worker computes what the page offers: the same names', () => {
   assert.deepEqual(COMPUTE_NAMES, Object.keys(FAMILIES));
 });

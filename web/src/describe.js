@@ -29,6 +29,11 @@ export function ropeTypeKeys(name) {
   return DESCRIPTION.rope_types.find((t) => t.name === name);
 }
 
+/** Whether rope_type `name` takes rope_scaling key `key` (required or optional); false for an unknown type. */
+export function ropeTypeTakes(name, key) {
+  return Boolean(ropeTypeKeys(name)?.keys.some((k) => k.name === key));
+}
+
 /** The core's description of key `name` of family `type` ({name, kind, default, min?, max?, exclusive_min?, allowed, choices?}). */
 export function coreKey(type, name) {
   const key = familyDescription(type)?.keys.find((k) => k.name === name);

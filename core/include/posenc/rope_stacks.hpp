@@ -159,6 +159,11 @@ struct StackDifferences {
     bool logit_scales_differ = false;
 };
 
+/// Whether posenc models what `stack` computes for rope_type `rope_type` (one of
+/// scaling_types()): every type in transformers; every one but proportional in
+/// llama.cpp and vLLM.
+bool models_rope_type(const std::string& rope_type, Stack stack);
+
 /// Whether posenc models what `stack` computes for spec's rope_type; when not,
 /// `why` (if given) says so in a sentence (proportional outside transformers).
 bool stack_models(const Spec& spec, Stack stack, std::string* why = nullptr);
