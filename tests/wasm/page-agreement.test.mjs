@@ -19,6 +19,7 @@ import { MAX_LAYERS } from '../../web/src/config/hf-config.js';
 import { VIEW_IDS } from '../../web/src/views/index.js';
 import { DASHES } from '../../web/src/lib/curves.js';
 import { coreParameter, scalingParameter } from '../../web/src/describe.js';
+import { defaultsOf, parse } from '../../web/src/state.js';
 
 const pe = await loadPosenc();
 const core = pe.describe();
@@ -56,6 +57,18 @@ test('the rope_type control: a label for each of the core’s rope_types; a scal
   const shown = (key, type) => rope.find((q) => q.name === key).when({ rope_type: type });
   assert.ok(shown('beta_fast', 'yarn') && !shown('beta_fast', 'llama3') && shown('low_freq_factor', 'llama3'));
   assert.ok(shown('original_max_position_embeddings', 'dynamic') && !shown('factor', 'default'));
+});
+
+test('each family whose acts is bias has its b(i, j) among the formulas (formulas.js biasOf), at its page defaults', () => {
+  const bias = core.families.filter((f) => f.acts === 'bias').map((f) => f.type);
+  assert.ok(bias.includes('alibi') && bias.includes('cope') && !bias.includes('rope'));
+  for (const type of bias) {
+    const family = FAMILIES[type];
+    const p = { ...parse(family.parameters, defaultsOf(family.parameters)).params, encoding: type };
+    const tex = formulaOf('bias', p, null);
+    assert.match(tex ?? '', /b\(i,\s*j\)/, `${type}: ${tex}`);
+    assert.doesNotMatch(tex, /undefined|NaN|null/, type);
+  }
 });
 
 test('the worker computes what the page offers: the same names', () => {
