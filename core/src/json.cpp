@@ -471,8 +471,6 @@ Config parse_json_object(std::string_view text, const std::string& what) {
     return std::move(reader.result);
 }
 
-void append_json_quoted(std::string& out, std::string_view text) { out += json_quote(text); }
-
 std::string json_quote(std::string_view text) {
     return Json(valid_utf8(text)).dump(-1, ' ', true, Json::error_handler_t::replace);
 }

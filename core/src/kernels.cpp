@@ -643,19 +643,6 @@ void sinusoid_table(float* out, std::int64_t n, std::size_t half, bool interleav
     }
 }
 
-void sinusoid_table_reference(float* out, std::int64_t n, std::size_t half, bool interleaved,
-                              const double* inv_freq, std::int64_t offset) {
-    const std::size_t d = 2 * half;
-    for (std::int64_t r = 0; r < n; ++r, out += d) {
-        const double pos = double(offset + r);
-        for (std::size_t i = 0; i < half; ++i) {
-            const double angle = pos * inv_freq[i];
-            out[interleaved ? 2 * i : i] = float(std::sin(angle));
-            out[interleaved ? 2 * i + 1 : half + i] = float(std::cos(angle));
-        }
-    }
-}
-
 std::size_t first_nonfinite(const float* x, std::size_t n) {
     constexpr std::size_t kBlock = 256;
     const f32x4 zero = simd::splat(0.0f);

@@ -308,7 +308,7 @@ const FORMULAS = {
       `\\underbrace{p_i${W}w_j^{\\top}}_{\\text{pc}} + \\underbrace{p_i${W}p_j^{\\top}}_{\\text{pp}}\\Big)\n` +
       `${p.projections === 'identity' ? 'W_q = W_k = I,\\quad ' : ''}w_i = ${num(p.sharpness)}\\cdot\\sqrt{${headWidths(p, f).dModel}}\\,e_i`;
   },
-  // Compare mode (families/side-by-side.js): two to four configurations of any families.
+  // Compare mode (labs/compare-mode.js): two to four configurations of any families.
   'compare-decay': (p) => lines(p.compare_values !== 'raw' &&
     `y(\\Delta) = \\frac{f(\\Delta) - f(0)}{\\max_{\\Delta'\\le ${p.compare_distance}}|f(\\Delta') - f(0)|}`,
   `f(\\Delta) = \\frac{1}{\\sqrt{d}}\\sum_i 2\\cos(\\Delta\\,\\theta_i)\\ ${text('(RoPE; xPos: each term times')}\\ \\zeta_i^{\\Delta/\\gamma}),\\quad ` +

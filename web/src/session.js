@@ -41,7 +41,7 @@ function sameOn(names, a, b) {
 
 /**
  * @param {object} o
- * @param {object} o.engine           from engine.js
+ * @param {object} o.engine           from engine/page.js
  * @param {string} o.family           the spec type of the family (families/catalogue.js)
  * @param {object[]} o.views          view modules
  * @param {Map<string, object>} o.frames  view id -> its frame (view-frame.js)

@@ -76,7 +76,7 @@ export function shareSnippets(site, viewId, name, raw, { title = viewId, height 
 /**
  * Builds a family's views (and controls) and keeps them in step with raw values.
  * @param {object} o
- * @param {object} o.engine          engine.js
+ * @param {object} o.engine          engine/page.js
  * @param {string} o.name            the family (its spec type)
  * @param {Record<string, string>} o.raw  raw values read from a link or attributes (the rest take defaults)
  * @param {Set<string>} [o.fromLink]  the names in o.raw that came from a link: refused ones become warnings

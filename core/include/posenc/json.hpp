@@ -60,9 +60,6 @@ Config parse_json_object(std::string_view text, const std::string& what);
 /// Written by nlohmann::json's dump (ensure_ascii). Throws nothing but std::bad_alloc.
 std::string json_quote(std::string_view text);
 
-/// Appends json_quote(text) to `out`.
-void append_json_quoted(std::string& out, std::string_view text);
-
 /// About how many bytes of heap `value` holds beyond its own sizeof(Config) (its strings, lists and object nodes,
 /// each block with the allocator's few bytes of its own): what a cache of parsed specs counts. A list of numbers
 /// holds sizeof(Config) (16 bytes) per number, several times its JSON text.

@@ -22,8 +22,6 @@ import { gguf } from '@huggingface/gguf';
 import { invalid } from '../errors.js';
 import { checkLayerCount, checkLayerList, own, shown } from './hf-config.js';
 
-/** The library's Range request size (HTTP_CHUNK_SIZE in @huggingface/gguf src/gguf.ts). */
-export const GGUF_CHUNK_BYTES = 2_000_000;
 /** How much of a file readGgufHeader reads at most, by default: real metadata (a 256k-token vocabulary) is 5-20 MB. */
 export const GGUF_DEFAULT_MAX_BYTES = 32 * 2 ** 20;
 /** The largest cap: the library's buffer holds at most 50 MB (HTTP_TOTAL_MAX_SIZE). */
