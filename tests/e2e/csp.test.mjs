@@ -149,7 +149,7 @@ test('the example post on another origin, under its own strict policy: the ifram
   assert.equal(await page.$eval('#markup-view', (v) => v.shadowRoot.querySelectorAll('img').length), 0);
   assert.match(await page.$eval('#markup-view', (v) => v.shadowRoot.querySelector('.figure').textContent), /img/, 'the tokens, as text');
   // The components' engine runs in a worker (its blob: stub is allowed), and fetches each .wasm once, cross-origin:
-  // posenc-view.wasm, and posenc.wasm for the sentence's trained head (engine/calls.js createServer).
+  // posenc-view.wasm, and posenc.wasm for the sentence's trained head (engine/server.js createServer).
   assert.ok(!notes.some((n) => /computing on the page's thread/.test(n)), notes.join('\n'));
   const wasm = site.requests.filter((r) => r.path.endsWith('.wasm') && r.origin === blog.origin).map((r) => r.path.replace(/^.*\/|-[\w-]{8}\.wasm$/g, ''));
   assert.deepEqual(wasm.sort(), ['posenc', 'posenc-view']);

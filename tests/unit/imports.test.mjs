@@ -7,6 +7,7 @@
 // The graph is read from the source text (import-graph.mjs).
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { findCycle, graphOf, importsOf, modules, reachable } from './import-graph.mjs';
 
 test('the reader of imports sees the forms web/src uses, and only those', () => {
@@ -14,8 +15,8 @@ test('the reader of imports sees the forms web/src uses, and only those', () => 
   assert.ok(importsOf('families/all.js').includes('families/page/rope.js'), "export * as rope from './page/rope.js'");
   assert.ok(importsOf('families/pages.js').includes('lib/format.js'), "import { format } from '../lib/format.js'");
   assert.ok(importsOf('engine/page.js').includes('engine/worker.js'), "import workerUrl from './worker.js?worker&url'");
-  assert.ok(!importsOf('engine/page.js').includes('engine/calls.js'), 'a dynamic import is not a static one');
-  assert.ok(importsOf('engine/page.js', { dynamic: true }).includes('engine/calls.js'));
+  assert.ok(!importsOf('engine/page.js').includes('engine/server.js'), 'a dynamic import is not a static one');
+  assert.ok(importsOf('engine/page.js', { dynamic: true }).includes('engine/server.js'));
   assert.ok(importsOf('families/trained.js', { dynamic: true }).includes('families/trained/t5-initial.js'), 'import(`./trained/${type}-initial.js`)');
   assert.ok(!importsOf('engine/worker.js').some((f) => f.startsWith('generated/') || f.startsWith('..')), 'only web/src modules');
   assert.deepEqual(findCycle({ a: ['b'], b: ['c'], c: ['a'] }), ['a', 'b', 'c', 'a']);
@@ -48,7 +49,7 @@ test("the engine's worker loads the labs' fields and the arm workers' driver on 
   // The arm worker is a bundle of its own (worker.js imports its URL): the worker's graph stops there.
   const worker = reachable({ ...graphOf(), 'engine/arm-worker.js': [] }, 'engine/worker.js');
   const labs = ['labs/experiment.js', 'labs/language-model.js', 'labs/model-profile-fields.js', 'labs/compare-mode-fields.js',
-    'labs/rope-scalings.js', 'labs/drope.js', 'labs/schedule.js', 'lib/map-job.js', 'engine/arms.js'];
+    'labs/rope-scalings.js', 'labs/drope.js', 'labs/schedule.js', 'lib/map-job.js', 'engine/arms.js', 'engine/lab-jobs.js'];
   assert.deepEqual(labs.filter((f) => worker.has(f)), [], 'statically: the bundle every embed loads');
   const withDynamic = reachable(graphOf({ dynamic: true }), 'engine/worker.js');
   assert.deepEqual(labs.filter((f) => !withDynamic.has(f)), [], 'each is a dynamic import of the worker');
@@ -81,7 +82,7 @@ test("an embed's and a component's static graph hold no family's page file, lab,
     assert.ok(loaded.includes('families/catalogue.js'), `${entry} reaches the families through catalogue.js`);
     const lazy = loaded.filter((f) => (f.startsWith('families/') && !['families/catalogue.js', 'families/trained.js'].includes(f))
       || f.startsWith('labs/') || f.startsWith('config/') || f.startsWith('views/') && f !== 'views/index.js'
-      || ['controls.js', 'formulas.js', 'lib/katex.js', 'export.js', 'engine/calls.js', 'lib/plot.js'].includes(f));
+      || ['controls.js', 'formulas.js', 'lib/katex.js', 'export.js', 'engine/calls.js', 'engine/server.js', 'lib/plot.js'].includes(f));
     assert.deepEqual(lazy, [], entry);
   }
   // The playground's too: it loads its family's file when it shows it, the config reader's on a paste.
@@ -95,4 +96,13 @@ test('catalogue.js loads every family: each loader names a module that exists, a
   assert.deepEqual(loaders.filter((f) => !modules().includes(f)), []);
   // The bundler splits every file of families/page/ into a chunk catalogue.js may load: each is a family of all.js.
   assert.deepEqual(loaders.filter((f) => f.startsWith('families/page/')).sort(), importsOf('families/all.js').sort());
+});
+
+test("each view's file is named by its view id (views/index.js)", () => {
+  const text = fs.readFileSync(new URL('../../web/src/views/index.js', import.meta.url), 'utf8');
+  const loaders = [...text.matchAll(/^\s+'?([\w-]+)'?: \(\) => import\('\.\/([\w-]+)\.js'\)/gm)].map(([, id, file]) => [id, file]);
+  assert.ok(loaders.length > 30, `${loaders.length} loaders read`);
+  // The decay comparison keeps its file name until its id changes to a word of its own (it is `compare`, beside compare
+  // mode's compare-decay; shared links name it, so the new id needs an alias first).
+  assert.deepEqual(loaders.filter(([id, file]) => id !== file && !(id === 'compare' && file === 'decay-compare')), []);
 });

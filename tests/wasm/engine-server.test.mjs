@@ -1,4 +1,4 @@
-// The engine's request loop (web/src/engine/calls.js createServer) on the real
+// The engine's request loop (web/src/engine/server.js createServer) on the real
 // module: a request that grows the wasm memory past the server's limit makes it
 // load a fresh instance, which answers the next request correctly; small
 // requests never do. A job (the experiment's training) posts progress in order,
@@ -6,7 +6,7 @@
 // train() computes.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { createServer } from '../../web/src/engine/calls.js';
+import { createServer } from '../../web/src/engine/server.js';
 import { loadPosenc } from './load.mjs';
 
 /** A server over fresh instances of the module, the messages it posts, and its instances. */

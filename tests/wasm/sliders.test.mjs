@@ -4,7 +4,7 @@
 // of the family but the attention lab's (which build the same spec into a head: left out for time).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from '../../web/src/engine/calls.js';
+import { createServer } from '../../web/src/engine/server.js';
 import { FAMILIES, parametersOf } from '../../web/src/families/index.js';
 import { FAMILY_TYPES } from '../../web/src/describe.js';
 import { defaultsOf, parse } from '../../web/src/state.js';

@@ -1,14 +1,15 @@
 // The two modules of one build (CMakeLists.txt): posenc-view.wasm has every function the views compute with at
 // their first figure and lacks the trainer and the model lab's functions (its JS API throws .code 'unavailable'
 // for them, naming the function); posenc.wasm has them all. Every field of every core family, at its defaults,
-// is computed on the view module and is the full module's, bit for bit. The engine's server (engine/calls.js
+// is computed on the view module and is the full module's, bit for bit. The engine's server (engine/server.js
 // createServer) starts on the view module and loads the full one when a request needs it, then serves from it.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { CORE_FAMILIES, trainedNeeds } from '../../web/src/families/compute.js';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { loadTrained } from '../../web/src/families/trained.js';
-import { computeFields, createCalls, createServer } from '../../web/src/engine/calls.js';
+import { computeFields, createCalls } from '../../web/src/engine/calls.js';
+import { createServer } from '../../web/src/engine/server.js';
 import { needsFullModule } from '../../web/src/engine/modules.js';
 import { errorOf, loadPosenc } from './load.mjs';
 

@@ -235,7 +235,7 @@ export function workerCount(arms, cores = globalThis.navigator?.hardwareConcurre
 
 /**
  * Trains `requests` in `count` arm workers from spawn(), each taking the next arm when it is free: a job's generator.
- * It yields {progress, wait}: the arms' progress so far and a promise of the next message (engine/calls.js drive
+ * It yields {progress, wait}: the arms' progress so far and a promise of the next message (engine/lab-jobs.js drive
  * awaits it); stopped early, it terminates the workers.
  * @param {() => Worker} spawn  a new arm worker (engine/arm-worker.js)
  * @param {object[]} requests  train requests, one per arm

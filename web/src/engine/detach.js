@@ -1,5 +1,5 @@
 // The typed arrays of a reply, copied once each and listed for transfer: shared by the
-// engine's server (calls.js) and the arm workers (arm-worker.js).
+// engine's server (server.js) and the arm workers (arm-worker.js).
 
 /**
  * Copies of the typed arrays in `value` (each shared array copied once, so the

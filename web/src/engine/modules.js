@@ -5,7 +5,7 @@
 /**
  * Whether a view request of family `family` for `needs` calls what only posenc.wasm has (the trainer, the model lab's
  * functions; CMakeLists.txt): the experiment lab, the model lab's stacks, temperature and M-RoPE views, the attention
- * lab's views with the trained head. A hint only: the server (engine/calls.js) loads posenc.wasm before computing such a request, where
+ * lab's views with the trained head. A hint only: the server (engine/server.js) loads posenc.wasm before computing such a request, where
  * it would otherwise find out from the view module's 'unavailable' error (as it does for anything this misses); a page
  * whose first figure is such a request can start its engine on posenc.wasm (createEngine({module: 'full'})): one
  * download, not two.

@@ -39,13 +39,13 @@ import { previewLimits } from '../lib/box-average.js';
  *     matrix larger than a screen shows carries a block-averaged preview (lib/box-average.js);
  *     priority 0 is answered before 1 (views in sight first); onStart is called when the
  *     worker starts on it (from then on it can no longer be replaced, unless it is a job); onProgress is
- *     called between the slices of a job (engine/calls.js createServer: e.g. steps done of total), with, now and then, the
+ *     called between the slices of a job (engine/server.js createServer: e.g. steps done of total), with, now and then, the
  *     fields so far (partial: {[field]: its value so far}, the job's partial value) and progress.partialNote saying
  *     how far they are (e.g. "3 of 8 arms finished");
  *   prioritise: changes the priority of a key's queued requests;
  *   call: one memoised call of engine/calls.js (e.g. call('rotary', spec, 1));
  *   module: the wasm module answering: posenc-view.wasm until a request needs posenc.wasm's trainer or model-lab
- *     functions (engine/calls.js createServer);
+ *     functions (engine/server.js createServer);
  *   cancel: drops the queued requests of a key ({superseded: true}) and stops its running job ({cancelled: true});
  *   restarts: how many times the engine replaced its wasm instance after a request grew its
  *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer) or may have broken it,
@@ -136,7 +136,7 @@ export function createEngine({ module = 'view' } = {}) {
     console.info(`posenc: computing on the page's thread (${reason})`);
     const queued = [];
     send = (message) => queued.push(message);
-    fallback = import('./calls.js').then(({ createServer }) => {
+    fallback = import('./server.js').then(({ createServer }) => {
       // posenc-view.wasm first, posenc.wasm when a request needs it (engine/worker.js's load).
       const load = (which) => (which === 'full' ? import('../../generated/posenc.mjs') : import('../../generated/posenc-view.mjs'))
         .then((glue) => glue.default());

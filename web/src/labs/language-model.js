@@ -2,7 +2,7 @@
 // encoding, trained on a public-domain novel (Moby-Dick) at L_train and tested
 // on its held-out tenth at L_train / 4 to 8 x L_train without retraining: Press
 // et al.'s "Train Short, Test Long" (2022, Figure 1), in the page. The core
-// trains each arm (train request task 'text': engine/calls.js languageModel),
+// trains each arm (train request task 'text': engine/lab-jobs.js languageModel),
 // in arm workers of their own where the browser reports more than one core.
 import { FAMILY_TYPES } from '../describe.js';
 import { TRAINED_FAMILIES } from '../families/trained.js';
@@ -150,7 +150,7 @@ export function pretrainRequest(params) {
 
 
 /**
- * The lab's result field, a job of the engine's (engine/calls.js languageModel), shared by the views:
+ * The lab's result field, a job of the engine's (engine/lab-jobs.js languageModel), shared by the views:
  * languageModel: {trainLength, steps, size, corpus, runs: [{name, loss: Float32Array(steps), validation: [{step, loss}],
  *   eval: [{length, accuracy, loss, perplexity, loss_se, windows, characters}], samples: [{prompt, generated}], msPerStep,
  *   retrained, heads, bySeed?}]}

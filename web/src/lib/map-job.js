@@ -1,9 +1,9 @@
-// A job (engine/calls.js memoizeJob: a generator that yields progress and returns a field's value) seen through a
+// A job (engine/cache.js memoizeJobStored: a generator that yields progress and returns a field's value) seen through a
 // function: what the labs' fields hand the views.
 
 /**
  * A job whose value is fn of job's value (the same progress on the way). A progress that carries a partial value (the
- * job's value so far, in its value's shape: engine/calls.js createServer posts it for the page to draw) carries fn of
+ * job's value so far, in its value's shape: engine/server.js createServer posts it for the page to draw) carries fn of
  * it, or none with {partial: false} or where fn cannot take it (a field that needs what is not there yet).
  * @param {Generator} job
  * @param {(value: any) => any} fn
