@@ -112,7 +112,7 @@ test('trained position parameters by default, the random draw a control away; a 
   // Trained: the trained model's settings hold, so its own controls are hidden; the bias is the trained table's.
   assert.equal(await page.locator('#control-num_buckets').isVisible(), false);
   const trained = await page.innerHTML('#bias .figure');
-  assert.match(await page.textContent('#compare .curve-toggles'), /T5 \(trained on Moby-Dick\)/);
+  assert.match(await page.textContent('#decay-comparison .curve-toggles'), /T5 \(trained on Moby-Dick\)/);
   await page.selectOption('#control-weights', 'random');
   await page.waitForFunction((old) => document.querySelector('#bias .figure').innerHTML !== old, trained);
   assert.equal(await page.locator('#control-num_buckets').isVisible(), true);

@@ -86,8 +86,8 @@ test('sinusoidal: the plain dot product against distance is Σ cos(m ω_i); the 
   }
   // The comparison on the sinusoidal page draws RoPE beside it: the two coincide, and the note says why.
   await navigate(page, '?encoding=sinusoidal');
-  assert.match(await page.textContent('#compare .coincide-note'), /Sinusoidal and RoPE coincide here .*By construction/);
-  const dashes = await page.$$eval('#compare svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
+  assert.match(await page.textContent('#decay-comparison .coincide-note'), /Sinusoidal and RoPE coincide here .*By construction/);
+  const dashes = await page.$$eval('#decay-comparison svg g[aria-label="line"]', (g) => g.map((x) => x.getAttribute('stroke-dasharray') ?? 'none'));
   assert.equal(new Set(dashes).size, dashes.length, 'every curve its own dash');
   assert.deepEqual(page.problems, []);
 });
@@ -125,8 +125,8 @@ test('the cross-family decay\'s one scale is a switch away: raw logits, where AL
   const page = await playground.newPage();
   // "One scale" a switch away: the raw logits on one axis, where ALiBi's head 0 falls as -m·d = -0.5 d.
   await openPlayground(playground, page, '?encoding=sinusoidal&compare_values=raw');
-  assert.match((await page.$$eval('#compare svg', (svgs) => svgs.map((s) => s.textContent))).join(' '), /f\(m\): logit/);
-  const [file] = await Promise.all([page.waitForEvent('download'), page.click('#compare [data-export=csv]')]);
+  assert.match((await page.$$eval('#decay-comparison svg', (svgs) => svgs.map((s) => s.textContent))).join(' '), /f\(m\): logit/);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('#decay-comparison [data-export=csv]')]);
   const lines = (await downloaded(file)).toString('utf8').trim().split('\n').map((l) => l.split(','));
   const last = lines[lines.length - 1];
   assert.equal(Number(last[lines[0].indexOf('ALiBi_f')]), -0.5 * Number(last[0]));

@@ -104,7 +104,7 @@ test('embed.html under the strict policy: a heatmap, a spectrum with its control
   const page = await watchedPage([site.origin]);
   for (const query of ['view=heatmap&encoding=sinusoidal&n=64&d_model=64',
     'view=spectrum&encoding=rope&rope_theta=500000&rope_type=llama3&original_max_position_embeddings=8192&controls=1&theme=dark',
-    'view=decay&encoding=xpos', 'view=compare&encoding=kerple', 'view=heads&encoding=alibi', 'view=buckets&encoding=t5',
+    'view=decay&encoding=xpos', 'view=decay-comparison&encoding=kerple', 'view=heads&encoding=alibi', 'view=buckets&encoding=t5',
     'view=compare-attention&config_a=sinusoidal&config_b=rope&config_c=alibi&config_d=',
     `view=attention&encoding=shaw&text=${encodeURIComponent(MARKUP)}`]) {
     await page.goto(`${site.url}embed.html?${query}`);

@@ -20,17 +20,17 @@ import { CITATIONS } from '../../web/src/citations.js';
 const LAB = ['attention', 'ablation', 'word-order'];
 /** The views of the absolute and bias families, in the page's order: written out, not read from FAMILIES. */
 const EXPECTED_VIEWS = {
-  learned: ['table', 'similarity', 'compare', ...LAB, 'terms'],
-  none: ['table', 'compare', ...LAB],
-  alibi: ['bias', 'heads', 'slopes', 'compare', ...LAB, 'panels'],
-  t5: ['bias', 'buckets', 'compare', ...LAB, 'panels'],
-  shaw: ['bias', 'compare', ...LAB, 'panels'],
-  transformer_xl: ['bias', 'compare', ...LAB, 'panels'],
-  kerple: ['bias', 'compare', ...LAB, 'panels'],
-  deberta: ['bias', 'deberta-buckets', 'compare', ...LAB, 'panels'],
-  fire: ['bias', 'fire-sections', 'compare', ...LAB, 'panels'],
-  cope: ['bias', 'cope-count', 'compare', ...LAB, 'panels'],
-  sinusoidal: ['heatmap', 'waves', 'similarity', 'dot-decay', 'compare', 'worked', ...LAB, 'terms'],
+  learned: ['table', 'similarity', 'decay-comparison', ...LAB, 'terms'],
+  none: ['table', 'decay-comparison', ...LAB],
+  alibi: ['bias', 'heads', 'slopes', 'decay-comparison', ...LAB, 'panels'],
+  t5: ['bias', 'buckets', 'decay-comparison', ...LAB, 'panels'],
+  shaw: ['bias', 'decay-comparison', ...LAB, 'panels'],
+  transformer_xl: ['bias', 'decay-comparison', ...LAB, 'panels'],
+  kerple: ['bias', 'decay-comparison', ...LAB, 'panels'],
+  deberta: ['bias', 'deberta-buckets', 'decay-comparison', ...LAB, 'panels'],
+  fire: ['bias', 'fire-sections', 'decay-comparison', ...LAB, 'panels'],
+  cope: ['bias', 'cope-count', 'decay-comparison', ...LAB, 'panels'],
+  sinusoidal: ['heatmap', 'waves', 'similarity', 'dot-decay', 'decay-comparison', 'worked', ...LAB, 'terms'],
 };
 const LABS = ['compare', 'experiment', 'language_model', 'model_profile'];
 /** Every rope_type (their formulas differ: cases, ramps, fractions), through a model preset where it has required keys. */
@@ -112,12 +112,12 @@ test('every page of every family, once each under the strict policy: drawn, styl
     }
 
     // The decay comparison: at most four curves at first; a family with learned parameters says they are trained.
-    if (FAMILIES[name].views.includes('compare')) {
-      const ticked = await page.$$eval('#compare .curve-toggles label', (ls) => ls.filter((l) => l.querySelector('input').checked)
+    if (FAMILIES[name].views.includes('decay-comparison')) {
+      const ticked = await page.$$eval('#decay-comparison .curve-toggles label', (ls) => ls.filter((l) => l.querySelector('input').checked)
         .map((l) => l.textContent.trim()));
-      const widths = await page.$$eval('#compare svg [aria-label="line"]', (gs) => gs.map((g) => g.getAttribute('stroke-width')));
+      const widths = await page.$$eval('#decay-comparison svg [aria-label="line"]', (gs) => gs.map((g) => g.getAttribute('stroke-width')));
       assert.ok(ticked.length <= 4 && widths.length <= 4, `${what}: ${ticked.join(', ')}`);
-      const toggles = await page.$$eval('#compare .curve-toggles label', (ls) => ls.map((l) => l.textContent.trim()));
+      const toggles = await page.$$eval('#decay-comparison .curve-toggles label', (ls) => ls.map((l) => l.textContent.trim()));
       for (const family of ['T5', 'Shaw', 'Transformer-XL', 'DeBERTa', 'FIRE', 'CoPE']) {
         const label = toggles.find((t) => t.startsWith(family));
         assert.ok(!label || label.includes('(trained on Moby-Dick)'), `${what}: ${label}`);

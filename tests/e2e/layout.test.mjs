@@ -120,18 +120,18 @@ test('n = 4096, d_model = 1024: dragging base redraws the heatmap during the dra
 test('a computation over 200 ms shows progress over the last figure, which stays until the new one is drawn', async () => {
   // d_model 384: the sinusoidal curve alone is 192 cosines at each of 100,001 distances, near the work budget
   const page = await browser.open('?d_model=384&compare_distance=256');
-  const before = await page.innerHTML('#compare .figure');
+  const before = await page.innerHTML('#decay-comparison .figure');
   await page.fill('#control-compare_distance', '100000');  // twelve decay curves over 100,001 distances: most of a second of work
   // Read in one frame while the note shows (on a fast machine the work ends a few frames after the note appears).
   const shown = await (await page.waitForFunction((last) => {
-    const busy = document.querySelector('#compare .busy');
-    return busy.hidden ? null : { note: busy.innerText, same: document.querySelector('#compare .figure').innerHTML === last };
+    const busy = document.querySelector('#decay-comparison .busy');
+    return busy.hidden ? null : { note: busy.innerText, same: document.querySelector('#decay-comparison .figure').innerHTML === last };
   }, before, { timeout: 5000, polling: 'raf' })).jsonValue();
   assert.match(shown.note, /computing…/);
   assert.ok(shown.same, 'the last figure stays under the progress note');
-  await page.waitForSelector('#compare .busy[hidden]', { state: 'attached', timeout: 60000 });
-  assert.notEqual(await page.innerHTML('#compare .figure'), before, 'then the new one replaces it');
-  assert.match(await page.innerText('#compare .figure'), /90,000/, 'the axis runs to the new distance');
+  await page.waitForSelector('#decay-comparison .busy[hidden]', { state: 'attached', timeout: 60000 });
+  assert.notEqual(await page.innerHTML('#decay-comparison .figure'), before, 'then the new one replaces it');
+  assert.match(await page.innerText('#decay-comparison .figure'), /90,000/, 'the axis runs to the new distance');
 });
 
 test('a 500-token sentence: typing draws the attention map of all 500 tokens', async () => {

@@ -77,9 +77,23 @@ test('committed changes are history steps: Back and Forward restore them', async
   await page.goForward();
   await page.waitForFunction(() => document.getElementById('control-d_model').value === '64');
   // The table of contents changes the URL's fragment (a step too), and keeps the query.
-  await page.click('#toc a[href="#compare"]');
-  assert.equal(await page.evaluate(() => location.hash), '#compare');
+  await page.click('#toc a[href="#decay-comparison"]');
+  assert.equal(await page.evaluate(() => location.hash), '#decay-comparison');
   assert.equal(await page.evaluate(() => location.search), '?n=32&d_model=64');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a link shared before the decay comparison was renamed (#compare, view=compare) still lands on it', async () => {
+  const page = await playground.newPage();
+  await openPlayground(playground, page, '?n=32#compare');
+  await page.waitForFunction(() => window.scrollY > 0);
+  const top = await page.$eval('#decay-comparison', (s) => s.getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 200, `the decay comparison's top is ${top} px from the window's`);
+  await page.goto(`${playground.url}embed.html?view=compare&encoding=alibi`);
+  await page.locator('body[data-ready=true]').waitFor();
+  assert.equal(await page.textContent('section.view .view-title'), 'Decay with distance, every family on one axis');
+  assert.ok(await page.$eval('section#decay-comparison svg [aria-label="line"]', (g) => Boolean(g)));
   assert.deepEqual(page.problems, []);
   await page.close();
 });

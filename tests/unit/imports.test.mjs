@@ -102,7 +102,5 @@ test("each view's file is named by its view id (views/index.js)", () => {
   const text = fs.readFileSync(new URL('../../web/src/views/index.js', import.meta.url), 'utf8');
   const loaders = [...text.matchAll(/^\s+'?([\w-]+)'?: \(\) => import\('\.\/([\w-]+)\.js'\)/gm)].map(([, id, file]) => [id, file]);
   assert.ok(loaders.length > 30, `${loaders.length} loaders read`);
-  // The decay comparison keeps its file name until its id changes to a word of its own (it is `compare`, beside compare
-  // mode's compare-decay; shared links name it, so the new id needs an alias first).
-  assert.deepEqual(loaders.filter(([id, file]) => id !== file && !(id === 'compare' && file === 'decay-compare')), []);
+  assert.deepEqual(loaders.filter(([id, file]) => id !== file), []);
 });

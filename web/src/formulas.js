@@ -288,7 +288,7 @@ const FORMULAS = {
   buckets: (p) => buckets(p),
   'fire-sections': (p) => lines(`b(i, i-m) = f_{\\theta}(x),\\ x = \\frac{\\psi(m)}{\\psi(\\max(${num(p.init_L)},\\, i)) + 10^{-6}},\\ ` +
     `\\psi(m) = \\ln(1 + ${num(p.init_c)}\\,m)`, `i \\in \\{N/8,\\ N/4,\\ N/2,\\ N\\},\\ N = ${p.sections_n},\\ m = 0,\\dots,i`),
-  compare: (p, data) => lines(p.compare_values !== 'raw' &&
+  'decay-comparison': (p, data) => lines(p.compare_values !== 'raw' &&
     `y(\\Delta) = \\frac{f(\\Delta) - f(0)}{\\max_{\\Delta'\\le ${p.compare_distance}}|f(\\Delta') - f(0)|}`, compared(p, data)),
   worked: (p) => (p.encoding === 'rope'
     ? join(`x_t = ${num(p.sharpness)}\\cdot\\sqrt{8}\\,w_t`, 'q_t = R(t\\theta)\\,x_tW_q', 'k_t = R(t\\theta)\\,x_tW_k', 'v_t = x_tW_v',

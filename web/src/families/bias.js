@@ -74,7 +74,7 @@ export function biasFamily({ type, parameters, spec, views = [], fields = () => 
       attentionFields(engine, params, attentionSpec, () => widths(params)),
       fields(engine, params));
     },
-    views: ['bias', ...views, 'compare', ...attentionViews('bias')],
+    views: ['bias', ...views, 'decay-comparison', ...attentionViews('bias')],
     ...(rawFromSpec ? { rawFromSpec } : {}),
   };
 }

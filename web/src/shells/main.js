@@ -8,6 +8,7 @@ import { createStage, queryOf, readLink } from '../stage.js';
 import { familyLabel, loadFamily, loadedFamily, parametersOf } from '../families/catalogue.js';
 import { familyDescription } from '../describe.js';
 import { createWarnings } from '../warnings.js';
+import { viewIdOf } from '../views/index.js';
 
 const form = document.getElementById('controls');
 const viewsBox = document.getElementById('views');
@@ -360,4 +361,4 @@ function fragmentId(hash) {
     return hash;  // "#%E0%A4%A": no view has that id, and no URIError reaches the reader
   }
 }
-if (location.hash.length > 1 && window.scrollY === 0) document.getElementById(fragmentId(location.hash.slice(1)))?.scrollIntoView();
+if (location.hash.length > 1 && window.scrollY === 0) document.getElementById(viewIdOf(fragmentId(location.hash.slice(1))))?.scrollIntoView();

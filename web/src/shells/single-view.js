@@ -4,7 +4,7 @@
 // shadow root.
 import { createStage, queryOf, readLink } from '../stage.js';
 import { createWarnings } from '../warnings.js';
-import { VIEW_IDS } from '../views/index.js';
+import { VIEW_IDS, viewIdOf } from '../views/index.js';
 
 /** Keys the single-view shells read themselves. */
 export const SHELL_KEYS = ['view', 'controls', 'theme'];
@@ -24,7 +24,7 @@ export const SHELL_KEYS = ['view', 'controls', 'theme'];
 export async function mountSingleView(root, { engine, entries, site, anyCase = false, primary = null }) {
   const pairs = [...entries];
   const get = (key) => pairs.find(([k]) => k === key)?.[1];
-  const viewId = get('view');
+  const viewId = viewIdOf(get('view'));  // a former id (a link shared before a view was renamed) names its view
   const warningsBox = document.createElement('div');
   warningsBox.className = 'warnings';
   warningsBox.setAttribute('role', 'status');
@@ -76,7 +76,7 @@ export async function mountSingleView(root, { engine, entries, site, anyCase = f
     update(nextEntries) {
       const next = [...nextEntries];
       const value = (key) => next.find(([k]) => k === key)?.[1];
-      if (value('view') !== viewId || (value('encoding') ?? name) !== name || (value('controls') === '1') !== Boolean(form)) return null;
+      if (viewIdOf(value('view')) !== viewId || (value('encoding') ?? name) !== name || (value('controls') === '1') !== Boolean(form)) return null;
       return readLink(next, { shellKeys: SHELL_KEYS, viewId, anyCase }).then((read) => {
         warnings.clear();
         for (const w of read.warnings) warnings.add(w);

@@ -2,7 +2,7 @@
 import { curveChart } from '../lib/curves.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
-import { normalised, seriesOf, whyCoincide } from './decay-compare.js';
+import { normalised, seriesOf, whyCoincide } from './decay-comparison.js';
 
 export const id = 'compare-decay';
 export const title = 'Decay compared: the logit against distance';

@@ -32,7 +32,7 @@ const LOADERS = {
   'profile-spectrum': () => import('./profile-spectrum.js'),
   'profile-decay': () => import('./profile-decay.js'),
   'profile-stacks': () => import('./profile-stacks.js'),
-  compare: () => import('./decay-compare.js'),
+  'decay-comparison': () => import('./decay-comparison.js'),
   worked: () => import('./worked.js'),
   attention: () => import('./attention.js'),
   ablation: () => import('./ablation.js'),
@@ -49,10 +49,22 @@ const LOADERS = {
 export const VIEW_IDS = Object.keys(LOADERS);
 
 /**
+ * Former view ids that links shared before may still name, each with the view it is now: the decay comparison was
+ * `compare`, the word compare mode (encoding=compare, its compare-decay, compare-spectrum and compare-attention) uses.
+ */
+export const VIEW_ALIASES = { compare: 'decay-comparison' };
+
+/** The view id a link names: `id` itself, or the view a former id (VIEW_ALIASES) is now. */
+export function viewIdOf(id) {
+  return typeof id === 'string' && Object.hasOwn(VIEW_ALIASES, id) ? VIEW_ALIASES[id] : id;
+}
+
+/**
  * The module of view `id`.
  * @throws {RangeError} "view = ... is invalid: expected one of ..." for an unknown id
  */
-export function loadView(id) {
+export function loadView(former) {
+  const id = viewIdOf(former);
   if (!Object.hasOwn(LOADERS, id)) {
     return Promise.reject(Object.assign(new RangeError(`view = ${JSON.stringify(id)} is invalid: expected one of ${VIEW_IDS.join(', ')}`), { param: 'view' }));
   }

@@ -46,4 +46,4 @@ export function fields(engine, p) {
   attentionFields(engine, p, specOf, () => ({ d_model: p.d_model, d_head: Math.min(p.d_model, 64) })));
 }
 
-export const views = ['table', 'similarity', 'compare', ...attentionViews('absolute')];
+export const views = ['table', 'similarity', 'decay-comparison', ...attentionViews('absolute')];

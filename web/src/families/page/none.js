@@ -29,4 +29,4 @@ export function fields(engine, p) {
   attentionFields(engine, p, specOf, () => ({ d_model: p.d_model, d_head: p.d_model })));
 }
 
-export const views = ['table', 'compare', ...attentionViews('none')];
+export const views = ['table', 'decay-comparison', ...attentionViews('none')];

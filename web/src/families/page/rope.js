@@ -124,7 +124,7 @@ export function fields(engine, params) {
   });
 }
 
-export const views = ['spectrum', 'rotation', 'decay', 'rotated', 'compare', ...attentionViews('rotary', true)];
+export const views = ['spectrum', 'rotation', 'decay', 'rotated', 'decay-comparison', ...attentionViews('rotary', true)];
 
 /** Fields every JSON export of this family carries. */
 export const jsonFields = ['rope'];

@@ -54,4 +54,4 @@ export function fields(engine, params) {
   attentionFields(engine, params, specOf, () => ({ d_model: params.d_model, d_head: params.d_model })));
 }
 
-export const views = ['heatmap', 'waves', 'similarity', 'dot-decay', 'compare', ...attentionViews('absolute', true)];
+export const views = ['heatmap', 'waves', 'similarity', 'dot-decay', 'decay-comparison', ...attentionViews('absolute', true)];

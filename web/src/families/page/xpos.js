@@ -37,7 +37,7 @@ export function fields(engine, params) {
   });
 }
 
-export const views = ['rotation', 'decay', 'rotated', 'compare', ...attentionViews('rotary')];
+export const views = ['rotation', 'decay', 'rotated', 'decay-comparison', ...attentionViews('rotary')];
 
 /** Fields every JSON export of this family carries. */
 export const jsonFields = ['rope'];

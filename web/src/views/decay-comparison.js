@@ -4,7 +4,7 @@ import { curveChart } from '../lib/curves.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
 
-export const id = 'compare';
+export const id = 'decay-comparison';
 export const title = 'Decay with distance, every family on one axis';
 export const caption = 'The change of the logit of a key m tokens back, f(m) − f(0), divided by its largest size over ' +
   'the range, so the shapes compare: f is the bias for the bias families (FIRE: the row of the query m tokens after key 0, at the largest m), and q·k/√d for q = k = 1 with sinusoidal ' +
