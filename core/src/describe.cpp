@@ -127,6 +127,7 @@ std::string describe() {
             Json& names = type[group == &t.required ? "required" : "optional"] = Json::array();
             for (const rope::ScalingKey& k : *group) names.push_back(std::string(k.name));
         }
+        type["unread"] = t.unread;  // accepted and checked, read by no frequency
         Json& all = type["keys"] = Json::array();
         for (const auto* group : {&t.required, &t.optional})
             for (const rope::ScalingKey& k : *group) all.push_back(scaling_key_json(k));

@@ -357,13 +357,14 @@ struct TypeDef {
     std::array<const KeyDef*, 7> optional;
     void (*validate)(const KeyReader&, Scaling& out);
     Frequencies (*compute)(const Spec&, std::int64_t seq_len);
+    const char* unread = nullptr;  // an optional key checked but never read (ScalingType::unread)
 };
 
 constexpr TypeDef kTypes[] = {
     {"default", {}, {}, validate_default, compute_default},
     {"linear", {&kFactor}, {}, validate_linear, compute_linear},
     {"ntk", {&kFactor}, {}, validate_ntk, compute_ntk},
-    {"dynamic", {&kFactor}, {&kOriginal}, validate_dynamic, compute_dynamic},
+    {"dynamic", {&kFactor}, {&kOriginal}, validate_dynamic, compute_dynamic, "original_max_position_embeddings"},
     {"yarn", {&kFactor}, {&kOriginal, &kAttentionFactor, &kBetaFast, &kBetaSlow, &kMscale, &kMscaleAllDim, &kTruncate},
      validate_yarn, compute_yarn},
     {"llama3", {&kFactor, &kOriginal, &kLowFreqFactor, &kHighFreqFactor}, {}, validate_llama3, compute_llama3},
@@ -394,6 +395,7 @@ const std::vector<ScalingType>& scaling_types() {
             type.name = def.name;
             add(def.required, type.required);
             add(def.optional, type.optional);
+            if (def.unread) type.unread.push_back(def.unread);
         }
         return out;
     }();

@@ -510,6 +510,27 @@ TEST_CASE("scaling_types() lists every rope_type once, in the order of rope_type
     CHECK_THROWS_WITH(rope::scaling_type("su"), Contains("rope_type = \"su\" is invalid: expected one of \"default\""));
 }
 
+TEST_CASE("an unread key is accepted and checked, and no frequency reads it: dynamic's original context", "[rope][scaling][table]") {
+    for (const auto& type : rope::scaling_types())
+        for (const std::string& key : type.unread) {
+            INFO(type.name << "." << key);
+            CHECK(std::any_of(type.optional.begin(), type.optional.end(), [&](const auto& k) { return k.name == key; }));
+        }
+    CHECK(rope::scaling_type("dynamic").unread == std::vector<std::string>{"original_max_position_embeddings"});
+    CHECK(rope::scaling_type("yarn").unread.empty());
+    // transformers' _compute_dynamic_ntk_parameters grows the base from max_position_embeddings (4096 here): at
+    // seq_len 8192 with factor 2 the base is theta (2 * 8192 / 4096 - 1)^(d / (d - 2)) = theta 3^(8/6), whatever the
+    // block's original context says (still checked: 0 is refused).
+    const auto dynamic = [](double original) {
+        return rope::frequencies(spec_of({{"head_dim", 8.0}, {"max_position_embeddings", 4096.0},
+            {"rope_scaling", object({{"rope_type", std::string("dynamic")}, {"factor", 2.0},
+                                     {"original_max_position_embeddings", original}})}}), 8192).inv_freq;
+    };
+    CHECK(dynamic(1024.0) == dynamic(4096.0));
+    CHECK_THAT(dynamic(1024.0)[1], Catch::Matchers::WithinRel(std::pow(10000.0 * std::pow(3.0, 8.0 / 6.0), -2.0 / 8.0), 1e-12));
+    CHECK_THROWS_AS(dynamic(0.0), BadParam);
+}
+
 TEST_CASE("parse requires each listed required key and refuses any key outside a type's lists",
           "[rope][scaling][table]") {
     std::vector<std::string> every_key{"beta", "rope_scale"};  // and every key some type lists

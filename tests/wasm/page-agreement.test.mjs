@@ -39,7 +39,7 @@ test('the encoding control names each core family by the core’s label, up to i
   assert.equal(ENCODING.choiceLabels.rope, 'RoPE');
 });
 
-test('the rope_type control: a label for each of the core’s rope_types; a scaling key’s control shows for the types that take it', () => {
+test('the rope_type control: a label for each of the core’s rope_types; a scaling key’s control shows for the types that read it', () => {
   const rope = FAMILIES.rope.parameters;
   const control = rope.find((p) => p.name === 'rope_type');
   const names = core.rope_types.map((t) => t.name);
@@ -49,14 +49,15 @@ test('the rope_type control: a label for each of the core’s rope_types; a scal
     for (const key of new Set(core.rope_types.flatMap((x) => x.keys.map((k) => k.name)))) {
       const p = rope.find((q) => q.name === key);
       if (!p) continue;  // a key without a control of its own (none today)
-      assert.equal(Boolean(p.when({ rope_type: t.name })), t.keys.some((k) => k.name === key), `${key} under ${t.name}`);
+      assert.equal(Boolean(p.when({ rope_type: t.name })), t.keys.some((k) => k.name === key) && !t.unread.includes(key), `${key} under ${t.name}`);
     }
   }
-  // By hand, from rope_scaling.cpp's table: yarn reads beta_fast, llama3 low_freq_factor, dynamic the original context
-  // (the page showed that one for yarn, llama3 and longrope only, before its controls read the table).
+  // By hand, from modeling_rope_utils.py: yarn reads beta_fast, llama3 low_freq_factor and the original context; dynamic
+  // accepts that context but grows its base from max_position_embeddings, so it shows no control for it.
   const shown = (key, type) => rope.find((q) => q.name === key).when({ rope_type: type });
   assert.ok(shown('beta_fast', 'yarn') && !shown('beta_fast', 'llama3') && shown('low_freq_factor', 'llama3'));
-  assert.ok(shown('original_max_position_embeddings', 'dynamic') && !shown('factor', 'default'));
+  assert.ok(shown('original_max_position_embeddings', 'llama3') && !shown('original_max_position_embeddings', 'dynamic'));
+  assert.ok(!shown('factor', 'default') && shown('factor', 'proportional'));
 });
 
 test('each family whose acts is bias has its b(i, j) among the formulas (formulas.js biasOf), at its page defaults', () => {

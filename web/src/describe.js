@@ -29,9 +29,14 @@ export function ropeTypeKeys(name) {
   return DESCRIPTION.rope_types.find((t) => t.name === name);
 }
 
-/** Whether rope_type `name` takes rope_scaling key `key` (required or optional); false for an unknown type. */
-export function ropeTypeTakes(name, key) {
-  return Boolean(ropeTypeKeys(name)?.keys.some((k) => k.name === key));
+/**
+ * Whether rope_type `name` reads rope_scaling key `key`: takes it (required or optional) and some frequency reads its
+ * value (not one of the type's `unread` keys, which the core checks and ignores, as transformers does); false for an
+ * unknown type.
+ */
+export function ropeTypeReads(name, key) {
+  const type = ropeTypeKeys(name);
+  return Boolean(type?.keys.some((k) => k.name === key) && !type.unread.includes(key));
 }
 
 /** The core's description of key `name` of family `type` ({name, kind, default, min?, max?, exclusive_min?, allowed, choices?}). */

@@ -5,7 +5,7 @@
 // place, keyed by view id; a view shown by several families (decay, compare,
 // the attention lab) reads params.encoding. Each formula is the one the core
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
-import { ropeTypeTakes } from './describe.js';
+import { ropeTypeReads } from './describe.js';
 import { dropeSteps } from './labs/drope.js';
 import { stepsOf } from './labs/schedule.js';
 import { EVAL_CHARACTERS } from './labs/lm-test.js';
@@ -171,7 +171,7 @@ const masked = (causal) => (causal ? 'b(i,j) = -\\infty \\text{ for } j > i' : '
 
 /** The rotation matrix of pair i at position t (xPos: with its scale). */
 function rotationAt(p, t) {
-  const a = p.encoding === 'rope' && ropeTypeTakes(p.rope_type, 'attention_factor') ? 'a\\,' : '';
+  const a = p.encoding === 'rope' && ropeTypeReads(p.rope_type, 'attention_factor') ? 'a\\,' : '';
   const zeta = p.encoding === 'xpos' ? `\\zeta_i^{${p.role === 'key' ? '-' : ''}${t}/${num(p.scale_base)}}\\,` : '';
   const th = p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'_i" : '\\theta_i';
   return `${a}${zeta}R(${t}\\,${th})`;
@@ -193,7 +193,7 @@ function logit(p, f) {
   const root = `\\sqrt{${d}}`;
   switch (carrierOf(f)) {
     case 'rotary': {
-      const a = p.encoding === 'rope' && ropeTypeTakes(p.rope_type, 'attention_factor') ? 'a^2\\,' : '';
+      const a = p.encoding === 'rope' && ropeTypeReads(p.rope_type, 'attention_factor') ? 'a^2\\,' : '';
       const g = p.encoding === 'xpos' ? '\\zeta^{(i-j)/' + num(p.scale_base) + '}' : '';
       return `\\frac{${a}q_i^{\\top} ${g}R_{j-i}\\, k_j}{${root}}`;
     }
@@ -237,7 +237,7 @@ function compared(p, result) {
 /** q·R_Δ k for q = k = 1 (rope.hpp Decay::ones; xPos with its gain ζ_i^(Δ/γ)). */
 function ropeOnes(p) {
   const d = rotaryDim(p);
-  const a = p.encoding === 'rope' && ropeTypeTakes(p.rope_type, 'attention_factor') ? 'a^2' : '';
+  const a = p.encoding === 'rope' && ropeTypeReads(p.rope_type, 'attention_factor') ? 'a^2' : '';
   const gain = p.encoding === 'xpos' ? `\\zeta_i^{\\Delta/${num(p.scale_base)}}\\,` : '';
   const th = p.encoding === 'rope' && p.rope_type !== 'default' ? "\\theta'" : '\\theta';
   const tail = p.encoding === 'rope' && p.head_dim > d ? ` + ${p.head_dim - d}` : '';

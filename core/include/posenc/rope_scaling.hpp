@@ -46,6 +46,9 @@ struct ScalingKey {
 struct ScalingType {
     std::string name;  ///< the rope_type, e.g. "yarn"
     std::vector<ScalingKey> required, optional;
+    /// Keys of `optional` that the reference accepts in this type's block and checks, but whose value no
+    /// frequency reads (dynamic's original_max_position_embeddings: transformers reads max_position_embeddings).
+    std::vector<std::string> unread;
 };
 
 /// Every rope_type, in the order of rope_types(): default, linear, ntk,

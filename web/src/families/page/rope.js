@@ -5,13 +5,13 @@
 import { COMPARE_DISTANCE, COMPARE_VALUES } from '../compare.js';
 import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../../labs/attention-lab.js';
 import { format } from '../../lib/format.js';
-import { ROPE_TYPES, coreParameter, ropeTypeKeys, ropeTypeTakes, scalingParameter } from '../../describe.js';
+import { ROPE_TYPES, coreParameter, ropeTypeKeys, ropeTypeReads, scalingParameter } from '../../describe.js';
 import { pairParameter, rotaryFields } from '../rotary.js';
 import { renamingParam } from '../../errors.js';
 
 
-/** A scaling key's control shows when the chosen rope_type takes the key (describe().rope_types). */
-const takes = (key) => (p) => ropeTypeTakes(p.rope_type, key);
+/** A scaling key's control shows when the chosen rope_type reads the key (describe().rope_types). */
+const takes = (key) => (p) => ropeTypeReads(p.rope_type, key);
 
 /** The family's parameters after the preset control (rope-presets.js puts that first). */
 export const parameters = [
