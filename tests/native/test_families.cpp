@@ -251,8 +251,10 @@ TEST_CASE("describe() is the registry's list as JSON: each family once, its keys
     CHECK_THAT(json, Contains("\"choices\":[\"log\",\"power\"]"));
     CHECK_THAT(json, Contains("\"computes\":[\"decay\",\"attentionBias\",\"attention\",\"attentionForward\"]"));  // alibi
     CHECK_THAT(json, Contains("{\"name\":\"llama3\",\"required\":[\"factor\",\"original_max_position_embeddings\","
-                              "\"low_freq_factor\",\"high_freq_factor\"],\"optional\":[],\"keys\":[{\"name\":\"factor\","
+                              "\"low_freq_factor\",\"high_freq_factor\"],\"optional\":[],\"unread\":[],\"keys\":[{\"name\":\"factor\","
                               "\"kind\":\"number\",\"default\":null,\"min\":1,\"allowed\":\"a finite number >= 1\"}"));
+    CHECK_THAT(json, Contains("{\"name\":\"dynamic\",\"required\":[\"factor\"],\"optional\":[\"original_max_position_embeddings\"],"
+                              "\"unread\":[\"original_max_position_embeddings\"],"));
     CHECK_THAT(json, Contains("\"max_distance\":1000000") && Contains("\"max_position\":1099511627776") &&
                          Contains("\"max_tokens\":2048"));
     CHECK(json.front() == '{');
