@@ -24,7 +24,10 @@ export function familyName(type) {
   return familyDescription(type).label.split(':')[0];
 }
 
-/** The keys rope_type `name` takes: {required: string[], optional: string[]}. */
+/**
+ * The keys rope_type `name` takes: {name, required: string[], optional: string[], unread: string[], keys: object[]}
+ * (unread: optional keys the core checks but no frequency reads).
+ */
 export function ropeTypeKeys(name) {
   return DESCRIPTION.rope_types.find((t) => t.name === name);
 }

@@ -1,9 +1,22 @@
 // What the rotary families (rope, xpos) hand their shared views: each field is
 // computed by the engine when a view first reads it, so a view whose input
 // fails (a pair out of range) does not stop the others.
-import { comparisonFields } from './compare.js';
-import { attentionFields } from '../labs/attention-lab.js';
+import { COMPARE_DISTANCE, COMPARE_VALUES, comparisonFields } from './compare.js';
+import { ATTENTION_PARAMETERS, attentionFields } from '../labs/attention-lab.js';
 import { mergeFields } from './fields.js';
+
+/**
+ * The view controls every rotary family ends its parameters with, in the page's order: the rotated heatmap's input
+ * and positions (rotaryFields' rotated), the decay comparison's, and the attention lab's.
+ */
+export const ROTARY_VIEW_PARAMETERS = [
+  { name: 'input', view: true, kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
+    choiceLabels: { ones: 'all ones', random: 'one random vector' } },
+  { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
+  COMPARE_DISTANCE,
+  COMPARE_VALUES,
+  ...ATTENTION_PARAMETERS,
+];
 
 /**
  * @param {object} engine

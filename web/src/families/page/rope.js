@@ -2,16 +2,15 @@
 // files. Its model presets (a control and what picking one does) are the page's
 // alone: rope-presets.js adds them (families/pages.js), so the engine's worker,
 // which loads this file for spec() and fields(), loads no preset.
-import { COMPARE_DISTANCE, COMPARE_VALUES } from '../compare.js';
-import { ATTENTION_PARAMETERS, attentionViews, workedExample } from '../../labs/attention-lab.js';
+import { attentionViews, workedExample } from '../../labs/attention-lab.js';
 import { format } from '../../lib/format.js';
 import { ROPE_TYPES, coreParameter, ropeTypeKeys, ropeTypeReads, scalingParameter } from '../../describe.js';
-import { pairParameter, rotaryFields } from '../rotary.js';
+import { ROTARY_VIEW_PARAMETERS, pairParameter, rotaryFields } from '../rotary.js';
 import { renamingParam } from '../../errors.js';
 
 
 /** A scaling key's control shows when the chosen rope_type reads the key (describe().rope_types). */
-const takes = (key) => (p) => ropeTypeReads(p.rope_type, key);
+const reads = (key) => (p) => ropeTypeReads(p.rope_type, key);
 
 /** The family's parameters after the preset control (rope-presets.js puts that first). */
 export const parameters = [
@@ -28,22 +27,22 @@ export const parameters = [
       dynamic: 'dynamic (dynamic NTK)', yarn: 'yarn (YaRN)', llama3: 'llama3 (Llama 3.1)', longrope: 'longrope (Phi-3)',
       proportional: 'proportional (p-RoPE, Gemma-4)' } },
   scalingParameter('factor', { pageDefault: 8, why: 'every scaling needs one (the core has none to give); 8 is Llama 3.1’s',
-    sliderMin: 1, sliderMax: 128, log: true, when: takes('factor'), help: 'Context extension factor s.' }),
+    sliderMin: 1, sliderMax: 128, log: true, when: reads('factor'), help: 'Context extension factor s.' }),
   coreParameter('rope', 'original_max_position_embeddings', { sliderMin: 16, sliderMax: 1048576,
-    placeholder: '= max_position_embeddings', when: takes('original_max_position_embeddings'), help: 'The pre-training context L.' }),
-  scalingParameter('beta_fast', { sliderMin: 1, sliderMax: 256, log: true, when: takes('beta_fast') }),
-  scalingParameter('beta_slow', { sliderMin: 0.01, sliderMax: 64, when: takes('beta_slow') }),
-  scalingParameter('truncate', { when: takes('truncate'), help: 'Floor/ceil the ramp ends (gpt-oss: false).' }),
-  scalingParameter('mscale', { sliderMin: 0.1, sliderMax: 10, log: true, when: takes('mscale'), placeholder: '(none)' }),
-  scalingParameter('mscale_all_dim', { sliderMin: 0.1, sliderMax: 10, log: true, when: takes('mscale_all_dim'), placeholder: '(none)' }),
-  scalingParameter('attention_factor', { sliderMin: 0.1, sliderMax: 10, log: true, when: takes('attention_factor'),
+    placeholder: '= max_position_embeddings', when: reads('original_max_position_embeddings'), help: 'The pre-training context L.' }),
+  scalingParameter('beta_fast', { sliderMin: 1, sliderMax: 256, log: true, when: reads('beta_fast') }),
+  scalingParameter('beta_slow', { sliderMin: 0.01, sliderMax: 64, when: reads('beta_slow') }),
+  scalingParameter('truncate', { when: reads('truncate'), help: 'Floor/ceil the ramp ends (gpt-oss: false).' }),
+  scalingParameter('mscale', { sliderMin: 0.1, sliderMax: 10, log: true, when: reads('mscale'), placeholder: '(none)' }),
+  scalingParameter('mscale_all_dim', { sliderMin: 0.1, sliderMax: 10, log: true, when: reads('mscale_all_dim'), placeholder: '(none)' }),
+  scalingParameter('attention_factor', { sliderMin: 0.1, sliderMax: 10, log: true, when: reads('attention_factor'),
     placeholder: '(from the factor)' }),
   scalingParameter('low_freq_factor', { pageDefault: 1, why: 'llama3 needs one (the core has none to give); Llama 3.1’s',
-    sliderMin: 0.1, sliderMax: 64, when: takes('low_freq_factor') }),
+    sliderMin: 0.1, sliderMax: 64, when: reads('low_freq_factor') }),
   scalingParameter('high_freq_factor', { pageDefault: 4, why: 'llama3 needs one (the core has none to give); Llama 3.1’s',
-    sliderMin: 0.1, sliderMax: 64, when: takes('high_freq_factor') }),
-  scalingParameter('short_factor', { when: takes('short_factor'), placeholder: 'rotary_dim/2 numbers' }),
-  scalingParameter('long_factor', { when: takes('long_factor'), placeholder: 'rotary_dim/2 numbers' }),
+    sliderMin: 0.1, sliderMax: 64, when: reads('high_freq_factor') }),
+  scalingParameter('short_factor', { when: reads('short_factor'), placeholder: 'rotary_dim/2 numbers' }),
+  scalingParameter('long_factor', { when: reads('long_factor'), placeholder: 'rotary_dim/2 numbers' }),
   { name: 'rope_local_base_freq', kind: 'optional-number', default: null, sliderMin: 10, sliderMax: 1e7, log: true,
     label: 'rope_local_base_freq', placeholder: '(same as rope_theta)',
     help: 'The base of the sliding-window layers (Gemma-3: 10000 on 5 of every 6 layers); drawn as a second spectrum.' },
@@ -56,12 +55,7 @@ export const parameters = [
   { name: 'start', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 4096, label: 'rotation: first position' },
   { name: 'max_distance', view: true, kind: 'int', default: 512, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance',
     help: 'RoFormer’s figure spans a few hundred tokens; a model preset shows twice its max_position_embeddings.' },
-  { name: 'input', view: true, kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
-    choiceLabels: { ones: 'all ones', random: 'one random vector' } },
-  { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
-  COMPARE_DISTANCE,
-  COMPARE_VALUES,
-  ...ATTENTION_PARAMETERS,
+  ...ROTARY_VIEW_PARAMETERS,
 ];
 
 // Each rope_type's keys, as the core lists them (describe()).

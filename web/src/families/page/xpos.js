@@ -1,7 +1,6 @@
 // xPos on the page: RoPE's rotation with a per-pair exponential scale.
-import { COMPARE_DISTANCE, COMPARE_VALUES } from '../compare.js';
-import { ATTENTION_PARAMETERS, attentionViews } from '../../labs/attention-lab.js';
-import { adjustPair, pairParameter, rotaryFields } from '../rotary.js';
+import { attentionViews } from '../../labs/attention-lab.js';
+import { ROTARY_VIEW_PARAMETERS, adjustPair, pairParameter, rotaryFields } from '../rotary.js';
 import { coreParameter } from '../../describe.js';
 
 
@@ -15,12 +14,7 @@ export const parameters = [
   pairParameter(4),
   { name: 'start', view: true, kind: 'int', default: 0, min: 0, max: 1e9, sliderMax: 4096, label: 'rotation: first position' },
   { name: 'max_distance', view: true, kind: 'int', default: 4096, min: 1, max: 200000, sliderMin: 16, log: true, label: 'decay: max distance' },
-  { name: 'input', view: true, kind: 'choice', default: 'ones', choices: ['ones', 'random'], label: 'heatmap input',
-    choiceLabels: { ones: 'all ones', random: 'one random vector' } },
-  { name: 'n', view: true, kind: 'int', default: 64, min: 1, max: 2048, label: 'heatmap positions n' },
-  COMPARE_DISTANCE,
-  COMPARE_VALUES,
-  ...ATTENTION_PARAMETERS,
+  ...ROTARY_VIEW_PARAMETERS,
 ];
 
 export function spec(params) {
