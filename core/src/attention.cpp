@@ -438,7 +438,7 @@ Result run(const Request& r, WeightCache* cache) {
         v = project(x, wv, "values");
         HeadBias hb;  // a bias family's, prepared from the head's own q, k and projections
         if (family.acts == Acts::bias)
-            hb = head_bias(encoding, HeadInputs{q.data(), k.data(), wq.data(), wk.data(), n, r.d_model, r.d_head});
+            hb = head_bias(encoding, HeadInputs{q.data(), k.data(), wq.data(), wk.data(), n, r.d_model, r.d_head, x.data()});
         const Matrix content = logits(q, k, float(scale * hb.content_scale));
         t.scale = double(float(scale * hb.content_scale));
         if (family.acts == Acts::rotary) {
@@ -544,7 +544,7 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
         kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, float(scale * logit_scale), f.causal,
                            nullptr, out);
     } else {
-        const HeadBias b = head_bias(encoding, HeadInputs{q.data(), k.data(), wq.data, wk.data, f.n, f.d_model, f.d_head});
+        const HeadBias b = head_bias(encoding, HeadInputs{q.data(), k.data(), wq.data, wk.data, f.n, f.d_model, f.d_head, x.data});
         const float scale_b = float(scale * b.content_scale);
         range.logits(q, k, scale_b);
         const bool causal = f.causal || b.causal;

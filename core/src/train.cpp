@@ -182,7 +182,7 @@ void positional_biases(const Model<Real>& model, Reuse<Real>& reuse) {
     for (std::size_t l = 0; l < model.params.layers.size(); ++l)
         for (std::size_t h = 0; h < H; ++h)
             reuse.bias[l].push_back(slot.bias(head_spec(model, h), BiasInputs<Real>{passes[per_head ? h : 0], model.params.layers[l].heads[h],
-                                                                                      nullptr, nullptr, nullptr})
+                                                                                      nullptr, nullptr, nullptr, nullptr})
                                         .b);
 }
 
@@ -259,7 +259,7 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
                     for (std::size_t i = 0; i < n; ++i) std::copy_n(&all[i * reuse->longest], n, &block.b[i * n]);
                     hc.bias.push_back(std::move(block));
                 } else {
-                    hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, nullptr, nullptr, nullptr}));
+                    hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, nullptr, nullptr, nullptr, nullptr}));
                 }
             }
             for (std::size_t s = 0; s < B; ++s) {
@@ -271,7 +271,7 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
                 Real* a = &hc.a[s * n * n];  // the content scores, then the scores, then the weights; 0 above the diagonal
                 scores(q, k, a, n, n, hd, sh.content_scale);
                 if (slot.bias) {
-                    if (!slot.positional) hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, q, k, a}));
+                    if (!slot.positional) hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, q, k, a, &u[s * n * d]}));
                     Vec<Real>& b = hc.bias.back().b;
                     for (std::size_t i = 0; i < n; ++i)
                         for (std::size_t j = 0; j <= i; ++j) a[i * n + j] += b[i * n + j];
@@ -426,8 +426,8 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
                     for (std::size_t e = 0; e < n * n; ++e) dsum[e] += ds[e];
                 } else if (slot.bias && slot.backward) {
                     dcontent = ds;
-                    slot.backward(spec, BiasInputs<Real>{sh, head, q, k, a}, hc.bias[s], ds.data(),
-                                  BiasGradients<Real>{g, &dq[at], &dk[at], dcontent.data()});
+                    slot.backward(spec, BiasInputs<Real>{sh, head, q, k, a, &u[s * n * d]}, hc.bias[s], ds.data(),
+                                  BiasGradients<Real>{g, &dq[at], &dk[at], dcontent.data(), &dinput[s * n * d]});
                     dscores = dcontent.data();
                 }
                 scores_backward(dscores, q, k, &dq[at], &dk[at], n, hd, sh.content_scale);
@@ -437,8 +437,8 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
                 }
             }
             if (slot.bias && slot.positional && slot.backward)
-                slot.backward(spec, BiasInputs<Real>{sh, head, nullptr, nullptr, nullptr}, hc.bias[0], dsum.data(),
-                              BiasGradients<Real>{g, nullptr, nullptr, nullptr});
+                slot.backward(spec, BiasInputs<Real>{sh, head, nullptr, nullptr, nullptr, nullptr}, hc.bias[0], dsum.data(),
+                              BiasGradients<Real>{g, nullptr, nullptr, nullptr, nullptr});
             matmul_backward(u.data(), head.Wq.data(), dq.data(), dinput.data(), g.Wq.data(), N, d, hd);
             matmul_backward(u.data(), head.Wk.data(), dk.data(), dinput.data(), g.Wk.data(), N, d, hd);
             matmul_backward(u.data(), head.Wv.data(), dv.data(), dinput.data(), g.Wv.data(), N, d, hd);

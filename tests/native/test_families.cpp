@@ -13,6 +13,7 @@
 #include "posenc/deberta.hpp"
 #include "posenc/describe.hpp"
 #include "posenc/fire.hpp"
+#include "posenc/fox.hpp"
 #include "posenc/kerple.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/nope.hpp"
@@ -109,6 +110,11 @@ std::map<std::string, Value> parsed_defaults(const std::string& type) {
         return {{"head_dim", double(s.head_dim)}, {"npos_max", double(s.npos_max)}, {"seed", double(s.seed)},
                 {"causal", s.causal}};
     }
+    if (type == "fox") {  // fgate_weight has no default: drawn from seed when absent
+        const auto s = fox::parse(c);
+        return {{"hidden_size", double(s.hidden_size)}, {"fgate_bias", s.fgate_bias}, {"seed", double(s.seed)},
+                {"causal", s.causal}};
+    }
     FAIL("no parse for type " << type);
     return {};
 }
@@ -136,7 +142,7 @@ TEST_CASE("the registry lists every family once, in the page's order", "[familie
     std::vector<std::string> types;
     for (const Family* f : families()) types.push_back(f->type);
     CHECK(types == std::vector<std::string>{"sinusoidal", "learned", "none", "rope", "xpos", "alibi", "t5", "shaw",
-                                            "transformer_xl", "kerple", "deberta", "fire", "cope"});
+                                            "transformer_xl", "kerple", "deberta", "fire", "cope", "fox"});
     CHECK(known_types() == types);
     for (const Family* f : families()) {
         CHECK(&family_of(spec_of(f->type)) == f);
@@ -156,7 +162,7 @@ TEST_CASE("each family says where it acts and which key holds its width", "[fami
         {"t5", {Acts::bias, ""}},                    {"shaw", {Acts::bias, "head_dim"}},
         {"transformer_xl", {Acts::bias, "d_head"}},  {"kerple", {Acts::bias, ""}},
         {"deberta", {Acts::bias, "head_dim"}}, {"cope", {Acts::bias, "head_dim"}},
-        {"fire", {Acts::bias, ""}},
+        {"fire", {Acts::bias, ""}}, {"fox", {Acts::bias, ""}},
     };
     for (const Family* f : families()) {
         INFO(f->type);
@@ -171,13 +177,13 @@ TEST_CASE("each family says where it acts and which key holds its width", "[fami
         CHECK(bool(f->head_bias) == (f->acts == Acts::bias));
     }
     CHECK(types_acting(Acts::rotary) == "rope, xpos");
-    CHECK(types_acting(Acts::bias) == "alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope");
+    CHECK(types_acting(Acts::bias) == "alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope, fox");
     CHECK(std::string(acts_name(Acts::absolute)) == "absolute");
 }
 
 TEST_CASE("the error texts list the families from the registry", "[families]") {
     CHECK_THROWS_WITH(attention_bias(spec_of("rope"), 4),
-                      "attentionBias: type \"rope\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope)");
+                      "attentionBias: type \"rope\" is not a bias family (alibi, t5, shaw, transformer_xl, kerple, deberta, fire, cope, fox)");
     CHECK_THROWS_WITH(rotary_frequencies(spec_of("alibi"), 4), "ropeInvFreq: type \"alibi\" is not a rotary encoding (rope, xpos)");
     CHECK_THROWS_WITH(position_table(spec_of("t5"), 4), Contains("is not an absolute encoding (sinusoidal, learned, none)"));
 }

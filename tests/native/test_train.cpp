@@ -34,7 +34,7 @@ const std::vector<std::string> kEncodings = {
     R"({"type":"xpos","scale_base":8})", R"({"type":"shaw","max_relative_position":3})", R"({"type":"transformer_xl"})",
     R"({"type":"kerple"})", R"({"type":"kerple","variant":"power","r2":1.5})",
     R"({"type":"deberta","position_buckets":4,"max_relative_positions":8})",
-    R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})"};
+    R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})", R"({"type":"fox"})"};
 
 /// The attention-only model with one and two layers, and the transformer: two layers of two heads
 /// (W_o), an MLP of width 6 and RMSNorm before each part and the read-out.
@@ -420,6 +420,14 @@ TEST_CASE("train: each family's trained spec carries its parameters under the sp
     fire0["seed"] = double(head_seed(0, 0, 0));
     const fire::HeadMlp drawn = fire::head_mlp(fire::parse(fire0));
     CHECK((fspec.at("linear1_weight")).get<std::vector<double>>() == drawn.w1);
+    // fox's gate starts as the reference's (fgate_proj: weight N(0, 0.02^2), bias 0), read at the model's width d_model.
+    const Model<double> xm = make_model<double>(S(R"({"type":"fox"})"), 4, 8, 4, 16, 0);
+    const Config xspec = trained_spec(xm, 0);
+    CHECK((xspec.at("hidden_size")).get<double>() == 8);
+    const auto w = (xspec.at("fgate_weight")).get<std::vector<double>>();
+    REQUIRE(w.size() == 8);
+    for (const double v : w) CHECK(std::abs(v) < 0.1);
+    CHECK((xspec.at("fgate_bias")).get<double>() == 0);
     const Model<float> lm = make_model<float>(S(R"({"type":"learned"})"), 4, 4, 4, 16, 0);
     const Config lspec = trained_spec(lm, 0);
     CHECK((lspec.at("max_position_embeddings")).get<double>() == 16);

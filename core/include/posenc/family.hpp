@@ -94,13 +94,14 @@ struct HeadBias {
 };
 
 /// What a content-dependent bias may read of its head (n tokens, d_model inputs,
-/// width = d_head): the projected queries and keys, and the projections.
+/// width = d_head): the projected queries and keys, the projections and the inputs.
 struct HeadInputs {
     const float* q = nullptr;   ///< [n, width], row-major: X W_q
     const float* k = nullptr;   ///< [n, width]: X W_k
     const float* wq = nullptr;  ///< [d_model, width]: W_q (DeBERTa projects its relative embeddings with it)
     const float* wk = nullptr;  ///< [d_model, width]: W_k
     std::int64_t n = 0, d_model = 0, width = 0;
+    const float* x = nullptr;   ///< [n, d_model]: the head's inputs (FoX's forget gates read them)
 };
 
 /// One encoding family. A slot is null when the family does not compute that

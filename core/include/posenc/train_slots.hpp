@@ -210,9 +210,10 @@ struct HeadBias {
 };
 
 /// What a bias slot reads: the pass, the head (its projections and learned position parameters),
-/// its queries and keys [n, d] as they enter q . k, and (in the forward pass only) content [n, n],
-/// their scaled products content_scale q_i . k_j. A positional family's slots (Slots::positional) are
-/// called once for a batch of sequences and get null q, k and content.
+/// its queries and keys [n, d] as they enter q . k, (in the forward pass only) content [n, n],
+/// their scaled products content_scale q_i . k_j, and the head's input x [n, d_in] (the layer's
+/// normalised hidden state, which W_q, W_k and W_v project). A positional family's slots
+/// (Slots::positional) are called once for a batch of sequences and get null q, k, content and x.
 template <class Real>
 struct BiasInputs {
     const Pass<Real>& pass;
@@ -220,17 +221,19 @@ struct BiasInputs {
     const Real* q;
     const Real* k;
     const Real* content;
+    const Real* x;
 };
 
-/// Where a bias slot's backward pass adds: the head's gradient, dq and dk [n, d], and
-/// dcontent [n, n] (d loss / d (content_scale q_i . k_j), for a bias that reads the content);
-/// null for a positional family.
+/// Where a bias slot's backward pass adds: the head's gradient, dq and dk [n, d],
+/// dcontent [n, n] (d loss / d (content_scale q_i . k_j), for a bias that reads the content),
+/// and dx [n, d_in] (for a bias that reads the head's input); null for a positional family.
 template <class Real>
 struct BiasGradients {
     Head<Real>& head;
     Real* dq;
     Real* dk;
     Real* dcontent;
+    Real* dx;
 };
 
 /// A family's training slots in one precision (Real: float for the JS API, double for the
