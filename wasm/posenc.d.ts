@@ -59,7 +59,8 @@ export type FamilyType =
   | 'kerple'
   | 'deberta'
   | 'fire'
-  | 'cope';
+  | 'cope'
+  | 'fox';
 
 /** An encoding: `type` names the family; the rest are its keys (describe().families[k].keys). */
 export interface Spec {

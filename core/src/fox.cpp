@@ -169,8 +169,9 @@ Spec parse(const Config& config) {
 std::vector<float> gate_weight(const Spec& spec) {
     if (!spec.fgate_weight.empty()) return spec.fgate_weight;
     Random rng(spec.seed);
+    const double std = kDrawStd / std::sqrt(double(spec.hidden_size));
     std::vector<float> w(std::size_t(spec.hidden_size));
-    for (float& x : w) x = float(kDrawStd * rng.normal());
+    for (float& x : w) x = float(std * rng.normal());
     return w;
 }
 
@@ -197,11 +198,10 @@ std::unique_ptr<kernels::BiasTile> bias_tile(std::vector<double> c) { return std
 
 std::vector<float> stand_in(const Spec& spec, std::int64_t n) {
     const std::size_t d = std::size_t(spec.hidden_size);
-    const double std = 1.0 / std::sqrt(double(d));
     std::vector<float> x(std::size_t(n) * d);
     for (std::size_t t = 0; t < std::size_t(n); ++t) {
         Random rng = Random::at(spec.seed ^ kStandInStream, t * d);  // row t's draws, the same at every n
-        for (std::size_t k = 0; k < d; ++k) x[t * d + k] = float(std * rng.normal());
+        for (std::size_t k = 0; k < d; ++k) x[t * d + k] = float(rng.normal());
     }
     return x;
 }
@@ -220,7 +220,7 @@ double mean_log_gate(const Spec& spec) {
     const std::vector<float> w = gate_weight(spec);
     double norm2 = 0;
     for (const float v : w) norm2 += double(v) * double(v);
-    const double sd = std::sqrt(norm2 / double(spec.hidden_size));
+    const double sd = std::sqrt(norm2);
     if (sd == 0) return log_sigmoid(spec.fgate_bias);
     // Simpson's rule for the integral of log sigmoid(b + sd u) phi(u) du over u in [-10, 10].
     constexpr int kIntervals = 2000;

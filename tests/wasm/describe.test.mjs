@@ -46,8 +46,11 @@ function calls(family) {
 }
 
 test('describe() lists every family once, in the page order, with where it acts', () => {
-  assert.deepEqual(described.families.map((f) => f.type),
-    ['sinusoidal', 'learned', 'none', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple', 'deberta', 'fire', 'cope']);
+  // The one list, core/include/posenc/family_list.hpp, in its order: each line's namespace is the type (nope's is "none").
+  const listed = [...fs.readFileSync(new URL('../../core/include/posenc/family_list.hpp', import.meta.url), 'utf8')
+    .matchAll(/^POSENC_FAMILY\((\w+)\)$/gm)].map((m) => (m[1] === 'nope' ? 'none' : m[1]));
+  assert.ok(listed.length >= 14);
+  assert.deepEqual(described.families.map((f) => f.type), listed);
   const acts = Object.fromEntries(described.families.map((f) => [f.type, [f.acts, f.width_key]]));
   assert.deepEqual(acts.sinusoidal, ['absolute', 'd_model']);
   assert.deepEqual(acts.none, ['none', 'd_model']);
@@ -56,6 +59,7 @@ test('describe() lists every family once, in the page order, with where it acts'
   assert.deepEqual(acts.transformer_xl, ['bias', 'd_head']);
   assert.deepEqual(acts.deberta, ['bias', 'head_dim']);
   assert.deepEqual(acts.cope, ['bias', 'head_dim']);
+  assert.deepEqual(acts.fox, ['bias', '']);
   assert.match(described.version, /^\d+\.\d+\.\d+$/);
   assert.ok(pe.version().includes(described.version));
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { errorOf, loadPosenc, trainInChunks } from './load.mjs';
+import { FAMILY_TYPES } from '../../web/src/describe.js';
 import { parameters } from '../../web/src/labs/experiment.js';
 import { scheduleOf, stepsOf } from '../../web/src/labs/schedule.js';
 
@@ -20,8 +21,7 @@ test('train() is the native experiment bit for bit: every family, float32 in bot
   // The native build (posenc_dump, glibc) and the wasm build (musl) train in float32 with the same
   // operations in the same order; the functions whose results could differ between C libraries (KERPLE's log1p) are
   // computed in double and rounded once, so every step's loss is the same float.
-  const families = ['none', 'sinusoidal', 'learned', 'rope', 'xpos', 'alibi', 't5', 'shaw', 'transformer_xl', 'kerple',
-    'deberta', 'fire', 'cope'];
+  const families = FAMILY_TYPES;  // the core's, in its order
   // A text of made-up words for the transformer's runs (the language-model task).
   const words = ['the ', 'whale ', 'sea ', 'ship— ', 'and ', 'of ', 'captain ', 'ahab\n'];
   const text = Array.from({ length: 900 }, (_, i) => words[(i * 7 + (i >> 3)) % 8]).join('');

@@ -119,6 +119,7 @@ function headWidths(p, f) {
   if (p.trained_head) return { d: 32, dModel: 32 };  // engine/calls.js trainedHead: d_model 32, one head
   if (p.encoding === 'learned') return { d: p.projections === 'identity' ? p.d_model : Math.min(p.d_model, 64), dModel: p.d_model };
   if (p.encoding === 'deberta') return { d: p.head_dim, dModel: p.hidden_size };
+  if (p.encoding === 'fox') return { d: p.hidden_size, dModel: p.hidden_size };
   const key = f?.width_key;
   return key ? { d: p[key], dModel: p[key] } : { d: 64, dModel: 64 };
 }
@@ -147,6 +148,9 @@ function biasOf(p, result) {
     case 'cope':
       return `b(i,j) = (1-w)\\,q_i\\cdot e_{\\lfloor p_{ij}\\rfloor} + w\\,q_i\\cdot e_{\\lceil p_{ij}\\rceil},\\ w = p_{ij} - \\lfloor p_{ij}\\rfloor\n` +
         `p_{ij} = \\min\\Big(\\sum_{t=j}^{i} \\sigma\\Big(\\frac{q_i\\cdot k_t}{\\sqrt{${p.head_dim}}}\\Big),\\ ${p.npos_max - 1}\\Big)`;
+    case 'fox':
+      return lines(`b(i,j) = \\sum_{l=j+1}^{i} \\log f_l,\\ f_l = \\sigma(w\\cdot x_l + ${num(p.fgate_bias)})`,
+        `w \\in \\mathbb{R}^{${p.hidden_size}}\\ ${text(p.weights === 'trained' ? '(trained on Moby-Dick)' : p.weights === 'initial' ? '(where training started)' : `(drawn from seed ${p.seed})`)}`);
     case 'kerple':
       return p.variant === 'power'
         ? `b(i,j) = -${num(p.r1)}\\,|i-j|^{${num(p.r2)}}`
@@ -345,6 +349,8 @@ const FORMULAS = {
     `${text('pair')}\\ i\\ ${text('turns by')}\\ p_{a(i)}\\,\\theta_i,\\ a(i) \\in \\{t, h, w\\}\\ ${text('from mrope\\_section')}`),
   'train-attention': (p) => lines(`\\alpha^{(\\ell)}_{ij} = \\operatorname{softmax}_{j \\le i}\\big(s^{(\\ell)}_{ij}\\big),\\ i, j < L \\in \\{${p.train_length}, ${4 * p.train_length}\\}`,
     `s^{(\\ell)}_{ij}:\\ ${text('the trained scores of layer')}\\ \\ell\\ ${text('of the')}\\ ${p.map_arm.split(' → ').map(text).join('\\to ')}\\ ${text('model')}`),
+  'fox-gates': (p) => lines(`f_t = \\sigma(w\\cdot x_t + ${num(p.fgate_bias)}) = e^{\\,b(t,\\,t-1)}`,
+    `b(n-1,\\,n-1-m) = \\sum_{l=n-m}^{n-1} \\log f_l,\\ ${text('mean over random tokens:')}\\ m\\,\\mathbb{E}[\\log f],\\ x \\sim \\mathcal{N}(0, I)`),
   'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +
     `q_i\\cdot k_j = \\pm 8`, `p_{ij} = \\sum_{t=j}^{i} g_{it}\\ ${text('(clamped at')}\\ ${p.npos_max - 1})`,
     `e_m = 4\\,[m = ${p.target}] \\Rightarrow b(i,j) = 4\\,\\max(0,\\ 1 - |p_{ij} - ${p.target}|)`),
@@ -446,6 +452,8 @@ export const FAMILY_FORMULAS = {
   kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', note: '0 < r₂ ≤ 2 for the power variant' },
   cope: { tex: 'b(i,j) = q_i\\cdot e[p_{ij}],\\ p_{ij} = \\sum_{t=j}^{i}\\sigma(q_i\\cdot k_t/\\sqrt{d})\\ \\text{(interpolated)}',
     note: 'added unscaled, as x-transformers does; the bias shown is a stand-in head’s, every q and k one drawn u' },
+  fox: { tex: 'b(i,j) = \\sum_{l=j+1}^{i}\\log f_l,\\ f_l = \\sigma(w\\cdot x_l + b)',
+    note: 'causal; no position embedding: the gates read each token x_l, so the decay depends on the text; the bias shown is a stand-in sentence of random tokens’' },
   deberta: { tex: 'a_{ij} = \\frac{q_i\\cdot k_j + q_i\\cdot K_r[\\delta(i-j)] + k_j\\cdot Q_r[\\delta(i-j)]}{\\sqrt{3d}}',
     note: 'the formula: eq. 4; the bias shown is c2p + p2c for one drawn vector u' },
 };

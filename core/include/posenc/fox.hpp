@@ -41,7 +41,7 @@ const train::Training& training();
 /// `{type: 'fox', hidden_size, fgate_weight?, fgate_bias, seed, causal}`.
 struct Spec {
     std::int64_t hidden_size = 64;
-    /// This head's row of fgate_proj's weight, w [hidden_size]; empty: drawn N(0, kDrawStd^2)
+    /// This head's row of fgate_proj's weight, w [hidden_size]; empty: drawn N(0, kDrawStd^2 / hidden_size)
     /// from seed (a stand-in for a trained gate whose logit varies with the token).
     std::vector<float> fgate_weight;
     /// This head's fgate_proj bias b. The default 3 gives f = sigmoid(3) = 0.953 for a token with
@@ -53,8 +53,9 @@ struct Spec {
     bool causal = true;
 };
 
-/// The standard deviation of a drawn gate weight: w . x then has standard deviation
-/// about 1.5 over the page's token embeddings x ~ N(0, 1 / hidden_size).
+/// A drawn gate weight's |w|, about: w . x then has standard deviation about 1.5 over inputs
+/// x ~ N(0, 1) per component, the attention lab's (its embeddings N(0, 1 / d_model) times
+/// sqrt(d_model), Vaswani et al. 2017, section 3.4).
 constexpr double kDrawStd = 1.5;
 
 /// Reads a spec; throws BadParam for keys out of range and an fgate_weight whose
@@ -75,17 +76,17 @@ std::vector<double> cumulative_log_gates(const Spec& spec, const float* x, std::
 /// same decay over the tokens between for j > i (the mask, where causal, is the head's).
 std::unique_ptr<kernels::BiasTile> bias_tile(std::vector<double> c);
 
-/// The stand-in sentence of bias and decay: n inputs x_t ~ N(0, 1 / hidden_size) [n, hidden_size]
-/// drawn from seed, row t the same at every n (the distribution of the page's token embeddings).
+/// The stand-in sentence of bias and decay: n inputs x_t ~ N(0, 1) per component [n, hidden_size]
+/// drawn from seed, row t the same at every n (the distribution of the attention lab's inputs).
 std::vector<float> stand_in(const Spec& spec, std::int64_t n);
 
 /// b(i, j) [n, n] of the stand-in sentence of n tokens: -infinity above the diagonal when causal.
 /// n in [1, 4096].
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n);
 
-/// E[log sigmoid(z)], z ~ N(fgate_bias, |w|^2 / hidden_size): the mean log gate of a token whose
-/// x ~ N(0, 1 / hidden_size) (Simpson's rule over the mean +- 10 standard deviations, 2000
-/// intervals). A key m tokens back has the mean bias m times this.
+/// E[log sigmoid(z)], z ~ N(fgate_bias, |w|^2): the mean log gate of a token whose x ~ N(0, 1)
+/// per component (Simpson's rule over the mean +- 10 standard deviations, 2000 intervals). A key
+/// m tokens back has the mean bias m times this.
 double mean_log_gate(const Spec& spec);
 
 }  // namespace posenc::fox

@@ -26,7 +26,7 @@ export function needsFullModule(family, params, needs) {
  * the list against every family's views.
  */
 export const TRAINING_VIEWS = ['attention', 'ablation', 'word-order', 'terms', 'panels', 'train-extrapolation', 'train-loss',
-  'train-attention', 'profile-stacks', 'profile-temperature', 'profile-mrope'];
+  'train-attention', 'profile-stacks', 'profile-temperature', 'profile-mrope', 'fox-gates'];
 
 /**
  * The module a page of one view starts its engine on (engine/page.js createEngine's option): 'auto' for a view of

@@ -16,3 +16,4 @@ export * as kerple from './page/kerple.js';
 export * as deberta from './page/deberta.js';
 export * as fire from './page/fire.js';
 export * as cope from './page/cope.js';
+export * as fox from './page/fox.js';

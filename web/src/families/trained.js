@@ -24,6 +24,7 @@ export const TRAINED_FAMILIES = {
   deberta: { type: 'deberta', position_buckets: 32, max_relative_positions: 128 },
   fire: { type: 'fire' },
   cope: { type: 'cope' },
+  fox: { type: 'fox' },
 };
 
 /** The families with a trained set. */

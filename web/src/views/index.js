@@ -21,6 +21,7 @@ const LOADERS = {
   'deberta-buckets': () => import('./deberta-buckets.js'),
   'fire-sections': () => import('./fire-sections.js'),
   'cope-count': () => import('./cope-count.js'),
+  'fox-gates': () => import('./fox-gates.js'),
   'train-extrapolation': () => import('./train-extrapolation.js'),
   'train-loss': () => import('./train-loss.js'),
   'train-attention': () => import('./train-attention.js'),
