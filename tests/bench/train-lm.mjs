@@ -19,7 +19,8 @@ import { loadPosenc } from '../wasm/load.mjs';
 import { loadTfjs } from './peers/tfjs.mjs';
 import { createLanguageModel, learningRate, registerGradients } from './tfjs-lm.mjs';
 import { seededRandom } from '../../web/src/lib/random.js';
-import { DEFAULT_ENCODINGS, TRAINED_FAMILIES, parameters, pretrainRequest } from '../../web/src/labs/language-model.js';
+import { DEFAULT_ENCODINGS, parameters, pretrainRequest } from '../../web/src/labs/language-model.js';
+import { TRAINED_FAMILIES } from '../../web/src/families/trained.js';
 
 const require = createRequire(import.meta.url);
 const TORCH_PEER = fileURLToPath(new URL('./peers/torch_lm.py', import.meta.url));

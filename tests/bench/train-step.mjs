@@ -13,7 +13,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadPosenc } from '../wasm/load.mjs';
 import { benchText } from './train-lm.mjs';
-import { DEFAULT_ENCODINGS, TRAINED_FAMILIES, requestOf } from '../../web/src/labs/language-model.js';
+import { DEFAULT_ENCODINGS, requestOf } from '../../web/src/labs/language-model.js';
+import { TRAINED_FAMILIES } from '../../web/src/families/trained.js';
 
 /**
  * {load: [1, 5, 15 min], tokensPerStep, rows: [{encoding, msPerStep: number[] (wall, per round), median, cpuMedian,

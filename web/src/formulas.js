@@ -20,6 +20,8 @@ export function num(x) {
 }
 
 const text = (s) => `\\text{${s}}`;
+/** `+ x` or `- |x|`: a number added to a term. */
+const plus = (x) => (x < 0 ? `- ${num(-x)}` : `+ ${num(x)}`);
 // Upright names (pos, PE) and (1, …, 1) rather than \mathit, \mathbf and \mathbb: KaTeX_Main and KaTeX_Math
 // carry them, so a formula loads two or three fonts, not five.
 const join = (...parts) => parts.filter(Boolean).join(',\\quad ');
@@ -149,8 +151,8 @@ function biasOf(p, result) {
       return `b(i,j) = (1-w)\\,q_i\\cdot e_{\\lfloor p_{ij}\\rfloor} + w\\,q_i\\cdot e_{\\lceil p_{ij}\\rceil},\\ w = p_{ij} - \\lfloor p_{ij}\\rfloor\n` +
         `p_{ij} = \\min\\Big(\\sum_{t=j}^{i} \\sigma\\Big(\\frac{q_i\\cdot k_t}{\\sqrt{${p.head_dim}}}\\Big),\\ ${p.npos_max - 1}\\Big)`;
     case 'fox':
-      return lines(`b(i,j) = \\sum_{l=j+1}^{i} \\log f_l,\\ f_l = \\sigma(w\\cdot x_l + ${num(p.fgate_bias)})`,
-        `w \\in \\mathbb{R}^{${p.hidden_size}}\\ ${text(p.weights === 'trained' ? '(trained on Moby-Dick)' : p.weights === 'initial' ? '(where training started)' : `(drawn from seed ${p.seed})`)}`);
+      return lines(`b(i,j) = \\sum_{l=j+1}^{i} \\log f_l,\\ f_l = \\sigma(w\\cdot x_l ${plus(p.fgate_bias)})`,
+        `w:\\ ${text(`${p.hidden_size} numbers `)}${text(p.weights === 'trained' ? '(trained on Moby-Dick)' : p.weights === 'initial' ? '(where training started)' : `(drawn from seed ${p.seed})`)}`);
     case 'kerple':
       return p.variant === 'power'
         ? `b(i,j) = -${num(p.r1)}\\,|i-j|^{${num(p.r2)}}`
@@ -349,8 +351,8 @@ const FORMULAS = {
     `${text('pair')}\\ i\\ ${text('turns by')}\\ p_{a(i)}\\,\\theta_i,\\ a(i) \\in \\{t, h, w\\}\\ ${text('from mrope\\_section')}`),
   'train-attention': (p) => lines(`\\alpha^{(\\ell)}_{ij} = \\operatorname{softmax}_{j \\le i}\\big(s^{(\\ell)}_{ij}\\big),\\ i, j < L \\in \\{${p.train_length}, ${4 * p.train_length}\\}`,
     `s^{(\\ell)}_{ij}:\\ ${text('the trained scores of layer')}\\ \\ell\\ ${text('of the')}\\ ${p.map_arm.split(' → ').map(text).join('\\to ')}\\ ${text('model')}`),
-  'fox-gates': (p) => lines(`f_t = \\sigma(w\\cdot x_t + ${num(p.fgate_bias)}) = e^{\\,b(t,\\,t-1)}`,
-    `b(n-1,\\,n-1-m) = \\sum_{l=n-m}^{n-1} \\log f_l,\\ ${text('mean over random tokens:')}\\ m\\,\\mathbb{E}[\\log f],\\ x \\sim \\mathcal{N}(0, I)`),
+  'fox-gates': (p) => lines(`f_t = \\sigma(w\\cdot x_t ${plus(p.fgate_bias)}) = e^{\\,b(t,\\,t-1)}`,
+    `b(n-1,\\,n-1-m) = \\sum_{l=n-m}^{n-1} \\log f_l,\\ ${text('mean over random tokens:')}\\ m\\,\\operatorname{E}[\\log f],\\ x \\sim \\mathcal{N}(0, I)`),
   'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +
     `q_i\\cdot k_j = \\pm 8`, `p_{ij} = \\sum_{t=j}^{i} g_{it}\\ ${text('(clamped at')}\\ ${p.npos_max - 1})`,
     `e_m = 4\\,[m = ${p.target}] \\Rightarrow b(i,j) = 4\\,\\max(0,\\ 1 - |p_{ij} - ${p.target}|)`),

@@ -1,5 +1,6 @@
 // An [n, n] matrix of a sentence (attention weights, logits, one term) as a
 // heatmap with the tokens along both axes and a tooltip naming the pair.
+import { linkify } from '../citations.js';
 import { matrixFigure } from './matrix-figure.js';
 import { largest } from './spread.js';
 
@@ -177,8 +178,8 @@ export function causalNote(causal) {
   if (!causal) return null;
   const note = document.createElement('p');
   note.className = 'note causal-note';
-  note.textContent = 'Causal mask on: query i sees keys 0 … i only, so even without any positional encoding two copies ' +
+  note.append(...linkify('Causal mask on: query i sees keys 0 … i only, so even without any positional encoding two copies ' +
     'of a word see different keys and get different rows. The mask alone breaks the symmetry between orders (it is ' +
-    'how NoPE language models still learn positions; Haviv et al. 2022). Turn it off to see the bag of words.';
+    'how NoPE language models still learn positions; Haviv et al. 2022). Turn it off to see the bag of words.'));
   return note;
 }

@@ -8,6 +8,7 @@ import * as Plot from '@observablehq/plot';
 import { plot } from '../lib/plot.js';
 import { figureWidth } from '../lib/size.js';
 import { themeOf } from '../lib/theme.js';
+import { countTick } from '../lib/ticks.js';
 
 export const id = 'fox-gates';
 export const title = 'FoX: each word’s forget gate, and the decay it makes';
@@ -61,11 +62,12 @@ export function render(element, result) {
   const mean = result.foxMean ? Array.from({ length: n }, (_, m) => ({ m, bias: result.foxMean[m] })) : [];
   const bottom = plot({
     width, height: 260, marginLeft: 64, marginBottom: 40,
-    x: { label: 'distance m back from the last word (tokens) →', labelAnchor: 'center', labelOffset: 34 },
+    x: { label: 'distance m back from the last word (tokens) →', labelAnchor: 'center', labelOffset: 34, ticks: Math.min(n - 1, 10),
+      tickFormat: countTick },
     y: { label: '↑ bias b(n − 1, n − 1 − m)', grid: true },
     marks: [
       ...(mean.length ? [Plot.lineY(mean, { x: 'm', y: 'bias', stroke: theme.grey, strokeDasharray: '6 4' }),
-        Plot.text(mean.slice(-1), { x: 'm', y: 'bias', text: () => 'mean over random tokens', textAnchor: 'end', dy: -8, fontSize: 11 })] : []),
+        Plot.text(mean.slice(-1), { x: 'm', y: 'bias', text: () => 'mean over random tokens', textAnchor: 'end', lineAnchor: 'bottom', dx: -4, dy: -6, fontSize: 11, fill: theme.grey })] : []),
       Plot.lineY(last, { x: 'm', y: 'bias', stroke: theme.accent, strokeWidth: 2 }),
       Plot.dot(last, { x: 'm', y: 'bias', fill: theme.accent, r: 3 }),
       Plot.tip(last, Plot.pointerX({ x: 'm', y: 'bias', channels: { key: 'token', 'key j': 'j' },
