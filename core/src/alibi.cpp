@@ -116,4 +116,6 @@ xt::xtensor<float, 2> bias(std::int64_t n, std::int64_t n_heads, std::int64_t he
     return bias(spec, args::matrix_n.check(n));
 }
 
+Formula formula() { return {R"(b(i,j) = -m_h|i-j|,\ m_h = 2^{-8(h+1)/H})", "H heads, a power of two"}; }
+
 }  // namespace posenc::alibi

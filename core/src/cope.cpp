@@ -311,4 +311,6 @@ xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     return maps(spec, same.data(), same.data(), n, 1.0 / std::sqrt(double(spec.head_dim))).bias;
 }
 
+Formula formula() { return {R"(b(i,j) = q_i\cdot e[p_{ij}],\ p_{ij} = \sum_{t=j}^{i}\sigma(q_i\cdot k_t/\sqrt{d})\ \text{(interpolated)})", "added unscaled, as x-transformers does; the bias shown is a stand-in head’s, every q and k one drawn u"}; }
+
 }  // namespace posenc::cope

@@ -435,4 +435,6 @@ xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     return b;
 }
 
+Formula formula() { return {R"(a_{ij} = \frac{q_i\cdot k_j + q_i\cdot K_r[\delta(i-j)] + k_j\cdot Q_r[\delta(i-j)]}{\sqrt{3d}})", "the formula: eq. 4; the bias shown is c2p + p2c for one drawn vector u"}; }
+
 }  // namespace posenc::deberta

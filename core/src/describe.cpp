@@ -18,7 +18,27 @@
 #include <nlohmann/json.hpp>
 
 namespace posenc {
+
+// Each listed family's formula (its source file defines it): read here only, so the view module leaves the text out.
+#define POSENC_FAMILY(name) \
+    namespace name {        \
+    const Family& family(); \
+    Formula formula();      \
+    }
+#include "posenc/family_list.hpp"
+#undef POSENC_FAMILY
+
 namespace {
+
+/// The formula of `family` (one of families()).
+Formula formula_of(const Family& family) {
+#define POSENC_FAMILY(name) \
+    if (&family == &name::family()) return name::formula();
+#include "posenc/family_list.hpp"
+#undef POSENC_FAMILY
+    return {"", ""};
+}
+
 
 /// describe()'s JSON, keys in the order written.
 using Json = nlohmann::ordered_json;
@@ -115,6 +135,9 @@ std::string describe() {
         Json family = {{"type", std::string(f->type)},           {"acts", acts_name(f->acts)},
                        {"width_key", std::string(f->width_key)}, {"label", std::string(f->label)},
                        {"source", std::string(f->source)},       {"computes", texts(computes(*f))}};
+        const Formula formula = formula_of(*f);
+        family["formula"] = std::string(formula.tex);
+        family["formula_note"] = std::string(formula.note);
         Json& keys = family["keys"] = Json::array();
         for (const Key& k : f->keys) keys.push_back(key_json(k));
         families_json.push_back(std::move(family));

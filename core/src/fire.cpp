@@ -340,4 +340,6 @@ Decay decay(const Spec& spec, std::int64_t max_distance) {
     return out;
 }
 
+Formula formula() { return {R"(b(i,j) = f_{\theta}\Big(\frac{\psi(i-j)}{\psi(\max(L, i))}\Big),\ \psi(x) = \ln(1 + c\,x))", "f_θ an MLP of one hidden ReLU layer, L the threshold (|L_multiplier · init_L|), eps added to the normaliser’s log"}; }
+
 }  // namespace posenc::fire

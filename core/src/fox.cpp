@@ -233,4 +233,6 @@ double mean_log_gate(const Spec& spec) {
     return sum * h / 3;
 }
 
+Formula formula() { return {R"(b(i,j) = \sum_{l=j+1}^{i}\log f_l,\ f_l = \sigma(w\cdot x_l + b))", "causal; no position embedding: the gates read each token x_l, so the decay depends on the text; the bias shown is a stand-in sentence of random tokens"}; }
+
 }  // namespace posenc::fox

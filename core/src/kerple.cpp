@@ -127,4 +127,6 @@ xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     return bias::relative_matrix(n, b.causal, b.at);
 }
 
+Formula formula() { return {R"(b(i,j) = -r_1\ln(1 + r_2|i-j|)\ \text{or}\ -r_1|i-j|^{r_2})", "0 < r₂ ≤ 2 for the power variant"}; }
+
 }  // namespace posenc::kerple

@@ -101,4 +101,6 @@ void table(const Spec& spec, std::int64_t n, std::int64_t offset, float* out) {
     }
 }
 
+Formula formula() { return {R"(P:\ \mathrm{max\_pos}\times d_{\mathrm{model}},\ P_{\mathrm{pos},c} \sim \mathcal{N}(0, \mathrm{std}^2))", "learned with the model; shown at its initialisation"}; }
+
 }  // namespace posenc::learned

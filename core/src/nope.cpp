@@ -127,4 +127,6 @@ TemperatureCurve attention_temperature(double floor_scale, double attn_scale, st
     return curve;
 }
 
+Formula formula() { return {R"(P = 0)", "without a causal mask, attention is permutation-equivariant (the paper studies NoPE with one)"}; }
+
 }  // namespace posenc::nope

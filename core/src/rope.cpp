@@ -216,4 +216,6 @@ const Family& family() { return once<make_family>(); }
 
 const train::Training& training() { return train::once<make_training>(); }
 
+Formula formula() { return {R"((R_{m\theta}q_m)\cdot(R_{n\theta}k_n) = q_m^{\top}R_{(n-m)\theta}\,k_n,\ \theta_i = \mathrm{rope\_theta}^{-2i/d})", "the formula: RoFormer eq. 34"}; }
+
 }  // namespace posenc::rope

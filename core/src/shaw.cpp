@@ -201,4 +201,6 @@ xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     return bias(spec, bias::ones_queries(n, spec.head_dim));
 }
 
+Formula formula() { return {R"(b(i,j) = q_i\cdot a_{\operatorname{clip}(j-i,-K,K)})", "shown for q_i = (1, …, 1)"}; }
+
 }  // namespace posenc::shaw

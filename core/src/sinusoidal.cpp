@@ -149,4 +149,6 @@ void table(const Spec& spec, std::int64_t n, std::int64_t offset, float* out) {
     kernels::sinusoid_table(out, n, omega.size(), spec.layout == Layout::interleaved, omega.data(), offset);
 }
 
+Formula formula() { return {R"(\mathrm{PE}_{\mathrm{pos},2i} = \sin(\mathrm{pos}\,\omega_i),\ \mathrm{PE}_{\mathrm{pos},2i+1} = \cos(\mathrm{pos}\,\omega_i),\ \omega_i = \mathrm{base}^{-2i/d_{\mathrm{model}}})", ""}; }
+
 }  // namespace posenc::sinusoidal

@@ -183,4 +183,6 @@ xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     return bias::relative_matrix(n, b.causal, b.at);
 }
 
+Formula formula() { return {R"(b(i,j) = t_h[\operatorname{bucket}(j-i)])", "exact buckets for small distances, logarithmic ones up to max_distance"}; }
+
 }  // namespace posenc::t5

@@ -199,4 +199,6 @@ xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     return bias(spec, bias::ones_queries(n, spec.d_head));
 }
 
+Formula formula() { return {R"(A_{ij} = \underbrace{q_i^{\top}k_j}_{(a)} + \underbrace{q_i^{\top}W_RR_{i-j}}_{(b)} + \underbrace{u^{\top}k_j}_{(c)} + \underbrace{v^{\top}W_RR_{i-j}}_{(d)})", "the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I"}; }
+
 }  // namespace posenc::transformer_xl

@@ -119,4 +119,6 @@ rope::Decay decay(const Spec& spec, std::int64_t max_distance, std::uint64_t see
     return rope::rotary_decay(inv_freq(spec), 1.0, log_rate(spec, 1.0), spec.head_dim, spec.layout, max_distance, seed);
 }
 
+Formula formula() { return {R"(q_n \mapsto \zeta^{n/\gamma}R_{n\theta}q_n,\ k_m \mapsto \zeta^{-m/\gamma}R_{m\theta}k_m,\ \zeta_i = \frac{2i/d + 0.4}{1.4})", "γ = scale_base"}; }
+
 }  // namespace posenc::xpos

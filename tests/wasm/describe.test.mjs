@@ -128,9 +128,17 @@ test('the limits are the ones the functions check', () => {
   assert.throws(() => pe.positionTable({ type: 'none', d_model: 1 }, limits.max_table_elements + 1), { param: 'n' });
 });
 
-test('npm run build:wasm wrote web/generated/describe.json: describe(), pretty-printed', () => {
+test('npm run build:wasm wrote web/generated/describe.json (describe(), pretty-printed) and the formulas apart', () => {
   const file = fs.readFileSync(new URL('../../web/generated/describe.json', import.meta.url), 'utf8');
-  assert.deepEqual(JSON.parse(file), described);
+  const formulas = JSON.parse(fs.readFileSync(new URL('../../web/generated/family-formulas.json', import.meta.url), 'utf8'));
+  // describe() with each family's formula and formula_note moved to family-formulas.json (by type).
+  const lean = { ...described, families: described.families.map(({ formula, formula_note: note, ...rest }) => {
+    assert.deepEqual(formulas[rest.type], { tex: formula, note }, rest.type);
+    assert.ok(formula.length >= 5, `${rest.type}: a formula`);
+    return rest;
+  }) };
+  assert.deepEqual(JSON.parse(file), lean);
+  assert.deepEqual(Object.keys(formulas), described.families.map((f) => f.type));
   assert.ok(file.includes('\n  "families": ['));
 });
 

@@ -5,6 +5,7 @@
 // place, keyed by view id; a view shown by several families (decay, compare,
 // the attention lab) reads params.encoding. Each formula is the one the core
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
+import FORMULAS_OF_CORE from '../generated/family-formulas.json' with { type: 'json' };
 import { ropeTypeReads } from './describe.js';
 import { dropeSteps } from './labs/drope.js';
 import { stepsOf } from './labs/schedule.js';
@@ -431,31 +432,8 @@ export function formulaOf(viewId, params, result, family = null) {
 
 /**
  * Each family's formula, with symbols rather than values (the playground's sidebar), and what the page says beside
- * the core's source of it (describe()'s source): the equation it writes, what the figures assume.
+ * the core's source of it (describe()'s source): the core's own, each family's `formula()` beside its descriptor
+ * (describe()'s formula and formula_note, which scripts/describe.mjs writes to web/generated/family-formulas.json).
  * @type {Record<string, {tex: string, note: string}>}
  */
-export const FAMILY_FORMULAS = {
-  sinusoidal: { tex: '\\mathrm{PE}_{\\mathrm{pos},2i} = \\sin(\\mathrm{pos}\\,\\omega_i),\\ \\mathrm{PE}_{\\mathrm{pos},2i+1} = \\cos(\\mathrm{pos}\\,\\omega_i),\\ \\omega_i = \\mathrm{base}^{-2i/d_{\\mathrm{model}}}',
-    note: '' },
-  learned: { tex: 'P:\\ \\mathrm{max\\_pos}\\times d_{\\mathrm{model}},\\ P_{\\mathrm{pos},c} \\sim \\mathcal{N}(0, \\mathrm{std}^2)',
-    note: 'learned with the model; shown at its initialisation' },
-  none: { tex: 'P = 0', note: 'without a causal mask, attention is permutation-equivariant (the paper studies NoPE with one)' },
-  rope: { tex: '(R_{m\\theta}q_m)\\cdot(R_{n\\theta}k_n) = q_m^{\\top}R_{(n-m)\\theta}\\,k_n,\\ \\theta_i = \\mathrm{rope\\_theta}^{-2i/d}',
-    note: 'the formula: RoFormer eq. 34' },
-  xpos: { tex: 'q_n \\mapsto \\zeta^{n/\\gamma}R_{n\\theta}q_n,\\ k_m \\mapsto \\zeta^{-m/\\gamma}R_{m\\theta}k_m,\\ \\zeta_i = \\frac{2i/d + 0.4}{1.4}',
-    note: 'γ = scale_base' },
-  alibi: { tex: 'b(i,j) = -m_h|i-j|,\\ m_h = 2^{-8(h+1)/H}', note: 'H heads, a power of two' },
-  t5: { tex: 'b(i,j) = t_h[\\operatorname{bucket}(j-i)]', note: 'exact buckets for small distances, logarithmic ones up to max_distance' },
-  shaw: { tex: 'b(i,j) = q_i\\cdot a_{\\operatorname{clip}(j-i,-K,K)}', note: 'shown for q_i = (1, …, 1)' },
-  transformer_xl: { tex: 'A_{ij} = \\underbrace{q_i^{\\top}k_j}_{(a)} + \\underbrace{q_i^{\\top}W_RR_{i-j}}_{(b)} + \\underbrace{u^{\\top}k_j}_{(c)} + \\underbrace{v^{\\top}W_RR_{i-j}}_{(d)}',
-    note: 'the bias shown is (b) + (d) for q_i = (1, …, 1), W_R = I' },
-  fire: { tex: 'b(i,j) = f_{\\theta}\\Big(\\frac{\\psi(i-j)}{\\psi(\\max(L, i))}\\Big),\\ \\psi(x) = \\ln(1 + c\\,x)',
-    note: 'f_θ an MLP of one hidden ReLU layer, L the threshold (|L_multiplier · init_L|), eps added to the normaliser’s log' },
-  kerple: { tex: 'b(i,j) = -r_1\\ln(1 + r_2|i-j|)\\ \\text{or}\\ -r_1|i-j|^{r_2}', note: '0 < r₂ ≤ 2 for the power variant' },
-  cope: { tex: 'b(i,j) = q_i\\cdot e[p_{ij}],\\ p_{ij} = \\sum_{t=j}^{i}\\sigma(q_i\\cdot k_t/\\sqrt{d})\\ \\text{(interpolated)}',
-    note: 'added unscaled, as x-transformers does; the bias shown is a stand-in head’s, every q and k one drawn u' },
-  fox: { tex: 'b(i,j) = \\sum_{l=j+1}^{i}\\log f_l,\\ f_l = \\sigma(w\\cdot x_l + b)',
-    note: 'causal; no position embedding: the gates read each token x_l, so the decay depends on the text; the bias shown is a stand-in sentence of random tokens’' },
-  deberta: { tex: 'a_{ij} = \\frac{q_i\\cdot k_j + q_i\\cdot K_r[\\delta(i-j)] + k_j\\cdot Q_r[\\delta(i-j)]}{\\sqrt{3d}}',
-    note: 'the formula: eq. 4; the bias shown is c2p + p2c for one drawn vector u' },
-};
+export const FAMILY_FORMULAS = FORMULAS_OF_CORE;

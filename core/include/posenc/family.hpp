@@ -104,6 +104,15 @@ struct HeadInputs {
     const float* x = nullptr;   ///< [n, d_model]: the head's inputs (FoX's forget gates read them)
 };
 
+/// A family's formula with symbols rather than values, TeX (the page sets it beside the source), and what the page
+/// says of it besides the source (the equation it writes, what the figures assume). Each family's source file defines
+/// `Formula <family>::formula()`; only describe() reads them (describe.cpp), so a module without describe() (the view
+/// module) leaves the text out.
+struct Formula {
+    const char* tex;
+    const char* note;
+};
+
 /// One encoding family. A slot is null when the family does not compute that
 /// (learned has no decay); each takes the spec object and parses it itself. The
 /// slots are plain function pointers (std::function wrappers were 12 KB of .wasm, 4.4 KB gzip).
