@@ -5,6 +5,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { downloaded, drawn, openPlayground, startPlayground } from './browser.mjs';
+import { FAMILY_TYPES } from '../../web/src/describe.js';
 
 let playground;
 before(async () => { playground = await startPlayground(); });
@@ -53,7 +54,7 @@ test('a short language-model run draws every view of the lab for each encoding, 
   // A bad encoding: named beside the control; the figures stay.
   await page.fill('#control-encodings', 'rope bogus');
   await page.waitForFunction(() => document.getElementById('error-encodings')?.textContent !== '');
-  assert.match(await page.textContent('#error-encodings'), /encodings = "rope bogus" is invalid: expected 1 to 13 of/);
+  assert.match(await page.textContent('#error-encodings'), new RegExp(`encodings = "rope bogus" is invalid: expected 1 to ${FAMILY_TYPES.length} of`));
   assert.equal(await page.locator('#lm-table tbody tr').count(), 2);
   assert.deepEqual(page.problems, []);
   await page.close();
