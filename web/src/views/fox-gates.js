@@ -15,7 +15,7 @@ export const title = 'FoX: each word’s forget gate, and the decay it makes';
 export const caption = 'Top: the forget gate f_t = σ(w·x_t + b) of each word of the attention lab’s sentence, read off the ' +
   'head’s bias as exp b(t, t − 1) (the first word’s gate decays no key). Bottom: the last word’s bias on each key behind it, ' +
   'b = Σ log f over the words between: it drops fast across words whose gate is low (forgetting) and stays flat across ' +
-  'words whose gate is near 1. The dashed line is the mean over random tokens, m·E[log f] (untrained head only): ' +
+  'words whose gate is near 1. The dashed line is the mean over random tokens, m·E[log f], of the untrained head’s gate: ' +
   'a fixed slope like ALiBi’s, which the sentence’s own decay departs from. Change a word and the decay changes.';
 export const needs = ['attention', 'foxMean'];
 
@@ -59,7 +59,9 @@ export function render(element, result) {
           format: { x: false, y: (v) => v.toPrecision(6), 'log f_t': (v) => v.toPrecision(6) } })),
       ],
     });
-  const mean = result.foxMean ? Array.from({ length: n }, (_, m) => ({ m, bias: result.foxMean[m] })) : [];
+  // The mean is of the spec's gate: the untrained head's (a trained head, trainedAccuracy set, learned its own gate).
+  const untrained = result.attention.trainedAccuracy === undefined;
+  const mean = untrained && result.foxMean ? Array.from({ length: n }, (_, m) => ({ m, bias: result.foxMean[m] })) : [];
   const bottom = plot({
     width, height: 260, marginLeft: 64, marginBottom: 40,
     x: { label: 'distance m back from the last word (tokens) →', labelAnchor: 'center', labelOffset: 34, ticks: Math.min(n - 1, 10),
