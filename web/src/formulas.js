@@ -114,17 +114,19 @@ function coreSlopes(result) {
 
 /**
  * The attention head's width d (d_head) and its d_model, as the families hand them to attention() (attention-lab.js):
- * the family's width key (its description's width_key), 64 for a family without one; learned and DeBERTa differ.
+ * the family's width key (its description's width_key), else its hidden_size, else 64; d_model its hidden_size where it
+ * has one (DeBERTa, FoX), else d; learned differs.
  * @param {object} p  the params
  * @param {?object} f  the core's description of p.encoding (describe.js familyDescription), null in compare mode
  */
 function headWidths(p, f) {
   if (p.trained_head) return { d: 32, dModel: 32 };  // engine/calls.js trainedHead: d_model 32, one head
   if (p.encoding === 'learned') return { d: p.projections === 'identity' ? p.d_model : Math.min(p.d_model, 64), dModel: p.d_model };
-  if (p.encoding === 'deberta') return { d: p.head_dim, dModel: p.hidden_size };
-  if (p.encoding === 'fox') return { d: p.hidden_size, dModel: p.hidden_size };
+  // A family whose spec reads the head's input width (hidden_size: DeBERTa's projections, FoX's gates) has that d_model;
+  // the head's own width is its width key's, else d_model's.
   const key = f?.width_key;
-  return key ? { d: p[key], dModel: p[key] } : { d: 64, dModel: 64 };
+  const d = key ? p[key] : p.hidden_size ?? 64;
+  return { d, dModel: p.hidden_size ?? d };
 }
 
 /** Where the family's position enters the head (its description's acts: absolute, rotary, bias, none); compare mode: bias. */
