@@ -172,6 +172,25 @@ double rotate_qk(const Family& family, const Config& spec, std::int64_t offset, 
     return f.logit_scale;
 }
 
+/// A polar family's q and k [n, d] at positions offset ... as the vectors [n, 2d] whose dots are its logits.
+std::pair<Matrix, Matrix> polar_qk(const Family& family, const Config& spec, std::int64_t offset, const Matrix& q,
+                                   const Matrix& k) {
+    const std::size_t n = q.shape()[0], d = q.shape()[1];
+    std::pair<Matrix, Matrix> out{xt::empty<float>({n, 2 * d}), xt::empty<float>({n, 2 * d})};
+    family.polar(spec, q.data(), std::int64_t(n), std::int64_t(d), offset, false, out.first.data());
+    family.polar(spec, k.data(), std::int64_t(n), std::int64_t(d), offset, true, out.second.data());
+    return out;
+}
+
+/// The magnitudes [n, d] of a polar family's vectors [n, 2d]: |(a, b)| per component.
+Matrix magnitudes(const Matrix& polar) {
+    const std::size_t n = polar.shape()[0], d = polar.shape()[1] / 2;
+    Matrix out = xt::empty<float>({n, d});
+    for (std::size_t t = 0; t < n; ++t)
+        for (std::size_t c = 0; c < d; ++c) out(t, c) = float(std::hypot(double(polar(t, 2 * c)), double(polar(t, 2 * c + 1))));
+    return out;
+}
+
 /// b(i, j) as an [n, n] matrix, -infinity where the spec's own causal key masks.
 Matrix bias_matrix(const HeadBias& b, std::int64_t n) {
     Matrix out = zeros(std::size_t(n), std::size_t(n));
@@ -452,6 +471,18 @@ Result run(const Request& r, WeightCache* cache) {
             result.k = kr;
             t.carrier = acts_name(family.acts);
             t.position = subtract(result.logits, content);
+        } else if (family.acts == Acts::polar) {
+            // PoPE: the logits of the polar vectors; "what", the logits with every phase 0 (sum of mu_q mu_k / sqrt(d));
+            // "where", the rest, what the phases change.
+            const auto [qp, kp] = polar_qk(family, encoding, r.position_offset, q, k);
+            result.logits = logits(qp, kp, scale);
+            result.q_unrotated = q;
+            result.k_unrotated = k;
+            result.q = qp;
+            result.k = kp;
+            t.carrier = acts_name(family.acts);
+            t.position = subtract(result.logits, scores(magnitudes(qp), magnitudes(kp), scale));
+            t.content = subtract(result.logits, t.position);
         } else if (family.acts == Acts::none) {
             result.logits = content;
             t.carrier = acts_name(family.acts);
@@ -468,8 +499,8 @@ Result run(const Request& r, WeightCache* cache) {
                 t.parts.emplace_back(named.first, std::move(part));
             }
         }
-        t.content = content;
-        if (family.acts != Acts::rotary) {
+        if (family.acts != Acts::polar) t.content = content;
+        if (family.acts != Acts::rotary && family.acts != Acts::polar) {
             result.q = q;
             result.k = k;
         }
@@ -502,8 +533,8 @@ Forward parse_forward(const Config& config) {
     const Family& family = family_of(f.encoding);
     if (family.acts == Acts::absolute)
         throw_bad_param("encoding.type", '"' + family.type + '"',
-                        "a rotary (" + types_acting(Acts::rotary) + ") or bias family (" + types_acting(Acts::bias) +
-                            ") or none; an absolute encoding is added to x before the head: add positionTable(spec, "
+                        "a rotary (" + types_acting(Acts::rotary) + "), polar (" + types_acting(Acts::polar) +
+                            ") or bias family (" + types_acting(Acts::bias) + ") or none; an absolute encoding is added to x before the head: add positionTable(spec, "
                             "n).data to x");
     return f;
 }
@@ -538,6 +569,10 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
     if (family.acts == Acts::none) {
         range.logits(q, k, scale);
         kernels::attention(q.data(), k.data(), v.data(), f.n, f.d_head, f.d_head, scale, f.causal, nullptr, out);
+    } else if (family.acts == Acts::polar) {
+        const auto [qp, kp] = polar_qk(family, encoding, f.position_offset, q, k);
+        range.logits(qp.data(), n, kp.data(), n, 2 * d, scale);
+        kernels::attention(qp.data(), kp.data(), v.data(), f.n, 2 * f.d_head, f.d_head, scale, f.causal, nullptr, out);
     } else if (family.acts == Acts::rotary) {
         const double logit_scale = rotate_qk(family, encoding, f.position_offset, q, k, range);
         range.logits(q, k, scale * logit_scale);

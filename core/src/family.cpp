@@ -12,6 +12,7 @@ const char* acts_name(Acts acts) {
         case Acts::rotary: return "rotary";
         case Acts::bias: return "bias";
         case Acts::none: return "none";
+        case Acts::polar: return "polar";
     }
     return "?";
 }

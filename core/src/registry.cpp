@@ -174,7 +174,7 @@ Curves decay(const Config& spec, std::int64_t max_distance, std::int64_t seed) {
                            "\" has no decay curve (an untrained learned table has no structure to show); expected " + allowed,
                        '"' + family.type + '"', allowed);
     }
-    const std::size_t curves = family.acts == Acts::rotary ? 3 : 1;
+    const std::size_t curves = family.acts == Acts::rotary || family.acts == Acts::polar ? 3 : 1;
     budget::check_work("decay", "maxDistance",
                        family.decay_work ? family.decay_work(spec, max_distance)
                                          : std::vector<budget::Factors>{{{double(max_distance + 1), "distances"}}},

@@ -126,6 +126,7 @@ void rms_norm_backward(const Vec<Real>& x, const Vec<Real>& gain, const Vec<Real
 template <class Real>
 struct HeadCache {
     Vec<Real> q, k, v;  // [B n, hd] the sequences' rows one after the other; q and k as they enter q . k
+    Vec<Real> qw, kw;   // a polar family's: q and k widened, [B n, 2 hd], as they enter the scores
     Vec<Real> a;        // [B, n, n] each sequence's weights
     std::vector<HeadBias<Real>> bias;  // a positional family's: one, shared by the batch; else one per sequence
 };
@@ -269,7 +270,16 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
                     sh.rk.apply(k, n, hd, false);
                 }
                 Real* a = &hc.a[s * n * n];  // the content scores, then the scores, then the weights; 0 above the diagonal
-                scores(q, k, a, n, n, hd, sh.content_scale);
+                if (slot.widen) {  // a polar family: the scores are the dots of q and k widened to 2 hd
+                    hc.qw.resize(N * 2 * hd);
+                    hc.kw.resize(N * 2 * hd);
+                    Real *qw = &hc.qw[s * n * 2 * hd], *kw = &hc.kw[s * n * 2 * hd];
+                    slot.widen(sh, head, q, false, qw);
+                    slot.widen(sh, head, k, true, kw);
+                    scores(qw, kw, a, n, n, 2 * hd, sh.content_scale);
+                } else {
+                    scores(q, k, a, n, n, hd, sh.content_scale);
+                }
                 if (slot.bias) {
                     if (!slot.positional) hc.bias.push_back(slot.bias(spec, BiasInputs<Real>{sh, head, q, k, a, &u[s * n * d]}));
                     Vec<Real>& b = hc.bias.back().b;
@@ -379,7 +389,7 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
         matmul_backward(f.h.data(), p.Wout.data(), dz.data(), dh.data(), grad->Wout.data(), N, d, C);
     }
     sum_rows(dz, grad->c, N, C);
-    Vec<Real> dhead(N * hd), dq(N * hd), dk(N * hd), dv(N * hd), ds(n * n), dsum, dcontent;
+    Vec<Real> dhead(N * hd), dq(N * hd), dk(N * hd), dv(N * hd), ds(n * n), dsum, dcontent, dqw, dkw;
     for (std::size_t l = p.layers.size(); l-- > 0;) {
         const Layer<Real>& layer = p.layers[l];
         Layer<Real>& gl = grad->layers[l];
@@ -430,7 +440,16 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
                                   BiasGradients<Real>{g, &dq[at], &dk[at], dcontent.data(), &dinput[s * n * d]});
                     dscores = dcontent.data();
                 }
-                scores_backward(dscores, q, k, &dq[at], &dk[at], n, hd, sh.content_scale);
+                if (slot.widen) {  // through the widened q and k, then back to q and k (and the head's parameters)
+                    const std::size_t wide = s * n * 2 * hd;
+                    dqw.assign(n * 2 * hd, Real(0));
+                    dkw.assign(n * 2 * hd, Real(0));
+                    scores_backward(dscores, &hc.qw[wide], &hc.kw[wide], dqw.data(), dkw.data(), n, 2 * hd, sh.content_scale);
+                    slot.widen_backward(sh, head, q, false, dqw.data(), &dq[at], g);
+                    slot.widen_backward(sh, head, k, true, dkw.data(), &dk[at], g);
+                } else {
+                    scores_backward(dscores, q, k, &dq[at], &dk[at], n, hd, sh.content_scale);
+                }
                 if (sh.rotary) {  // q = R q0: dq0 = R^T dq
                     sh.rq.apply(&dq[at], n, hd, true);
                     sh.rk.apply(&dk[at], n, hd, true);

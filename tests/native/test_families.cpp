@@ -14,6 +14,7 @@
 #include "posenc/describe.hpp"
 #include "posenc/fire.hpp"
 #include "posenc/fox.hpp"
+#include "posenc/pope.hpp"
 #include "posenc/kerple.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/nope.hpp"
@@ -115,6 +116,10 @@ std::map<std::string, Value> parsed_defaults(const std::string& type) {
         return {{"hidden_size", double(s.hidden_size)}, {"fgate_bias", s.fgate_bias}, {"seed", double(s.seed)},
                 {"causal", s.causal}};
     }
+    if (type == "pope") {  // phase_bias has no default: zeros when absent
+        const auto s = pope::parse(c);
+        return {{"head_dim", double(s.head_dim)}, {"theta", s.theta}};
+    }
     FAIL("no parse for type " << type);
     return {};
 }
@@ -123,6 +128,7 @@ std::map<std::string, Value> parsed_defaults(const std::string& type) {
 void parse_through_registry(const Family& f, const Config& spec) {
     if (f.table) position_table(spec, 1);
     else if (f.rotary) rotary_frequencies(spec, 1);
+    else if (f.polar) decay(spec, 1, 0);
     else attention_bias(spec, 1);
 }
 
@@ -142,7 +148,7 @@ TEST_CASE("the registry lists every family once, in the page's order", "[familie
     std::vector<std::string> types;
     for (const Family* f : families()) types.push_back(f->type);
     CHECK(types == std::vector<std::string>{"sinusoidal", "learned", "none", "rope", "xpos", "alibi", "t5", "shaw",
-                                            "transformer_xl", "kerple", "deberta", "fire", "cope", "fox"});
+                                            "transformer_xl", "kerple", "deberta", "fire", "cope", "fox", "pope"});
     CHECK(known_types() == types);
     for (const Family* f : families()) {
         CHECK(&family_of(spec_of(f->type)) == f);
@@ -162,7 +168,7 @@ TEST_CASE("each family says where it acts and which key holds its width", "[fami
         {"t5", {Acts::bias, ""}},                    {"shaw", {Acts::bias, "head_dim"}},
         {"transformer_xl", {Acts::bias, "d_head"}},  {"kerple", {Acts::bias, ""}},
         {"deberta", {Acts::bias, "head_dim"}}, {"cope", {Acts::bias, "head_dim"}},
-        {"fire", {Acts::bias, ""}}, {"fox", {Acts::bias, ""}},
+        {"fire", {Acts::bias, ""}}, {"fox", {Acts::bias, ""}}, {"pope", {Acts::polar, "head_dim"}},
     };
     for (const Family* f : families()) {
         INFO(f->type);

@@ -34,7 +34,7 @@ const std::vector<std::string> kEncodings = {
     R"({"type":"xpos","scale_base":8})", R"({"type":"shaw","max_relative_position":3})", R"({"type":"transformer_xl"})",
     R"({"type":"kerple"})", R"({"type":"kerple","variant":"power","r2":1.5})",
     R"({"type":"deberta","position_buckets":4,"max_relative_positions":8})",
-    R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})", R"({"type":"fox"})"};
+    R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})", R"({"type":"fox"})", R"({"type":"pope","theta":100})"};
 
 /// The attention-only model with one and two layers, and the transformer: two layers of two heads
 /// (W_o), an MLP of width 6 and RMSNorm before each part and the read-out.

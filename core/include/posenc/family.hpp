@@ -32,9 +32,10 @@ enum class Acts {
     rotary,    ///< rotates q and k after their projections (never v)
     bias,      ///< b(i, j) added to the attention logits
     none,      ///< no position information (NoPE)
+    polar,     ///< q and k become magnitudes with position-only phases, [n, 2 d_head] (PoPE); the logits their dots
 };
 
-/// "absolute", "rotary", "bias", "none".
+/// "absolute", "rotary", "bias", "none", "polar".
 const char* acts_name(Acts acts);
 
 /// Where a function that writes a table puts it: called once, with the
@@ -138,6 +139,10 @@ struct Family {
     RotaryFrequencies (*rotary)(const Config&, std::int64_t seq_len) = nullptr;
     /// x [n, d] rotated into out [n, d] (out may be x) at positions offset ...
     void (*rotate)(const Config&, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) = nullptr;
+    /// Acts::polar: x [n, d] of the queries (key false) or keys at positions offset ... into out [n, 2d], the vectors
+    /// whose dots are the logits before the 1/sqrt(d) (pope::apply).
+    void (*polar)(const Config&, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, bool key,
+                  float* out) = nullptr;
     /// The decay curves over m = 0 .. max_distance (max_distance checked by the caller).
     Curves (*decay)(const Config&, std::int64_t max_distance, std::uint64_t seed) = nullptr;
     /// b(i, j) [n, n] with queries of ones.

@@ -200,6 +200,7 @@ struct Pass {
     Vec<Real> rows;                ///< per-distance rows [n, d] (transformer_xl: R_(i-j) for i - j = 0 .. n - 1)
     std::size_t first = 0, count = 0;  ///< deberta: the rows of its table the pass reaches
     std::size_t width = 0;         ///< fire: mlp_width; cope: npos_max
+    std::vector<double> angles;    ///< a polar family's phases [n, d] of positions 0 .. n - 1 (pope: t theta_c), radians
 };
 
 /// One head's bias b(i, j) [n, n] and what its backward pass keeps of the forward pass.
@@ -261,6 +262,12 @@ struct Slots {
     /// and dcontent): b being the same in every sequence, the gradient of the sequences' summed loss through it is
     /// its backward pass at their summed ds.
     bool positional = false;
+    /// A polar family (Acts::polar): q or k (key) [n, d] of one sequence into out [n, 2d], the vectors whose dots
+    /// (times content_scale) are the scores; and its backward pass: given dout [n, 2d], adds d loss / d x to dx [n, d]
+    /// and the head's parameters' gradient to g.
+    void (*widen)(const Pass<Real>&, const Head<Real>&, const Real* x, bool key, Real* out) = nullptr;
+    void (*widen_backward)(const Pass<Real>&, const Head<Real>&, const Real* x, bool key, const Real* dout, Real* dx,
+                           Head<Real>& g) = nullptr;
     /// Keeps a head's parameters in range after each optimiser step.
     void (*constrain)(const Config&, Vec<Real>& pos) = nullptr;
 };
