@@ -45,7 +45,7 @@ for (const family of live.families) {
     const { params } = parse(FAMILIES[family.type].parameters, defaultsOf(FAMILIES[family.type].parameters));
     const spec = FAMILIES[family.type].spec(params);
     const verdict = { absolute: () => pe.positionTable(spec, 1), none: () => pe.positionTable(spec, 1),
-      rotary: () => pe.ropeInvFreq(spec, 1), bias: () => pe.attentionBias(spec, 1) }[family.acts];
+      rotary: () => pe.ropeInvFreq(spec, 1), bias: () => pe.attentionBias(spec, 1), polar: () => pe.decay(spec, 1) }[family.acts];
     assert.doesNotThrow(verdict);
   });
 }

@@ -82,11 +82,12 @@ test('trained, a family computes with the trained model\'s settings and tensors;
   const numBuckets = t5.parameters.find((p) => p.name === 'num_buckets');
   assert.equal(numBuckets.when({ weights: 'trained' }), false);
   assert.equal(numBuckets.when({ weights: 'random' }), true);
-  // Every family's trained defaults make a spec the core draws (bias or table).
+  // Every family's trained defaults make a spec the core draws (bias, table or decay).
   for (const type of TRAINED_TYPES) {
     const family = FAMILIES[type];
     const spec = family.spec(parse(family.parameters, defaultsOf(family.parameters)).params);
-    assert.doesNotThrow(() => (type === 'learned' ? pe.positionTable(spec, 8) : pe.attentionBias(spec, 8)), type);
+    const draw = { learned: () => pe.positionTable(spec, 8), pope: () => pe.decay(spec, 8) }[type] ?? (() => pe.attentionBias(spec, 8));
+    assert.doesNotThrow(draw, type);
   }
 });
 

@@ -23,6 +23,7 @@ export const CITATIONS = [
   ['Chen et al. 2023', 'https://arxiv.org/abs/2306.15595'],
   ['Huang et al. 2020', 'https://arxiv.org/abs/2009.13658'],
   ['Lin et al. 2025', 'https://arxiv.org/abs/2503.02130'],
+  ['Gopalakrishnan et al. 2025', 'https://arxiv.org/abs/2509.10534'],
   // Reference implementations, as the families' sources name them.
   ['transformers\' modeling_rope_utils.py', 'https://github.com/huggingface/transformers/blob/main/src/transformers/modeling_rope_utils.py'],
   ['torchscale\'s XPOS', 'https://github.com/microsoft/torchscale/blob/main/torchscale/component/xpos_relative_position.py'],
@@ -30,6 +31,7 @@ export const CITATIONS = [
   ['transformers\' T5Attention._relative_position_bucket', 'https://github.com/huggingface/transformers/blob/main/src/transformers/models/t5/modeling_t5.py'],
   ['transformers\' modeling_deberta_v2.py', 'https://github.com/huggingface/transformers/blob/main/src/transformers/models/deberta_v2/modeling_deberta_v2.py'],
   ['x-transformers\' CoPE', 'https://github.com/lucidrains/x-transformers'],
+  ['PoPE-pytorch\'s apply_pope_to_qk', 'https://github.com/lucidrains/PoPE-pytorch'],
   ['zhixuan-lin/forgetting-transformer', 'https://github.com/zhixuan-lin/forgetting-transformer'],
   ['kimiyoung/transformer-xl', 'https://github.com/kimiyoung/transformer-xl'],
   ['chijames/KERPLE', 'https://github.com/chijames/KERPLE'],

@@ -17,3 +17,4 @@ export * as deberta from './page/deberta.js';
 export * as fire from './page/fire.js';
 export * as cope from './page/cope.js';
 export * as fox from './page/fox.js';
+export * as pope from './page/pope.js';

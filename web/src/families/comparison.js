@@ -6,7 +6,7 @@
 import { DESCRIPTION, familyName } from '../describe.js';
 
 // The decay curve each kind of family compares by: q.k of q = k = 1 (rotary), the bias (bias), p_0.p_m (absolute, none).
-const CURVE = { rotary: 'ones', bias: 'bias', absolute: 'dot', none: 'dot' };
+const CURVE = { rotary: 'ones', polar: 'ones', bias: 'bias', absolute: 'dot', none: 'dot' };
 
 /**
  * The comparison over the families of `table` ({type: {parameters, spec}}): curveOf and comparison, each given the
@@ -30,7 +30,7 @@ export function createComparison(table) {
         label: random ? `${familyName(f.type)} (random draw, untrained)` : trained ? `${familyName(f.type)} (trained on Moby-Dick)` : familyName(f.type),
         spec: spec(params),
         curve: CURVE[f.acts],
-        scale: f.acts === 'rotary' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1,
+        scale: f.acts === 'rotary' || f.acts === 'polar' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1,
       };
     });
     return references;

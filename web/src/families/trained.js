@@ -25,6 +25,7 @@ export const TRAINED_FAMILIES = {
   fire: { type: 'fire' },
   cope: { type: 'cope' },
   fox: { type: 'fox' },
+  pope: { type: 'pope' },
 };
 
 /** The families with a trained set. */

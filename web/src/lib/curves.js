@@ -8,7 +8,7 @@ import { element } from './html.js';
 
 /** The dash patterns of the curves, in order: the decay comparison draws one curve per family with a decay curve, each its own. */
 export const DASHES = ['none', '7 4', '2 3', '10 3 2 3', '4 4', '1 2', '12 6', '6 2 2 2 2 2', '3 6', '8 2 1 2', '2 6', '14 3 3 3',
-  '5 2 1 2 1 2'];
+  '5 2 1 2 1 2', '9 3 3 3', '1 4', '16 4 4 4'];
 
 /**
  * The largest difference between two series sampled at the same x, or Infinity when they do not share x.

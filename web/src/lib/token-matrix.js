@@ -130,7 +130,8 @@ export function logitParts(a, i, j) {
   const parts = t.carrier === 'absolute'
     ? `= ${f(t.cc[k])} (w·w) + ${f(t.cp[k])} (w·p) + ${f(t.pc[k])} (p·w) + ${f(t.pp[k])} (p·p)`
     : t.carrier === 'none' ? '(content only)'
-      : `= ${f(t.content[k])} (content) + ${f(t.position[k])} (${t.carrier === 'bias' ? 'bias b(i, j)' : 'rotation’s change'})`;
+      : t.carrier === 'polar' ? `= ${f(t.content[k])} (what: the magnitudes) + ${f(t.position[k])} (where: the phases’ change)`
+        : `= ${f(t.content[k])} (content) + ${f(t.position[k])} (${t.carrier === 'bias' ? 'bias b(i, j)' : 'rotation’s change'})`;
   const ids = a.ids ? [['token ids', `${a.ids[i]} (query) · ${a.ids[j]} (key)`]] : [];  // the trained head's
   return [['logit', `${a.logits[k].toPrecision(6)} ${parts}`], ...ids];
 }

@@ -22,6 +22,7 @@ const LOADERS = {
   'fire-sections': () => import('./fire-sections.js'),
   'cope-count': () => import('./cope-count.js'),
   'fox-gates': () => import('./fox-gates.js'),
+  'pope-pairs': () => import('./pope-pairs.js'),
   'train-extrapolation': () => import('./train-extrapolation.js'),
   'train-loss': () => import('./train-loss.js'),
   'train-attention': () => import('./train-attention.js'),
