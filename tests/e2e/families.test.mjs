@@ -31,6 +31,7 @@ const EXPECTED_VIEWS = {
   fire: ['bias', 'fire-sections', 'decay-comparison', ...LAB, 'panels'],
   cope: ['bias', 'cope-count', 'decay-comparison', ...LAB, 'panels'],
   fox: ['bias', 'fox-gates', 'decay-comparison', ...LAB, 'panels'],
+  pope: ['pope-pairs', 'decay-comparison', ...LAB],
   sinusoidal: ['heatmap', 'waves', 'similarity', 'dot-decay', 'decay-comparison', 'worked', ...LAB, 'terms'],
 };
 const LABS = ['compare', 'experiment', 'language_model', 'model_profile'];
@@ -119,7 +120,7 @@ test('every page of every family, once each under the strict policy: drawn, styl
       const widths = await page.$$eval('#decay-comparison svg [aria-label="line"]', (gs) => gs.map((g) => g.getAttribute('stroke-width')));
       assert.ok(ticked.length <= 4 && widths.length <= 4, `${what}: ${ticked.join(', ')}`);
       const toggles = await page.$$eval('#decay-comparison .curve-toggles label', (ls) => ls.map((l) => l.textContent.trim()));
-      for (const family of ['T5', 'Shaw', 'Transformer-XL', 'DeBERTa', 'FIRE', 'CoPE', 'Forgetting Attention (FoX)']) {
+      for (const family of ['T5', 'Shaw', 'Transformer-XL', 'DeBERTa', 'FIRE', 'CoPE', 'Forgetting Attention (FoX)', 'PoPE']) {
         const label = toggles.find((t) => t.startsWith(family));
         assert.ok(!label || label.includes('(trained on Moby-Dick)'), `${what}: ${label}`);
       }

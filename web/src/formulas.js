@@ -238,6 +238,10 @@ function compared(p, result) {
       return lines(`f(\\Delta) = \\frac{1}{\\sqrt{${p.head_dim}}}\\,${ropeOnes(p)}`, rotaryFrequencies(p, p.compare_distance + 1));
     case 'none': return 'f(\\Delta) = p_t\\cdot p_{t+\\Delta} = 0';
     case 'learned': return text('(an untrained learned table has no such curve)');
+    case 'fox':  // fox.hpp decay: the mean over random tokens
+      return `f(\\Delta) = \\Delta\\,\\operatorname{E}\\big[\\log\\sigma(w\\cdot x ${plus(p.fgate_bias)})\\big],\\ x \\sim \\mathcal{N}(0, I)`;
+    case 'pope':  // pope.hpp decay: q = k = 1
+      return `f(\\Delta) = \\frac{1}{\\sqrt{${p.head_dim}}}\\sum_{c=0}^{${p.head_dim - 1}} \\mathrm{softplus}(1)^2\\cos(\\delta_c - \\Delta\\,\\theta_c),\\ \\theta_c = ${num(p.theta)}^{-c/${p.head_dim}}`;
     case 'fire':  // fire.hpp decay: the row of the query at the largest distance
       return `f(\\Delta) = b(${p.compare_distance}, ${p.compare_distance}-\\Delta),\\ ${biasOf(p, result)}`;
     default: return `f(\\Delta) = b(i, i-\\Delta),\\ ${biasOf(p, result)}`;

@@ -17,7 +17,8 @@ export const caption = 'The score q·k (before the 1/√d) of a query and a key 
   '(q, k ~ N(0, I)), through RoPE (top) and PoPE (bottom). RoPE turns each pair of components by the position and ' +
   'keeps the content’s own angle, so each pair’s peak (the dot) lands at a distance set by what the tokens are. PoPE ' +
   'keeps the content in the magnitudes, softplus(q)·softplus(k) ≥ 0, and the position in the phases, so with no phase ' +
-  'bias every pair peaks at distance 0: what the tokens are no longer says where to look.';
+  'bias every pair peaks at distance 0: what the tokens are no longer says where to look (a phase bias δ_c moves each ' +
+  'component’s peak, the same for every pair).';
 export const needs = ['popePairs'];
 
 /** Rows {pair, m, score} of one family's curves, and each pair's peak {pair, m, score}. */
