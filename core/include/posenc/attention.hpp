@@ -2,7 +2,8 @@
 // encoding acting where it belongs (Vaswani et al. 2017, eq. 1):
 //   absolute (and none): H = X + P, then q, k, v = H W_q, H W_k, H W_v
 //   rotary: q, k = X W_q, X W_k rotated by position (never v)
-//   bias: logits + b(i, j), which may read the head's q and k (cope, deberta)
+//   bias: logits + b(i, j), which may read the head's q and k (cope, deberta) or its inputs (fox)
+//   polar: q, k = X W_q, X W_k as magnitudes with position phases, [n, 2 d_head] (pope)
 // (each family's `acts`, family.hpp; the families: see families()).
 // logits = q k^T / sqrt(d_head) (times a rotary scaling's logit_scale), an
 // optional causal mask, a stable row softmax, and output = weights . v.
@@ -91,6 +92,7 @@ struct Terms {
     ///   content-content, content-position, position-content, position-position.
     /// "rotary": content = the logits of the unrotated q, k; position = logits - content.
     /// "bias": content = q k^T / sqrt(d); position = the bias b(i, j).
+    /// "polar": content = the logits with every phase 0 ("what": the magnitudes' products / sqrt(d)); position = logits - content.
     /// "none": content = the logits; position = 0.
     std::string carrier;
     xt::xtensor<float, 2> cc, cp, pc, pp;  ///< [n, n] each, "absolute" only
@@ -106,8 +108,9 @@ struct Result {
     std::vector<std::string> tokens;
     xt::xtensor<float, 2> x;          ///< [n, d_model], the inputs: token embeddings (times embedding_scale), or the request's x
     xt::xtensor<float, 2> positions;  ///< [n, d_model], P added to x ("absolute" only; empty otherwise)
-    xt::xtensor<float, 2> q, k, v;    ///< [n, d_head] each, as they enter q k^T (rotated for "rotary")
-    xt::xtensor<float, 2> q_unrotated, k_unrotated;  ///< [n, d_head], X W_q and X W_k before the rotation ("rotary" only)
+    xt::xtensor<float, 2> q, k, v;    ///< [n, d_head] each, as they enter q k^T (rotated for "rotary"; q and k
+                                      ///< [n, 2 d_head] for "polar", the magnitudes with their phases, cos and sin interleaved)
+    xt::xtensor<float, 2> q_unrotated, k_unrotated;  ///< [n, d_head], X W_q and X W_k before the rotation ("rotary", "polar")
     xt::xtensor<float, 2> logits;   ///< [n, n], -infinity where masked
     xt::xtensor<float, 2> weights;  ///< [n, n], rows sum to 1, 0 where masked
     xt::xtensor<float, 2> output;   ///< [n, d_head]
