@@ -2,6 +2,7 @@
 // sentence with the family's encoding in its place, the ablation without
 // positions, the word-order pair, and the split of the logits by carrier.
 import { familyDescription } from '../describe.js';
+import { TRAINED_TENSORS } from '../families/trained.js';
 
 const untrained = (p) => !p.trained_head;
 
@@ -107,7 +108,11 @@ export function attentionFields(engine, params, specOf, widthsOf) {
  * `encoding` none (the ablation) keeps the trained W and drops the positions.
  */
 function trainedRun(engine, params, text, encoding, specOf) {
-  const head = engine.trainedHead(specOf(), params.trained_task);
+  // The head learns its own position parameters: a shipped set's tensors (families/trained.js, a d_model 64 model's)
+  // are left out of the spec it trains with, as they would not fit its width.
+  const shipped = Object.keys(params[TRAINED_TENSORS] ?? {});
+  const spec = Object.fromEntries(Object.entries(specOf()).filter(([key]) => !shipped.includes(key)));
+  const head = engine.trainedHead(spec, params.trained_task);
   const { tokens, ids } = engine.tokenIds(text, head.vocab);  // each word's id: the core's (tokenIds)
   const d = head.d_model;
   const x = new Float32Array(tokens.length * d);
