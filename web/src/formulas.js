@@ -361,7 +361,7 @@ const FORMULAS = {
     `s^{(\\ell)}_{ij}:\\ ${text('the trained scores of layer')}\\ \\ell\\ ${text('of the')}\\ ${p.map_arm.split(' → ').map(text).join('\\to ')}\\ ${text('model')}`),
   'pope-pairs': (p) => lines(`${text('RoPE:')}\\ q\\cdot R_{-m}k = \\sum_{p} \\lVert q_p\\rVert\\,\\lVert k_p\\rVert \\cos(m\\theta'_p + \\alpha_{k_p} - \\alpha_{q_p}),\\ \\theta'_p = ${num(p.theta)}^{-2p/${p.head_dim}}`,
     `${text('PoPE:')}\\ \\sum_{c} \\mathrm{softplus}(q_c)\\,\\mathrm{softplus}(k_c)\\cos(\\delta_c - m\\theta_c),\\ \\theta_c = ${num(p.theta)}^{-c/${p.head_dim}}`),
-  'fox-gates': (p) => lines(`f_t = \\sigma(w\\cdot x_t ${plus(p.fgate_bias)}) = e^{\\,b(t,\\,t-1)}`,
+  'fox-gates': (p) => lines(`f_t = \\sigma(w\\cdot x_t ${p.trained_head ? `+ b)\\ ${text('(the trained head’s w, b)')}` : `${plus(p.fgate_bias)})`} = e^{\\,b(t,\\,t-1)}`,
     `b(n-1,\\,n-1-m) = \\sum_{l=n-m}^{n-1} \\log f_l,\\ ${text('mean over random tokens:')}\\ m\\,\\operatorname{E}[\\log f],\\ x \\sim \\mathcal{N}(0, I)`),
   'cope-count': (p) => lines(`g_{ij} = \\sigma(q_i\\cdot k_j) \\approx [\\,${p.count === 'word' ? `\\text{token } j = \\text{“${p.count_word.replace(/[\\{}$&#^_%~]/g, '')}”}` : 'j \\in \\{.\\,!\\,?\\}'}\\,],\\ ` +
     `q_i\\cdot k_j = \\pm 8`, `p_{ij} = \\sum_{t=j}^{i} g_{it}\\ ${text('(clamped at')}\\ ${p.npos_max - 1})`,
