@@ -100,8 +100,8 @@ struct Train {
 POSENC_COLD Family make_family() {
     Family f("fox", Acts::bias, "",
              "Forgetting Attention (FoX): a forget gate on each token decays the keys behind it; no position embedding",
-             "Lin et al. 2025, \"Forgetting Transformer: Softmax Attention with a Forget Gate\", eq. 3-6; "
-             "zhixuan-lin/forgetting-transformer (ForgettingAttentionLayer, fgate_type \"full\")",
+             "Lin et al. 2025 (arXiv 2503.02130), \"Forgetting Transformer: Softmax Attention with a Forget Gate\", eq. 3-6; "
+             "github.com/zhixuan-lin/forgetting-transformer (ForgettingAttentionLayer, fgate_type \"full\")",
              {Key::integer("hidden_size", 64, 1, kMaxWidth),
               Key::list("fgate_weight", Value{}, -kMaxGate, kMaxGate, "numbers in [-1e4, 1e4], hidden_size of them"),
               Key::number("fgate_bias", 3.0, -kMaxGate, kMaxGate, "a number in [-1e4, 1e4]"),

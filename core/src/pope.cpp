@@ -77,8 +77,8 @@ struct Train {
 POSENC_COLD Family make_family() {
     Family f("pope", Acts::polar, "head_dim",
              "PoPE: polar coordinates, the content the magnitude and the position the phase of each component",
-             "Gopalakrishnan et al. 2025, \"Decoupling the 'What' and 'Where' With Polar Coordinate Positional "
-             "Embeddings\", section 3; PoPE-pytorch's apply_pope_to_qk",
+             "Gopalakrishnan et al. 2025 (arXiv 2509.10534), \"Decoupling the 'What' and 'Where' With Polar Coordinate "
+             "Positional Embeddings\", section 3; github.com/lucidrains/PoPE-pytorch (apply_pope_to_qk)",
              {Key::integer("head_dim", 64, 1, kMaxWidth), Key::above("theta", 10000.0, 1.0, "a finite number > 1", 1e12),
               Key::list("phase_bias", Value{}, -kTwoPi, 0.0, "numbers in [-2 pi, 0], head_dim of them")});
     f.polar = [](const Config& c, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, bool key, float* out) {

@@ -22,8 +22,6 @@ export const CITATIONS = [
   ['Peng et al. 2023', 'https://arxiv.org/abs/2309.00071'],
   ['Chen et al. 2023', 'https://arxiv.org/abs/2306.15595'],
   ['Huang et al. 2020', 'https://arxiv.org/abs/2009.13658'],
-  ['Lin et al. 2025', 'https://arxiv.org/abs/2503.02130'],
-  ['Gopalakrishnan et al. 2025', 'https://arxiv.org/abs/2509.10534'],
   // Reference implementations, as the families' sources name them.
   ['transformers\' modeling_rope_utils.py', 'https://github.com/huggingface/transformers/blob/main/src/transformers/modeling_rope_utils.py'],
   ['torchscale\'s XPOS', 'https://github.com/microsoft/torchscale/blob/main/torchscale/component/xpos_relative_position.py'],
@@ -31,8 +29,6 @@ export const CITATIONS = [
   ['transformers\' T5Attention._relative_position_bucket', 'https://github.com/huggingface/transformers/blob/main/src/transformers/models/t5/modeling_t5.py'],
   ['transformers\' modeling_deberta_v2.py', 'https://github.com/huggingface/transformers/blob/main/src/transformers/models/deberta_v2/modeling_deberta_v2.py'],
   ['x-transformers\' CoPE', 'https://github.com/lucidrains/x-transformers'],
-  ['PoPE-pytorch\'s apply_pope_to_qk', 'https://github.com/lucidrains/PoPE-pytorch'],
-  ['zhixuan-lin/forgetting-transformer', 'https://github.com/zhixuan-lin/forgetting-transformer'],
   ['kimiyoung/transformer-xl', 'https://github.com/kimiyoung/transformer-xl'],
   ['chijames/KERPLE', 'https://github.com/chijames/KERPLE'],
   ['tensor2tensor\'s get_timing_signal_1d', 'https://github.com/tensorflow/tensor2tensor/blob/master/tensor2tensor/layers/common_attention.py'],
@@ -40,12 +36,35 @@ export const CITATIONS = [
   ['transformers\' modeling_bert.py', 'https://github.com/huggingface/transformers/blob/main/src/transformers/models/bert/modeling_bert.py'],
 ];
 
+/**
+ * Citations that link themselves, so a new source needs no line above: "Name et al. 2025 (arXiv 2412.17739)" links
+ * to the paper's arXiv page, and "github.com/owner/repo" to the repository.
+ */
+const SELF_LINKED = [
+  { pattern: '[A-Z][A-Za-z-]+ et al\\. (?:19|20)\\d\\d \\(arXiv (\\d{4}\\.\\d{4,5})\\)', url: (id) => `https://arxiv.org/abs/${id}` },
+  { pattern: 'github\\.com/([A-Za-z0-9-]+/[A-Za-z0-9_.-]*[A-Za-z0-9_-])', url: (repo) => `https://github.com/${repo}` },
+];
+
 const escaped = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const PATTERN = new RegExp(CITATIONS.map(([words]) => escaped(words)).join('|'), 'g');
+const PATTERN = new RegExp([CITATIONS.map(([words]) => escaped(words)).join('|'), ...SELF_LINKED.map((s) => s.pattern)].join('|'), 'g');
 const URLS = new Map(CITATIONS);
 
+/** Where the matched words of a citation link: CITATIONS' URL, or a self-linked one's. */
+function urlOf(match) {
+  if (URLS.has(match[0])) return URLS.get(match[0]);
+  const k = match.slice(1).findIndex((group) => group !== undefined);
+  return SELF_LINKED[k].url(match[k + 1]);
+}
+
+/** Whether `href` is where some citation links: one of CITATIONS, or an arXiv paper or a GitHub repository. */
+export function isCitationUrl(href) {
+  return [...URLS.values()].includes(href) ||
+    /^https:\/\/(arxiv\.org\/abs\/\d{4}\.\d{4,5}|github\.com\/[A-Za-z0-9-]+\/[A-Za-z0-9_.-]+)$/.test(href);
+}
+
 /**
- * `text` as nodes: its citations (CITATIONS' words, typographic apostrophes too) as links, the rest as text.
+ * `text` as nodes: its citations (CITATIONS' words, typographic apostrophes too, and the self-linked ones) as links, the
+ * rest as text.
  * @param {string} text
  * @returns {(string|HTMLAnchorElement)[]}
  */
@@ -57,7 +76,7 @@ export function linkify(text) {
   for (const match of straight.matchAll(PATTERN)) {
     if (match.index > at) nodes.push(plain.slice(at, match.index));
     const link = document.createElement('a');
-    link.href = URLS.get(match[0]);
+    link.href = urlOf(match);
     link.rel = 'noopener noreferrer';
     link.target = '_blank';
     link.className = 'citation';
