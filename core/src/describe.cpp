@@ -14,6 +14,7 @@
 #include "posenc/registry.hpp"
 #include "posenc/rope.hpp"
 #include "posenc/t5.hpp"
+#include "posenc/train_slots.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -135,6 +136,10 @@ std::string describe() {
         Json family = {{"type", std::string(f->type)},           {"acts", acts_name(f->acts)},
                        {"width_key", std::string(f->width_key)}, {"label", std::string(f->label)},
                        {"source", std::string(f->source)},       {"computes", texts(computes(*f))}};
+        // Whether the family has position parameters that train() learns (a learned table, or a head's own: the
+        // page's trained sets, families/trained.js).
+        const train::Training& training = train::training_of(*f);
+        family["learns"] = !training.position_key.empty() || training.f.table != nullptr;
         const Formula formula = formula_of(*f);
         family["formula"] = std::string(formula.tex);
         family["formula_note"] = std::string(formula.note);

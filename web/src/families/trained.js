@@ -9,24 +9,26 @@
 // of its own, loaded when a view needs it (loadTrained); the engine loads them
 // before it computes (engine/calls.js), the page before it exports a spec.
 
+import { DESCRIPTION } from '../describe.js';
+
 /**
- * The families with learned position parameters, as the language-model lab trains them (labs/language-model.js) and as
- * scripts/pretrain.mjs trains the set the views show by default: T5 one-way (bidirectional false); DeBERTa with 32
- * buckets up to 128 (its relative table [2 x 32, d_model] per head, not the default 256 buckets' [512, d_model]); the
- * rest at the core's defaults. The one list of them: a family with a trained set is one line here.
+ * Settings of a family's trained set other than the core's defaults, as the language-model lab trains it
+ * (labs/language-model.js) and scripts/pretrain.mjs trains the set the views show: T5 one-way (bidirectional false);
+ * DeBERTa with 32 buckets up to 128 (its relative table [2 x 32, d_model] per head, not the default 256 buckets'
+ * [512, d_model]).
  */
-export const TRAINED_FAMILIES = {
-  learned: { type: 'learned' },
-  t5: { type: 't5', bidirectional: false },  // as T5's decoder: a causal model has no keys after the query
-  shaw: { type: 'shaw' },
-  transformer_xl: { type: 'transformer_xl' },
-  kerple: { type: 'kerple' },
-  deberta: { type: 'deberta', position_buckets: 32, max_relative_positions: 128 },
-  fire: { type: 'fire' },
-  cope: { type: 'cope' },
-  fox: { type: 'fox' },
-  pope: { type: 'pope' },
+const TRAINED_SETTINGS = {
+  t5: { bidirectional: false },  // as T5's decoder: a causal model has no keys after the query
+  deberta: { position_buckets: 32, max_relative_positions: 128 },
 };
+
+/**
+ * The families with learned position parameters (the core's description says so: `learns`), each with the spec its
+ * trained set is trained with: the core's defaults and TRAINED_SETTINGS. A new family with learned parameters needs no
+ * line here: `npm run pretrain -- <type>` writes its set.
+ */
+export const TRAINED_FAMILIES = Object.fromEntries(DESCRIPTION.families.filter((f) => f.learns)
+  .map((f) => [f.type, { type: f.type, ...TRAINED_SETTINGS[f.type] }]));
 
 /** The families with a trained set. */
 export const TRAINED_TYPES = Object.keys(TRAINED_FAMILIES);
