@@ -6,7 +6,7 @@
 // the attention lab) reads params.encoding. Each formula is the one the core
 // computes; the docstrings of core/include/posenc/*.hpp cite the paper equations.
 import FORMULAS_OF_CORE from '../generated/family-formulas.json' with { type: 'json' };
-import { ropeTypeReads } from './describe.js';
+import { familyDescription, ropeTypeReads } from './describe.js';
 import { dropeSteps } from './labs/drope.js';
 import { stepsOf } from './labs/schedule.js';
 import { EVAL_CHARACTERS } from './labs/lm-test.js';
@@ -163,8 +163,8 @@ function biasOf(p, result) {
     case 'fire':
       return lines(`b(i,j) = f_{\\theta}\\Big(\\frac{\\psi(i-j)}{\\psi(\\max(${num(p.init_L)},\\, i)) + 10^{-6}}\\Big),\\ ` +
         `\\psi(x) = \\ln(1 + ${num(p.init_c)}\\,|x|)`, fireMlp(p));
-    default:
-      return null;
+    default:  // a family without a case here: its formula with symbols, the core's (<family>::formula())
+      return FAMILY_FORMULAS[p.encoding]?.tex ?? null;
   }
 }
 
@@ -244,7 +244,9 @@ function compared(p, result) {
       return `f(\\Delta) = \\frac{1}{\\sqrt{${p.head_dim}}}\\sum_{c=0}^{${p.head_dim - 1}} \\mathrm{softplus}(1)^2\\cos(\\delta_c - \\Delta\\,\\theta_c),\\ \\theta_c = ${num(p.theta)}^{-c/${p.head_dim}}`;
     case 'fire':  // fire.hpp decay: the row of the query at the largest distance
       return `f(\\Delta) = b(${p.compare_distance}, ${p.compare_distance}-\\Delta),\\ ${biasOf(p, result)}`;
-    default: return `f(\\Delta) = b(i, i-\\Delta),\\ ${biasOf(p, result)}`;
+    default:  // by where the family acts, with its formula (biasOf: the core's where there is no case above)
+      if (familyDescription(p.encoding)?.acts === 'bias') return `f(\\Delta) = b(i, i-\\Delta),\\ ${biasOf(p, result)}`;
+      return `f(\\Delta) = \\frac{q\\cdot k_{\\Delta}}{\\sqrt{d}}\\Big|_{q = k = (1,\\dots,1)},\\ ${FAMILY_FORMULAS[p.encoding]?.tex ?? ''}`;
   }
 }
 
