@@ -2,11 +2,13 @@
 // against values computed by hand from each paper's formula.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "family_facts.hpp"
 #include "posenc/alibi.hpp"
 #include "posenc/kerple.hpp"
 #include "posenc/registry.hpp"
@@ -20,6 +22,37 @@ namespace posenc_test_bias {
 using namespace posenc;
 using Catch::Matchers::Contains;
 using Catch::Matchers::Equals;
+
+// Where each family of this file acts, each one's width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool alibi_facts = posenc_test::add_family_facts(
+    "alibi", {Acts::bias, "", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = alibi::parse(c);
+        return {{"n_heads", double(s.n_heads)}, {"head", double(s.head)}, {"causal", s.causal}};
+    }});
+const bool t5_facts = posenc_test::add_family_facts(
+    "t5", {Acts::bias, "", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = t5::parse(c);
+        return {{"n_heads", double(s.n_heads)}, {"head", double(s.head)}, {"num_buckets", double(s.num_buckets)},
+                {"max_distance", double(s.max_distance)}, {"bidirectional", s.bidirectional},
+                {"seed", double(s.seed)}, {"causal", s.causal}};
+    }});
+const bool shaw_facts = posenc_test::add_family_facts(
+    "shaw", {Acts::bias, "head_dim", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = shaw::parse(c);
+        return {{"head_dim", double(s.head_dim)}, {"max_relative_position", double(s.max_relative_position)},
+                {"seed", double(s.seed)}, {"causal", s.causal}};
+    }});
+const bool transformer_xl_facts = posenc_test::add_family_facts(
+    "transformer_xl", {Acts::bias, "d_head", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = transformer_xl::parse(c);
+        return {{"d_head", double(s.d_head)}, {"seed", double(s.seed)}, {"causal", s.causal}};
+    }});
+const bool kerple_facts = posenc_test::add_family_facts(
+    "kerple", {Acts::bias, "", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = kerple::parse(c);
+        return {{"variant", std::string(s.variant == kerple::Variant::log ? "log" : "power")},
+                {"r1", s.r1}, {"r2", s.r2}, {"causal", s.causal}};
+    }});
 
 namespace {
 template <class Parse>

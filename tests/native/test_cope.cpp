@@ -3,10 +3,12 @@
 // clamp at npos_max - 1, floor / ceil interpolation of q . e) and the head that adds it.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "family_facts.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/cope.hpp"
 #include "posenc/json.hpp"
@@ -17,6 +19,14 @@ namespace posenc_test_cope {
 
 using namespace posenc;
 using Catch::Matchers::Contains;
+
+// Where the family acts, its width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool cope_facts = posenc_test::add_family_facts(
+    "cope", {Acts::bias, "head_dim", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = cope::parse(c);
+        return {{"head_dim", double(s.head_dim)}, {"npos_max", double(s.npos_max)}, {"seed", double(s.seed)},
+                {"causal", s.causal}};
+    }});
 
 namespace {
 

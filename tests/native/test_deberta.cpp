@@ -5,10 +5,12 @@
 // gathers (the torch steps, one loop per tensor operation).
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "family_facts.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/deberta.hpp"
 #include "posenc/json.hpp"
@@ -19,6 +21,21 @@ namespace posenc_test_deberta {
 
 using namespace posenc;
 using Catch::Matchers::Contains;
+
+// Where the family acts, its width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool deberta_facts = posenc_test::add_family_facts(
+    "deberta", {Acts::bias, "head_dim", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = deberta::parse(c);
+        std::vector<std::string> types;
+        if (s.p2c) types.push_back("p2c");
+        if (s.c2p) types.push_back("c2p");
+        return {{"head_dim", double(s.head_dim)}, {"position_buckets", double(s.position_buckets)},
+                {"max_relative_positions", double(s.max_relative_positions)},
+                {"max_position_embeddings", double(s.max_position_embeddings)}, {"pos_att_type", types},
+                {"relative_attention", s.relative_attention}, {"share_att_key", s.share_att_key},
+                {"norm_rel_ebd", std::string(s.layer_norm ? "layer_norm" : "none")}, {"layer_norm_eps", s.layer_norm_eps},
+                {"seed", double(s.seed)}, {"causal", s.causal}};
+    }});
 
 namespace {
 

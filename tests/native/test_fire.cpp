@@ -3,10 +3,12 @@
 // appendix code (class FIRE) computes it; numbers worked out by hand from that definition.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <cmath>
 #include <limits>
 #include <random>
 
+#include "family_facts.hpp"
 #include "posenc/fire.hpp"
 #include "posenc/kernels.hpp"
 #include "posenc/registry.hpp"
@@ -16,6 +18,15 @@ namespace posenc_test_fire {
 
 using namespace posenc;
 using Catch::Matchers::Contains;
+
+// Where the family acts, its width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool fire_facts = posenc_test::add_family_facts(
+    "fire", {Acts::bias, "", [](const Config& c) -> std::map<std::string, Value> {  // the four weight lists have no default: drawn from seed when absent
+        const auto s = fire::parse(c);
+        return {{"n_heads", double(s.n_heads)}, {"head", double(s.head)}, {"mlp_width", double(s.mlp_width)},
+                {"init_c", s.init_c}, {"init_L", s.init_L}, {"L_multiplier", s.L_multiplier}, {"eps", s.eps},
+                {"seed", double(s.seed)}, {"causal", s.causal}};
+    }});
 
 namespace {
 

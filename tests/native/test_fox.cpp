@@ -3,10 +3,12 @@
 // log_lambda_j), the head that adds it, and the stand-in sentence of the views.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "family_facts.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/fox.hpp"
 #include "posenc/json.hpp"
@@ -17,6 +19,14 @@ namespace posenc_test_fox {
 
 using namespace posenc;
 using Catch::Matchers::Contains;
+
+// Where the family acts, its width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool fox_facts = posenc_test::add_family_facts(
+    "fox", {Acts::bias, "", [](const Config& c) -> std::map<std::string, Value> {  // fgate_weight has no default: drawn from seed when absent
+        const auto s = fox::parse(c);
+        return {{"hidden_size", double(s.hidden_size)}, {"fgate_bias", s.fgate_bias}, {"seed", double(s.seed)},
+                {"causal", s.causal}};
+    }});
 
 namespace {
 

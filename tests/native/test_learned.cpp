@@ -1,10 +1,12 @@
 // The learned table (GPT-2 style init) and NoPE.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "family_facts.hpp"
 #include "posenc/learned.hpp"
 #include "posenc/nope.hpp"
 #include "posenc/registry.hpp"
@@ -14,6 +16,18 @@ namespace posenc_test_learned {
 
 using namespace posenc;
 using Catch::Matchers::Contains;
+
+// Where each family of this file acts, each one's width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool learned_facts = posenc_test::add_family_facts(
+    "learned", {Acts::absolute, "d_model", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = learned::parse(c);
+        return {{"d_model", double(s.d_model)}, {"max_position_embeddings", double(s.max_position_embeddings)},
+                {"seed", double(s.seed)}, {"std", s.std}};
+    }});
+const bool none_facts = posenc_test::add_family_facts(
+    "none", {Acts::none, "d_model", [](const Config& c) -> std::map<std::string, Value> {
+        return {{"d_model", double(nope::parse(c).d_model)}};
+    }});
 
 TEST_CASE("the learned table is N(0, 0.02^2) noise, fixed by its seed", "[learned]") {
     learned::Spec spec;  // 1024 x 768, seed 0, std 0.02

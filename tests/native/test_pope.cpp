@@ -3,10 +3,12 @@
 // keys, the real part of their product), the head that uses it, and the decay curves.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "family_facts.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/json.hpp"
 #include "posenc/pope.hpp"
@@ -17,6 +19,13 @@ namespace posenc_test_pope {
 
 using namespace posenc;
 using Catch::Matchers::Contains;
+
+// Where the family acts, its width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool pope_facts = posenc_test::add_family_facts(
+    "pope", {Acts::polar, "head_dim", [](const Config& c) -> std::map<std::string, Value> {  // phase_bias has no default: zeros when absent
+        const auto s = pope::parse(c);
+        return {{"head_dim", double(s.head_dim)}, {"theta", s.theta}};
+    }});
 
 namespace {
 

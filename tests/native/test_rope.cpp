@@ -2,12 +2,14 @@
 // hand from each paper's formula (the derivations are in the comments).
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <random>
 
+#include "family_facts.hpp"
 #include "posenc/rope.hpp"
 
 // A namespace of its own: the test files also build as one translation unit (CMake's unity build).
@@ -16,6 +18,16 @@ namespace posenc_test_rope {
 using namespace posenc;
 using Catch::Matchers::Contains;
 using rope::Layout;
+
+// Where the family acts, its width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool rope_facts = posenc_test::add_family_facts(
+    "rope", {Acts::rotary, "head_dim", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = rope::parse(c);
+        return {{"head_dim", double(s.head_dim)}, {"rope_theta", s.rope_theta},
+                {"partial_rotary_factor", double(s.rotary_dim) / double(s.head_dim)},
+                {"layout", std::string(s.layout == rope::Layout::half ? "half" : "interleaved")},
+                {"max_position_embeddings", double(s.max_position_embeddings)}};
+    }});
 
 namespace {
 

@@ -2,9 +2,11 @@
 // closed-form identities and an independent long-double evaluation.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <cmath>
 #include <random>
 
+#include "family_facts.hpp"
 #include "posenc/registry.hpp"
 #include "posenc/sinusoidal.hpp"
 
@@ -15,6 +17,15 @@ using namespace posenc;
 using sinusoidal::Layout;
 using sinusoidal::Spec;
 using sinusoidal::Timescales;
+
+// Where the family acts, its width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool sinusoidal_facts = posenc_test::add_family_facts(
+    "sinusoidal", {Acts::absolute, "d_model", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = sinusoidal::parse(c);
+        return {{"d_model", double(s.d_model)}, {"base", s.base},
+                {"layout", std::string(s.layout == sinusoidal::Layout::concat ? "concat" : "interleaved")},
+                {"timescales", std::string(s.timescales == sinusoidal::Timescales::vaswani ? "vaswani" : "tensor2tensor")}};
+    }});
 
 namespace {
 

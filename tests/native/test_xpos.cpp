@@ -1,10 +1,12 @@
 // xPos (Sun et al. 2022): RoPE rotation times zeta_i^(+-position / scale_base).
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <cmath>
 #include <memory>
 #include <random>
 
+#include "family_facts.hpp"
 #include "posenc/xpos.hpp"
 
 // A namespace of its own: the test files also build as one translation unit (CMake's unity build).
@@ -12,6 +14,15 @@ namespace posenc_test_xpos {
 
 using namespace posenc;
 using Catch::Matchers::Contains;
+
+// Where the family acts, its width key and its parsed defaults, for the checks every family passes (test_families.cpp).
+const bool xpos_facts = posenc_test::add_family_facts(
+    "xpos", {Acts::rotary, "head_dim", [](const Config& c) -> std::map<std::string, Value> {
+        const auto s = xpos::parse(c);
+        return {{"head_dim", double(s.head_dim)}, {"rope_theta", s.rope_theta}, {"scale_base", s.scale_base},
+                {"role", std::string(s.role == xpos::Role::query ? "query" : "key")},
+                {"layout", std::string(s.layout == rope::Layout::interleaved ? "interleaved" : "half")}};
+    }});
 
 namespace {
 xpos::Spec spec_of(const Config& keys) { return xpos::parse(Config(keys)); }
