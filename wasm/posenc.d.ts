@@ -307,7 +307,8 @@ export interface Posenc {
   tokenIds(text: string, vocab: number): { tokens: string[]; ids: Int32Array };
 
   /** The core's one list: every family with its keys (default, min, max, allowed text), where it acts, its label,
-   *  source, formula (TeX) and formula_note, the functions that accept it; every rope_type with its required and
+   *  source, formula (TeX) and formula_note, whether train() learns position parameters of it (learns), the functions
+   *  that accept it; every rope_type with its required and
    *  optional keys; the limits. posenc.wasm only (posenc-view.wasm throws code 'unavailable'; the page reads
    *  web/generated/describe.json, and the formulas from web/generated/family-formulas.json). */
   describe(): { version: string; limits: Record<string, number>; families: object[]; rope_types: object[] };
