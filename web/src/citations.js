@@ -56,6 +56,16 @@ function urlOf(match) {
   return SELF_LINKED[k].url(match[k + 1]);
 }
 
+/**
+ * The citations in `text`, in order: where each starts and ends (indices into text) and where it links.
+ * @param {string} text
+ * @returns {{start: number, end: number, url: string}[]}
+ */
+export function citationsIn(text) {
+  const straight = String(text ?? '').replaceAll('’', '\'');  // the same length: indices carry over
+  return [...straight.matchAll(PATTERN)].map((match) => ({ start: match.index, end: match.index + match[0].length, url: urlOf(match) }));
+}
+
 /** Whether `href` is where some citation links: one of CITATIONS, or an arXiv paper or a GitHub repository. */
 export function isCitationUrl(href) {
   return [...URLS.values()].includes(href) ||
@@ -70,19 +80,18 @@ export function isCitationUrl(href) {
  */
 export function linkify(text) {
   const plain = String(text ?? '');
-  const straight = plain.replaceAll('’', '\'');  // the same length: indices carry over
   const nodes = [];
   let at = 0;
-  for (const match of straight.matchAll(PATTERN)) {
-    if (match.index > at) nodes.push(plain.slice(at, match.index));
+  for (const { start, end, url } of citationsIn(plain)) {
+    if (start > at) nodes.push(plain.slice(at, start));
     const link = document.createElement('a');
-    link.href = urlOf(match);
+    link.href = url;
     link.rel = 'noopener noreferrer';
     link.target = '_blank';
     link.className = 'citation';
-    link.textContent = plain.slice(match.index, match.index + match[0].length);
+    link.textContent = plain.slice(start, end);
     nodes.push(link);
-    at = match.index + match[0].length;
+    at = end;
   }
   if (at < plain.length) nodes.push(plain.slice(at));
   return nodes;
