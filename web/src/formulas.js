@@ -329,7 +329,8 @@ const FORMULAS = {
   'compare-decay': (p) => lines(p.compare_values !== 'raw' &&
     `y(\\Delta) = \\frac{f(\\Delta) - f(0)}{\\max_{\\Delta'\\le ${p.compare_distance}}|f(\\Delta') - f(0)|}`,
   `f(\\Delta) = \\frac{1}{\\sqrt{d}}\\sum_i 2\\cos(\\Delta\\,\\theta_i)\\ ${text('(RoPE; xPos: each term times')}\\ \\zeta_i^{\\Delta/\\gamma}),\\quad ` +
-    `\\frac{1}{\\sqrt{d}}\\sum_i \\cos(\\Delta\\,\\omega_i)\\ ${text('(sinusoidal)')},\\quad b(i, i-\\Delta)\\ ${text('(bias)')}`),
+    `\\frac{1}{\\sqrt{d}}\\sum_i \\cos(\\Delta\\,\\omega_i)\\ ${text('(sinusoidal)')},\\quad b(i, i-\\Delta)\\ ${text('(bias)')},\\quad ` +
+    `\\frac{1}{\\sqrt{d}}\\sum_c \\mathrm{softplus}(1)^2\\cos(\\delta_c - \\Delta\\,\\theta_c)\\ ${text('(PoPE)')}`),
   'compare-spectrum': () => join('\\lambda_i = \\frac{2\\pi}{\\theta_i}', `\\theta_i = \\mathrm{rope\\_theta}^{-2i/d}\\ ${text('or its scaling’s')}\\ \\theta'_i`),
   'compare-attention': (p) => lines(softmax('\\frac{q_i\\cdot k_j}{\\sqrt{d}} + b(i,j)', p.attn_causal),
     join(`x_i = ${num(p.sharpness)}\\cdot\\sqrt{d_{\\mathrm{model}}}\\,w_i`, `${text('each configuration’s encoding in its place: ')}p_i,\\ R_i\\ ${text('or')}\\ b(i,j)`)),

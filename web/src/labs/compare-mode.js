@@ -32,6 +32,8 @@ export const COMPARISONS = {
   extrapolation: { label: 'FIRE vs ALiBi vs T5 past a training length of 512',
     slots: ['fire init_L=512', 'alibi causal=true', 't5 bidirectional=false', ''] },
   newer: { label: 'DeBERTa vs FIRE vs CoPE (one sentence)', slots: ['deberta', 'fire', 'cope', ''] },
+  // Two 2025 ideas against the RoPE they answer: a forget gate instead of positions, and RoPE's phases without the content.
+  recent: { label: 'FoX vs PoPE vs RoPE (2025, one sentence)', slots: ['fox', 'pope', 'rope', ''] },
 };
 
 const slotHelp = 'The encoding, then key=value pairs of its controls (as in its link), e.g. “rope preset=llama-2-7b rope_theta=10000”; ' +

@@ -6,7 +6,7 @@ import { normalised, seriesOf, whyCoincide } from './decay-comparison.js';
 
 export const id = 'compare-decay';
 export const title = 'Decay compared: the logit against distance';
-export const caption = 'Each configuration’s logit of a key m tokens back: q·k/√d of q = k = 1 for RoPE and xPos, the ' +
+export const caption = 'Each configuration’s logit of a key m tokens back: q·k/√d of q = k = 1 for RoPE, xPos and PoPE, the ' +
   'sinusoidal p₀·p_m/√d, or the bias b(m). Normalised (f(m) − f(0)) / max |f − f(0)| so the shapes compare, or raw ' +
   '(the “decay values” control). Each curve has its own dash and its name at its end; untick one to hide it.';
 export const needs = ['curves'];

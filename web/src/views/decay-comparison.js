@@ -7,8 +7,8 @@ import { themeOf } from '../lib/theme.js';
 export const id = 'decay-comparison';
 export const title = 'Decay with distance, every family on one axis';
 export const caption = 'The change of the logit of a key m tokens back, f(m) − f(0), divided by its largest size over ' +
-  'the range, so the shapes compare: f is the bias for the bias families (FIRE: the row of the query m tokens after key 0, at the largest m), and q·k/√d for q = k = 1 with sinusoidal ' +
-  'positions or RoPE. The current encoding is drawn bold, with three references; tick the others to add them. A family ' +
+  'the range, so the shapes compare: f is the bias for the bias families (FIRE: the row of the query m tokens after key 0, at the largest m; ' +
+  'FoX: the mean over random tokens, m·E[log f]), and q·k/√d for q = k = 1 with sinusoidal positions, RoPE or PoPE. The current encoding is drawn bold, with three references; tick the others to add them. A family ' +
   'whose parameters are learned is drawn with its trained set (its name says “trained on Moby-Dick”); one without a ' +
   'trained set would be one random draw, drawn faint, saying nothing of the trained family. The tooltip gives the raw ' +
   'values; “decay values: one scale” draws them, every curve on one axis (then, at the default 256 tokens, ALiBi’s ' +
