@@ -35,9 +35,11 @@ private:
     std::vector<double> c_;
 };
 
-/// The gate logits' dots (hidden_size multiply-adds and a log-sigmoid per token), then a subtraction per pair.
+/// The gate logits (the head's: a dot of hidden_size; the stand-in sentence's: a draw) and a log-sigmoid per token,
+/// then a subtraction per pair.
 std::vector<budget::Factors> bias_work_of(const Spec& spec, std::int64_t n) {
-    return {{{double(n), "tokens"}, {double(spec.hidden_size) + budget::kTrig, "operations per gate (a dot of hidden_size, a log)"}},
+    return {{{double(n), "tokens"},
+             {double(spec.hidden_size) + budget::kDraw + budget::kTrig, "operations per gate (a dot of hidden_size or a draw, a log)"}},
             {{double(n), "queries"}, {double(n), "keys"}}};
 }
 
@@ -119,8 +121,7 @@ POSENC_COLD Family make_family() {
         // "bias": the mean over random tokens, m E[log f]; "stand_in": the last query of the stand-in sentence.
         const Spec spec = parse(c);
         const double mean = mean_log_gate(spec);
-        const std::vector<float> x = stand_in(spec, max_distance + 1);
-        const std::vector<double> cs = cumulative_log_gates(spec, x.data(), max_distance + 1);
+        const std::vector<double> cs = stand_in(spec, max_distance + 1);
         Curves out = curve("bias", max_distance, [&](std::int64_t m) { return double(m) * mean; });
         out.emplace_back(curve("stand_in", max_distance, [&](std::int64_t m) {
                              return cs[std::size_t(max_distance)] - cs[std::size_t(max_distance - m)];
@@ -130,7 +131,8 @@ POSENC_COLD Family make_family() {
     f.decay_work = [](const Config& c, std::int64_t max_distance) {
         const Spec spec = parse(c);
         return std::vector<budget::Factors>{{{2001, "quadrature points"}, {budget::kTrig, "operations per point"}},
-                                            {{double(max_distance + 1), "tokens"}, {double(spec.hidden_size) + budget::kTrig, "operations per token"}}};
+                                            {{double(spec.hidden_size), "gate weights"}, {budget::kDraw, "operations per draw"}},
+                                            {{double(max_distance + 1), "tokens"}, {budget::kDraw + budget::kTrig, "operations per token (a draw, a log)"}}};
     };
     f.bias_work = [](const Config& c, std::int64_t n) { return bias_work_of(parse(c), n); };
     return f;
@@ -196,20 +198,25 @@ std::vector<double> cumulative_log_gates(const Spec& spec, const float* x, std::
 
 std::unique_ptr<kernels::BiasTile> bias_tile(std::vector<double> c) { return std::make_unique<GateTile>(std::move(c)); }
 
-std::vector<float> stand_in(const Spec& spec, std::int64_t n) {
-    const std::size_t d = std::size_t(spec.hidden_size);
-    std::vector<float> x(std::size_t(n) * d);
+std::vector<double> stand_in(const Spec& spec, std::int64_t n) {
+    const std::vector<float> w = gate_weight(spec);
+    double norm2 = 0;
+    for (const float v : w) norm2 += double(v) * double(v);
+    const double spread = std::sqrt(norm2);
+    std::vector<double> c(static_cast<std::size_t>(n));
+    double sum = 0;
     for (std::size_t t = 0; t < std::size_t(n); ++t) {
-        Random rng = Random::at(spec.seed ^ kStandInStream, t * d);  // row t's draws, the same at every n
-        for (std::size_t k = 0; k < d; ++k) x[t * d + k] = float(rng.normal());
+        // w . x_t for x_t ~ N(0, I) is N(0, |w|^2): token t's draw, the same at every n.
+        const double z = spec.fgate_bias + spread * Random::at(spec.seed ^ kStandInStream, t).normal();
+        sum += log_sigmoid(z);
+        c[t] = sum;
     }
-    return x;
+    return c;
 }
 
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
     bias::check_n(n);
-    const std::vector<float> x = stand_in(spec, n);
-    const auto tile = bias_tile(cumulative_log_gates(spec, x.data(), n));
+    const auto tile = bias_tile(stand_in(spec, n));
     xt::xtensor<float, 2> out = xt::zeros<float>({std::size_t(n), std::size_t(n)});
     tile->add(0, n, 0, n, out.data(), std::size_t(n));
     if (spec.causal) bias::mask_causal(out);

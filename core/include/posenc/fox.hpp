@@ -76,9 +76,10 @@ std::vector<double> cumulative_log_gates(const Spec& spec, const float* x, std::
 /// same decay over the tokens between for j > i (the mask, where causal, is the head's).
 std::unique_ptr<kernels::BiasTile> bias_tile(std::vector<double> c);
 
-/// The stand-in sentence of bias and decay: n inputs x_t ~ N(0, 1) per component [n, hidden_size]
-/// drawn from seed, row t the same at every n (the distribution of the attention lab's inputs).
-std::vector<float> stand_in(const Spec& spec, std::int64_t n);
+/// The stand-in sentence of bias and decay, as its cumulative log gates c [n]: tokens x_t ~ N(0, I) (the
+/// distribution of the attention lab's inputs), whose gate logits w . x_t + b are drawn as b + |w| N(0, 1)
+/// from seed, token t's the same at every n.
+std::vector<double> stand_in(const Spec& spec, std::int64_t n);
 
 /// b(i, j) [n, n] of the stand-in sentence of n tokens: -infinity above the diagonal when causal.
 /// n in [1, 4096].
