@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "family_facts.hpp"
+#include "identity_head.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/cope.hpp"
 #include "posenc/json.hpp"
@@ -81,13 +82,7 @@ TEST_CASE("cope: without the mask every key is gated and the sums run to the row
 
 TEST_CASE("cope: the head adds the bias unscaled to q.k/sqrt(d); its terms carry gates and positions; forward agrees", "[cope]") {
     const std::int64_t n = 37, d = 4;
-    attention::Request r;
-    r.d_model = r.d_head = d;
-    r.projections = attention::Projections::identity;
-    r.encoding = S(R"({"type":"cope","npos_max":8,"seed":5})");
-    r.x = xt::xtensor<float, 2>(xt::xtensor<float, 2>::shape_type{std::size_t(n), std::size_t(d)});
-    for (std::size_t k = 0; k < r.x.size(); ++k) r.x.data()[k] = float(std::cos(1.3 * double(k)));
-    r.tokens.assign(std::size_t(n), "");
+    const attention::Request r = posenc_test::identity_request(S(R"({"type":"cope","npos_max":8,"seed":5})"), n, d, 1.3);
     const auto head = attention::run(r);
     const auto m = cope::maps(cope::parse(S(R"({"type":"cope","npos_max":8,"seed":5,"head_dim":4})")), r.x.data(), r.x.data(), n, 0.5);
     REQUIRE(head.terms.parts.size() == 2);
@@ -102,11 +97,7 @@ TEST_CASE("cope: the head adds the bias unscaled to q.k/sqrt(d); its terms carry
             CHECK(head.terms.parts[1].second(i, j) == m.positions(i, j));
         }
     CHECK(head.logits(0, 1) == -std::numeric_limits<float>::infinity());  // CoPE is causal
-    std::vector<float> eye(std::size_t(d * d), 0.0f), out(std::size_t(n * d));
-    for (std::int64_t c = 0; c < d; ++c) eye[std::size_t(c * d + c)] = 1.0f;
-    attention::forward(attention::parse_forward(S(R"({"n":37,"d_model":4,"d_head":4,"encoding":{"type":"cope","npos_max":8,"seed":5}})")),
-                       {r.x.data(), r.x.size()}, {eye.data(), eye.size()}, {eye.data(), eye.size()}, {eye.data(), eye.size()},
-                       out.data());
+    const std::vector<float> out = posenc_test::identity_forward(r);
     for (std::size_t k = 0; k < out.size(); ++k) CHECK(out[k] == Approx(head.output.data()[k]).margin(1e-5));
 }
 

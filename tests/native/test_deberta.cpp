@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "family_facts.hpp"
+#include "identity_head.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/deberta.hpp"
 #include "posenc/json.hpp"
@@ -160,19 +161,10 @@ TEST_CASE("deberta: scale_factor counts pos_att_type; relative_attention false k
 
 TEST_CASE("deberta: the fused kernel (attentionForward) agrees with the page's head", "[deberta]") {
     const std::int64_t n = 40, d = 8;
-    attention::Request r;
-    r.d_model = r.d_head = d;
-    r.projections = attention::Projections::identity;
-    r.encoding = S(R"({"type":"deberta","position_buckets":8,"max_relative_positions":16,"seed":3})");
-    r.x = xt::xtensor<float, 2>(xt::xtensor<float, 2>::shape_type{std::size_t(n), std::size_t(d)});
-    for (std::size_t k = 0; k < r.x.size(); ++k) r.x.data()[k] = float(std::sin(0.7 * double(k)));
-    r.tokens.assign(std::size_t(n), "");
+    const attention::Request r = posenc_test::identity_request(
+        S(R"({"type":"deberta","position_buckets":8,"max_relative_positions":16,"seed":3})"), n, d, 0.7, [](double t) { return std::sin(t); });
     const auto head = attention::run(r);
-    std::vector<float> eye(std::size_t(d * d), 0.0f), out(std::size_t(n * d));
-    for (std::int64_t c = 0; c < d; ++c) eye[std::size_t(c * d + c)] = 1.0f;
-    attention::forward(attention::parse_forward(S(R"({"n":40,"d_model":8,"d_head":8,"encoding":{"type":"deberta","position_buckets":8,"max_relative_positions":16,"seed":3}})")),
-                       {r.x.data(), r.x.size()}, {eye.data(), eye.size()}, {eye.data(), eye.size()}, {eye.data(), eye.size()},
-                       out.data());
+    const std::vector<float> out = posenc_test::identity_forward(r);
     for (std::size_t k = 0; k < out.size(); ++k) CHECK(out[k] == Approx(head.output.data()[k]).margin(1e-5));
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "family_facts.hpp"
+#include "identity_head.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/fox.hpp"
 #include "posenc/json.hpp"
@@ -120,22 +121,12 @@ TEST_CASE("fox: the stand-in sentence's bias telescopes, is the same at every n,
 
 TEST_CASE("fox: the head reads its own inputs; forward() agrees with run()", "[fox]") {
     const std::int64_t n = 29, d = 4;
-    attention::Request r;
-    r.d_model = r.d_head = d;
-    r.projections = attention::Projections::identity;
-    r.encoding = S(R"({"type":"fox","seed":5,"fgate_bias":1})");
-    r.x = xt::xtensor<float, 2>(xt::xtensor<float, 2>::shape_type{std::size_t(n), std::size_t(d)});
-    for (std::size_t k = 0; k < r.x.size(); ++k) r.x.data()[k] = float(std::cos(1.3 * double(k)));
-    r.tokens.assign(std::size_t(n), "");
+    const attention::Request r = posenc_test::identity_request(S(R"({"type":"fox","seed":5,"fgate_bias":1})"), n, d, 1.3);
     const auto head = attention::run(r);
     const auto c = fox::cumulative_log_gates(fox::parse(S(R"({"type":"fox","seed":5,"fgate_bias":1,"hidden_size":4})")), r.x.data(), n);
     for (std::int64_t i = 0; i < n; ++i)
         for (std::int64_t j = 0; j <= i; ++j) CHECK(head.terms.position(i, j) == float(c[std::size_t(i)] - c[std::size_t(j)]));
-    std::vector<float> eye(std::size_t(d * d), 0.0f), out(std::size_t(n * d));
-    for (std::int64_t k = 0; k < d; ++k) eye[std::size_t(k * d + k)] = 1.0f;
-    attention::forward(attention::parse_forward(S(R"({"n":29,"d_model":4,"d_head":4,"causal":true,"encoding":{"type":"fox","seed":5,"fgate_bias":1}})")),
-                       {r.x.data(), r.x.size()}, {eye.data(), eye.size()}, {eye.data(), eye.size()}, {eye.data(), eye.size()},
-                       out.data());
+    const std::vector<float> out = posenc_test::identity_forward(r);
     for (std::size_t k = 0; k < out.size(); ++k) CHECK(out[k] == Approx(head.output.data()[k]).margin(1e-5));
 }
 

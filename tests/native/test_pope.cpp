@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "family_facts.hpp"
+#include "identity_head.hpp"
 #include "posenc/attention.hpp"
 #include "posenc/json.hpp"
 #include "posenc/pope.hpp"
@@ -87,22 +88,12 @@ TEST_CASE("pope: the content only weighs the phases: with delta = 0 every pair's
 
 TEST_CASE("pope: forward() with the caller's weights agrees with run(), at an offset too", "[pope]") {
     const std::int64_t n = 23, d = 4;
-    attention::Request r;
-    r.d_model = r.d_head = d;
-    r.projections = attention::Projections::identity;
-    r.encoding = S(R"({"type":"pope","theta":50,"phase_bias":[-0.1,-3,-6,0]})");
+    attention::Request r = posenc_test::identity_request(S(R"({"type":"pope","theta":50,"phase_bias":[-0.1,-3,-6,0]})"), n, d, 0.9,
+                                                         [](double t) { return std::sin(t); });
     r.position_offset = 5;
-    r.x = xt::xtensor<float, 2>(xt::xtensor<float, 2>::shape_type{std::size_t(n), std::size_t(d)});
-    for (std::size_t k = 0; k < r.x.size(); ++k) r.x.data()[k] = float(std::sin(0.9 * double(k)));
-    r.tokens.assign(std::size_t(n), "");
     r.causal = true;
     const auto head = attention::run(r);
-    std::vector<float> eye(std::size_t(d * d), 0.0f), out(std::size_t(n * d));
-    for (std::int64_t k = 0; k < d; ++k) eye[std::size_t(k * d + k)] = 1.0f;
-    attention::forward(attention::parse_forward(S(R"({"n":23,"d_model":4,"d_head":4,"causal":true,"position_offset":5,
-        "encoding":{"type":"pope","theta":50,"phase_bias":[-0.1,-3,-6,0]}})")),
-                       {r.x.data(), r.x.size()}, {eye.data(), eye.size()}, {eye.data(), eye.size()}, {eye.data(), eye.size()},
-                       out.data());
+    const std::vector<float> out = posenc_test::identity_forward(r);
     for (std::size_t k = 0; k < out.size(); ++k) CHECK(out[k] == Approx(head.output.data()[k]).margin(1e-5));
     // Relative: the same two tokens at another offset give the same logit.
     r.position_offset = 40;
