@@ -17,6 +17,22 @@ constexpr double kMaxGate = 1e4;  // |w| entries and |b|: a gate logit far insid
 constexpr std::uint64_t kStandInStream = 0xF0C5E47E0001ull;
 constexpr double kInitStd = 0.02;  // the reference's initializer_range (fgate_proj's weight); its bias starts at 0
 
+/// |w|: the spread of the gate logit w . x over x ~ N(0, I).
+double spread(const Spec& spec) {
+    double norm2 = 0;
+    for (const float v : gate_weight(spec)) norm2 += double(v) * double(v);
+    return std::sqrt(norm2);
+}
+
+/// c [n], c_t = the sum of log sigmoid(z_s) over s <= t, for the gate logits z_t = logit(t).
+template <class Logit>
+std::vector<double> cumulate(std::int64_t n, Logit logit) {
+    std::vector<double> c(static_cast<std::size_t>(n));
+    double sum = 0;
+    for (std::size_t t = 0; t < c.size(); ++t) c[t] = sum += log_sigmoid(logit(t));
+    return c;
+}
+
 /// b(i, j) = -|c_i - c_j|: c_i - c_j for j <= i (c never increases: every log gate is <= 0), the
 /// same decay over the tokens between them for j > i (seen only without the causal mask).
 class GateTile final : public kernels::BiasTile {
@@ -185,33 +201,19 @@ double log_sigmoid(double z) {
 std::vector<double> cumulative_log_gates(const Spec& spec, const float* x, std::int64_t n) {
     const std::vector<float> w = gate_weight(spec);
     const std::size_t d = std::size_t(spec.hidden_size);
-    std::vector<double> c(static_cast<std::size_t>(n));
-    double sum = 0;
-    for (std::size_t t = 0; t < std::size_t(n); ++t) {
+    return cumulate(n, [&](std::size_t t) {
         double z = spec.fgate_bias;
         for (std::size_t k = 0; k < d; ++k) z += double(w[k]) * double(x[t * d + k]);
-        sum += log_sigmoid(z);
-        c[t] = sum;
-    }
-    return c;
+        return z;
+    });
 }
 
 std::unique_ptr<kernels::BiasTile> bias_tile(std::vector<double> c) { return std::make_unique<GateTile>(std::move(c)); }
 
 std::vector<double> stand_in(const Spec& spec, std::int64_t n) {
-    const std::vector<float> w = gate_weight(spec);
-    double norm2 = 0;
-    for (const float v : w) norm2 += double(v) * double(v);
-    const double spread = std::sqrt(norm2);
-    std::vector<double> c(static_cast<std::size_t>(n));
-    double sum = 0;
-    for (std::size_t t = 0; t < std::size_t(n); ++t) {
-        // w . x_t for x_t ~ N(0, I) is N(0, |w|^2): token t's draw, the same at every n.
-        const double z = spec.fgate_bias + spread * Random::at(spec.seed ^ kStandInStream, t).normal();
-        sum += log_sigmoid(z);
-        c[t] = sum;
-    }
-    return c;
+    const double sd = spread(spec);
+    // w . x_t for x_t ~ N(0, I) is N(0, |w|^2): token t's draw, the same at every n.
+    return cumulate(n, [&](std::size_t t) { return spec.fgate_bias + sd * Random::at(spec.seed ^ kStandInStream, t).normal(); });
 }
 
 xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
@@ -224,10 +226,7 @@ xt::xtensor<float, 2> bias(const Spec& spec, std::int64_t n) {
 }
 
 double mean_log_gate(const Spec& spec) {
-    const std::vector<float> w = gate_weight(spec);
-    double norm2 = 0;
-    for (const float v : w) norm2 += double(v) * double(v);
-    const double sd = std::sqrt(norm2);
+    const double sd = spread(spec);
     if (sd == 0) return log_sigmoid(spec.fgate_bias);
     // Simpson's rule for the integral of log sigmoid(b + sd u) phi(u) du over u in [-10, 10].
     constexpr int kIntervals = 2000;

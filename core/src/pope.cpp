@@ -18,6 +18,15 @@ constexpr std::uint64_t kRandomStream = 0x90BE0001ull;
 /// sigmoid(x) = d softplus(x) / dx, in float64.
 double sigmoid(double x) { return x >= 0 ? 1.0 / (1.0 + std::exp(-x)) : std::exp(x) / (1.0 + std::exp(x)); }
 
+/// One component x at phase phi as its polar pair out[0 .. 1] = (mu cos phi, mu sin phi), mu = softplus(x): float64,
+/// rounded once to Real (the page's transform and training's, the same numbers).
+template <class Real>
+void polar_pair(double x, double phi, Real* out) {
+    const double mu = softplus(x);
+    out[0] = Real(mu * std::cos(phi));
+    out[1] = Real(mu * std::sin(phi));
+}
+
 /// sum over c of a_c b_c cos(delta_c - m theta_c), for m = 0 .. max_distance.
 std::vector<double> phase_curve(const Spec& spec, const std::vector<double>& weights, std::int64_t max_distance) {
     const std::vector<double> theta = frequencies(spec);
@@ -48,10 +57,8 @@ struct Train {
             const std::size_t n = pass.n, d = pass.d;
             for (std::size_t t = 0; t < n; ++t)
                 for (std::size_t k = 0; k < d; ++k) {
-                    const double mu = softplus(double(x[t * d + k]));
                     const double phi = pass.angles[t * d + k] + (key ? double(head.pos[k]) : 0.0);
-                    out[t * 2 * d + 2 * k] = Real(mu * std::cos(phi));
-                    out[t * 2 * d + 2 * k + 1] = Real(mu * std::sin(phi));
+                    polar_pair(double(x[t * d + k]), phi, &out[t * 2 * d + 2 * k]);
                 }
         };
         s.widen_backward = [](const train::Pass<Real>& pass, const train::Head<Real>& head, const Real* x, bool key,
@@ -130,10 +137,8 @@ void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t offset
     const std::size_t d = std::size_t(spec.head_dim);
     for (std::size_t t = 0; t < std::size_t(n); ++t)
         for (std::size_t c = 0; c < d; ++c) {
-            const double mu = softplus(double(x[t * d + c]));
             const double phi = double(std::int64_t(t) + offset) * theta[c] + (key && !spec.phase_bias.empty() ? double(spec.phase_bias[c]) : 0.0);
-            out[t * 2 * d + 2 * c] = float(mu * std::cos(phi));
-            out[t * 2 * d + 2 * c + 1] = float(mu * std::sin(phi));
+            polar_pair(double(x[t * d + c]), phi, &out[t * 2 * d + 2 * c]);
         }
 }
 

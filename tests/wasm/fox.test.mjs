@@ -3,7 +3,7 @@
 // inputs x, and b(i, j) = log_lambda_i − log_lambda_j, the logs of the gates between key and query.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPosenc } from './load.mjs';
+import { forwardAgainstHead, loadPosenc } from './load.mjs';
 import { decayBias, meanLogSigmoid } from '../reference/forgetting-attention.mjs';
 
 const pe = await loadPosenc();
@@ -36,13 +36,7 @@ test('the head\'s bias is the reference\'s decay bias over the head\'s own input
 test('attentionForward with fox is the head: the same output from the caller\'s weights', () => {
   const n = 40;
   const x = Float32Array.from({ length: n * D }, (_, k) => Math.sin(0.37 * k) * 1.3);
-  const eye = new Float32Array(D * D);
-  for (let c = 0; c < D; c++) eye[c * D + c] = 1;
-  const encoding = { type: 'fox', fgate_weight: WEIGHT, fgate_bias: 0.5 };
-  const out = pe.attentionForward({ x, wq: eye, wk: eye, wv: eye, n, d_model: D, d_head: D, causal: true, encoding });
-  const head = pe.attention({ x, d_model: D, d_head: D, projections: 'identity', encoding, causal: true });
-  let worst = 0;
-  for (let k = 0; k < n * D; k++) worst = Math.max(worst, Math.abs(out[k] - head.output[k]));
+  const worst = forwardAgainstHead(pe, x, n, D, { type: 'fox', fgate_weight: WEIGHT, fgate_bias: 0.5 });
   assert.ok(worst < 1e-5, `worst ${worst}`);
 });
 

@@ -58,3 +58,15 @@ export function maxError(a, b) {
   for (let e = 0; e < a.length; e++) worst = Math.max(worst, Math.abs(a[e] - b[e]));
   return worst;
 }
+
+/**
+ * The largest difference between attentionForward over x [n, d] with identity W_q, W_k, W_v and the page's head
+ * (attention) over the same x with identity projections: the fused kernel against the head, for `encoding`, causal.
+ */
+export function forwardAgainstHead(pe, x, n, d, encoding) {
+  const eye = new Float32Array(d * d);
+  for (let c = 0; c < d; c++) eye[c * d + c] = 1;
+  const out = pe.attentionForward({ x, wq: eye, wk: eye, wv: eye, n, d_model: d, d_head: d, causal: true, encoding });
+  const head = pe.attention({ x, d_model: d, d_head: d, projections: 'identity', encoding, causal: true });
+  return maxError(out, head.output);
+}

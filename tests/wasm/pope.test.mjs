@@ -2,7 +2,7 @@
 // in float64 (tests/reference/pope.mjs: softplus magnitudes, position phases, the key's clamped bias).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPosenc } from './load.mjs';
+import { forwardAgainstHead, loadPosenc } from './load.mjs';
 import { popeScore } from '../reference/pope.mjs';
 
 const pe = await loadPosenc();
@@ -29,13 +29,7 @@ test('the head\'s logits are the reference\'s scores over the head\'s own q and 
 test('attentionForward with pope is the head: the same output from the caller\'s weights', () => {
   const n = 30;
   const x = Float32Array.from({ length: n * D }, (_, k) => Math.cos(0.29 * k));
-  const eye = new Float32Array(D * D);
-  for (let c = 0; c < D; c++) eye[c * D + c] = 1;
-  const encoding = { type: 'pope', phase_bias: BIAS };
-  const out = pe.attentionForward({ x, wq: eye, wk: eye, wv: eye, n, d_model: D, d_head: D, causal: true, encoding });
-  const head = pe.attention({ x, d_model: D, d_head: D, projections: 'identity', encoding, causal: true });
-  let worst = 0;
-  for (let k = 0; k < n * D; k++) worst = Math.max(worst, Math.abs(out[k] - head.output[k]));
+  const worst = forwardAgainstHead(pe, x, n, D, { type: 'pope', phase_bias: BIAS });
   assert.ok(worst < 1e-5, `worst ${worst}`);
 });
 
