@@ -458,7 +458,8 @@ Result run(const Request& r, WeightCache* cache) {
         HeadBias hb;  // a bias family's, prepared from the head's own q, k and projections
         if (family.acts == Acts::bias)
             hb = head_bias(encoding, HeadInputs{q.data(), k.data(), wq.data(), wk.data(), n, r.d_model, r.d_head, x.data()});
-        const Matrix content = logits(q, k, float(scale * hb.content_scale));
+        // The content scores q . k (a polar family's content is its magnitudes' scores instead, below).
+        const Matrix content = family.acts == Acts::polar ? Matrix() : logits(q, k, float(scale * hb.content_scale));
         t.scale = double(float(scale * hb.content_scale));
         if (family.acts == Acts::rotary) {
             Matrix qr = q, kr = k;
@@ -481,8 +482,8 @@ Result run(const Request& r, WeightCache* cache) {
             result.q = qp;
             result.k = kp;
             t.carrier = acts_name(family.acts);
-            t.position = subtract(result.logits, scores(magnitudes(qp), magnitudes(kp), scale));
-            t.content = subtract(result.logits, t.position);
+            t.content = scores(magnitudes(qp), magnitudes(kp), scale);
+            t.position = subtract(result.logits, t.content);
         } else if (family.acts == Acts::none) {
             result.logits = content;
             t.carrier = acts_name(family.acts);
