@@ -49,6 +49,7 @@ struct Train {
         s.init = [](const Config& own, std::int64_t) { return train::Vec<Real>(std::size_t(parse(own).head_dim), Real(0)); };
         s.prepare = [](const Config& c, train::Pass<Real>& pass) {
             const std::vector<double> theta = frequencies(parse(c));
+            pass.wide = 2 * pass.d;
             pass.angles.resize(pass.n * pass.d);
             for (std::size_t t = 0; t < pass.n; ++t)
                 for (std::size_t k = 0; k < pass.d; ++k) pass.angles[t * pass.d + k] = double(t) * theta[k];

@@ -126,7 +126,7 @@ void rms_norm_backward(const Vec<Real>& x, const Vec<Real>& gain, const Vec<Real
 template <class Real>
 struct HeadCache {
     Vec<Real> q, k, v;  // [B n, hd] the sequences' rows one after the other; q and k as they enter q . k
-    Vec<Real> qw, kw;   // a polar family's: q and k widened, [B n, 2 hd], as they enter the scores
+    Vec<Real> qw, kw;   // with a widen slot: q and k widened, [B n, wide], as they enter the scores
     Vec<Real> a;        // [B, n, n] each sequence's weights
     std::vector<HeadBias<Real>> bias;  // a positional family's: one, shared by the batch; else one per sequence
 };
@@ -270,13 +270,13 @@ Forward<Real> forward(const Model<Real>& model, const Batch& batch, std::vector<
                     sh.rk.apply(k, n, hd, false);
                 }
                 Real* a = &hc.a[s * n * n];  // the content scores, then the scores, then the weights; 0 above the diagonal
-                if (slot.widen) {  // a polar family: the scores are the dots of q and k widened to 2 hd
-                    hc.qw.resize(N * 2 * hd);
-                    hc.kw.resize(N * 2 * hd);
-                    Real *qw = &hc.qw[s * n * 2 * hd], *kw = &hc.kw[s * n * 2 * hd];
+                if (slot.widen) {  // the scores are the dots of q and k widened to sh.wide (pope: 2 hd)
+                    hc.qw.resize(N * sh.wide);
+                    hc.kw.resize(N * sh.wide);
+                    Real *qw = &hc.qw[s * n * sh.wide], *kw = &hc.kw[s * n * sh.wide];
                     slot.widen(sh, head, q, false, qw);
                     slot.widen(sh, head, k, true, kw);
-                    scores(qw, kw, a, n, n, 2 * hd, sh.content_scale);
+                    scores(qw, kw, a, n, n, sh.wide, sh.content_scale);
                 } else {
                     scores(q, k, a, n, n, hd, sh.content_scale);
                 }
@@ -441,10 +441,10 @@ Evaluation batch_evaluation(const Model<Real>& model, const std::vector<const Ex
                     dscores = dcontent.data();
                 }
                 if (slot.widen) {  // through the widened q and k, then back to q and k (and the head's parameters)
-                    const std::size_t wide = s * n * 2 * hd;
-                    dqw.assign(n * 2 * hd, Real(0));
-                    dkw.assign(n * 2 * hd, Real(0));
-                    scores_backward(dscores, &hc.qw[wide], &hc.kw[wide], dqw.data(), dkw.data(), n, 2 * hd, sh.content_scale);
+                    const std::size_t wide = s * n * sh.wide;
+                    dqw.assign(n * sh.wide, Real(0));
+                    dkw.assign(n * sh.wide, Real(0));
+                    scores_backward(dscores, &hc.qw[wide], &hc.kw[wide], dqw.data(), dkw.data(), n, sh.wide, sh.content_scale);
                     slot.widen_backward(sh, head, q, false, dqw.data(), &dq[at], g);
                     slot.widen_backward(sh, head, k, true, dkw.data(), &dk[at], g);
                 } else {

@@ -199,8 +199,10 @@ struct Pass {
     std::vector<std::int32_t> index;  ///< a per-pair row of the learned parameters [n, n] (t5, shaw, deberta)
     Vec<Real> rows;                ///< per-distance rows [n, d] (transformer_xl: R_(i-j) for i - j = 0 .. n - 1)
     std::size_t first = 0, count = 0;  ///< deberta: the rows of its table the pass reaches
-    std::size_t width = 0;         ///< fire: mlp_width; cope: npos_max
-    std::vector<double> angles;    ///< a polar family's phases [n, d] of positions 0 .. n - 1 (pope: t theta_c), radians
+    std::size_t width = 0;         ///< fire: mlp_width; cope: npos_max; fope: its kept frequencies K
+    std::vector<double> angles;    ///< a polar family's phases [n, d] of positions 0 .. n - 1 (pope: t theta_c), radians;
+                                   ///< fope: cos(t omega_D) then sin(t omega_D) [n, 2 width]
+    std::size_t wide = 0;          ///< with a widen slot: the width of q and k widened, as they enter the scores (pope: 2d)
 };
 
 /// One head's bias b(i, j) [n, n] and what its backward pass keeps of the forward pass.
@@ -262,9 +264,10 @@ struct Slots {
     /// and dcontent): b being the same in every sequence, the gradient of the sequences' summed loss through it is
     /// its backward pass at their summed ds.
     bool positional = false;
-    /// A polar family (Acts::polar): q or k (key) [n, d] of one sequence into out [n, 2d], the vectors whose dots
-    /// (times content_scale) are the scores; and its backward pass: given dout [n, 2d], adds d loss / d x to dx [n, d]
-    /// and the head's parameters' gradient to g.
+    /// A family that turns q and k by its head's own parameters: q or k (key) [n, d] of one sequence into out
+    /// [n, pass.wide], the vectors whose dots (times content_scale) are the scores (PoPE, Acts::polar: 2d wide; FoPE:
+    /// d, each pair turned by its head's Fourier series); and its backward pass: given dout [n, pass.wide], adds
+    /// d loss / d x to dx [n, d] and the head's parameters' gradient to g.
     void (*widen)(const Pass<Real>&, const Head<Real>&, const Real* x, bool key, Real* out) = nullptr;
     void (*widen_backward)(const Pass<Real>&, const Head<Real>&, const Real* x, bool key, const Real* dout, Real* dx,
                            Head<Real>& g) = nullptr;

@@ -30,7 +30,7 @@ function isJob(value) {
 }
 
 /**
- * The request loop. Requests (from engine.js):
+ * The request loop. Requests (from page.js):
  *   {id, op: 'view', key, family, params, needs, previews?}  -> {id, started: true} when it starts, then
  *     {id, data, reads} or {id, error: {name, message, reads}}
  *     (previews: {rows, cols}: every larger matrix in data gets a block-averaged preview, lib/box-average.js)
