@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "posenc/config.hpp"
 #include "posenc/family.hpp"
@@ -19,6 +20,9 @@ struct FamilyFacts {
     std::string width_key;
     /// The fields of parse({type}) by key name: each key with a default, as the family's Spec holds it.
     std::function<std::map<std::string, posenc::Value>(const posenc::Config&)> parsed;
+    /// The specs the trainer's checks (test_train.cpp: finite differences, float32 against float64) use for it, JSON,
+    /// with its keys set where the defaults would hide a part of its gradient; empty: {type} alone.
+    std::vector<std::string> train_specs = {};
 };
 
 /// Every family's facts, by spec type.

@@ -2,6 +2,7 @@
 // the model against central finite differences for each trained family, and a
 // short Adam run that learns the copy task.
 #include <catch2/catch.hpp>
+#include <algorithm>
 
 #include <cmath>
 #include <set>
@@ -15,6 +16,7 @@
 #include "posenc/train.hpp"
 #include "posenc/train_slots.hpp"
 #include "bad_param.hpp"
+#include "family_facts.hpp"
 
 // A namespace of its own: the test files also build as one translation unit (CMake's unity build).
 namespace posenc_test_train {
@@ -26,15 +28,30 @@ namespace {
 
 Config S(const std::string& json) { return parse_json_object(json, "spec"); }
 
-/// Every family, with its keys set where the defaults would hide a part of its gradient.
-const std::vector<std::string> kEncodings = {
-    R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"learned"})", R"({"type":"rope","rope_theta":100})",
-    R"({"type":"rope","layout":"interleaved","rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4}})",
-    R"({"type":"alibi","n_heads":4,"head":1})", R"({"type":"t5","num_buckets":8,"max_distance":16})",
-    R"({"type":"xpos","scale_base":8})", R"({"type":"shaw","max_relative_position":3})", R"({"type":"transformer_xl"})",
-    R"({"type":"kerple"})", R"({"type":"kerple","variant":"power","r2":1.5})",
-    R"({"type":"deberta","position_buckets":4,"max_relative_positions":8})",
-    R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})", R"({"type":"fox"})", R"({"type":"pope","theta":100})"};
+/// Every family, with its keys set where the defaults would hide a part of its gradient: those written here, then each
+/// family of families() not among them, as its own test file gives it (family_facts.hpp train_specs) or {type} alone.
+std::vector<std::string> encodings() {
+    std::vector<std::string> out = {
+        R"({"type":"none"})", R"({"type":"sinusoidal"})", R"({"type":"learned"})", R"({"type":"rope","rope_theta":100})",
+        R"({"type":"rope","layout":"interleaved","rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":4}})",
+        R"({"type":"alibi","n_heads":4,"head":1})", R"({"type":"t5","num_buckets":8,"max_distance":16})",
+        R"({"type":"xpos","scale_base":8})", R"({"type":"shaw","max_relative_position":3})", R"({"type":"transformer_xl"})",
+        R"({"type":"kerple"})", R"({"type":"kerple","variant":"power","r2":1.5})",
+        R"({"type":"deberta","position_buckets":4,"max_relative_positions":8})",
+        R"({"type":"fire","mlp_width":4,"init_L":3,"init_c":0.5})", R"({"type":"cope","npos_max":4})", R"({"type":"fox"})", R"({"type":"pope","theta":100})"};
+    const std::size_t written = out.size();
+    for (const Family* f : families()) {
+        const std::string type = "\"" + f->type + "\"";
+        if (std::any_of(out.begin(), out.begin() + std::ptrdiff_t(written), [&](const std::string& j) { return j.find(type) != std::string::npos; }))
+            continue;
+        const auto facts = posenc_test::family_facts().find(f->type);
+        if (facts != posenc_test::family_facts().end() && !facts->second.train_specs.empty())
+            out.insert(out.end(), facts->second.train_specs.begin(), facts->second.train_specs.end());
+        else
+            out.push_back(R"({"type":")" + f->type + R"("})");
+    }
+    return out;
+}
 
 /// The attention-only model with one and two layers, and the transformer: two layers of two heads
 /// (W_o), an MLP of width 6 and RMSNorm before each part and the read-out.
@@ -109,7 +126,7 @@ TEST_CASE("train: every family of the registry has its training listed, its own"
 TEST_CASE("train: every gradient equals central finite differences, for each trained family", "[train]") {
     Random rng(5);
     const Example example = make_example(Task::copy, 5, 7, rng);
-    for (const std::string& json : kEncodings) {
+    for (const std::string& json : encodings()) {
         INFO(json);
         int checked = 0;
         for (const Architecture& arch : test_architectures()) {
@@ -147,7 +164,7 @@ TEST_CASE("train: a batch's gradient is the sum of its examples' gradients, for 
     Random rng(11);
     std::vector<Example> batch;
     for (int b = 0; b < 3; ++b) batch.push_back(make_example(Task::copy, 5, 7, rng));
-    for (const std::string& json : kEncodings) {
+    for (const std::string& json : encodings()) {
         INFO(json);
         for (const Architecture& arch : test_architectures()) {
             INFO(arch.layers << " layers, " << arch.n_heads << " heads, MLP " << arch.intermediate_size << ", norm " << arch.norm);
