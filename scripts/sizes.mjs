@@ -91,7 +91,7 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const sourceOf = (file) => fs.readFileSync(path.join(root, 'web/src', file), 'utf8');
 const loadersIn = (file) => Object.fromEntries([...sourceOf(file).matchAll(/^\s+'?([\w-]+)'?: .*?\(\) => import\('([.\w/-]+\.js)'\)/gm)]
   .map(([, id, module]) => [id, `src/${path.posix.join(path.posix.dirname(file), module)}`]));
-const VIEW_MODULES = loadersIn('views/index.js');
+const SHARED_VIEW_MODULES = loadersIn('views/index.js');
 const FAMILY_MODULES = {
   ...Object.fromEntries([...sourceOf('families/all.js').matchAll(/^export \* as (\w+) from '\.\/([\w/]+\.js)'/gm)]
     .map(([, type, module]) => [type, `src/families/${module}`])),
@@ -100,7 +100,9 @@ const FAMILY_MODULES = {
   ...loadersIn('families/catalogue.js'),
 };
 const { FAMILIES, ENCODING } = await import(path.join(root, 'web/src/families/index.js'));
-const { VIEW_IDS } = await import(path.join(root, 'web/src/views/index.js'));
+// Every view: the shared ones (views/index.js) and each family's own, by the family's list (the file ./<id>.js).
+const VIEW_IDS = [...new Set(Object.values(FAMILIES).flatMap((f) => f.views))];
+const VIEW_MODULES = Object.fromEntries(VIEW_IDS.map((id) => [id, SHARED_VIEW_MODULES[id] ?? `src/views/${id}.js`]));
 const { TRAINING_VIEWS } = await import(path.join(root, 'web/src/engine/modules.js'));
 const missing = [...VIEW_IDS.filter((id) => !VIEW_MODULES[id]), ...Object.keys(FAMILIES).filter((n) => !FAMILY_MODULES[n])];
 if (missing.length) throw new Error(`sizes: no module found for ${missing.join(', ')}`);

@@ -7,6 +7,7 @@
 // family table, the controls' kinds, choices and slider ranges.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { loadPosenc } from './load.mjs';
 import { ENCODING, FAMILIES } from '../../web/src/families/index.js';
 import { COMPUTE_NAMES } from '../../web/src/families/compute.js';
@@ -16,7 +17,7 @@ import { FAMILY_FORMULAS, formulaOf, num } from '../../web/src/formulas.js';
 import { computeFields, createCalls } from '../../web/src/engine/calls.js';
 import { specFromConfig } from '../../web/src/config/model-config.js';
 import { MAX_LAYERS } from '../../web/src/config/hf-config.js';
-import { VIEW_IDS } from '../../web/src/views/index.js';
+import { SHARED_VIEW_IDS, isViewId } from '../../web/src/views/index.js';
 import { DASHES } from '../../web/src/lib/curves.js';
 import { coreParameter, scalingParameter } from '../../web/src/describe.js';
 import { defaultsOf, parse } from '../../web/src/state.js';
@@ -85,8 +86,13 @@ test('the config reader knows the core’s names: each family’s spec and each 
 
 test('every view a family shows exists, and every view is shown by some family', () => {
   const shown = new Set(Object.values(FAMILIES).flatMap((f) => f.views));
-  assert.deepEqual([...shown].filter((v) => !VIEW_IDS.includes(v)), []);
-  assert.deepEqual(VIEW_IDS.filter((v) => !shown.has(v)), []);
+  assert.deepEqual([...shown].filter((v) => !isViewId(v)), []);
+  // Each file of web/src/views/ is a view (index.js aside): a shared one, or a family's own, which its family shows.
+  const files = fs.readdirSync(new URL('../../web/src/views/', import.meta.url)).filter((f) => f.endsWith('.js') && f !== 'index.js')
+    .map((f) => f.slice(0, -3));
+  assert.deepEqual([...shown].filter((v) => !files.includes(v)), [], 'a view without its file');
+  assert.deepEqual(files.filter((v) => !shown.has(v)), [], 'a view no encoding shows');
+  assert.deepEqual(SHARED_VIEW_IDS.filter((v) => !files.includes(v)), []);
 });
 
 test('the experiment trains every core family', () => {

@@ -28,6 +28,9 @@ const plus = (x) => (x < 0 ? `- ${num(-x)}` : `+ ${num(x)}`);
 const join = (...parts) => parts.filter(Boolean).join(',\\quad ');
 /** Lines of a formula, set one under the other, flush left (formulaOf turns the '\n' into an aligned environment). */
 const lines = (...parts) => parts.filter(Boolean).join('\n');
+
+/** What a view's own formula writes with (formulaOf's `own`), so that it needs not import this module. */
+const HELPERS = { num, text, join, lines };
 /** Where a learned table's rows come from: trained (families/trained.js), or drawn N(0, std^2) (where training started). */
 const learnedRows = (p) => (p.weights === 'trained' ? text('trained on Moby-Dick (language-model lab)')
   : `P_{\\mathrm{pos},\\,c} \\sim \\mathcal{N}(0,\\ ${num(p.std)}^2)${p.weights === 'initial' ? text(', where training started') : ''}`);
@@ -204,6 +207,9 @@ function logit(p, f) {
     case 'rotary': {
       const a = p.encoding === 'rope' && ropeTypeReads(p.rope_type, 'attention_factor') ? 'a^2\\,' : '';
       const g = p.encoding === 'xpos' ? '\\zeta^{(i-j)/' + num(p.scale_base) + '}' : '';
+      // A rotary family besides RoPE's and xPos's turns q and k by a map of their positions that is not R_(j-i) (FoPE's
+      // series): the dot of the two as turned, its formula the family's (the sidebar's).
+      if (p.encoding !== 'rope' && p.encoding !== 'xpos') return `\\frac{(T_i\\, q_i)\\cdot (T_j\\, k_j)}{${root}}`;
       return `\\frac{${a}q_i^{\\top} ${g}R_{j-i}\\, k_j}{${root}}`;
     }
     case 'bias': return `\\frac{q_i\\cdot k_j}{${root}} + b(i,j)`;
@@ -435,10 +441,12 @@ function buckets(p) {
  *   core's own (YaRN's ramp ends) come from it, and are left out without it
  * @param {?object} [family] the core's description of params.encoding (describe.js familyDescription: where its
  *   position acts, its width key), for the attention lab's formulas; null in compare mode
+ * @param {?function} [own] the view module's own `formula(params, result, helpers)`, for a view FORMULAS has no entry
+ *   for (a family's own view: views/index.js): helpers are {num, text, join, lines} as here
  * @returns {string|null}   TeX for KaTeX, or null for a view without a formula (an unknown id)
  */
-export function formulaOf(viewId, params, result, family = null) {
-  const tex = (Object.hasOwn(FORMULAS, viewId) && FORMULAS[viewId](params, result, family)) || null;
+export function formulaOf(viewId, params, result, family = null, own = null) {
+  const tex = (Object.hasOwn(FORMULAS, viewId) ? FORMULAS[viewId](params, result, family) : own?.(params, result, HELPERS)) || null;
   return tex?.includes('\n') ? `\\begin{aligned}&${tex.replaceAll('\n', ' \\\\ &')}\\end{aligned}` : tex;
 }
 

@@ -155,7 +155,7 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
     params = await effectiveParams(params);  // trained parameters: the trained model's settings, as the views draw them
     await new Promise((resolve) => { setTimeout(resolve, 120); });
     if (mine !== formulaRequest) return;
-    const tex = formulaOf(view.id, params, result, familyDescription(params.encoding) ?? null);
+    const tex = formulaOf(view.id, params, result, familyDescription(params.encoding) ?? null, view.formula);
     if (tex === shownTex) return;
     shownTex = tex;
     formula.hidden = !tex;

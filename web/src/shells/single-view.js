@@ -4,7 +4,7 @@
 // shadow root.
 import { createStage, queryOf, readLink } from '../stage.js';
 import { createWarnings } from '../warnings.js';
-import { VIEW_IDS, viewIdOf } from '../views/index.js';
+import { loadView, viewIdOf } from '../views/index.js';
 
 /** Keys the single-view shells read themselves. */
 export const SHELL_KEYS = ['view', 'controls', 'theme'];
@@ -32,11 +32,13 @@ export async function mountSingleView(root, { engine, entries, site, anyCase = f
   const views = document.createElement('div');
   views.className = 'single-view';
   root.replaceChildren(warningsBox, views);
-  if (!VIEW_IDS.includes(viewId)) {
+  // An unknown id, or a family's own view with no file, is said in place of the figure.
+  const unknown = await loadView(viewId).then(() => null, (error) => error);
+  if (unknown) {
     const error = document.createElement('p');
     error.className = 'error';
     error.setAttribute('role', 'alert');
-    error.textContent = `view = ${JSON.stringify(viewId ?? '')} is invalid: expected one of ${VIEW_IDS.join(', ')}`;
+    error.textContent = unknown.message;
     views.append(error);
     return { stage: null, update: () => null, destroy() {} };
   }

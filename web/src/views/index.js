@@ -1,9 +1,15 @@
 // Every view, by id (the playground's section ids, the embed's ?view=). Each
-// module exports {id, title, caption, needs, previews?, render(element, result,
+// module exports {id, title, caption, needs, previews?, formula?, render(element, result,
 // params), table(result, params)}: needs names the result fields it reads,
 // previews asks the engine to average large matrices down to screen size
-// (lib/box-average.js), table is what its CSV export writes. Loaded on demand, so an embed downloads only
-// the view it shows (and the plotting code that view uses).
+// (lib/box-average.js), formula (when formulas.js has none for it) writes its TeX from the
+// params and result with formulas.js's helpers, table is what its CSV export writes. Loaded on
+// demand, so an embed downloads only the view it shows (and the plotting code that view uses).
+// The views several families show are listed here; a family's own view is named after it,
+// `<type>-<what>` (fox-gates), and loaded by that name from ./<type>-<what>.js with no line here.
+import { FAMILY_TYPES } from '../describe.js';
+
+/** The views several families show (or a lab's), by id. */
 const LOADERS = {
   heatmap: () => import('./heatmap.js'),
   waves: () => import('./waves.js'),
@@ -18,11 +24,6 @@ const LOADERS = {
   heads: () => import('./heads.js'),
   slopes: () => import('./slopes.js'),
   buckets: () => import('./buckets.js'),
-  'deberta-buckets': () => import('./deberta-buckets.js'),
-  'fire-sections': () => import('./fire-sections.js'),
-  'cope-count': () => import('./cope-count.js'),
-  'fox-gates': () => import('./fox-gates.js'),
-  'pope-pairs': () => import('./pope-pairs.js'),
   'train-extrapolation': () => import('./train-extrapolation.js'),
   'train-loss': () => import('./train-loss.js'),
   'train-attention': () => import('./train-attention.js'),
@@ -48,7 +49,16 @@ const LOADERS = {
   'profile-mrope': () => import('./profile-mrope.js'),
 };
 
-export const VIEW_IDS = Object.keys(LOADERS);
+/** The ids of the views several families show (LOADERS); a family's own views are not listed (isViewId). */
+export const SHARED_VIEW_IDS = Object.keys(LOADERS);
+
+/** A family's own view id: a core family's type, a dash, and a lower-case name (its file ./<id>.js). */
+const OWN_VIEW = new RegExp(`^(?:${FAMILY_TYPES.join('|')})-[a-z][a-z0-9-]*$`);
+
+/** Whether `id` can name a view: a shared one, or one of a family's own by its form (whose file may still be missing). */
+export function isViewId(id) {
+  return typeof id === 'string' && (Object.hasOwn(LOADERS, id) || OWN_VIEW.test(id));
+}
 
 /**
  * Former view ids that links shared before may still name, each with the view it is now: the decay comparison was
@@ -61,14 +71,19 @@ export function viewIdOf(id) {
   return typeof id === 'string' && Object.hasOwn(VIEW_ALIASES, id) ? VIEW_ALIASES[id] : id;
 }
 
+const invalid = (id) => Object.assign(new RangeError(`view = ${JSON.stringify(id)} is invalid: expected one of ` +
+  `${SHARED_VIEW_IDS.join(', ')}, or a family's own view (<type>-<name>, as fox-gates)`), { param: 'view' });
+
 /**
  * The module of view `id`.
- * @throws {RangeError} "view = ... is invalid: expected one of ..." for an unknown id
+ * @throws {RangeError} "view = ... is invalid: expected one of ..." (.param 'view') for an unknown id, or a family's
+ *   own view id with no file
  */
 export function loadView(former) {
   const id = viewIdOf(former);
-  if (!Object.hasOwn(LOADERS, id)) {
-    return Promise.reject(Object.assign(new RangeError(`view = ${JSON.stringify(id)} is invalid: expected one of ${VIEW_IDS.join(', ')}`), { param: 'view' }));
-  }
-  return LOADERS[id]();
+  if (!isViewId(id)) return Promise.reject(invalid(id));
+  if (Object.hasOwn(LOADERS, id)) return LOADERS[id]();
+  // The form <type>-<name> (not a bare variable) keeps the bundler's chunks to the files with a dash, not this one.
+  const dash = id.indexOf('-');
+  return import(`./${id.slice(0, dash)}-${id.slice(dash + 1)}.js`).catch(() => { throw invalid(id); });
 }
