@@ -18,3 +18,4 @@ export * as fire from './page/fire.js';
 export * as cope from './page/cope.js';
 export * as fox from './page/fox.js';
 export * as pope from './page/pope.js';
+export * as fope from './page/fope.js';
