@@ -243,9 +243,12 @@ Coefficients coefficients(const Spec& spec) {
     return coef;
 }
 
-void series(const Spec& spec, const Coefficients& coef, std::int64_t position, std::vector<double>& c, std::vector<double>& s) {
-    const std::size_t K = std::size_t(coef.kept), pairs = std::size_t(spec.head_dim / 2);
-    const std::vector<double> omega = inv_freq(spec);
+namespace {
+
+/// series at frequencies omega (inv_freq(spec), computed once by a caller that steps through positions).
+void series_at(const std::vector<double>& omega, const Coefficients& coef, std::int64_t position, std::vector<double>& c,
+               std::vector<double>& s) {
+    const std::size_t K = std::size_t(coef.kept), pairs = omega.size();
     std::vector<double> cos_t(K), sin_t(K);
     for (std::size_t D = 0; D < K; ++D) {
         cos_t[D] = std::cos(double(position) * omega[D]);
@@ -264,6 +267,12 @@ void series(const Spec& spec, const Coefficients& coef, std::int64_t position, s
     }
 }
 
+}  // namespace
+
+void series(const Spec& spec, const Coefficients& coef, std::int64_t position, std::vector<double>& c, std::vector<double>& s) {
+    series_at(inv_freq(spec), coef, position, c, s);
+}
+
 void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std::int64_t offset, float* out) {
     rope::check_rows(n, d, spec.head_dim, offset);
     const Coefficients coef = coefficients(spec);
@@ -271,9 +280,10 @@ void apply(const Spec& spec, const float* x, std::int64_t n, std::int64_t d, std
     rope::check_rotation_range(x, n, d, offset, largest_gain(coef, pairs) / std::sqrt(2.0), {},
                                "the largest |C_d(t)| + |S_d(t)| the coefficients allow");
     if (out != x) std::copy(x, x + n * d, out);
+    const std::vector<double> omega = inv_freq(spec);
     std::vector<double> c, s;
     for (std::int64_t t = 0; t < n; ++t) {
-        series(spec, coef, offset + t, c, s);
+        series_at(omega, coef, offset + t, c, s);
         float* row = out + t * d;
         for (std::int64_t p = 0; p < pairs; ++p) turn(row[p], row[p + pairs], float(c[std::size_t(p)]), float(s[std::size_t(p)]));
     }
@@ -285,12 +295,12 @@ Curves decay(const Spec& spec, std::int64_t max_distance, std::uint64_t seed) {
     Random rng(seed ^ kRandomStream ^ 0x5EEDull);
     std::vector<double> q(d);
     for (double& v : q) v = rng.normal();
-    std::vector<double> c0, s0, c, s;
-    series(spec, coef, 0, c0, s0);
     const std::vector<double> omega = inv_freq(spec);
+    std::vector<double> c0, s0, c, s;
+    series_at(omega, coef, 0, c0, s0);
     std::vector<double> ones(std::size_t(max_distance + 1)), random(ones.size()), rope(ones.size());
     for (std::size_t m = 0; m < ones.size(); ++m) {
-        series(spec, coef, std::int64_t(m), c, s);
+        series_at(omega, coef, std::int64_t(m), c, s);
         double sum_ones = 0, sum_random = 0, sum_rope = 0;
         for (std::size_t p = 0; p < pairs; ++p) {
             // (a, b) turned by z_m = C + i S against (a, b) turned by z_0: (a^2 + b^2) Re(z_m conj z_0).
