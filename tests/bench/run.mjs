@@ -48,7 +48,7 @@ import { measureTrain } from './train.mjs';
 import { formatTrainLm, measureTrainLm } from './train-lm.mjs';
 import { measurePage } from './page.mjs';
 import { formatLmPage, measureLmPage } from './lm-page.mjs';
-import { measureEmbedWeight, formatEmbedWeight } from './embed-weight.mjs';
+import { measureEmbedWeight, formatEmbedWeight, measurePhone, formatPhone } from './embed-weight.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -330,6 +330,8 @@ if (selected('page')) {
 if (selected('embed', 'embed-weight')) {
   log('embed: every embed view and the playground from the built dist/ in headless Chromium, cold cache (bytes and time to the first figure) ...');
   try { results.embedWeight = await measureEmbedWeight({ log }); } catch (e) { results.embedWeight = { error: String(e.message).split('\n')[0] }; }
+  log('embed (phone network): every embed view, the tour\'s first stop and the playground through Chromium\'s network emulation (150 ms, 1.6 Mbit/s) ...');
+  try { results.phone = await measurePhone({ log }); } catch (e) { results.phone = { error: String(e.message).split('\n')[0] }; }
 }
 if (selected('chromium')) {
   log('chromium: the attention workloads and both peaks in headless Chromium, posenc on each kernel path against the peers\' browser builds ...');
@@ -400,6 +402,10 @@ if (results.page) {
 if (results.embedWeight) {
   console.log('');
   console.log(results.embedWeight.error ? `embed weight: failed: ${results.embedWeight.error}` : formatEmbedWeight(results.embedWeight));
+}
+if (results.phone) {
+  console.log('');
+  console.log(results.phone.error ? `phone network: failed: ${results.phone.error}` : formatPhone(results.phone));
 }
 
 if (results.chromium) {

@@ -215,7 +215,27 @@ export const TARGETS = [
     description: 'the first figure within 400 ms of navigation start, every embed and the playground (local server, cold cache)',
     measure: (r) => worstEmbedPage(r, () => true, (p) => p.firstFigureMs, 'ms', (v) => v <= 400),
   },
+  {
+    id: 'phone-first-figure',
+    description: 'on a phone network (150 ms, 1.6 Mbit/s, embed-weight.mjs measurePhone) every embed view and the tour\'s first stop draw within 2 s',
+    measure: (r) => worstPhonePage(r, (p) => p.aimMs !== null, 2000),
+  },
+  {
+    id: 'phone-first-figure-plots',
+    description: 'on a phone network the heatmap and line-chart embeds draw within 1.5 s',
+    measure: (r) => worstPhonePage(r, (p) => p.aimMs === 1500, 1500),
+  },
 ];
+
+/** The slowest first figure (s) over the phone-network pages that match, met when each is within `aimMs`, or null. */
+function worstPhonePage(r, match, aimMs) {
+  const pages = (r.phone?.pages ?? []).filter((p) => !p.error && match(p));
+  if (pages.length === 0) return null;
+  const worst = pages.reduce((a, b) => (b.firstFigureMs > a.firstFigureMs ? b : a));
+  const missed = pages.filter((p) => p.firstFigureMs > aimMs);
+  return { value: worst.firstFigureMs / 1000, unit: 's', met: missed.length === 0,
+    detail: `slowest: ${worst.name}; ${missed.length} of ${pages.length} over${missed.length ? `: ${missed.map((p) => p.view).join(', ')}` : ''}` };
+}
 
 /** The worst (largest) value over the measured pages of the embed-weight section that match, or null. */
 function worstEmbedPage(r, match, value, unit, ok) {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { PAGE_POLICY } from '../../scripts/csp.mjs';
@@ -16,6 +17,8 @@ export const SUB_PATH = '/blog/2026/posenc/';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
   '.txt': 'text/plain; charset=utf-8' };
+/** What serveStatic({gzip: true}) compresses (woff2 is compressed already). */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.txt', '.json', '.svg']);
 
 /**
  * A static file server for `dir` under `prefix`, on a free loopback port. Like a static host, it sends each file's ETag
@@ -27,11 +30,14 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
  * @param {Record<string, string>} [o.htmlHeaders]  more headers for HTML files (a Content-Security-Policy)
  * @param {Record<string, string>} [o.headers]  more headers for every file (a policy that governs the workers too: a
  *   worker's policy is its script's response's)
+ * @param {boolean} [o.gzip]  send text, JavaScript and .wasm gzip-compressed (level 9, Content-Encoding: gzip) to a
+ *   client that accepts it, as static hosts do (GitHub Pages, Netlify); fonts and images as they are
  * @returns {Promise<{origin: string, url: string, requests: {path: string, origin: string|undefined}[], close(): Promise<void>}>}
  *   requests: every request received, with its Origin header (sent by cross-origin fetches)
  */
-export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null, htmlHeaders = {}, headers: everyFile = {} } = {}) {
+export async function serveStatic(dir, { prefix = '/', cors = false, host = '127.0.0.1', rewriteHtml = null, htmlHeaders = {}, headers: everyFile = {}, gzip = false } = {}) {
   const requests = [];
+  const compressed = new Map();  // file -> {etag, body}: each file gzipped once
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
     requests.push({ path: url.pathname, origin: request.headers.origin });
@@ -49,6 +55,16 @@ export async function serveStatic(dir, { prefix = '/', cors = false, host = '127
     if (file.endsWith('.html')) Object.assign(headers, htmlHeaders);
     if (request.headers['if-none-match'] === etag && !(rewriteHtml && file.endsWith('.html'))) {
       response.writeHead(304, headers).end();
+      return;
+    }
+    if (gzip && COMPRESSIBLE.has(path.extname(file)) && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+      let body = rewriteHtml && file.endsWith('.html') ? zlib.gzipSync(rewriteHtml(file, fs.readFileSync(file, 'utf8')), { level: 9 }) : null;
+      if (!body) {
+        if (compressed.get(file)?.etag !== etag) compressed.set(file, { etag, body: zlib.gzipSync(fs.readFileSync(file), { level: 9 }) });
+        body = compressed.get(file).body;
+      }
+      response.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': body.length, vary: 'accept-encoding' });
+      response.end(body);
       return;
     }
     response.writeHead(200, headers);
