@@ -35,6 +35,29 @@ const contentSecurityPolicy = {
   },
 };
 
+/**
+ * Each built page starts downloading posenc-view.wasm (the engine's module for every view's first figure) as its HTML
+ * arrives: a <link rel="preload" as="fetch" crossorigin> that engine/view-wasm.js's fetch takes over (same URL, mode
+ * and credentials). Without it the download waits for the page's scripts: on a phone network about 1 s later (issue
+ * 40, tests/bench/embed-weight.mjs --phone). The file's hashed name is known once the bundle is written, hence here.
+ */
+const preloadViewWasm = {
+  name: 'posenc-preload-view-wasm',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, { bundle, filename }) {
+      const wasm = Object.keys(bundle ?? {}).filter((file) => /(^|\/)posenc-view-[\w-]+\.wasm$/.test(file));
+      if (wasm.length !== 1) throw new Error(`${filename}: expected one posenc-view .wasm in the bundle, found ${wasm.length}`);
+      // Right after the Content-Security-Policy (which governs it), before the page's scripts and styles.
+      const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(html);
+      if (!policy) throw new Error(`${filename}: no Content-Security-Policy to put the .wasm preload after`);
+      const at = policy.index + policy[0].length;
+      return `${html.slice(0, at)}\n  <link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" fetchpriority="low" crossorigin>${html.slice(at)}`;
+    },
+  },
+};
+
 // @huggingface/gguf (the GGUF header reader) and its @huggingface/tasks declare no sideEffects, so the bundler would
 // keep all of tasks (70 KB gzip); they have none: 9 KB gzip for the reader's chunk. The worker's bundle (where the
 // reader runs) and the page's (its fallback without workers) both say so.
@@ -74,7 +97,7 @@ export default defineConfig({
       },
     },
   },
-  plugins: [copyExamples, contentSecurityPolicy],
+  plugins: [copyExamples, contentSecurityPolicy, preloadViewWasm],
   worker: { format: 'es', rollupOptions: { treeshake: HUGGINGFACE_TREESHAKE } },
   // Pre-bundle Plot up front so the first page load never reloads itself.
   optimizeDeps: { include: ['@observablehq/plot'] },

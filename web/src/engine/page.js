@@ -8,6 +8,7 @@
 // Policy forbids it), the same server runs on the page itself.
 import workerUrl from './worker.js?worker&url';
 import { fetchText, moduleWorker } from './spawn.js';
+import { takeViewWasm } from './view-wasm.js';
 import { previewLimits } from '../lib/box-average.js';
 
 /**
@@ -157,7 +158,19 @@ export function createEngine({ module = 'view' } = {}) {
   function connect() {
     // A worker replacing one that died starts on the module that one served (when an 'auto' one had picked it).
     const first = module === 'auto' && answered ? engine.module : module;
-    const worker = moduleWorker(new URL(workerUrl, import.meta.url), { full: 'posenc full', auto: 'posenc auto' }[first] ?? 'posenc');
+    // The first worker that may start on the view module ('view', or 'auto' until its first request picks) gets its
+    // bytes from the page's download (engine/view-wasm.js), begun before the worker's own script arrives (by the built
+    // pages' preload); a worker replacing one fetches them itself. A page starting on posenc.wasm takes the preloaded
+    // bytes and drops them: a preload left unused is a console warning.
+    const sendBytes = first !== 'full' && engine.restarts === 0;
+    if (first === 'full' && engine.restarts === 0 && document.querySelector('link[rel="preload"][href$=".wasm"]')) takeViewWasm();
+    const worker = moduleWorker(new URL(workerUrl, import.meta.url),
+      ({ full: 'posenc full', auto: 'posenc auto' }[first] ?? 'posenc') + (sendBytes ? ' +wasm' : ''));
+    if (sendBytes) {
+      takeViewWasm().then((bytes) => {
+        if (!gone) worker.postMessage({ op: 'wasm', bytes }, bytes ? [bytes] : []);
+      });
+    }
     let started = false;
     let gone = false;
     const pendingMessages = [];  // sent before the worker answered: resent to a page-thread server if it fails to start

