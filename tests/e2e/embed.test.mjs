@@ -73,8 +73,10 @@ test('the example post on another origin: its iframe and components draw, sharin
   assert.equal(await page.$eval('#sinusoid-frame', (f) => f.getBoundingClientRect().height), height, 'the post sized its iframe');
 
   // The components fetch the .wasm cross-origin (CORS, with an Origin header), the iframe from its own origin.
+  // (The iframe's is its preload's, in CORS mode: Chromium sends its own origin as the Origin header.)
   const wasm = site.requests.filter((r) => r.path.endsWith('.wasm'));
-  assert.deepEqual(wasm.map((r) => r.origin ?? 'same origin').sort(), [new URL(blog.url).origin, 'same origin'].sort(),
+  const sameOrigin = (origin) => (origin === undefined || origin === site.origin ? 'same origin' : origin);
+  assert.deepEqual(wasm.map((r) => sameOrigin(r.origin)).sort(), [new URL(blog.url).origin, 'same origin'].sort(),
     'one .wasm fetch for the iframe, one for all three components');
   assert.deepEqual(page.problems, []);
   await page.close();
@@ -132,6 +134,24 @@ test('embed.html: one view with its title, caption, legend and link; controls=1 
   await page.fill('#control-factor', '16');
   await page.waitForFunction(() => document.querySelector('.open-link').href.includes('factor=16'));
   assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('embed.html preloads posenc-view.wasm with its HTML, and that one download is what the engine computes with', async () => {
+  const page = await browser.newPage();
+  site.requests.length = 0;
+  await page.goto(`${site.url}embed.html?view=heatmap&encoding=sinusoidal`);
+  await page.waitForSelector('body[data-ready=true]');
+  // The preload, right after the page's policy: the worker receives its bytes from the page (engine/view-wasm.js).
+  const preload = await page.$eval('head > meta[http-equiv="Content-Security-Policy"] + link[rel=preload]',
+    (link) => ({ href: link.getAttribute('href'), as: link.getAttribute('as'), crossorigin: link.hasAttribute('crossorigin') }));
+  assert.match(preload.href, /^\.\/assets\/posenc-view-[\w-]+\.wasm$/);
+  assert.equal(preload.as, 'fetch');
+  assert.ok(preload.crossorigin, 'crossorigin: the mode and credentials of the page\'s fetch');
+  const wasm = site.requests.filter((r) => r.path.endsWith('.wasm')).map((r) => r.path.slice(SUB_PATH.length));
+  assert.deepEqual(wasm, [preload.href.slice(2)], 'one .wasm download: the preloaded file, not fetched again by the worker');
+  assert.equal(await page.evaluate(() => document.querySelector('.figure canvas, .figure svg') !== null), true);
+  assert.deepEqual(page.problems, [], 'no console warning (a preload left unused is one)');
   await page.close();
 });
 
