@@ -229,8 +229,11 @@ float row_max(const float* x, std::size_t n) {
 }
 
 /// x[j] = e^(x[j] - shift) for j < n (flushed below 2^-126), returning their sum,
-/// accumulated in float lanes over blocks of 64 and in double across blocks.
+/// accumulated in float lanes over blocks of 64 and in double across blocks. Fast: with simd::exp_fast (the
+/// fused attention's), else simd::exp (softmax_rows's).
+template <bool Fast = false>
 double exp_shifted(float* x, std::size_t n, float shift) {
+    const auto exp = [](f32x4 v) { return Fast ? simd::exp_fast(v) : simd::exp(v); };
     const f32x4 s = simd::splat(shift);
     double total = 0.0;
     std::size_t j = 0;
@@ -238,14 +241,14 @@ double exp_shifted(float* x, std::size_t n, float shift) {
         const std::size_t end = std::min(n, j + 64);
         f32x4 sum = simd::splat(0.0f);
         for (; j + 4 <= end; j += 4) {
-            const f32x4 e = simd::exp(simd::sub(simd::load(x + j), s));
+            const f32x4 e = exp(simd::sub(simd::load(x + j), s));
             simd::store(x + j, e);
             sum = simd::add(sum, e);
         }
         if (j < end) {  // fewer than 4 left: pad with -infinity
             float lanes[4] = {-kInf, -kInf, -kInf, -kInf};
             std::copy(x + j, x + end, lanes);
-            const f32x4 e = simd::exp(simd::sub(simd::load(lanes), s));
+            const f32x4 e = exp(simd::sub(simd::load(lanes), s));
             simd::store(lanes, e);
             std::copy(lanes, lanes + (end - j), x + j);
             sum = simd::add(sum, e);
@@ -444,7 +447,7 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                     if (m == -kInf) {
                         std::fill(row, row + visible, 0.0f);
                     } else {
-                        row_sum[e] = row_sum[e] * double(alpha[e]) + exp_shifted(row, visible, m);
+                        row_sum[e] = row_sum[e] * double(alpha[e]) + exp_shifted<true>(row, visible, m);
                     }
                     std::fill(row + visible, row + used, 0.0f);
                     running_max[e] = m;
