@@ -218,10 +218,18 @@ float max_abs(const float* a, std::size_t count) {
 
 namespace {
 
-/// The largest of x[0..n) (-infinity for n = 0).
+/// The largest of x[0..n) (-infinity for n = 0). Four running maxima over blocks of 16, so consecutive
+/// loads do not wait on one another's max (the max is exact: any order gives the same value).
 float row_max(const float* x, std::size_t n) {
-    f32x4 m = simd::splat(-kInf);
+    f32x4 m = simd::splat(-kInf), m1 = m, m2 = m, m3 = m;
     std::size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        m = simd::max(m, simd::load(x + j));
+        m1 = simd::max(m1, simd::load(x + j + 4));
+        m2 = simd::max(m2, simd::load(x + j + 8));
+        m3 = simd::max(m3, simd::load(x + j + 12));
+    }
+    m = simd::max(simd::max(m, m1), simd::max(m2, m3));
     for (; j + 4 <= n; j += 4) m = simd::max(m, simd::load(x + j));
     float out = simd::hmax(m);
     for (; j < n; ++j) out = x[j] > out ? x[j] : out;
@@ -443,7 +451,8 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                     float* row = s.data() + e * kKeys;
                     const std::size_t visible = std::size_t(seen(e));
                     const float m = std::max(running_max[e], row_max(row, visible));
-                    alpha[e] = m == -kInf ? 0.0f : std::exp(running_max[e] - m);
+                    // The max unchanged (most blocks after the first few): alpha = e^0 = 1 without the call.
+                    alpha[e] = m == -kInf ? 0.0f : m == running_max[e] ? 1.0f : std::exp(running_max[e] - m);
                     if (m == -kInf) {
                         std::fill(row, row + visible, 0.0f);
                     } else {
