@@ -59,7 +59,7 @@ Packed pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed
 template <int R>
 void tile(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0, std::size_t p1,
           float* out, std::size_t ldo, std::size_t cols, bool accumulate) {
-    if (const TileKernel kernel = R == 4 ? external.tile4 : R == 1 ? external.tile1 : nullptr) {
+    if (const TileKernel kernel = R == 6 ? external.tile6 : R == 4 ? external.tile4 : R == 1 ? external.tile1 : nullptr) {
         if (cols == kPanel) return kernel(a, lda, ldp, panel, p0, p1, out, ldo, accumulate ? 1 : 0);
         float buffer[R * kPanel] = {};  // a partial panel: through a tile of 8 columns
         if (accumulate)
@@ -373,7 +373,8 @@ constexpr std::int64_t kKeys = 64;     // keys of a block (8 panels)
 template <int R, int V>
 void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t ldv, std::int64_t keys,
                   const float* alpha, float* out, std::size_t ldo) {
-    if (const WeightedSumKernel kernel = V != 2 ? nullptr : R == 4 ? external.weighted_sum_4x2
+    if (const WeightedSumKernel kernel = V != 2 ? nullptr : R == 6 ? external.weighted_sum_6x2
+                                                           : R == 4 ? external.weighted_sum_4x2
                                                            : R == 1 ? external.weighted_sum_1x2 : nullptr)
         return kernel(w, ldw, v, ldv, std::size_t(keys), alpha, out, ldo);
     f32x4 acc[R][V];
@@ -422,6 +423,7 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
     std::vector<float> running_max(kQueries), alpha(kQueries);
     std::vector<double> row_sum(kQueries);
     std::fill(out, out + n * d_v, 0.0f);
+    const bool six_rows = external.tile6 != nullptr && external.weighted_sum_6x2 != nullptr;
 
     for (std::int64_t i0 = 0; i0 < n; i0 += kQueries) {
         const std::int64_t rows = std::min(kQueries, n - i0);
@@ -467,11 +469,17 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                 weighted_rows<R>(s.data() + r * kKeys, kKeys, vb, d_v, seen(r + R - 1), alpha.data() + r, o + r * d_v);
             };
             // All of the tile's scores first, then its P.V: one block of k, then one of v, in cache at a time.
-            std::int64_t r = 0;
-            for (; r + 4 <= rows; r += 4) softmax_rows(std::integral_constant<int, 4>{}, r);
-            for (; r < rows; ++r) softmax_rows(std::integral_constant<int, 1>{}, r);
-            for (r = 0; r + 4 <= rows; r += 4) update_out(std::integral_constant<int, 4>{}, r);
-            for (; r < rows; ++r) update_out(std::integral_constant<int, 1>{}, r);
+            // With the 6-row kernels installed: groups of 6 rows while more than 8 are left (32 = 6 * 4 + 4 * 2),
+            // then of 4, then single rows; each row's arithmetic is the same in any group.
+            const auto by_groups = [&](const auto& step) {
+                std::int64_t r = 0;
+                if (six_rows)
+                    for (; rows - r > 8 || rows - r == 6 || rows - r == 7; r += 6) step(std::integral_constant<int, 6>{}, r);
+                for (; r + 4 <= rows; r += 4) step(std::integral_constant<int, 4>{}, r);
+                for (; r < rows; ++r) step(std::integral_constant<int, 1>{}, r);
+            };
+            by_groups(softmax_rows);
+            by_groups(update_out);
         };
 
         // Causal: the keys before the block's first query, which all its queries see, in plain blocks of
@@ -678,7 +686,7 @@ void set_micro_kernels(const MicroKernels& kernels) { external = kernels; }
 
 bool external_micro_kernels() {
     return external.tile4 != nullptr || external.tile1 != nullptr || external.weighted_sum_4x2 != nullptr ||
-           external.weighted_sum_1x2 != nullptr;
+           external.weighted_sum_1x2 != nullptr || external.tile6 != nullptr || external.weighted_sum_6x2 != nullptr;
 }
 
 }  // namespace posenc::kernels

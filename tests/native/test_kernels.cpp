@@ -481,6 +481,26 @@ TEST_CASE("installed micro-kernels (set_micro_kernels) run in the products and i
         kernels::attention_reference(q.data(), kk.data(), v.data(), len, d, d, 0.125f, causal, nullptr, o_ref.data());
         after_attention = std::max(after_attention, max_abs_difference(o, o_ref));
     }
+    // With the 6-row kernels too, attention takes its rows 6 at a time (32 = 6 * 4 + 4 * 2; the last block of 130
+    // queries, 2 rows, singly): each row's arithmetic is the same in any group, so the outputs are the same bit
+    // for bit, causal (the diagonal block's groups stop at their own last query) or not.
+    for (const bool causal : {false, true}) {
+        kernels::set_micro_kernels({fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>});
+        kernels::attention(q.data(), kk.data(), v.data(), len, d, d, 0.125f, causal, nullptr, o.data());
+        kernels::set_micro_kernels(
+            {fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>, fma_tile<6>, fma_weighted_sum<6>});
+        for (const std::int64_t rows : {len, std::int64_t(45), std::int64_t(7)}) {  // 45: 32 + 13 = 6 + 4 + 1 + 1 + 1
+            std::vector<float> six(std::size_t(rows * d)), four(std::size_t(rows * d));
+            kernels::attention(q.data(), kk.data(), v.data(), rows, d, d, 0.125f, causal, nullptr, six.data());
+            kernels::set_micro_kernels({fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>});
+            kernels::attention(q.data(), kk.data(), v.data(), rows, d, d, 0.125f, causal, nullptr, four.data());
+            kernels::set_micro_kernels(
+                {fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>, fma_tile<6>, fma_weighted_sum<6>});
+            INFO("rows " << rows << " causal " << causal);
+            CHECK(six == four);
+        }
+        kernels::set_micro_kernels({fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>});
+    }
     // Every row takes the same arithmetic: a's row 12 (a leftover row) copied to row 1 (a 4-row tile) gives
     // the same row of the product.
     auto a2 = a;
