@@ -169,12 +169,14 @@ private:
 /// O(n d), never n x n. causal: a block of queries [i0, i0 + 32) takes the keys
 /// before i0, which all its queries see, as plain blocks of 64 (no mask); then
 /// one block from the last multiple of 64 to its last query: 0 or 32 keys all
-/// see, then the 32 x 32 diagonal, where each group of 4 queries computes its
+/// see, then the 32 x 32 diagonal, where each group of 4 queries (6 with
+/// MicroKernels::tile6 installed) computes its
 /// scores (8-key tiles), bias, softmax and P.V only up to its last query's key
 /// (the entries a tile holds past a query's own key get weight 0); keys after
 /// the block's last query are never touched. bias may be null; a row whose
 /// every logit is -infinity (a bias can do that) gets 0. The weights e^(s - max) come from
-/// simd::exp_fast (within 2.0e-7 relative), the rescale factors from std::exp.
+/// simd::exp_fast (within 2.0e-7 relative), the rescale factors from std::exp (none
+/// when the max is unchanged). q is scaled and K packed into panels of 8 keys once per call.
 void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
                float scale, bool causal, const BiasTile* bias, float* out);
 
