@@ -59,7 +59,7 @@ Packed pack_panels(const float* b, std::size_t k, std::size_t n, bool transposed
 template <int R>
 void tile(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0, std::size_t p1,
           float* out, std::size_t ldo, std::size_t cols, bool accumulate) {
-    if (const TileKernel kernel = R == 4 ? external.tile4 : R == 1 ? external.tile1 : nullptr) {
+    if (const TileKernel kernel = R == 6 ? external.tile6 : R == 4 ? external.tile4 : R == 1 ? external.tile1 : nullptr) {
         if (cols == kPanel) return kernel(a, lda, ldp, panel, p0, p1, out, ldo, accumulate ? 1 : 0);
         float buffer[R * kPanel] = {};  // a partial panel: through a tile of 8 columns
         if (accumulate)
@@ -218,10 +218,18 @@ float max_abs(const float* a, std::size_t count) {
 
 namespace {
 
-/// The largest of x[0..n) (-infinity for n = 0).
+/// The largest of x[0..n) (-infinity for n = 0). Four running maxima over blocks of 16, so consecutive
+/// loads do not wait on one another's max (the max is exact: any order gives the same value).
 float row_max(const float* x, std::size_t n) {
-    f32x4 m = simd::splat(-kInf);
+    f32x4 m = simd::splat(-kInf), m1 = m, m2 = m, m3 = m;
     std::size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        m = simd::max(m, simd::load(x + j));
+        m1 = simd::max(m1, simd::load(x + j + 4));
+        m2 = simd::max(m2, simd::load(x + j + 8));
+        m3 = simd::max(m3, simd::load(x + j + 12));
+    }
+    m = simd::max(simd::max(m, m1), simd::max(m2, m3));
     for (; j + 4 <= n; j += 4) m = simd::max(m, simd::load(x + j));
     float out = simd::hmax(m);
     for (; j < n; ++j) out = x[j] > out ? x[j] : out;
@@ -229,8 +237,11 @@ float row_max(const float* x, std::size_t n) {
 }
 
 /// x[j] = e^(x[j] - shift) for j < n (flushed below 2^-126), returning their sum,
-/// accumulated in float lanes over blocks of 64 and in double across blocks.
+/// accumulated in float lanes over blocks of 64 and in double across blocks. Fast: with simd::exp_fast (the
+/// fused attention's), else simd::exp (softmax_rows's).
+template <bool Fast = false>
 double exp_shifted(float* x, std::size_t n, float shift) {
+    const auto exp = [](f32x4 v) { return Fast ? simd::exp_fast(v) : simd::exp(v); };
     const f32x4 s = simd::splat(shift);
     double total = 0.0;
     std::size_t j = 0;
@@ -238,14 +249,14 @@ double exp_shifted(float* x, std::size_t n, float shift) {
         const std::size_t end = std::min(n, j + 64);
         f32x4 sum = simd::splat(0.0f);
         for (; j + 4 <= end; j += 4) {
-            const f32x4 e = simd::exp(simd::sub(simd::load(x + j), s));
+            const f32x4 e = exp(simd::sub(simd::load(x + j), s));
             simd::store(x + j, e);
             sum = simd::add(sum, e);
         }
         if (j < end) {  // fewer than 4 left: pad with -infinity
             float lanes[4] = {-kInf, -kInf, -kInf, -kInf};
             std::copy(x + j, x + end, lanes);
-            const f32x4 e = simd::exp(simd::sub(simd::load(lanes), s));
+            const f32x4 e = exp(simd::sub(simd::load(lanes), s));
             simd::store(lanes, e);
             std::copy(lanes, lanes + (end - j), x + j);
             sum = simd::add(sum, e);
@@ -362,7 +373,8 @@ constexpr std::int64_t kKeys = 64;     // keys of a block (8 panels)
 template <int R, int V>
 void weighted_sum(const float* w, std::size_t ldw, const float* v, std::size_t ldv, std::int64_t keys,
                   const float* alpha, float* out, std::size_t ldo) {
-    if (const WeightedSumKernel kernel = V != 2 ? nullptr : R == 4 ? external.weighted_sum_4x2
+    if (const WeightedSumKernel kernel = V != 2 ? nullptr : R == 6 ? external.weighted_sum_6x2
+                                                           : R == 4 ? external.weighted_sum_4x2
                                                            : R == 1 ? external.weighted_sum_1x2 : nullptr)
         return kernel(w, ldw, v, ldv, std::size_t(keys), alpha, out, ldo);
     f32x4 acc[R][V];
@@ -411,6 +423,7 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
     std::vector<float> running_max(kQueries), alpha(kQueries);
     std::vector<double> row_sum(kQueries);
     std::fill(out, out + n * d_v, 0.0f);
+    const bool six_rows = external.tile6 != nullptr && external.weighted_sum_6x2 != nullptr;
 
     for (std::int64_t i0 = 0; i0 < n; i0 += kQueries) {
         const std::int64_t rows = std::min(kQueries, n - i0);
@@ -440,11 +453,12 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                     float* row = s.data() + e * kKeys;
                     const std::size_t visible = std::size_t(seen(e));
                     const float m = std::max(running_max[e], row_max(row, visible));
-                    alpha[e] = m == -kInf ? 0.0f : std::exp(running_max[e] - m);
+                    // The max unchanged (most blocks after the first few): alpha = e^0 = 1 without the call.
+                    alpha[e] = m == -kInf ? 0.0f : m == running_max[e] ? 1.0f : std::exp(running_max[e] - m);
                     if (m == -kInf) {
                         std::fill(row, row + visible, 0.0f);
                     } else {
-                        row_sum[e] = row_sum[e] * double(alpha[e]) + exp_shifted(row, visible, m);
+                        row_sum[e] = row_sum[e] * double(alpha[e]) + exp_shifted<true>(row, visible, m);
                     }
                     std::fill(row + visible, row + used, 0.0f);
                     running_max[e] = m;
@@ -455,11 +469,17 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                 weighted_rows<R>(s.data() + r * kKeys, kKeys, vb, d_v, seen(r + R - 1), alpha.data() + r, o + r * d_v);
             };
             // All of the tile's scores first, then its P.V: one block of k, then one of v, in cache at a time.
-            std::int64_t r = 0;
-            for (; r + 4 <= rows; r += 4) softmax_rows(std::integral_constant<int, 4>{}, r);
-            for (; r < rows; ++r) softmax_rows(std::integral_constant<int, 1>{}, r);
-            for (r = 0; r + 4 <= rows; r += 4) update_out(std::integral_constant<int, 4>{}, r);
-            for (; r < rows; ++r) update_out(std::integral_constant<int, 1>{}, r);
+            // With the 6-row kernels installed: groups of 6 rows while more than 8 are left (32 = 6 * 4 + 4 * 2),
+            // then of 4, then single rows; each row's arithmetic is the same in any group.
+            const auto by_groups = [&](const auto& step) {
+                std::int64_t r = 0;
+                if (six_rows)
+                    for (; rows - r > 8 || rows - r == 6 || rows - r == 7; r += 6) step(std::integral_constant<int, 6>{}, r);
+                for (; r + 4 <= rows; r += 4) step(std::integral_constant<int, 4>{}, r);
+                for (; r < rows; ++r) step(std::integral_constant<int, 1>{}, r);
+            };
+            by_groups(softmax_rows);
+            by_groups(update_out);
         };
 
         // Causal: the keys before the block's first query, which all its queries see, in plain blocks of
@@ -666,7 +686,7 @@ void set_micro_kernels(const MicroKernels& kernels) { external = kernels; }
 
 bool external_micro_kernels() {
     return external.tile4 != nullptr || external.tile1 != nullptr || external.weighted_sum_4x2 != nullptr ||
-           external.weighted_sum_1x2 != nullptr;
+           external.weighted_sum_1x2 != nullptr || external.tile6 != nullptr || external.weighted_sum_6x2 != nullptr;
 }
 
 }  // namespace posenc::kernels

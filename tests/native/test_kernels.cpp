@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -153,6 +155,61 @@ TEST_CASE("simd::exp is within 2 ulp of e^x and flushes what would be subnormal"
     CHECK(lanes[1] == 0.0f);
     CHECK(lanes[2] == 1.0f);
     CHECK(lanes[3] == Approx(std::exp(-1.0)).epsilon(3e-7));
+}
+
+TEST_CASE("simd::exp_fast is within 2.0e-7 of e^x over the softmax's inputs and flushes what would be subnormal", "[kernels]") {
+    // The bound simd::exp_fast states: 2.0e-7 relative (1.7 ulp of float32) for x in [-87.33, 88.37]. Swept here: every 61st
+    // float from -0 down to -87.33 (the softmax's inputs, x = a logit minus its row's max; 18 million of them, in 4
+    // lanes at once), every float near 0 and near the flush point, then x > 0 more sparsely; each against std::exp in
+    // double.
+    const auto bits = [](float x) { std::uint32_t b; std::memcpy(&b, &x, sizeof b); return b; };
+    const auto value = [](std::uint32_t b) { float x; std::memcpy(&x, &b, sizeof x); return x; };
+    double worst = 0;
+    float worst_at = 0;
+    std::size_t checked = 0;
+    const auto check_lanes = [&](const float (&x)[4]) {
+        float lanes[4];
+        simd::store(lanes, simd::exp_fast(simd::load(x)));
+        for (int i = 0; i < 4; ++i) {
+            const double exact = std::exp(double(x[i]));
+            const double relative = std::abs(double(lanes[i]) - exact) / exact;
+            if (relative > worst) worst = relative, worst_at = x[i];
+            ++checked;
+        }
+    };
+    const auto sweep = [&](std::uint32_t from, std::uint32_t to, std::uint32_t step) {  // bit patterns from..to
+        for (std::uint32_t b = from; b <= to; b += 4 * step) {
+            float x[4];
+            for (std::uint32_t i = 0; i < 4; ++i) x[i] = value(std::min(to, b + i * step));
+            check_lanes(x);
+            if (to - b < 4 * step) break;
+        }
+    };
+    const std::uint32_t lowest = bits(-87.33f);
+    sweep(bits(-0.0f), lowest, 61);                      // x in [-87.33, 0], every 61st float
+    sweep(bits(-0.0f), bits(-0.0f) + 100000, 1);          // every float in [-1.4e-40, 0] (e^x = 1 - tiny)
+    sweep(bits(-1e-3f), bits(-1e-3f) + 100000, 1);        // every float just below -1e-3
+    sweep(bits(-0.35f), bits(-0.35f) + 100000, 1);        // about -ln(2) / 2: the reduction's k changes
+    sweep(lowest - 100000, lowest, 1);                    // every float just above the flush point
+    sweep(bits(0.0f), bits(88.37f), 997);                 // x > 0 (no softmax input; the bound holds there too)
+    INFO("worst relative error " << worst << " at x = " << worst_at << " over " << checked << " inputs");
+    CHECK(checked > 18000000);
+    CHECK(worst < 2.0e-7);
+    CHECK(worst > 1.0e-7);  // a real polynomial's error, not an exact copy of std::exp: the sweep sees it
+
+    float lanes[4];
+    const float inputs[4] = {-87.34f, -std::numeric_limits<float>::infinity(), 0.0f, -1.0f};
+    simd::store(lanes, simd::exp_fast(simd::load(inputs)));
+    CHECK(lanes[0] == 0.0f);  // e^-87.34 = 1.17e-38 is below 2^-126 = 1.18e-38: flushed
+    CHECK(lanes[1] == 0.0f);
+    CHECK(lanes[2] == 1.0f);  // exactly: the softmax's largest weight is e^0
+    CHECK(lanes[3] == Approx(std::exp(-1.0)).epsilon(2e-7));
+    const float flushed[4] = {-88.0f, -100.0f, -1e30f, -87.331f};
+    simd::store(lanes, simd::exp_fast(simd::load(flushed)));
+    for (const float e : lanes) CHECK(e == 0.0f);
+    simd::store(lanes, simd::exp_fast(simd::splat(-87.33f)));  // the last input kept: 2^-126 * e^0.0065, a normal float
+    CHECK(lanes[0] >= std::numeric_limits<float>::min());
+    CHECK(std::abs(lanes[0] - std::exp(double(-87.33f))) < 2e-7 * std::exp(double(-87.33f)));
 }
 
 TEST_CASE("softmax_rows matches the scalar reference; -inf and subnormal weights become 0", "[kernels]") {
@@ -423,6 +480,26 @@ TEST_CASE("installed micro-kernels (set_micro_kernels) run in the products and i
         kernels::attention(q.data(), kk.data(), v.data(), len, d, d, 0.125f, causal, nullptr, o.data());
         kernels::attention_reference(q.data(), kk.data(), v.data(), len, d, d, 0.125f, causal, nullptr, o_ref.data());
         after_attention = std::max(after_attention, max_abs_difference(o, o_ref));
+    }
+    // With the 6-row kernels too, attention takes its rows 6 at a time (32 = 6 * 4 + 4 * 2; the last block of 130
+    // queries, 2 rows, singly): each row's arithmetic is the same in any group, so the outputs are the same bit
+    // for bit, causal (the diagonal block's groups stop at their own last query) or not.
+    for (const bool causal : {false, true}) {
+        kernels::set_micro_kernels({fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>});
+        kernels::attention(q.data(), kk.data(), v.data(), len, d, d, 0.125f, causal, nullptr, o.data());
+        kernels::set_micro_kernels(
+            {fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>, fma_tile<6>, fma_weighted_sum<6>});
+        for (const std::int64_t rows : {len, std::int64_t(45), std::int64_t(7)}) {  // 45: 32 + 13 = 6 + 4 + 1 + 1 + 1
+            std::vector<float> six(std::size_t(rows * d)), four(std::size_t(rows * d));
+            kernels::attention(q.data(), kk.data(), v.data(), rows, d, d, 0.125f, causal, nullptr, six.data());
+            kernels::set_micro_kernels({fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>});
+            kernels::attention(q.data(), kk.data(), v.data(), rows, d, d, 0.125f, causal, nullptr, four.data());
+            kernels::set_micro_kernels(
+                {fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>, fma_tile<6>, fma_weighted_sum<6>});
+            INFO("rows " << rows << " causal " << causal);
+            CHECK(six == four);
+        }
+        kernels::set_micro_kernels({fma_tile<4>, fma_tile<1>, fma_weighted_sum<4>, fma_weighted_sum<1>});
     }
     // Every row takes the same arithmetic: a's row 12 (a leftover row) copied to row 1 (a 4-row tile) gives
     // the same row of the product.

@@ -169,11 +169,14 @@ private:
 /// O(n d), never n x n. causal: a block of queries [i0, i0 + 32) takes the keys
 /// before i0, which all its queries see, as plain blocks of 64 (no mask); then
 /// one block from the last multiple of 64 to its last query: 0 or 32 keys all
-/// see, then the 32 x 32 diagonal, where each group of 4 queries computes its
+/// see, then the 32 x 32 diagonal, where each group of 4 queries (6 with
+/// MicroKernels::tile6 installed) computes its
 /// scores (8-key tiles), bias, softmax and P.V only up to its last query's key
 /// (the entries a tile holds past a query's own key get weight 0); keys after
 /// the block's last query are never touched. bias may be null; a row whose
-/// every logit is -infinity (a bias can do that) gets 0.
+/// every logit is -infinity (a bias can do that) gets 0. The weights e^(s - max) come from
+/// simd::exp_fast (within 2.0e-7 relative), the rescale factors from std::exp (none
+/// when the max is unchanged). q is scaled and K packed into panels of 8 keys once per call.
 void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
                float scale, bool causal, const BiasTile* bias, float* out);
 
@@ -244,14 +247,14 @@ const char* backend();
 // sums are rounded once per term instead of twice: results differ from the C++ path's (and from the
 // references) in the last bits, within the same error bounds; they are no longer bit for bit.
 
-/// tile<R> of kernels.cpp (R = 4 or 1 rows): out[r, 0..8) (=, or += when accumulate != 0)
+/// tile<R> of kernels.cpp (R = 6, 4 or 1 rows): out[r, 0..8) (=, or += when accumulate != 0)
 /// sum_{p0 <= p < p1} a[r * lda + p * ldp] * panel[p * 8 + 0..8) for the rows r < R, in order p.
 /// Strides in floats. Used by matmul, matmul_bt, the two accumulating products and attention's scores (a partial
 /// panel's tile goes through a buffer of 8 columns).
 using TileKernel = void (*)(const float* a, std::size_t lda, std::size_t ldp, const float* panel, std::size_t p0,
                             std::size_t p1, float* out, std::size_t ldo, int accumulate);
 
-/// weighted_sum<R, 2> of kernels.cpp (R = 4 or 1 rows), attention's P.V update: out[r, 0..8) = alpha[r] *
+/// weighted_sum<R, 2> of kernels.cpp (R = 6, 4 or 1 rows), attention's P.V update: out[r, 0..8) = alpha[r] *
 /// out[r, 0..8) + sum_{p < keys} w[r * ldw + p] * v[p * ldv + 0..8) for the rows r < R, in order p. Strides in floats.
 using WeightedSumKernel = void (*)(const float* w, std::size_t ldw, const float* v, std::size_t ldv,
                                    std::size_t keys, const float* alpha, float* out, std::size_t ldo);
@@ -259,9 +262,14 @@ using WeightedSumKernel = void (*)(const float* w, std::size_t ldw, const float*
 /// The installable kernels. Install all four or none: with the 1-row ones, every entry of a product (and every
 /// row of attention's output) takes the same arithmetic whatever its row, so equal rows stay equal and permuted
 /// rows give exactly permuted results (the page's word-order view shows that difference as 0).
+/// tile6 and weighted_sum_6x2 (optional, both or neither, and only beside the four): the same contracts for 6 rows,
+/// 12 accumulators (the relaxed path's register-filling tile). With them, attention takes its rows 6 at a time
+/// (a block of 32 queries: 4 groups of 6, then 2 of 4); the products keep their 4-row tiles.
 struct MicroKernels {
     TileKernel tile4 = nullptr, tile1 = nullptr;
     WeightedSumKernel weighted_sum_4x2 = nullptr, weighted_sum_1x2 = nullptr;
+    TileKernel tile6 = nullptr;
+    WeightedSumKernel weighted_sum_6x2 = nullptr;
 };
 
 /// Installs the kernels every later product and attention call uses (a null one: the C++ kernel). Not
