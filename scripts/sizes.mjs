@@ -103,7 +103,13 @@ const { FAMILIES, ENCODING } = await import(path.join(root, 'web/src/families/in
 // Every view: the shared ones (views/index.js) and each family's own, by the family's list (the file ./<id>.js).
 const VIEW_IDS = [...new Set(Object.values(FAMILIES).flatMap((f) => f.views))];
 const VIEW_MODULES = Object.fromEntries(VIEW_IDS.map((id) => [id, SHARED_VIEW_MODULES[id] ?? `src/views/${id}.js`]));
-const { TRAINING_VIEWS } = await import(path.join(root, 'web/src/engine/modules.js'));
+const { TRAINING_VIEWS, needsFullModule } = await import(path.join(root, 'web/src/engine/modules.js'));
+const { headNeeds } = await import(path.join(root, 'web/src/families/heads.js'));
+const { parse } = await import(path.join(root, 'web/src/state.js'));
+const { loadView } = await import(path.join(root, 'web/src/views/index.js'));
+/** What each view of TRAINING_VIEWS asks the engine for (its module's needs). */
+const TRAINING_NEEDS = Object.fromEntries(await Promise.all(TRAINING_VIEWS.filter((id) => VIEW_IDS.includes(id))
+  .map(async (id) => [id, (await loadView(id)).needs])));
 const missing = [...VIEW_IDS.filter((id) => !VIEW_MODULES[id]), ...Object.keys(FAMILIES).filter((n) => !FAMILY_MODULES[n])];
 if (missing.length) throw new Error(`sizes: no module found for ${missing.join(', ')}`);
 
@@ -115,16 +121,40 @@ const familyOf = (id) => (FAMILIES[ENCODING.default].views.includes(id) ? ENCODI
 const LAZY = ['src/formulas.js', 'src/lib/katex.js', 'src/describe.js', 'src/families/trained.js'];
 
 /**
+ * The worker's chunk of family `family`'s shipped trained head (families/heads.js loads web/generated/heads/<family>.js
+ * on demand: a chunk named after the family, which holds the script's trained_by line), or null.
+ */
+function headChunk(family) {
+  const pattern = new RegExp(`^${family}-[\\w-]{8}\\.js$`);
+  const found = fs.readdirSync(path.join(dist, 'assets')).filter((f) => pattern.test(f))
+    .find((f) => fs.readFileSync(path.join(dist, 'assets', f), 'utf8').includes('trainedHead on posenc.wasm'));
+  return found ? `assets/${found}` : null;
+}
+
+/** Whether view `id` of `family`, at the family's defaults, draws its first figure with the full module; else the
+ * shipped heads it reads (families/heads.js), their chunks. */
+function firstModule(id, family) {
+  if (!TRAINING_VIEWS.includes(id)) return { full: false, heads: [] };
+  const params = { encoding: family, ...parse(FAMILIES[family].parameters, {}).params };
+  const needs = TRAINING_NEEDS[id];
+  const heads = headNeeds(family, params, needs).map(headChunk);
+  return { full: needsFullModule(family, params, needs) || heads.includes(null), heads };
+}
+
+/**
  * {before, after}: the files before the first figure, and every file once the lazy ones came. A view of
- * TRAINING_VIEWS (engine/modules.js: its first request trains at the family's defaults, or calls the model lab's
- * functions) draws its first figure with the full module, which the engine then loads alone (with its glue), on a
- * page of that one view; the playground draws such views after its first figure (session.js).
+ * TRAINING_VIEWS (engine/modules.js) whose first request trains at the family's defaults, or calls the model lab's
+ * functions, draws its first figure with the full module, which the engine then loads alone (with its glue), on a
+ * page of that one view; one whose trained head ships (the attention lab's, families/heads.js) with the view module
+ * and the head's chunk. The playground draws such views after its first figure (session.js).
  */
 function page(entry, family, views) {
   const before = closure(entry);
   closure(FAMILY_MODULES[family], before);
   for (const id of views) closure(VIEW_MODULES[id], before);
-  if (views.length === 1 && TRAINING_VIEWS.includes(views[0])) {
+  const first = views.length === 1 ? firstModule(views[0], family) : { full: false, heads: [] };
+  for (const file of first.heads) if (file) before.add(file);
+  if (first.full) {
     before.add(FULL_WASM);
     if (FULL_GLUE) before.add(FULL_GLUE);
   } else {

@@ -23,7 +23,7 @@
 //
 // Two modules are linked from this file (CMakeLists.txt): posenc.wasm with every
 // binding, and posenc-view.wasm (POSENC_VIEW_MODULE defined) without the ones
-// under #ifndef POSENC_VIEW_MODULE (the trainer, the model lab's, tokenIds,
+// under #ifndef POSENC_VIEW_MODULE (the trainer, the model lab's,
 // attentionForward), whose core code the LTO link then drops.
 #include <emscripten/bind.h>
 #include <emscripten/em_js.h>
@@ -922,7 +922,6 @@ val embed_tokens(val words, val d_model, val seed) {
     });
 }
 
-#ifndef POSENC_VIEW_MODULE  // the attention lab's trained head only
 /// tokenIds(text, vocab): {tokens: string[], ids: Int32Array(tokens.length)}, each token's id among vocab
 /// (posenc::attention::token_id: the trained head's reading of a word).
 val token_ids(val words, val vocab) {
@@ -935,7 +934,6 @@ val token_ids(val words, val vocab) {
         return Record().value("tokens", strings(tokens)).i32("ids", ids).value();
     });
 }
-#endif  // POSENC_VIEW_MODULE
 
 #ifndef POSENC_VIEW_MODULE  // the page reads web/generated/describe.json; its JS API reads limits()
 /// describe(): the families, their keys, rope's scaling types and the limits (posenc::describe).
@@ -1009,12 +1007,13 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_attention", &attention);
     function("posenc_cope", &cope);
     function("posenc_embedTokens", &embed_tokens);
+    function("posenc_tokenIds", &token_ids);  // the trained head's reading: a shipped head draws on the view module
     function("posenc_limits", &limits);
     function("posenc_version", &version);
     function("posenc_heapBytesInUse", &heap_bytes_in_use);
     function("posenc_setMicroKernels", &set_micro_kernels);
 #ifndef POSENC_VIEW_MODULE
-    // posenc.wasm only: the trainer, the model lab's, the trained head's reading, attentionForward and describe.
+    // posenc.wasm only: the trainer, the model lab's, attentionForward and describe.
     // Absent from posenc-view.wasm (post.js throws code 'unavailable' for them; the engine then loads posenc.wasm).
     function("posenc_ropeStacks", &rope_stacks);
     function("posenc_attentionTemperature", &attention_temperature);
@@ -1028,7 +1027,6 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_trainerFinish", &trainer_finish);
     function("posenc_trainerFree", &trainer_free);
     function("posenc_trainerLosses", &trainer_losses);
-    function("posenc_tokenIds", &token_ids);
     function("posenc_describe", &describe);
 #endif
 }

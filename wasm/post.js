@@ -545,7 +545,7 @@
 
   /**
    * The Error of a function this module was linked without (posenc-view.wasm has no trainer, model-lab functions,
-   * tokenIds, attentionForward or describe; CMakeLists.txt): .code 'unavailable', .param the function's name.
+   * attentionForward or describe; CMakeLists.txt): .code 'unavailable', .param the function's name.
    */
   function unavailable(name) {
     return apiError(Error, `posenc: ${name} is not in this module (posenc-view.wasm); load posenc.wasm for it`, 'unavailable',

@@ -12,7 +12,12 @@ test('a page of one view starts on posenc-view.wasm, or lets its first request p
   assert.equal(startingModule('ablation'), 'auto');
   assert.equal(startingModule('no such view'), 'view');
   assert.equal(startingModule(null), 'view');
-  // The untrained head computes on the view module.
+  // The untrained head computes on the view module, and so does a trained head on the task whose heads ship
+  // (families/heads.js; whether its spec is the shipped one, the server checks); another task trains, on posenc.wasm.
   assert.equal(needsFullModule('sinusoidal', { trained_head: false }, ['attention']), false);
-  assert.equal(needsFullModule('sinusoidal', { trained_head: true }, ['attention']), true);
+  assert.equal(needsFullModule('sinusoidal', { trained_head: true, trained_task: 'copy' }, ['attention']), false);
+  assert.equal(needsFullModule('sinusoidal', { trained_head: true }, ['attention']), false);
+  assert.equal(needsFullModule('sinusoidal', { trained_head: true, trained_task: 'induction' }, ['attention']), true);
+  assert.equal(needsFullModule('sinusoidal', { trained_head: true, trained_task: 'induction' }, ['table']), false);
+  assert.equal(needsFullModule('experiment', {}, ['table']), true);
 });

@@ -18,10 +18,10 @@ const full = await loadPosenc('full');
 
 /** The API functions only posenc.wasm has (wasm/bindings.cpp, under #ifndef POSENC_VIEW_MODULE). */
 const FULL_ONLY = ['ropeStacks', 'attentionTemperature', 'mropePairAxes', 'mropePositions', 'attentionForward', 'train',
-  'trainerStart', 'trainerStep', 'trainerEvaluate', 'trainerFinish', 'tokenIds', 'describe'];
+  'trainerStart', 'trainerStep', 'trainerEvaluate', 'trainerFinish', 'describe'];
 /** The API functions both have. */
 const BOTH = ['positionTable', 'positionFrequencies', 'ropeInvFreq', 'applyRope', 'decay', 'alibiSlopes', 'alibiBias', 't5Bucket',
-  'attentionBias', 'debertaRelativePosition', 'positionSimilarity', 'attention', 'cope', 'embedTokens', 'version'];
+  'attentionBias', 'debertaRelativePosition', 'positionSimilarity', 'attention', 'cope', 'embedTokens', 'tokenIds', 'version'];
 
 test('posenc-view.wasm registers the views\' functions and not the trainer\'s or the model lab\'s; posenc.wasm all of them', () => {
   for (const name of BOTH) {
@@ -43,7 +43,7 @@ test('a function the view module lacks throws code "unavailable" naming it, befo
   const request = { task: 'copy', encoding: { type: 'rope', head_dim: 8 }, layers: 1, d_model: 8, vocab: 6, train_length: 8, steps: 2 };
   const calls = [['train', () => view.train(request)], ['trainer', () => view.trainer(request)],
     ['ropeStacks', () => view.ropeStacks({ type: 'rope' }, 16)], ['mropePairAxes', () => view.mropePairAxes([1, 1, 2], false)],
-    ['tokenIds', () => view.tokenIds('the cat', 16)], ['attentionTemperature', () => view.attentionTemperature(8192, 0.1, 100)],
+    ['attentionTemperature', () => view.attentionTemperature(8192, 0.1, 100)],
     // an argument that would be refused: the module's lack is said first
     ['mropePositions', () => view.mropePositions(-1, 1, 1, 1)]];
   for (const [name, call] of calls) {
@@ -65,13 +65,13 @@ test('every field of every core family at its defaults computes on the view modu
   const onFull = createCalls(full);
   let fields = 0;
   for (const type of Object.keys(CORE_FAMILIES)) {
-    // The attention lab's trained head trains (posenc.wasm: needsFullModule names it); its untrained head is the view module's.
+    // The attention lab's untrained head here; its trained head (a shipped one) in tests/wasm/heads.test.mjs.
     const params = { ...defaultsOf(type), trained_head: false };
     await loadTrained(trainedNeeds(type, params, []));  // its own trained set, which its fields read
     const needs = Object.keys(CORE_FAMILIES[type].fields(onView, params));
     await loadTrained(trainedNeeds(type, params, needs));
     assert.equal(needsFullModule(type, params, needs), false, type);
-    assert.equal(needsFullModule(type, { ...params, trained_head: true }, needs), needs.includes('attention'), type);
+    assert.equal(needsFullModule(type, { ...params, trained_head: true, trained_task: 'induction' }, needs), needs.includes('attention'), type);
     for (const need of needs) {
       let a, b;
       try {
@@ -174,14 +174,14 @@ test('a server started with module "full" loads posenc.wasm only', async () => {
 });
 
 test('a server started with module "auto" loads nothing until its first request, then the module that request needs', async () => {
-  // The attention lab's trained head (the embeds' attention and ablation views at their defaults): posenc.wasm alone.
+  // The attention lab's head trained on a task whose heads do not ship (families/heads.js): posenc.wasm alone.
   const trained = startServer({ module: 'auto' });
   await new Promise((resolve) => setTimeout(resolve, 10));
   assert.deepEqual(trained.loaded, []);
   assert.equal(trained.messages.length, 0);
   trained.serve({ op: 'priority', key: 'x', priority: 1 });  // not a request for a module
   assert.deepEqual(trained.loaded, []);
-  const params = { ...defaultsOf('sinusoidal'), trained_head: true, text: 'the cat sat' };
+  const params = { ...defaultsOf('sinusoidal'), trained_head: true, trained_task: 'induction', text: 'the cat sat' };
   trained.serve({ id: 1, op: 'view', key: 'a', family: 'sinusoidal', params, needs: ['attention'] });
   const answer = await trained.reply(1);
   assert.equal(answer.error, undefined);

@@ -9,6 +9,8 @@ import { badParam } from '../errors.js';
 import { seededRandom } from '../lib/random.js';
 import { tracking } from '../lib/reads.js';
 import { CACHE_BYTES, memoizeJobStored, memoizeStored, resultStore } from './cache.js';
+import { shippedHead } from '../families/heads.js';
+import { TRAINED_HEAD_FIELDS } from './modules.js';
 
 /** The seeds engine.trainedHead tries, in turn, for a head that learns its task. */
 const HEAD_SEEDS = 4;
@@ -237,13 +239,17 @@ export function createCalls(pe, { corpus = null, spawnArm = null } = {}) {
      * d_model 32, vocabulary 16), sized for sentences up to 128 tokens. A head this small can stall in a poor optimum
      * at one seed (RoPE on copy: accuracy 0.56-0.59 at 3 of seeds 0-7, however long it trains, 1.00 at the others), so
      * seeds 0, 1, ... up to HEAD_SEEDS are tried in turn: the first head that reaches 0.9 at L_train (a stalled one stays
-     * near 0.56; ALiBi's heads learn to 0.89-0.95), else the best. A head takes about 125 ms in Node.
+     * near 0.56; ALiBi's heads learn to 0.89-0.95), else the best. A head takes about 125 ms in Node. The head of each
+     * family at its defaults ships (families/heads.js, trained by this call at build time): where spec and task are a
+     * loaded shipped head's, it is returned as it is, and nothing trains (posenc-view.wasm has no trainer).
      * @returns {{vocab: number, d_model: number, E: Float32Array, embeddingScale: number, layer: {Wq, Wk, Wv: Float32Array,
      *   encoding: object}, accuracy: number, seed: number}}  E [vocab, d_model] (the model reads embeddingScale E: the
      *   core's params.embedding_scale) and W [d_model, d_model] row-major; encoding the layer's
      *   spec with its trained parameters; accuracy at L_train; seed the one it trained at
      */
     trainedHead: memoize((spec, task) => {
+      const shipped = shippedHead(spec, task);
+      if (shipped) return shipped;
       const vocab = 16;
       let best = null;
       for (let seed = 0; seed < HEAD_SEEDS && !(best?.accuracy >= 0.9); seed++) {
@@ -373,4 +379,34 @@ export function computeFields(calls, name, params, needs) {
     error.reads = [...reads];
     throw error;
   }
+}
+
+/**
+ * The trained head a view request would ask for (calls.trainedHead's arguments), found without computing anything:
+ * the request's trained-head fields (modules.js TRAINED_HEAD_FIELDS) run on calls that only record trainedHead's
+ * arguments and stop there. The server asks it to know, before it computes, whether a shipped head answers the
+ * request (families/heads.js) or posenc.wasm must train one.
+ * @param {string} name  the family (families/compute.js; its fields loaded)
+ * @param {object} params
+ * @param {string[]} needs
+ * @returns {{spec: object, task: string} | null}  null when no field asks for a head, or a field calls anything else first
+ */
+export function askedHead(name, params, needs) {
+  const stop = new Error('askedHead: stopped at the first call');
+  let asked = null;
+  const recording = new Proxy({}, {
+    get: (target, method) => (...args) => {
+      if (method === 'trainedHead') asked = { spec: args[0], task: args[1] };
+      throw stop;
+    },
+  });
+  for (const need of needs.filter((n) => TRAINED_HEAD_FIELDS.includes(n))) {
+    try {
+      computeFields(recording, name, params, [need]);
+    } catch {
+      // stopped (or the request's own error, which computing it will say)
+    }
+    if (asked) return asked;
+  }
+  return null;
 }

@@ -2,10 +2,11 @@
 // time, yielding between them so a newer request for the same view can replace a queued older one, and runs a job a
 // slice at a time; it runs in the worker (engine/worker.js), or on the page itself where no worker can start. What
 // it computes with is createCalls's (calls.js).
-import { computeFields, createCalls } from './calls.js';
+import { askedHead, computeFields, createCalls } from './calls.js';
 import { CACHE_BYTES } from './cache.js';
 import { loadCompute, trainedNeeds } from '../families/compute.js';
 import { loadTrained } from '../families/trained.js';
+import { headNeeds, loadHeads, shippedHead } from '../families/heads.js';
 import { attachPreviews } from '../lib/box-average.js';
 import { detach } from './detach.js';
 import { needsFullModule } from './modules.js';
@@ -73,7 +74,8 @@ function isJob(value) {
  *   bytes of wasm memory kept between requests (default 128 MiB); ms of a job between two progress messages (default 30;
  *   0: after every yield); createCalls's corpus and spawnArm; the module to start with (default 'view'; 'full' for a
  *   page whose first request needs posenc.wasm, see needsFullModule: one .wasm download, not two; 'auto': the first
- *   view request's or call's, loaded when it arrives: 'full' for a view request needsFullModule names, else 'view')
+ *   view request's or call's, loaded when it arrives: 'full' for a view request needsFullModule names or whose trained
+ *   head does not ship, else 'view')
  * @returns {(message: object) => void} the function to hand each request to
  */
 export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null, module = 'view' } = {}) {
@@ -178,6 +180,28 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     }
   }
 
+  /**
+   * Whether a request needs posenc.wasm from the start: a view request needsFullModule names, or one whose trained head
+   * does not ship (askedHead finds the head it would train; families/heads.js has the shipped ones). A request this
+   * misses still gets the full module, later: the view module's 'unavailable' error (answer below).
+   */
+  async function needsFull(request) {
+    if (request.op !== 'view') return false;
+    const { family, params = {}, needs = [] } = request;
+    if (needsFullModule(family, params, needs)) return true;
+    const heads = headNeeds(family, params, needs);
+    if (heads.length === 0) return false;
+    try {
+      await loadCompute(family);
+      await loadTrained(trainedNeeds(family, params, needs), { initial: wantsInitial(params) });
+      await loadHeads(heads);
+      const asked = askedHead(family, params, needs);
+      return !asked || !shippedHead(asked.spec, asked.task);
+    } catch {
+      return true;  // what cannot be loaded here fails as the request's own error, on whichever module
+    }
+  }
+
   /** Replaces the view module's instance by posenc.wasm's, with fresh caches; throws (the view module kept) if it cannot load. */
   async function loadFull() {
     let module;
@@ -194,7 +218,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   }
 
   async function answer(request) {
-    if (kind === 'view' && !failure && request.op === 'view' && needsFullModule(request.family, request.params, request.needs ?? [])) {
+    if (kind === 'view' && !failure && await needsFull(request)) {
       try {
         await loadFull();
       } catch (error) {
@@ -226,6 +250,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
         await loadCompute(request.family);
         await loadTrained(trainedNeeds(request.family, request.params ?? {}, request.needs ?? []),
           { initial: wantsInitial(request.params ?? {}) });
+        await loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));  // a shipped trained head
         const computed = computeFields(calls, request.family, request.params, request.needs);
         reads = computed.reads;
         const data = computed.data;
@@ -291,9 +316,9 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
 
   return (request) => {
     if (choose && (request.op === 'view' || request.op === 'call')) {
-      kind = request.op === 'view' && needsFullModule(request.family, request.params, request.needs ?? []) ? 'full' : 'view';
-      choose();
+      const pick = choose;
       choose = null;
+      pick(needsFull(request).then((full) => { kind = full ? 'full' : 'view'; }));
     }
     if (request.op === 'priority') {
       for (const queued of queue) if (queued.key === request.key) queued.priority = request.priority;

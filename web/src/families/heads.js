@@ -1,0 +1,106 @@
+// The attention lab's trained heads, shipped: for each core family, the head engine/calls.js trainedHead trains at the
+// family's defaults (labs/attention-lab.js: its spec at the page's defaults, the default task), trained at build time by
+// scripts/heads.mjs (npm run build:wasm) with the same call and written to web/generated/heads/<family>.js, a module
+// of its own per family. With it the trained-head views (attention, ablation, word order, FoX's gates) draw their first
+// figure on posenc-view.wasm, without training: posenc.wasm (the trainer) is fetched only when the reader asks for a
+// head that does not ship (another task, another spec). The engine loads a family's head before it computes
+// (engine/server.js, as it loads the trained sets), and calls.js trainedHead takes it where spec and task match.
+import { TRAINED_HEAD_FIELDS } from '../engine/modules.js';
+
+/** Family `family`'s shipped head module (the bundler splits each into a file of its own). */
+const load = (family) => import(`../../generated/heads/${family}.js`);
+
+const loaded = new Map();  // family -> {key, head} (null: none ships)
+
+/**
+ * A value's JSON with every object's keys sorted: a spec's identity whatever order its keys were set in.
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function canonicalJson(value) {
+  return JSON.stringify(value, (key, v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v)
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
+/** The key a head is shipped and found under: its spec and task. */
+const keyOf = (spec, task) => canonicalJson({ spec, task });
+
+/**
+ * The families whose head a view request of `family` reads: [family] when the attention lab's trained head is on and
+ * `needs` has one of its fields (modules.js TRAINED_HEAD_FIELDS), else [].
+ * @param {string} family
+ * @param {object} params
+ * @param {string[]} needs
+ * @returns {string[]}
+ */
+export function headNeeds(family, params, needs) {
+  return params?.trained_head === true && needs.some((n) => TRAINED_HEAD_FIELDS.includes(n)) ? [family] : [];
+}
+
+/**
+ * Loads the shipped heads of `families` (a family without one, or whose file fails to load, is remembered as none:
+ * its head is trained).
+ * @param {string[]} families
+ * @returns {Promise<void>}
+ */
+export async function loadHeads(families) {
+  await Promise.all(families.filter((f) => !loaded.has(f)).map((family) => load(family).then(
+    (m) => { loaded.set(family, { key: keyOf(m.default.spec, m.default.task), head: decodeHead(m.default.head) }); },
+    () => { loaded.set(family, null); })));
+}
+
+/**
+ * The shipped head trained with `spec` on `task`, if a loaded family ships it (loadHeads first); else null.
+ * @param {object} spec  the spec trainedHead trains (the family's, without a shipped set's tensors)
+ * @param {string} task  'copy', 'induction' or 'first_marker'
+ * @returns {ReturnType<import('../engine/calls.js').createCalls>['trainedHead'] | null}  the head as trainedHead returns it
+ */
+export function shippedHead(spec, task) {
+  const key = keyOf(spec, task);
+  for (const entry of loaded.values()) if (entry?.key === key) return entry.head;
+  return null;
+}
+
+// The head's weights are Float32Arrays: each is written as the base64 of its little-endian bytes (E and W, 14 KB,
+// in 19 KB of text, not the 40-60 KB their decimal digits would take), exactly, and read back to the same values.
+
+/** A Float32Array (or an array of numbers, rounded to float32) as base64 of its little-endian bytes. */
+export function float32ToBase64(values) {
+  const view = new DataView(new ArrayBuffer(values.length * 4));
+  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
+  const bytes = new Uint8Array(view.buffer);
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+/** base64 of little-endian float32 bytes, read back: a Float32Array. */
+export function base64ToFloat32(text) {
+  const binary = atob(text);
+  const view = new DataView(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
+  return Float32Array.from({ length: binary.length / 4 }, (_, i) => view.getFloat32(i * 4, true));
+}
+
+/**
+ * A trained head (trainedHead's result) as it ships: its Float32Arrays (E, Wq, Wk, Wv) as {f32: base64}; the rest as it
+ * is (its encoding's trained parameters are the core's JSON numbers already, the shortest decimals of their float32
+ * values, kept so that the head read back is the one trained).
+ * @param {object} head
+ * @returns {object}  JSON-ready
+ */
+export function encodeHead(head) {
+  const out = (v) => (ArrayBuffer.isView(v) ? { f32: float32ToBase64(v) }
+    : v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, out(x)])) : v);
+  return out(head);
+}
+
+/** encodeHead's inverse: the head as trainedHead returns it. */
+export function decodeHead(stored) {
+  const back = (v) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    if (typeof v.f32 === 'string') return base64ToFloat32(v.f32);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, back(x)]));
+  };
+  return back(stored);
+}
