@@ -148,11 +148,11 @@ test('the example post on another origin, under its own strict policy: the ifram
   }
   assert.equal(await page.$eval('#markup-view', (v) => v.shadowRoot.querySelectorAll('img').length), 0);
   assert.match(await page.$eval('#markup-view', (v) => v.shadowRoot.querySelector('.figure').textContent), /img/, 'the tokens, as text');
-  // The components' engine runs in a worker (its blob: stub is allowed), and fetches each .wasm once, cross-origin:
-  // posenc-view.wasm, and posenc.wasm for the sentence's trained head (engine/server.js createServer).
+  // The components' engine runs in a worker (its blob: stub is allowed), and fetches posenc-view.wasm once,
+  // cross-origin, and not posenc.wasm: the sentence's trained head is the shipped one (families/heads.js).
   assert.ok(!notes.some((n) => /computing on the page's thread/.test(n)), notes.join('\n'));
   const wasm = site.requests.filter((r) => r.path.endsWith('.wasm') && r.origin === blog.origin).map((r) => r.path.replace(/^.*\/|-[\w-]{8}\.wasm$/g, ''));
-  assert.deepEqual(wasm.sort(), ['posenc', 'posenc-view']);
+  assert.deepEqual(wasm.sort(), ['posenc-view']);
   const frame = page.frames().find((f) => f.url().includes('embed.html'));
   await frame.waitForSelector('body[data-ready=true]', { timeout: 30000 });
   await formulasTypeset(frame);

@@ -155,6 +155,27 @@ test('embed.html preloads posenc-view.wasm with its HTML, and that one download 
   await page.close();
 });
 
+test('an embedded attention map draws its family\'s shipped trained head with posenc-view.wasm alone; another task trains on posenc.wasm', async () => {
+  const page = await browser.newPage();
+  const wasmFetched = () => site.requests.filter((r) => r.path.endsWith('.wasm')).map((r) => r.path.replace(/^.*\/|-[\w-]{8}\.wasm$/g, ''));
+  // At the family's defaults the head ships (families/heads.js): no training, no posenc.wasm.
+  site.requests.length = 0;
+  await page.goto(`${site.url}embed.html?view=attention&encoding=rope`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.waitForSelector('.figure canvas');
+  assert.match(await page.textContent('.trained-note'), /trained on copy at 32 tokens \(400 steps, seed \d; accuracy (0\.9\d|1\.00) there\)/);
+  assert.deepEqual(wasmFetched(), ['posenc-view']);
+  assert.deepEqual(page.problems, []);
+  // The induction task's head does not ship: the engine starts on posenc.wasm, trains it, and draws it.
+  site.requests.length = 0;
+  await page.goto(`${site.url}embed.html?view=attention&encoding=rope&trained_task=induction`);
+  await page.waitForSelector('body[data-ready=true]');
+  await page.waitForSelector('.trained-note');
+  assert.match(await page.textContent('.trained-note'), /trained on induction at 32 tokens \(400 steps, seed \d; accuracy \d\.\d\d there\)/);
+  assert.ok(wasmFetched().includes('posenc'), wasmFetched().join(', '));
+  await page.close();
+});
+
 test('embed.html with an unknown view or a bad value says so in place', async () => {
   const page = await browser.newPage();
   await page.goto(`${site.url}embed.html?view=nope`);
