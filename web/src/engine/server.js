@@ -39,6 +39,7 @@ function isJob(value) {
  *   {op: 'cancel', key}                           drops the queued requests of that key ({id, superseded: true})
  *                                                 and stops its running job ({id, cancelled: true})
  *   {op: 'priority', key, priority}               changes the priority of the queued requests of that key
+ *   {op: 'heads', families}                       starts loading those families' shipped trained heads (families/heads.js)
  * A 'view' request replaces any queued request with the same key, in its place. Requests are
  * answered in order, the lower `priority` first (the page gives 0 to views in sight).
  *
@@ -315,6 +316,13 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   }
 
   return (request) => {
+    // A shipped trained head's file is fetched as its request arrives (or as the page says it will: {op: 'heads'}),
+    // beside the .wasm, not once the module is ready.
+    if (request.op === 'heads') {
+      loadHeads(request.families);
+      return;
+    }
+    if (request.op === 'view') loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));
     if (choose && (request.op === 'view' || request.op === 'call')) {
       const pick = choose;
       choose = null;

@@ -11,6 +11,7 @@ import { TRAINED_HEAD_FIELDS } from '../engine/modules.js';
 const load = (family) => import(`../../generated/heads/${family}.js`);
 
 const loaded = new Map();  // family -> {key, head} (null: none ships)
+const loading = new Map();  // family -> the promise of its load under way (or done)
 
 /**
  * A value's JSON with every object's keys sorted: a spec's identity whatever order its keys were set in.
@@ -39,14 +40,20 @@ export function headNeeds(family, params, needs) {
 
 /**
  * Loads the shipped heads of `families` (a family without one, or whose file fails to load, is remembered as none:
- * its head is trained).
+ * its head is trained), each once: a second call while one is under way waits for the same download (the server starts
+ * it as a request arrives, before its module is ready).
  * @param {string[]} families
  * @returns {Promise<void>}
  */
 export async function loadHeads(families) {
-  await Promise.all(families.filter((f) => !loaded.has(f)).map((family) => load(family).then(
-    (m) => { loaded.set(family, { key: keyOf(m.default.spec, m.default.task), head: decodeHead(m.default.head) }); },
-    () => { loaded.set(family, null); })));
+  for (const family of families) {
+    if (!loading.has(family)) {
+      loading.set(family, load(family).then(
+        (m) => { loaded.set(family, { key: keyOf(m.default.spec, m.default.task), head: decodeHead(m.default.head) }); },
+        () => { loaded.set(family, null); }));
+    }
+  }
+  await Promise.all(families.map((family) => loading.get(family)));
 }
 
 /**
