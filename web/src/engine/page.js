@@ -30,7 +30,7 @@ import { previewLimits } from '../lib/box-average.js';
  *   prioritise(key: string, priority: number): void,
  *   call(method: string, ...args): Promise<any>,
  *   cancel(key: string): void,
- *   expectHead(family: string): void,
+ *   expect(family: string, o?: {weights?: string, head?: boolean}): void,
  *   mode: 'worker' | 'main thread',
  *   module: 'view' | 'full',
  *   restarts: number,
@@ -49,8 +49,10 @@ import { previewLimits } from '../lib/box-average.js';
  *   module: the wasm module answering: posenc-view.wasm until a request needs posenc.wasm's trainer or model-lab
  *     functions (engine/server.js createServer);
  *   cancel: drops the queued requests of a key ({superseded: true}) and stops its running job ({cancelled: true});
- *   expectHead: starts downloading family's shipped trained head (families/heads.js) in the engine, before the view
- *     that reads it asks (a page of one trained-head view knows its family before its view's module has loaded);
+ *   expect: starts downloading, in the engine, what a view of `family` will read, before the view asks (a page of one
+ *     view knows its family before its view's module has loaded): the family's trained set (families/trained.js) unless
+ *     weights (the control's raw value, absent for its default) says random, and with head its shipped trained head
+ *     (families/heads.js);
  *   restarts: how many times the engine replaced its wasm instance after a request grew its
  *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer) or may have broken it,
  *     or replaced its worker after it died (a fresh worker gets the requests the old one had, once).
@@ -117,8 +119,8 @@ export function createEngine({ module = 'view' } = {}) {
     cancel(key) {
       send({ op: 'cancel', key });
     },
-    expectHead(family) {
-      send({ op: 'heads', families: [family] });
+    expect(family, { weights, head = false } = {}) {
+      send({ op: 'expect', family, weights, head });
     },
   };
 

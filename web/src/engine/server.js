@@ -5,7 +5,7 @@
 import { askedHead, computeFields, createCalls } from './calls.js';
 import { CACHE_BYTES } from './cache.js';
 import { loadCompute, trainedNeeds } from '../families/compute.js';
-import { loadTrained } from '../families/trained.js';
+import { TRAINED_TYPES, WEIGHTS, loadTrained } from '../families/trained.js';
 import { headNeeds, loadHeads, shippedHead } from '../families/heads.js';
 import { attachPreviews } from '../lib/box-average.js';
 import { detach } from './detach.js';
@@ -39,7 +39,9 @@ function isJob(value) {
  *   {op: 'cancel', key}                           drops the queued requests of that key ({id, superseded: true})
  *                                                 and stops its running job ({id, cancelled: true})
  *   {op: 'priority', key, priority}               changes the priority of the queued requests of that key
- *   {op: 'heads', families}                       starts loading those families' shipped trained heads (families/heads.js)
+ *   {op: 'expect', family, weights?, head?}       starts loading what a request of that family will read: its trained
+ *                                                 set (families/trained.js: weights 'trained' or 'initial', the
+ *                                                 default) and, head true, its shipped trained head (families/heads.js)
  * A 'view' request replaces any queued request with the same key, in its place. Requests are
  * answered in order, the lower `priority` first (the page gives 0 to views in sight).
  *
@@ -316,10 +318,12 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   }
 
   return (request) => {
-    // A shipped trained head's file is fetched as its request arrives (or as the page says it will: {op: 'heads'}),
-    // beside the .wasm, not once the module is ready.
-    if (request.op === 'heads') {
-      loadHeads(request.families);
+    // A family's trained set and a shipped trained head are fetched as the page says a view will read them ({op:
+    // 'expect'}) or as the request arrives, beside the .wasm, not once the module is ready.
+    if (request.op === 'expect') {
+      const { family, weights = WEIGHTS.default, head = false } = request;
+      if (TRAINED_TYPES.includes(family)) loadTrained(trainedNeeds(family, { weights }, [])).catch(() => {});
+      if (head) loadHeads([family]);
       return;
     }
     if (request.op === 'view') loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));

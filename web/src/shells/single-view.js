@@ -38,10 +38,12 @@ export async function mountSingleView(root, { engine, entries, site, anyCase = f
   // on a phone network its imports are three request levels (issue 40).
   const encoding = get('encoding');
   if (FAMILY_NAMES.includes(encoding)) loadFamily(encoding).catch(() => {});
-  // A trained-head view's shipped head (families/heads.js) downloads in the engine now, beside the view's module, not
-  // once the view asks: one request level fewer before the attention map.
-  if (FAMILY_NAMES.includes(encoding) && startingModule(viewId) === 'auto' && get('trained_head') !== 'false'
-    && (get('trained_task') ?? SHIPPED_HEAD_TASK) === SHIPPED_HEAD_TASK) engine.expectHead?.(encoding);
+  // What the engine reads for the view's first request, its family's trained set and a trained-head view's shipped head,
+  // downloads in the engine now, beside the view's module, not once the view asks: a request level fewer.
+  if (FAMILY_NAMES.includes(encoding)) {
+    engine.expect?.(encoding, { weights: get('weights'), head: startingModule(viewId) === 'auto' && get('trained_head') !== 'false'
+      && (get('trained_task') ?? SHIPPED_HEAD_TASK) === SHIPPED_HEAD_TASK });
+  }
   // The controls' module only when asked for them (an embed without controls draws without it), fetched beside the view's.
   const controlsModule = get('controls') === '1' ? import('../controls.js') : null;
   controlsModule?.catch(() => {});  // said where it is awaited (an unknown view returns before)
