@@ -9,8 +9,23 @@
 // lib/katex.js), and the page's inherited styles stop at :host (views.css).
 import { sharedEngine } from '../engine/page.js';
 import { startingModule } from '../engine/modules.js';
-import { mountSingleView } from './single-view.js';
 import css from '../../views.css?inline';
+
+// The views' code (single-view.js and what it imports: several request levels) is imported on demand, so this script
+// and the engine's few modules are all that load before the engine starts: its worker and its .wasm download beside
+// the views' code, not after it (issue 40). The element is defined at once all the same.
+let views = null;
+const loadViews = () => {
+  views ??= import('./single-view.js');
+  return views;
+};
+// The components already in the page (a module script runs once the document is parsed): the engine starts now, on the
+// module the first one's view says (engine/modules.js startingModule), and the views' code is fetched.
+const first = document.querySelector('posenc-view');
+if (first) {
+  sharedEngine({ module: startingModule(first.getAttribute('view')) });
+  loadViews().catch(() => {});  // said where it is awaited (#render)
+}
 
 // Where index.html is: next to this script once built, one folder up in the sources.
 const SITE = new URL(import.meta.env.DEV ? '../../' : './', import.meta.url);
@@ -79,7 +94,9 @@ class PosencView extends HTMLElement {
     const inPlace = this.#mounted?.update(entries);
     if (inPlace) { await inPlace; return; }
     this.#mounted?.destroy();
-    const mounted = await mountSingleView(this.root, { engine: sharedEngine({ module: startingModule(this.getAttribute('view')) }), entries, site: SITE, anyCase: true });
+    const engine = sharedEngine({ module: startingModule(this.getAttribute('view')) });
+    const { mountSingleView } = await loadViews();
+    const mounted = await mountSingleView(this.root, { engine, entries, site: SITE, anyCase: true });
     if (mine !== this.#generation) { mounted.destroy(); return; }
     this.#mounted = mounted;
   }
