@@ -422,6 +422,7 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
     std::vector<float> s(std::size_t(kQueries * kKeys));  // scores, then weights, of one tile
     std::vector<float> running_max(kQueries), alpha(kQueries);
     std::vector<double> row_sum(kQueries);
+    std::vector<float> block_sum(kQueries);  // the installed softmax step's sums of one block
     std::fill(out, out + n * d_v, 0.0f);
     const bool six_rows = external.tile6 != nullptr && external.weighted_sum_6x2 != nullptr;
 
@@ -436,6 +437,8 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
         // lead = i0 - j0 being the keys before the block's first query.
         const auto block = [&](std::int64_t j0, std::int64_t cols, std::int64_t lead) {
             const auto seen = [&](std::int64_t r) { return lead < 0 ? cols : lead + r + 1; };
+            // Every row of the block sees all its keys: the installed softmax step, if any, takes them.
+            const bool external_softmax = external.softmax_rows != nullptr && lead < 0 && cols % 8 == 0;
             const float* vb = v + j0 * d_v;
             // Rows [r, r + R), over the keys its last row sees (`used`): scores (tiles wholly after that row's
             // query are never computed), bias, online softmax (the few entries computed past a row's own query
@@ -449,6 +452,13 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                     tile<R>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
                             sr + jp * kPanel, kKeys, kPanel, false);
                 if (bias) bias->add(i0 + r, R, j0, used, sr, kKeys);
+                if (external_softmax) {
+                    external.softmax_rows(sr, kKeys, R, std::size_t(cols), running_max.data() + r, alpha.data() + r,
+                                          block_sum.data() + r);
+                    for (std::int64_t e = r; e < r + R; ++e)
+                        row_sum[e] = row_sum[e] * double(alpha[e]) + double(block_sum[e]);
+                    return;
+                }
                 for (std::int64_t e = r; e < r + R; ++e) {  // new running max, rescale factor, weights, sums
                     float* row = s.data() + e * kKeys;
                     const std::size_t visible = std::size_t(seen(e));
@@ -686,7 +696,8 @@ void set_micro_kernels(const MicroKernels& kernels) { external = kernels; }
 
 bool external_micro_kernels() {
     return external.tile4 != nullptr || external.tile1 != nullptr || external.weighted_sum_4x2 != nullptr ||
-           external.weighted_sum_1x2 != nullptr || external.tile6 != nullptr || external.weighted_sum_6x2 != nullptr;
+           external.weighted_sum_1x2 != nullptr || external.tile6 != nullptr || external.weighted_sum_6x2 != nullptr ||
+           external.softmax_rows != nullptr;
 }
 
 }  // namespace posenc::kernels

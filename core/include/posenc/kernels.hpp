@@ -259,17 +259,29 @@ using TileKernel = void (*)(const float* a, std::size_t lda, std::size_t ldp, co
 using WeightedSumKernel = void (*)(const float* w, std::size_t ldw, const float* v, std::size_t ldv,
                                    std::size_t keys, const float* alpha, float* out, std::size_t ldo);
 
+/// Attention's online-softmax step (relaxed-kernels.wat's softmaxRows) for `rows` rows of a block of scores that every
+/// query of the block sees, cols a multiple of 8: for each row r, m = max(running_max[r], max_c s[r * lds + c]);
+/// s[r * lds + c] becomes e^(s - m) (+0 below e^-87.33), alpha[r] = e^(running_max[r] - m) (1 when m is unchanged),
+/// sums[r] = the float sum of the row's weights, running_max[r] = m; a row and running max of only -infinity give
+/// weights, alpha and sum 0. The exp is within 2.0e-7 relative of e^x (as simd::exp_fast). Strides in floats.
+using SoftmaxKernel = void (*)(float* s, std::size_t lds, std::size_t rows, std::size_t cols, float* running_max,
+                               float* alpha, float* sums);
+
 /// The installable kernels. Install all four or none: with the 1-row ones, every entry of a product (and every
 /// row of attention's output) takes the same arithmetic whatever its row, so equal rows stay equal and permuted
 /// rows give exactly permuted results (the page's word-order view shows that difference as 0).
 /// tile6 and weighted_sum_6x2 (optional, both or neither, and only beside the four): the same contracts for 6 rows,
 /// 12 accumulators (the relaxed path's register-filling tile). With them, attention takes its rows 6 at a time
 /// (a block of 32 queries: 4 groups of 6, then 2 of 4); the products keep their 4-row tiles.
+/// softmax_rows (optional): attention's softmax step for the blocks of keys every query of the block sees (all
+/// but a causal head's diagonal blocks, whose rows see different keys and keep the C++ code), when their width is a
+/// multiple of 8; the rows of a block all take it or all do not.
 struct MicroKernels {
     TileKernel tile4 = nullptr, tile1 = nullptr;
     WeightedSumKernel weighted_sum_4x2 = nullptr, weighted_sum_1x2 = nullptr;
     TileKernel tile6 = nullptr;
     WeightedSumKernel weighted_sum_6x2 = nullptr;
+    SoftmaxKernel softmax_rows = nullptr;
 };
 
 /// Installs the kernels every later product and attention call uses (a null one: the C++ kernel). Not
