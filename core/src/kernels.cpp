@@ -128,7 +128,11 @@ void multiply_panels(const float* a, std::size_t lda, std::size_t ldp, const flo
             tile<R>(a + i * lda, lda, ldp, packed + jp * k * kPanel, p0, p1, out + i * n + jp * kPanel, n,
                     std::min(kPanel, n - jp * kPanel), accumulate);
     };
+    // With the 6-row tile installed (the relaxed path): groups of 6 rows while more than 8 are left, as attention
+    // takes its rows (every entry's sum is the same fused one in any group), then of 4, then single rows.
     std::size_t i = 0;
+    if (external.tile6 != nullptr)
+        for (; m - i > 8 || m - i == 6 || m - i == 7; i += 6) rows(std::integral_constant<int, 6>{}, i);
     for (; i + 4 <= m; i += 4) rows(std::integral_constant<int, 4>{}, i);
     for (; i < m; ++i) rows(std::integral_constant<int, 1>{}, i);
 }
