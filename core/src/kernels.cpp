@@ -683,7 +683,15 @@ std::size_t first_nonfinite(const float* x, std::size_t n) {
     for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t end = std::min(n, start + kBlock);
         std::size_t i = start;
-        f32x4 acc = zero;
+        // Four running sums, so that the adds do not wait on one another (one chain is bound by the add's latency).
+        f32x4 acc = zero, acc1 = zero, acc2 = zero, acc3 = zero;
+        for (; i + 16 <= end; i += 16) {
+            acc = simd::add(acc, simd::mul(simd::load(x + i), zero));
+            acc1 = simd::add(acc1, simd::mul(simd::load(x + i + 4), zero));
+            acc2 = simd::add(acc2, simd::mul(simd::load(x + i + 8), zero));
+            acc3 = simd::add(acc3, simd::mul(simd::load(x + i + 12), zero));
+        }
+        acc = simd::add(simd::add(acc, acc1), simd::add(acc2, acc3));
         for (; i + 4 <= end; i += 4) acc = simd::add(acc, simd::mul(simd::load(x + i), zero));
         float tail = 0.0f;
         for (; i < end; ++i) tail += x[i] * 0.0f;

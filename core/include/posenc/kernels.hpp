@@ -229,8 +229,9 @@ void rotate_reference(float* x, std::int64_t n, std::int64_t head_dim, bool inte
 void sinusoid_table(float* out, std::int64_t n, std::size_t half, bool interleaved, const double* inv_freq,
                     std::int64_t offset);
 
-/// The index of the first item of x [n] that is NaN or infinite, or n when every item is finite: x * 0 summed
-/// 4 lanes at a time over blocks of 256 (NaN once any item is not finite), then only that block scanned one by one.
+/// The index of the first item of x [n] that is NaN or infinite, or n when every item is finite: x * 0 summed in
+/// four running sums of 4 lanes over blocks of 256 (NaN once any item is not finite), then only that block scanned
+/// one by one.
 /// What the JS API checks every float32 input array with, before the core reads it (so a NaN is named where it is).
 std::size_t first_nonfinite(const float* x, std::size_t n);
 
