@@ -164,7 +164,7 @@ private:
 /// out [n, d_v] = softmax(q k^T * scale + b, causal mask) v, with q, k [n, d] and
 /// v [n, d_v] row-major, in one pass over blocks of keys (FlashAttention's online
 /// softmax, Dao et al. 2022, Algorithm 1, on one core): for each block of 32
-/// queries and 64 keys, the scores tile, its running max and sum, and the
+/// queries and 64 keys (36 and 72 with MicroKernels::tile6 installed), the scores tile, its running max and sum, and the
 /// weighted sum of v, rescaled when the max grows. Memory beyond the inputs is
 /// O(n d), never n x n. causal: a block of queries [i0, i0 + 32) takes the keys
 /// before i0, which all its queries see, as plain blocks of 64 (no mask); then
@@ -176,7 +176,8 @@ private:
 /// the block's last query are never touched. bias may be null; a row whose
 /// every logit is -infinity (a bias can do that) gets 0. The weights e^(s - max) come from
 /// simd::exp_fast (within 2.0e-7 relative), the rescale factors from std::exp (none
-/// when the max is unchanged). q is scaled and K packed into panels of 8 keys once per call.
+/// when the max is unchanged); with MicroKernels::softmax_rows installed, both from its exp (within 2.0e-7)
+/// for the blocks every query of the block sees. q is scaled and K packed into panels of 8 keys once per call.
 void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
                float scale, bool causal, const BiasTile* bias, float* out);
 
@@ -273,7 +274,7 @@ using SoftmaxKernel = void (*)(float* s, std::size_t lds, std::size_t rows, std:
 /// rows give exactly permuted results (the page's word-order view shows that difference as 0).
 /// tile6 and weighted_sum_6x2 (optional, both or neither, and only beside the four): the same contracts for 6 rows,
 /// 12 accumulators (the relaxed path's register-filling tile). With them, attention takes its rows 6 at a time
-/// (a block of 32 queries: 4 groups of 6, then 2 of 4); the products keep their 4-row tiles.
+/// (in blocks of 36 queries: 6 groups of 6); the products take their rows 6 at a time too.
 /// softmax_rows (optional): attention's softmax step for the blocks of keys every query of the block sees (all
 /// but a causal head's diagonal blocks, whose rows see different keys and keep the C++ code), when their width is a
 /// multiple of 8; the rows of a block all take it or all do not.
