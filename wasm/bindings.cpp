@@ -961,13 +961,13 @@ std::string version() {
 #endif
 }
 
-/// setMicroKernels(tile4, tile1, weightedSum4x2, weightedSum1x2, tile6, weightedSum6x2): installs the micro-kernels
-/// at those indices of the module's function table (0: the C++ kernel; tile6 and weightedSum6x2: 0 for none) with
+/// setMicroKernels(tile4, tile1, weightedSum4x2, weightedSum1x2, tile6, weightedSum6x2, softmaxRows): installs the
+/// micro-kernels at those indices of the module's function table (0: the C++ kernel; the last three: 0 for none) with
 /// posenc::kernels::set_micro_kernels. Called by wasm/post.js only (useKernels), with the table slots it filled with
-/// wasm/relaxed-kernels.wat's functions; each must have the type of kernels::TileKernel / WeightedSumKernel (a
-/// call_indirect checks it).
+/// wasm/relaxed-kernels.wat's functions; each must have the type of kernels::TileKernel / WeightedSumKernel /
+/// SoftmaxKernel (a call_indirect checks it).
 void set_micro_kernels(double tile4, double tile1, double weighted_sum_4x2, double weighted_sum_1x2, double tile6,
-                       double weighted_sum_6x2) {
+                       double weighted_sum_6x2, double softmax_rows) {
     // In wasm32 a function pointer is its index in the table.
     using posenc::kernels::TileKernel;
     using posenc::kernels::WeightedSumKernel;
@@ -978,6 +978,7 @@ void set_micro_kernels(double tile4, double tile1, double weighted_sum_4x2, doub
     kernels.weighted_sum_1x2 = reinterpret_cast<WeightedSumKernel>(static_cast<std::uintptr_t>(weighted_sum_1x2));
     kernels.tile6 = reinterpret_cast<TileKernel>(static_cast<std::uintptr_t>(tile6));
     kernels.weighted_sum_6x2 = reinterpret_cast<WeightedSumKernel>(static_cast<std::uintptr_t>(weighted_sum_6x2));
+    kernels.softmax_rows = reinterpret_cast<posenc::kernels::SoftmaxKernel>(static_cast<std::uintptr_t>(softmax_rows));
     posenc::kernels::set_micro_kernels(kernels);
 }
 

@@ -709,7 +709,7 @@
   // call_indirect from C++ then calls them directly, wasm to wasm) and installed.
   const KERNEL_PATHS = ['relaxed-simd', 'simd128'];
   /** The names of wasm/relaxed-kernels.wat's functions, in setMicroKernels's order. */
-  const RELAXED_KERNELS = ['tile4', 'tile1', 'weightedSum4x2', 'weightedSum1x2', 'tile6', 'weightedSum6x2'];
+  const RELAXED_KERNELS = ['tile4', 'tile1', 'weightedSum4x2', 'weightedSum1x2', 'tile6', 'weightedSum6x2', 'softmaxRows'];
   /** The table slots of the relaxed kernels (RELAXED_KERNELS's order), or null where the engine has no relaxed SIMD. */
   let relaxedSlots = null;
   let kernelsNow = 'simd128';

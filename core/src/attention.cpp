@@ -60,17 +60,15 @@ struct Range {
 
     /// q, k or v [rows, cols] made from the inputs: every entry finite.
     void projection(const float* a, std::size_t count, const char* what) const {
-        for (std::size_t i = 0; i < count; ++i)
-            if (!std::isfinite(a[i]))
-                refuse(std::string("inputs whose projections stay within float32 (3.4e38); here the ") + what +
-                       " x W overflow");
+        if (kernels::first_nonfinite(a, count) != count)
+            refuse(std::string("inputs whose projections stay within float32 (3.4e38); here the ") + what + " x W overflow");
     }
     void projection(const Matrix& a, const char* what) const { projection(a.data(), a.size(), what); }
 
     /// The head's output [count]: finite when the checks above passed (a last guard).
     void output(const float* a, std::size_t count) const {
-        for (std::size_t i = 0; i < count; ++i)
-            if (!std::isfinite(a[i])) refuse("inputs for which the head's output stays within float32 (3.4e38)");
+        if (kernels::first_nonfinite(a, count) != count)
+            refuse("inputs for which the head's output stays within float32 (3.4e38)");
     }
 
     /// The logits q_i . k_j * scale of q [n, d], k [m, d]: |logit| <= scale * sum_c max|q_c| max|k_c| must

@@ -128,7 +128,11 @@ void multiply_panels(const float* a, std::size_t lda, std::size_t ldp, const flo
             tile<R>(a + i * lda, lda, ldp, packed + jp * k * kPanel, p0, p1, out + i * n + jp * kPanel, n,
                     std::min(kPanel, n - jp * kPanel), accumulate);
     };
+    // With the 6-row tile installed (the relaxed path): groups of 6 rows while more than 8 are left, as attention
+    // takes its rows (every entry's sum is the same fused one in any group), then of 4, then single rows.
     std::size_t i = 0;
+    if (external.tile6 != nullptr)
+        for (; m - i > 8 || m - i == 6 || m - i == 7; i += 6) rows(std::integral_constant<int, 6>{}, i);
     for (; i + 4 <= m; i += 4) rows(std::integral_constant<int, 4>{}, i);
     for (; i < m; ++i) rows(std::integral_constant<int, 1>{}, i);
 }
@@ -367,6 +371,9 @@ namespace {
 
 constexpr std::int64_t kQueries = 32;  // rows of a block of queries
 constexpr std::int64_t kKeys = 64;     // keys of a block (8 panels)
+// With the 6-row kernels installed: blocks of 36 queries (6 groups of 6, no 4-row group) and 72 keys (9 panels).
+constexpr std::int64_t kQueries6 = 36;
+constexpr std::int64_t kKeys6 = 72;
 
 /// out[r, c..c+8*V) = alpha[r] * out[r, ...] + sum_{p < keys} w[r, p] * v[p, c..]
 /// for R rows: the P.V update of the fused kernel (R x 4V accumulators).
@@ -419,14 +426,17 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
     std::vector<float> qs(std::size_t(n) * dd);
     for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = q[e] * scale;
     const Packed keys = pack_panels(k, dd, std::size_t(n), true);
-    std::vector<float> s(std::size_t(kQueries * kKeys));  // scores, then weights, of one tile
-    std::vector<float> running_max(kQueries), alpha(kQueries);
-    std::vector<double> row_sum(kQueries);
-    std::fill(out, out + n * d_v, 0.0f);
     const bool six_rows = external.tile6 != nullptr && external.weighted_sum_6x2 != nullptr;
+    // A block's queries and keys: 32 and 64, or 36 and 72 with the 6-row kernels.
+    const std::int64_t queries = six_rows ? kQueries6 : kQueries, width = six_rows ? kKeys6 : kKeys;
+    std::vector<float> s(std::size_t(queries * width));  // scores, then weights, of one tile
+    std::vector<float> running_max(queries), alpha(queries);
+    std::vector<double> row_sum(queries);
+    std::vector<float> block_sum(queries);  // the installed softmax step's sums of one block
+    std::fill(out, out + n * d_v, 0.0f);
 
-    for (std::int64_t i0 = 0; i0 < n; i0 += kQueries) {
-        const std::int64_t rows = std::min(kQueries, n - i0);
+    for (std::int64_t i0 = 0; i0 < n; i0 += queries) {
+        const std::int64_t rows = std::min(queries, n - i0);
         std::fill(running_max.begin(), running_max.end(), -kInf);
         std::fill(row_sum.begin(), row_sum.end(), 0.0);
         float* o = out + i0 * d_v;
@@ -436,6 +446,8 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
         // lead = i0 - j0 being the keys before the block's first query.
         const auto block = [&](std::int64_t j0, std::int64_t cols, std::int64_t lead) {
             const auto seen = [&](std::int64_t r) { return lead < 0 ? cols : lead + r + 1; };
+            // Every row of the block sees all its keys: the installed softmax step, if any, takes them.
+            const bool external_softmax = external.softmax_rows != nullptr && lead < 0 && cols % 8 == 0;
             const float* vb = v + j0 * d_v;
             // Rows [r, r + R), over the keys its last row sees (`used`): scores (tiles wholly after that row's
             // query are never computed), bias, online softmax (the few entries computed past a row's own query
@@ -443,14 +455,21 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
             const auto softmax_rows = [&](auto height, std::int64_t r) {
                 constexpr int R = decltype(height)::value;
                 const std::int64_t used = seen(r + R - 1);
-                float* sr = s.data() + r * kKeys;
+                float* sr = s.data() + r * width;
                 const std::size_t panels = std::size_t((used + 7) / 8);
                 for (std::size_t jp = 0; jp < panels; ++jp)
                     tile<R>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
-                            sr + jp * kPanel, kKeys, kPanel, false);
-                if (bias) bias->add(i0 + r, R, j0, used, sr, kKeys);
+                            sr + jp * kPanel, width, kPanel, false);
+                if (bias) bias->add(i0 + r, R, j0, used, sr, width);
+                if (external_softmax) {
+                    external.softmax_rows(sr, width, R, std::size_t(cols), running_max.data() + r, alpha.data() + r,
+                                          block_sum.data() + r);
+                    for (std::int64_t e = r; e < r + R; ++e)
+                        row_sum[e] = row_sum[e] * double(alpha[e]) + double(block_sum[e]);
+                    return;
+                }
                 for (std::int64_t e = r; e < r + R; ++e) {  // new running max, rescale factor, weights, sums
-                    float* row = s.data() + e * kKeys;
+                    float* row = s.data() + e * width;
                     const std::size_t visible = std::size_t(seen(e));
                     const float m = std::max(running_max[e], row_max(row, visible));
                     // The max unchanged (most blocks after the first few): alpha = e^0 = 1 without the call.
@@ -466,11 +485,12 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
             };
             const auto update_out = [&](auto height, std::int64_t r) {
                 constexpr int R = decltype(height)::value;
-                weighted_rows<R>(s.data() + r * kKeys, kKeys, vb, d_v, seen(r + R - 1), alpha.data() + r, o + r * d_v);
+                weighted_rows<R>(s.data() + r * width, width, vb, d_v, seen(r + R - 1), alpha.data() + r, o + r * d_v);
             };
             // All of the tile's scores first, then its P.V: one block of k, then one of v, in cache at a time.
-            // With the 6-row kernels installed: groups of 6 rows while more than 8 are left (32 = 6 * 4 + 4 * 2),
-            // then of 4, then single rows; each row's arithmetic is the same in any group.
+            // With the 6-row kernels installed: groups of 6 rows while more than 8 are left (a block's 36 rows: 6 groups
+            // of 6; the last block's, e.g. 20 = 6 * 2 + 4 * 2), then of 4, then single rows; each row's arithmetic is
+            // the same in any group.
             const auto by_groups = [&](const auto& step) {
                 std::int64_t r = 0;
                 if (six_rows)
@@ -483,11 +503,12 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
         };
 
         // Causal: the keys before the block's first query, which all its queries see, in plain blocks of
-        // 64; then one block from there to the last query (the diagonal 32 x 32, after 0 or 32 keys all
-        // see: i0 is a multiple of 32). Not causal: every key, in blocks of 64.
+        // `width` (64); then one block from there to the last query (the diagonal 32 x 32, after 0 or 32 keys all
+        // see: i0 is a multiple of 32; with 36 and 72, the diagonal 36 x 36 after 0 or 36). Not causal: every key,
+        // in blocks of `width`.
         const std::int64_t seen_by_all = causal ? i0 : n;
         std::int64_t j0 = 0;
-        for (; j0 + kKeys <= seen_by_all; j0 += kKeys) block(j0, kKeys, -1);
+        for (; j0 + width <= seen_by_all; j0 += width) block(j0, width, -1);
         if (causal) block(j0, i0 + rows - j0, i0 - j0);
         else if (j0 < n) block(j0, n - j0, -1);
 
@@ -669,7 +690,15 @@ std::size_t first_nonfinite(const float* x, std::size_t n) {
     for (std::size_t start = 0; start < n; start += kBlock) {
         const std::size_t end = std::min(n, start + kBlock);
         std::size_t i = start;
-        f32x4 acc = zero;
+        // Four running sums, so that the adds do not wait on one another (one chain is bound by the add's latency).
+        f32x4 acc = zero, acc1 = zero, acc2 = zero, acc3 = zero;
+        for (; i + 16 <= end; i += 16) {
+            acc = simd::add(acc, simd::mul(simd::load(x + i), zero));
+            acc1 = simd::add(acc1, simd::mul(simd::load(x + i + 4), zero));
+            acc2 = simd::add(acc2, simd::mul(simd::load(x + i + 8), zero));
+            acc3 = simd::add(acc3, simd::mul(simd::load(x + i + 12), zero));
+        }
+        acc = simd::add(simd::add(acc, acc1), simd::add(acc2, acc3));
         for (; i + 4 <= end; i += 4) acc = simd::add(acc, simd::mul(simd::load(x + i), zero));
         float tail = 0.0f;
         for (; i < end; ++i) tail += x[i] * 0.0f;
@@ -686,7 +715,8 @@ void set_micro_kernels(const MicroKernels& kernels) { external = kernels; }
 
 bool external_micro_kernels() {
     return external.tile4 != nullptr || external.tile1 != nullptr || external.weighted_sum_4x2 != nullptr ||
-           external.weighted_sum_1x2 != nullptr || external.tile6 != nullptr || external.weighted_sum_6x2 != nullptr;
+           external.weighted_sum_1x2 != nullptr || external.tile6 != nullptr || external.weighted_sum_6x2 != nullptr ||
+           external.softmax_rows != nullptr;
 }
 
 }  // namespace posenc::kernels

@@ -7,6 +7,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { errorOf, loadPosenc, maxError } from './load.mjs';
 import { seededRandom } from '../../web/src/lib/random.js';
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { RELAXED_KERNELS_WASM, sweepSoftmaxExp } from './softmax-exp.mjs';
 
 const pe = await loadPosenc();
 const flagged = process.execArgv.includes('--experimental-wasm-relaxed-simd');
@@ -91,7 +94,7 @@ test('attentionForward on each path equals the float64 definition: d 64 and 128,
   const outputs = { 'relaxed-simd': [], simd128: [] };
   eachPath((path) => {
     for (const d of [64, 128]) {
-      for (const n of [1, 5, 37, 130, 300]) {
+      for (const n of [1, 5, 37, 130, 200, 300]) {
         for (const causal of [false, true]) {
           const dm = 64;
           const r = { x: normals(n * dm, n + d), wq: normals(dm * d, 2, 1 / 8), wk: normals(dm * d, 3, 1 / 8),
@@ -186,6 +189,21 @@ test('matmul-backed training on each path: the first steps\' losses within 1e-4 
     for (let s = 0; s < 10; s++) assert.ok(Math.abs(loss[s] - baseline[s]) <= 1e-4 * baseline[s], `${path} step ${s}`);
     assert.ok(loss.at(-1) < 0.8 * loss[0], `${path} learns`);
   }
+});
+
+test('the relaxed path\'s softmax step: its exp within 2.0e-7 of e^x over the softmax\'s inputs, flushed below e^-87.33', () => {
+  // softmaxRows (wasm/relaxed-kernels.wat) evaluates simd::exp_fast's polynomial with fused multiply-adds and puts 2^k
+  // into the exponent with an integer add: its own error, checked here against Math.exp in float64 (tests/native checks
+  // simd::exp_fast). Without relaxed SIMD in this Node, in a child Node that has it.
+  const bytes = fs.readFileSync(RELAXED_KERNELS_WASM);
+  const result = WebAssembly.validate(bytes) ? sweepSoftmaxExp(bytes)
+    : JSON.parse(execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', new URL('./softmax-exp.mjs', import.meta.url).pathname,
+      RELAXED_KERNELS_WASM], { encoding: 'utf8' }));
+  assert.deepEqual(result.problems, []);
+  assert.ok(result.checked > 18000000);
+  assert.ok(result.worst < 2.0e-7, `worst relative error ${result.worst} at x = ${result.worstAt}`);
+  assert.ok(result.worst > 1.0e-7);  // a polynomial's error, seen by the sweep (not an exact exp)
+  assert.ok(result.worstAlpha < 2.0e-7, `alpha: worst relative error ${result.worstAlpha}`);
 });
 
 test('the relaxed kernels share the module\'s memory: they keep working after the heap grows', { skip: !flagged && 'no relaxed SIMD here' }, () => {

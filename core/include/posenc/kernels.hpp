@@ -164,7 +164,7 @@ private:
 /// out [n, d_v] = softmax(q k^T * scale + b, causal mask) v, with q, k [n, d] and
 /// v [n, d_v] row-major, in one pass over blocks of keys (FlashAttention's online
 /// softmax, Dao et al. 2022, Algorithm 1, on one core): for each block of 32
-/// queries and 64 keys, the scores tile, its running max and sum, and the
+/// queries and 64 keys (36 and 72 with MicroKernels::tile6 installed), the scores tile, its running max and sum, and the
 /// weighted sum of v, rescaled when the max grows. Memory beyond the inputs is
 /// O(n d), never n x n. causal: a block of queries [i0, i0 + 32) takes the keys
 /// before i0, which all its queries see, as plain blocks of 64 (no mask); then
@@ -176,7 +176,8 @@ private:
 /// the block's last query are never touched. bias may be null; a row whose
 /// every logit is -infinity (a bias can do that) gets 0. The weights e^(s - max) come from
 /// simd::exp_fast (within 2.0e-7 relative), the rescale factors from std::exp (none
-/// when the max is unchanged). q is scaled and K packed into panels of 8 keys once per call.
+/// when the max is unchanged); with MicroKernels::softmax_rows installed, both from its exp (within 2.0e-7)
+/// for the blocks every query of the block sees. q is scaled and K packed into panels of 8 keys once per call.
 void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
                float scale, bool causal, const BiasTile* bias, float* out);
 
@@ -229,8 +230,9 @@ void rotate_reference(float* x, std::int64_t n, std::int64_t head_dim, bool inte
 void sinusoid_table(float* out, std::int64_t n, std::size_t half, bool interleaved, const double* inv_freq,
                     std::int64_t offset);
 
-/// The index of the first item of x [n] that is NaN or infinite, or n when every item is finite: x * 0 summed
-/// 4 lanes at a time over blocks of 256 (NaN once any item is not finite), then only that block scanned one by one.
+/// The index of the first item of x [n] that is NaN or infinite, or n when every item is finite: x * 0 summed in
+/// four running sums of 4 lanes over blocks of 256 (NaN once any item is not finite), then only that block scanned
+/// one by one.
 /// What the JS API checks every float32 input array with, before the core reads it (so a NaN is named where it is).
 std::size_t first_nonfinite(const float* x, std::size_t n);
 
@@ -259,17 +261,29 @@ using TileKernel = void (*)(const float* a, std::size_t lda, std::size_t ldp, co
 using WeightedSumKernel = void (*)(const float* w, std::size_t ldw, const float* v, std::size_t ldv,
                                    std::size_t keys, const float* alpha, float* out, std::size_t ldo);
 
+/// Attention's online-softmax step (relaxed-kernels.wat's softmaxRows) for `rows` rows of a block of scores that every
+/// query of the block sees, cols a multiple of 8: for each row r, m = max(running_max[r], max_c s[r * lds + c]);
+/// s[r * lds + c] becomes e^(s - m) (+0 below e^-87.33), alpha[r] = e^(running_max[r] - m) (1 when m is unchanged),
+/// sums[r] = the float sum of the row's weights, running_max[r] = m; a row and running max of only -infinity give
+/// weights, alpha and sum 0. The exp is within 2.0e-7 relative of e^x (as simd::exp_fast). Strides in floats.
+using SoftmaxKernel = void (*)(float* s, std::size_t lds, std::size_t rows, std::size_t cols, float* running_max,
+                               float* alpha, float* sums);
+
 /// The installable kernels. Install all four or none: with the 1-row ones, every entry of a product (and every
 /// row of attention's output) takes the same arithmetic whatever its row, so equal rows stay equal and permuted
 /// rows give exactly permuted results (the page's word-order view shows that difference as 0).
 /// tile6 and weighted_sum_6x2 (optional, both or neither, and only beside the four): the same contracts for 6 rows,
 /// 12 accumulators (the relaxed path's register-filling tile). With them, attention takes its rows 6 at a time
-/// (a block of 32 queries: 4 groups of 6, then 2 of 4); the products keep their 4-row tiles.
+/// (in blocks of 36 queries: 6 groups of 6); the products take their rows 6 at a time too.
+/// softmax_rows (optional): attention's softmax step for the blocks of keys every query of the block sees (all
+/// but a causal head's diagonal blocks, whose rows see different keys and keep the C++ code), when their width is a
+/// multiple of 8; the rows of a block all take it or all do not.
 struct MicroKernels {
     TileKernel tile4 = nullptr, tile1 = nullptr;
     WeightedSumKernel weighted_sum_4x2 = nullptr, weighted_sum_1x2 = nullptr;
     TileKernel tile6 = nullptr;
     WeightedSumKernel weighted_sum_6x2 = nullptr;
+    SoftmaxKernel softmax_rows = nullptr;
 };
 
 /// Installs the kernels every later product and attention call uses (a null one: the C++ kernel). Not
