@@ -10,10 +10,13 @@ import createPosenc from '../web/generated/posenc.mjs';
 import { askedHead, createCalls } from '../web/src/engine/calls.js';
 import { TRAINED_HEAD_FIELDS } from '../web/src/engine/modules.js';
 import { FAMILIES } from '../web/src/families/index.js';
-import { CORE_FAMILIES, trainedNeeds } from '../web/src/families/compute.js';
+import { loadCoreFamilies, trainedNeeds } from '../web/src/families/compute.js';
 import { encodeHead } from '../web/src/families/heads.js';
 import { loadTrained } from '../web/src/families/trained.js';
 import { parse } from '../web/src/state.js';
+
+/** Every core family's fields, as the worker computes them (loaded as the worker loads them). */
+const CORE_FAMILIES = await loadCoreFamilies();
 
 const generated = new URL('../web/generated/', import.meta.url);
 const pe = await createPosenc({ wasmBinary: fs.readFileSync(new URL('posenc.wasm', generated)) });

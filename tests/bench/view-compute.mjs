@@ -7,11 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CORE_FAMILIES, trainedNeeds } from '../../web/src/families/compute.js';
+import { loadCoreFamilies, trainedNeeds } from '../../web/src/families/compute.js';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { loadTrained } from '../../web/src/families/trained.js';
 import { computeFields, createCalls } from '../../web/src/engine/calls.js';
 import { loadPosenc } from '../wasm/load.mjs';
+
+/** Every core family's fields, as the worker computes them (loaded as the worker loads them). */
+const CORE_FAMILIES = await loadCoreFamilies();
 
 const defaultsOf = (type) => ({ encoding: type, ...Object.fromEntries(FAMILIES[type].parameters.map((p) => [p.name, p.default])) });
 

@@ -53,8 +53,16 @@ test("the engine's worker loads the labs' fields and the arm workers' driver on 
   assert.deepEqual(labs.filter((f) => worker.has(f)), [], 'statically: the bundle every embed loads');
   const withDynamic = reachable(graphOf({ dynamic: true }), 'engine/worker.js');
   assert.deepEqual(labs.filter((f) => !withDynamic.has(f)), [], 'each is a dynamic import of the worker');
-  // Every core family's fields are the worker's at once (a view's first request computes them).
-  for (const f of ['families/page/sinusoidal.js', 'families/page/rope.js', 'families/page/cope.js', 'labs/attention-lab.js']) assert.ok(worker.has(f), f);
+});
+
+test("the engine's worker loads a core family's fields when a request first names it: only that family's before a view's figure", () => {
+  const worker = reachable({ ...graphOf(), 'engine/arm-worker.js': [] }, 'engine/worker.js');
+  const families = importsOf('families/all.js');
+  assert.ok(families.length > 10 && families.includes('families/page/rope.js'));
+  assert.deepEqual(families.filter((f) => worker.has(f)), [], 'statically: the bundle every embed loads');
+  assert.ok(!worker.has('labs/attention-lab.js') && !worker.has('families/all.js'));
+  // Each is a dynamic import of the worker (families/compute.js, by the name all.js gives it).
+  assert.deepEqual(families.filter((f) => !importsOf('families/compute.js', { dynamic: true }).includes(f)), []);
 });
 
 test('the pages load the per-layer profile and GGUF readers only when a config or file is read (in the worker)', () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import test from 'node:test';
-import { CORE_FAMILIES, trainedNeeds } from '../../web/src/families/compute.js';
+import { loadCoreFamilies, trainedNeeds } from '../../web/src/families/compute.js';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { loadTrained } from '../../web/src/families/trained.js';
 import { headNeeds, loadHeads, shippedHead } from '../../web/src/families/heads.js';
@@ -15,6 +15,9 @@ import { SHIPPED_HEAD_TASK, TRAINED_HEAD_FIELDS } from '../../web/src/engine/mod
 import { ATTENTION_PARAMETERS } from '../../web/src/labs/attention-lab.js';
 import { parse } from '../../web/src/state.js';
 import { loadPosenc } from './load.mjs';
+
+/** Every core family's fields, as the worker computes them (loaded as the worker loads them). */
+const CORE_FAMILIES = await loadCoreFamilies();
 
 const full = await loadPosenc('full');
 const view = await loadPosenc('view');

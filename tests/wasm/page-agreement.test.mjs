@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { loadPosenc } from './load.mjs';
 import { ENCODING, FAMILIES } from '../../web/src/families/index.js';
-import { COMPUTE_NAMES } from '../../web/src/families/compute.js';
+import { COMPUTE_NAMES, loadCompute } from '../../web/src/families/compute.js';
 import { COMPARISONS, readSlot } from '../../web/src/labs/compare-mode.js';
 import { TRAINED } from '../../web/src/labs/experiment.js';
 import { FAMILY_FORMULAS, formulaOf, num } from '../../web/src/formulas.js';
@@ -154,7 +154,8 @@ test('coreParameter: the core’s kind, choices and default; a page default only
   assert.throws(() => scalingParameter('rope_theta'), /no rope_type takes/);
 });
 
-test('ALiBi’s formulas show the core’s slopes: every view’s result carries them (formulaNeeds), as alibiSlopes gives them', () => {
+test('ALiBi’s formulas show the core’s slopes: every view’s result carries them (formulaNeeds), as alibiSlopes gives them', async () => {
+  await loadCompute('alibi');  // as the worker does before a request's fields
   const calls = createCalls(pe);
   const defaults = Object.fromEntries(FAMILIES.alibi.parameters.map((p) => [p.name, p.default]));
   for (const [nHeads, head] of [[8, 3], [12, 9], [5, 4]]) {

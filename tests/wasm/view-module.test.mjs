@@ -5,13 +5,16 @@
 // createServer) starts on the view module and loads the full one when a request needs it, then serves from it.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { CORE_FAMILIES, trainedNeeds } from '../../web/src/families/compute.js';
+import { loadCoreFamilies, trainedNeeds } from '../../web/src/families/compute.js';
 import { FAMILIES } from '../../web/src/families/index.js';
 import { loadTrained } from '../../web/src/families/trained.js';
 import { computeFields, createCalls } from '../../web/src/engine/calls.js';
 import { createServer } from '../../web/src/engine/server.js';
 import { needsFullModule } from '../../web/src/engine/modules.js';
 import { errorOf, loadPosenc } from './load.mjs';
+
+/** Every core family's fields, as the worker computes them (loaded as the worker loads them). */
+const CORE_FAMILIES = await loadCoreFamilies();
 
 const view = await loadPosenc('view');
 const full = await loadPosenc('full');

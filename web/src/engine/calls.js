@@ -3,7 +3,7 @@
 // of each (cache.js), so the views of one change share their work (five
 // attention views, one attention call); the labs' training jobs are
 // lab-jobs.js's; server.js answers the page's requests with them.
-import { CORE_FAMILIES, COMPUTE_NAMES, computeOf } from '../families/compute.js';
+import { COMPUTE_NAMES, computeOf } from '../families/compute.js';
 import { createComparison } from '../families/comparison.js';
 import { badParam } from '../errors.js';
 import { seededRandom } from '../lib/random.js';
@@ -15,8 +15,8 @@ import { TRAINED_HEAD_FIELDS } from './modules.js';
 /** The seeds engine.trainedHead tries, in turn, for a head that learns its task. */
 const HEAD_SEEDS = 4;
 
-// The decay comparison's reference curves, one per family (families/comparison.js).
-const COMPARISON = createComparison(CORE_FAMILIES);
+// The decay comparison's reference curves, one per family (families/comparison.js; loadCompute loads every family for it).
+const COMPARISON = createComparison(computeOf);
 
 /**
  * The wasm module's calls as the families use them, memoised.

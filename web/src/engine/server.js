@@ -250,7 +250,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     try {
       if (request.op === 'view') {
         // A lab's fields and the trained parameters it computes with (a module each, loaded once).
-        await loadCompute(request.family);
+        await loadCompute(request.family, request.needs ?? []);
         await loadTrained(trainedNeeds(request.family, request.params ?? {}, request.needs ?? []),
           { initial: wantsInitial(request.params ?? {}) });
         await loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));  // a shipped trained head

@@ -1,23 +1,25 @@
 // The curves of the decay comparison: one reference per family that has a
 // decay curve (the core's list, describe()), at the page's defaults for it;
-// the current encoding's own spec in place of its reference. The family table
-// is handed in (engine/calls.js passes families/compute.js's), so no family
-// file imports this one back.
+// the current encoding's own spec in place of its reference. The families'
+// files are handed in (engine/calls.js passes families/compute.js's computeOf),
+// so no family file imports this one back.
 import { DESCRIPTION, familyName } from '../describe.js';
 
 // The decay curve each kind of family compares by: q.k of q = k = 1 (rotary), the bias (bias), p_0.p_m (absolute, none).
 const CURVE = { rotary: 'ones', polar: 'ones', bias: 'bias', absolute: 'dot', none: 'dot' };
 
 /**
- * The comparison over the families of `table` ({type: {parameters, spec}}): curveOf and comparison, each given the
- * engine's calls (engine/calls.js createCalls) to compute with.
+ * The comparison over the core's families with a decay curve, each family's file {parameters, spec} given by
+ * `familyOf(type)` (read on the first curve: every one loaded by then, families/compute.js loadCompute): curveOf and
+ * comparison, each given the engine's calls (engine/calls.js createCalls) to compute with.
+ * @param {(type: string) => {parameters: object[], spec: Function}} familyOf
  */
-export function createComparison(table) {
+export function createComparison(familyOf) {
   /** Label, reference spec, the decay curve to use, and its scale (1/sqrt(width) for q.k and p.p). */
   let references = null;
   const referencesOf = () => {
     references ??= DESCRIPTION.families.filter((f) => f.computes.includes('decay')).map((f) => {
-      const { parameters, spec } = table[f.type];
+      const { parameters, spec } = familyOf(f.type);
       const params = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
       const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
       // A family with a seed key draws its parameters at random: its curve is one draw, untrained, not the family's;

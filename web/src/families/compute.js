@@ -1,45 +1,51 @@
 // The families as the engine's worker uses them (engine/calls.js): each family's
 // spec() and fields(), by spec `type`. The core's families in the core's order
 // (describe()), then `compare` (its configurations read by the page, see
-// labs/compare-mode.js), `experiment`, `language_model` and `model_profile`: the
-// labs' fields are modules of their own, loaded in the worker when a request first
-// names them (loadCompute), so the worker a view's first figure waits for does not
-// hold them. Nothing here imports the page's controls, state, presets or config
-// reader, nor a lab (tests/unit/imports.test.mjs).
+// labs/compare-mode.js), `experiment`, `language_model` and `model_profile`. Each is a
+// module of its own, loaded in the worker when a request first names it (loadCompute):
+// a view's first figure waits for its own family's file only, not every family's (the
+// decay comparison and compare mode, which draw every family, load them all when they
+// are asked for), nor a lab. Nothing here imports the page's controls, state, presets
+// or config reader, nor a lab (tests/unit/imports.test.mjs).
 import { FAMILY_TYPES, familyDescription } from '../describe.js';
-import * as ALL from './all.js';
 import { TRAINED_TYPES, shipped, withTrained } from './trained.js';
 
-for (const type of Object.keys(ALL)) {
-  if (!FAMILY_TYPES.includes(type)) throw new Error(`families: "${type}" has a page file (all.js) but the core has no such family`);
+/**
+ * Core family `type`'s page file as the worker computes with it: with its `weights` control when it has a trained set
+ * (families/trained.js withTrained).
+ * @param {string} type
+ * @param {{parameters: object[], spec: Function, fields: Function}} file  families/page/<type>.js
+ */
+export function computedFamily(type, file) {
+  return TRAINED_TYPES.includes(type) ? withTrained(type, file) : file;
 }
 
-/** The core's families (describe()), in its order: {type: the family's file}. */
-export const CORE_FAMILIES = Object.fromEntries(FAMILY_TYPES.map((type) => {
-  if (!ALL[type]) throw new Error(`families: the core's family "${type}" has no page file (all.js)`);
-  // Those with learned position parameters show trained ones by default (families/trained.js).
-  return [type, TRAINED_TYPES.includes(type) ? withTrained(type, ALL[type]) : ALL[type]];
-}));
+/**
+ * The core families' files, each loaded on its first request: families/page/<type>.js (all.js's list; the bundler
+ * splits each into a chunk of its own).
+ */
+const CORE_LOADERS = Object.fromEntries(FAMILY_TYPES.map((type) => [type,
+  () => import(`./page/${type}.js`).then((file) => computedFamily(type, file))]));
 
 /** The labs' fields, each loaded on its first request: {name: () => Promise<{fields(engine, params)}>}. */
 const LAB_LOADERS = {
-  compare: () => import('../labs/compare-mode-fields.js')
-    .then(({ sideBySideFields }) => ({ fields: (engine, params) => sideBySideFields(engine, params, CORE_FAMILIES) })),
+  compare: () => Promise.all([import('../labs/compare-mode-fields.js'), loadCoreFamilies()])
+    .then(([{ sideBySideFields }, table]) => ({ fields: (engine, params) => sideBySideFields(engine, params, table) })),
   experiment: () => import('../labs/experiment.js'),
   language_model: () => import('../labs/language-model.js'),
   model_profile: () => import('../labs/model-profile-fields.js'),
 };
 
 /** The names the worker computes fields for: the core's families, then the labs (the page's names, catalogue.js). */
-export const COMPUTE_NAMES = [...Object.keys(CORE_FAMILIES), ...Object.keys(LAB_LOADERS)];
+export const COMPUTE_NAMES = [...FAMILY_TYPES, ...Object.keys(LAB_LOADERS)];
 
-const computing = new Map(Object.entries(CORE_FAMILIES).map(([type, file]) => [type, Promise.resolve(file)]));
-const computed = new Map(Object.entries(CORE_FAMILIES));
+const computing = new Map();  // name -> Promise of what its fields are computed with
+const computed = new Map();   // name -> what its fields are computed with, once loaded
 
 /**
- * What the worker computes family `name`'s fields with, {fields(engine, params), formulaNeeds?}, once loaded
- * (loadCompute); null for a name not in COMPUTE_NAMES.
- * @throws {Error}  a lab's, not loaded yet (a caller that did not await loadCompute first)
+ * What the worker computes family `name`'s fields with, {fields(engine, params), formulaNeeds?, parameters?, spec?},
+ * once loaded (loadCompute); null for a name not in COMPUTE_NAMES.
+ * @throws {Error}  not loaded yet (a caller that did not await loadCompute first)
  */
 export function computeOf(name) {
   if (!COMPUTE_NAMES.includes(name)) return null;
@@ -48,18 +54,40 @@ export function computeOf(name) {
   return family;
 }
 
-/**
- * Loads what family `name`'s fields are computed with (a lab's module, once; a core family's is loaded already).
- * @returns {Promise<object|null>}  computeOf(name): null for a name not in COMPUTE_NAMES; rejects if its module cannot load
- */
-export function loadCompute(name) {
-  if (!COMPUTE_NAMES.includes(name)) return Promise.resolve(null);
+/** Loads one name's module, once; a failed fetch (offline) is tried again by the next request. */
+function load(name) {
   if (!computing.has(name)) {
-    const loading = LAB_LOADERS[name]().then((family) => { computed.set(name, family); return family; });
-    loading.catch(() => computing.delete(name));  // a failed fetch (offline) is tried again by the next request
+    const loading = (CORE_LOADERS[name] ?? LAB_LOADERS[name])().then((family) => { computed.set(name, family); return family; });
+    loading.catch(() => computing.delete(name));
     computing.set(name, loading);
   }
   return computing.get(name);
+}
+
+/**
+ * Every core family's file, loaded (once): {type: what computeOf(type) gives}, in the core's order. The decay
+ * comparison's references (comparison.js) and compare mode's lines read them all.
+ * @returns {Promise<Record<string, object>>}
+ */
+export async function loadCoreFamilies() {
+  const files = await Promise.all(FAMILY_TYPES.map(load));
+  return Object.fromEntries(FAMILY_TYPES.map((type, k) => [type, files[k]]));
+}
+
+/** The fields that draw every family's reference curve (families/compare.js comparisonFields). */
+const COMPARISON_NEEDS = ['comparison', 'currentLabel'];
+
+/**
+ * Loads what family `name`'s fields for `needs` are computed with: its module (once), and every core family's when a
+ * need is the decay comparison's (its reference curves).
+ * @param {string} name
+ * @param {string[]} [needs]
+ * @returns {Promise<object|null>}  computeOf(name): null for a name not in COMPUTE_NAMES; rejects if a module cannot load
+ */
+export async function loadCompute(name, needs = []) {
+  if (!COMPUTE_NAMES.includes(name)) return null;
+  const [family] = await Promise.all([load(name), needs.some((n) => COMPARISON_NEEDS.includes(n)) ? loadCoreFamilies() : null]);
+  return family;
 }
 
 /** The families with a trained set and a decay curve: the decay comparison's trained references (comparison.js). */
@@ -74,6 +102,6 @@ const DECAY_TRAINED = TRAINED_TYPES.filter((type) => familyDescription(type).com
 export function trainedNeeds(name, params, needs) {
   if (name === 'compare') return TRAINED_TYPES;
   const own = TRAINED_TYPES.includes(name) && shipped(params.weights) ? [name] : [];
-  if (needs.includes('comparison') || needs.includes('currentLabel')) return [...new Set([...own, ...DECAY_TRAINED])];
+  if (needs.some((n) => COMPARISON_NEEDS.includes(n))) return [...new Set([...own, ...DECAY_TRAINED])];
   return own;
 }

@@ -1,10 +1,21 @@
-// The core's families as the page shows them: each family's file (compute.js,
-// in the core's order), RoPE with its model presets (rope-presets.js), each
-// named by the core's label (describe.js familyName).
-import { CORE_FAMILIES } from './compute.js';
-import { familyName } from '../describe.js';
+// The core's families as the page shows them: each family's file (all.js, all
+// at once, in the core's order; compute.js's computedFamily), RoPE with its model
+// presets (rope-presets.js), each named by the core's label (describe.js familyName).
+import * as ALL from './all.js';
+import { computedFamily } from './compute.js';
+import { FAMILY_TYPES, familyName } from '../describe.js';
 import { ropePage } from '../config/rope-presets.js';
 import { format } from '../lib/format.js';
+
+for (const type of Object.keys(ALL)) {
+  if (!FAMILY_TYPES.includes(type)) throw new Error(`families: "${type}" has a page file (all.js) but the core has no such family`);
+}
+
+/** The core's families (describe()), in its order: {type: its file, as compute.js computes with it}. */
+const CORE_FAMILIES = Object.fromEntries(FAMILY_TYPES.map((type) => {
+  if (!ALL[type]) throw new Error(`families: the core's family "${type}" has no page file (all.js)`);
+  return [type, computedFamily(type, ALL[type])];
+}));
 
 /** {type: the family's page file, with label: its name}, the core's families in the core's order. */
 export const FAMILY_PAGES = Object.fromEntries(Object.entries({ ...CORE_FAMILIES, rope: ropePage })
