@@ -189,3 +189,38 @@ test('a view\'s reads include what its jobs read while they run (the model lab\'
   assert.match(decay.message, /exceeds the limit/);
   assert.ok(decay.reads.includes('max_distance'), decay.reads.join());
 });
+
+test('an expect is answered by nothing and loads its family\'s fields and trained set before any request names it', async () => {
+  // KERPLE: no other test of this file computes it, so nothing here has loaded its module or its trained set yet.
+  const { computeOf } = await import('../../web/src/families/compute.js');
+  const { trainedOf } = await import('../../web/src/families/trained.js');
+  assert.throws(() => computeOf('kerple'), /not loaded yet/);
+  assert.equal(trainedOf('kerple'), null);
+  const server = startServer(128 * 2 ** 20);
+  server.serve({ op: 'expect', family: 'kerple', weights: 'trained' });
+  server.serve({ op: 'expect', family: 'no such family' });  // a hint: nothing to load, nothing said
+  const loaded = () => {
+    try {
+      return Boolean(computeOf('kerple')) && trainedOf('kerple') !== null;
+    } catch {
+      return false;
+    }
+  };
+  for (let k = 0; k < 500 && !loaded(); k++) await new Promise((resolve) => { setTimeout(resolve, 10); });
+  assert.ok(computeOf('kerple').fields);
+  assert.equal(trainedOf('kerple').spec.type, 'kerple');
+  await server.event('ready');
+  assert.deepEqual(server.messages.filter((m) => m.op !== 'ready'), []);
+});
+
+test('the decay comparison, asked of one family, computes every family\'s reference curve (their modules loaded for it)', async () => {
+  const { FAMILIES } = await import('../../web/src/families/index.js');
+  const params = { encoding: 'alibi', ...Object.fromEntries(FAMILIES.alibi.parameters.map((p) => [p.name, p.default])) };
+  const server = startServer(128 * 2 ** 20);
+  server.serve({ id: 1, op: 'view', key: 'comparison', family: 'alibi', params, needs: ['comparison', 'currentLabel'] });
+  const { data, error } = await server.reply(1);
+  assert.equal(error, undefined, error?.message);
+  assert.ok(data.comparison.length >= 10, `${data.comparison.length} curves`);
+  assert.ok(data.comparison.every((c) => c.values instanceof Float32Array && c.values.length === params.compare_distance + 1));
+  assert.match(data.currentLabel, /^ALiBi/);
+});

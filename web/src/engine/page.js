@@ -50,7 +50,8 @@ import { previewLimits } from '../lib/box-average.js';
  *     functions (engine/server.js createServer);
  *   cancel: drops the queued requests of a key ({superseded: true}) and stops its running job ({cancelled: true});
  *   expect: starts downloading, in the engine, what a view of `family` will read, before the view asks (a page of one
- *     view knows its family before its view's module has loaded): the family's trained set (families/trained.js) unless
+ *     view knows its family before its view's module has loaded): the module its fields are computed with
+ *     (families/compute.js, each family's a chunk of the worker's own), the family's trained set (families/trained.js) unless
  *     weights (the control's raw value, absent for its default) says random, and with head its shipped trained head
  *     (families/heads.js);
  *   restarts: how many times the engine replaced its wasm instance after a request grew its

@@ -39,8 +39,9 @@ function isJob(value) {
  *   {op: 'cancel', key}                           drops the queued requests of that key ({id, superseded: true})
  *                                                 and stops its running job ({id, cancelled: true})
  *   {op: 'priority', key, priority}               changes the priority of the queued requests of that key
- *   {op: 'expect', family, weights?, head?}       starts loading what a request of that family will read: its trained
- *                                                 set (families/trained.js: weights 'trained' or 'initial', the
+ *   {op: 'expect', family, weights?, head?}       starts loading what a request of that family will read: the module
+ *                                                 its fields are computed with (families/compute.js loadCompute), its
+ *                                                 trained set (families/trained.js: weights 'trained' or 'initial', the
  *                                                 default) and, head true, its shipped trained head (families/heads.js)
  * A 'view' request replaces any queued request with the same key, in its place. Requests are
  * answered in order, the lower `priority` first (the page gives 0 to views in sight).
@@ -318,15 +319,19 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   }
 
   return (request) => {
-    // A family's trained set and a shipped trained head are fetched as the page says a view will read them ({op:
-    // 'expect'}) or as the request arrives, beside the .wasm, not once the module is ready.
+    // A family's fields module, its trained set and a shipped trained head are fetched as the page says a view will
+    // read them ({op: 'expect'}) or as the request arrives, beside the .wasm, not once the module is ready.
     if (request.op === 'expect') {
       const { family, weights = WEIGHTS.default, head = false } = request;
+      loadCompute(family).catch(() => {});  // a failed load is tried again, and said, by the request that needs it
       if (TRAINED_TYPES.includes(family)) loadTrained(trainedNeeds(family, { weights }, [])).catch(() => {});
       if (head) loadHeads([family]);
       return;
     }
-    if (request.op === 'view') loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));
+    if (request.op === 'view') {
+      loadCompute(request.family, request.needs ?? []).catch(() => {});  // beside the .wasm, if it is not ready yet
+      loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));
+    }
     if (choose && (request.op === 'view' || request.op === 'call')) {
       const pick = choose;
       choose = null;
