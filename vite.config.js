@@ -85,6 +85,19 @@ export default defineConfig({
       treeshake: HUGGINGFACE_TREESHAKE,
       input: { index: web('index.html'), tour: web('tour.html'), embed: web('embed.html'), 'posenc-view': web('src/shells/posenc-view.js') },
       output: {
+        // What every page needs before it can ask for its view, in two chunks: the engine's page side (engine/page.js and
+        // what it imports: all <posenc-view>'s script imports before it starts the worker and the .wasm) and the rest
+        // of the shells' static imports (state, stage, session, describe.json, the view and family registries,
+        // single-view.js; the bundler's helpers), the entries (each runs its page), the tour's stops and the style sheets
+        // left out. Split automatically, they were 15 files of 0.1-12 KB shared by the entries in different sets, which
+        // a phone network fetched six at a time (HTTP/1.1), sharing its bandwidth with the .wasm, before the view's, the
+        // family's and the worker's files could be asked for: about 0.3 s later (issue 40, tests/bench/embed-weight.mjs
+        // --phone).
+        codeSplitting: { groups: [
+          { name: 'engine-page', tags: ['$initial'], priority: 1, test: /[\\/]web[\\/]src[\\/]engine[\\/]/ },
+          { name: 'shell', tags: ['$initial'],
+            test: (id) => !/node_modules|\.(html|css)($|\?)|[\\/]tour[\\/]|[\\/]shells[\\/](main|embed|tour|posenc-view)\.js$/.test(id) },
+        ] },
         entryFileNames: (chunk) => (chunk.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
         // Chunks that hold the plotting libraries are named for them (scripts/sizes.mjs reports them so);
         // the bundler decides the split: a heatmap alone loads d3's scales and axes, not Observable Plot.

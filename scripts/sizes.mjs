@@ -5,9 +5,10 @@
 // measures the same in Chromium):
 //   before the first figure: the page's static JS and CSS, the page file of the family that shows the view
 //     (families/catalogue.js loads it), the view's module and what it imports, the engine's worker with its static
-//     imports, and the first WebAssembly module it instantiates (FIRST_WASM);
-//   in all: also what a view's frame loads after its figure (formulas.js, KaTeX, describe, the trained sets'
-//     reader: view-frame.js) and the full module where the first one is smaller (AFTER_WASM). Fonts are not counted:
+//     imports and its own chunk of the family's fields (families/compute.js, loaded as the page starts: engine.expect),
+//     and the first WebAssembly module it instantiates (FIRST_WASM);
+//   in all: also what a view's frame loads after its figure (formulas.js, KaTeX: view-frame.js) and the full module
+//     where the first one is smaller (AFTER_WASM). Fonts are not counted:
 //     a browser fetches only those a formula uses.
 // Run by `npm run build`; `node scripts/sizes.mjs --json` prints the numbers as JSON.
 import fs from 'node:fs';
@@ -70,13 +71,29 @@ function closure(key, files = new Set()) {
  * imports on demand (`import("./x.js")`: the arm worker, the trained sets, the config reader), nor its .wasm (counted
  * apart: FIRST_WASM before the figure).
  */
+const WORKER_FILES = new Set();  // the files workerClosure found: the worker's
 function workerClosure(file, files) {
   if (files.has(file)) return files;
   files.add(file);
+  WORKER_FILES.add(file);
   const text = fs.readFileSync(path.join(dist, file), 'utf8');
   for (const [, name] of text.matchAll(/(?:\bfrom|\bimport)\s*["'`]\.\/([\w.-]+\.js)["'`]/g)) {
     const next = path.posix.join(path.posix.dirname(file), name);
     if (fs.existsSync(path.join(dist, next))) workerClosure(next, files);
+  }
+  return files;
+}
+
+/**
+ * The worker's own chunk of core family `family`'s fields (families/compute.js imports families/page/<type>.js on
+ * demand: the worker's bundle maps "./page/<type>.js" to it), with its static imports, added to `files` (which hold
+ * the worker's script); nothing for a lab.
+ */
+function workerFamily(family, files) {
+  const chunk = new RegExp(`"\\./page/${family}\\.js":\\(\\)=>import\\(\`\\./([\\w.-]+\\.js)\`\\)`);
+  for (const file of [...files].filter((f) => /(^|\/)worker-[\w-]+\.js$/.test(f))) {
+    const found = chunk.exec(fs.readFileSync(path.join(dist, file), 'utf8'));
+    if (found) workerClosure(path.posix.join(path.posix.dirname(file), found[1]), files);
   }
   return files;
 }
@@ -118,7 +135,7 @@ const familyOf = (id) => (FAMILIES[ENCODING.default].views.includes(id) ? ENCODI
   : Object.keys(FAMILIES).find((n) => FAMILIES[n].views.includes(id)));
 
 // What a view's frame loads after its figure (view-frame.js showFormula), and the page's (the playground's) own.
-const LAZY = ['src/formulas.js', 'src/lib/katex.js', 'src/describe.js', 'src/families/trained.js'];
+const LAZY = ['src/formulas.js', 'src/lib/katex.js'];
 
 /**
  * The worker's chunk of family `family`'s shipped trained head (families/heads.js loads web/generated/heads/<family>.js
@@ -151,6 +168,7 @@ function firstModule(id, family) {
 function page(entry, family, views) {
   const before = closure(entry);
   closure(FAMILY_MODULES[family], before);
+  workerFamily(family, before);
   for (const id of views) closure(VIEW_MODULES[id], before);
   const first = views.length === 1 ? firstModule(views[0], family) : { full: false, heads: [] };
   for (const file of first.heads) if (file) before.add(file);
@@ -182,7 +200,7 @@ const rows = VIEW_IDS.map((id) => {
 
 // What dominates one embed: its files by kind.
 const kindOf = (file) => (file.endsWith('.wasm') ? 'the .wasm (the C++ core)'
-  : /(^|\/)worker-/.test(file) ? 'the worker (wasm glue + engine calls)'
+  : WORKER_FILES.has(file) ? 'the worker (wasm glue + engine calls, its family\'s fields)'
     : file.endsWith('.css') || file.endsWith('.html') ? 'HTML and CSS'
       : /lib-plot-/.test(file) ? 'Observable Plot (and the d3 it uses)'
         : /lib-d3-/.test(file) ? 'd3 (scales, axes, colours)' : 'posenc page code');

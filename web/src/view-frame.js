@@ -7,6 +7,8 @@
 
 import { linkify } from './citations.js';
 import { element } from './lib/html.js';
+import { familyDescription } from './describe.js';
+import { effectiveParams } from './families/trained.js';
 
 /**
  * @param {object} view  a view module (views/index.js)
@@ -150,8 +152,7 @@ export function createViewFrame(view, { heading = 'h2', onExport, share, extra =
   /** setFormula's work: the latest call typesets, an older one returns once a newer one has come. */
   async function showFormula(params, result) {
     const mine = ++formulaRequest;
-    const [{ formulaOf }, { typeset }, { familyDescription }, { effectiveParams }] = await Promise.all([import('./formulas.js'),
-      import('./lib/katex.js'), import('./describe.js'), import('./families/trained.js')]);
+    const [{ formulaOf }, { typeset }] = await Promise.all([import('./formulas.js'), import('./lib/katex.js')]);
     params = await effectiveParams(params);  // trained parameters: the trained model's settings, as the views draw them
     await new Promise((resolve) => { setTimeout(resolve, 120); });
     if (mine !== formulaRequest) return;
