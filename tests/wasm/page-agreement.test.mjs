@@ -77,6 +77,16 @@ test('the worker computes what the page offers: the same names', () => {
   assert.deepEqual(COMPUTE_NAMES, Object.keys(FAMILIES));
 });
 
+test('families/all.js lists every core family\'s page file, by its type, in the core\'s order, and nothing else', async () => {
+  // The worker (families/compute.js) and the page (catalogue.js) load families/page/<type>.js by the core's names.
+  const text = fs.readFileSync(new URL('../../web/src/families/all.js', import.meta.url), 'utf8');
+  const listed = [...text.matchAll(/^export \* as (\w+) from '\.\/page\/(\w+)\.js';$/gm)];
+  assert.deepEqual(listed.filter(([, type, file]) => type !== file), [], 'each file named by its type');
+  assert.deepEqual(listed.map(([, type]) => type), core.families.map((f) => f.type));
+  const ALL = await import('../../web/src/families/all.js');  // and each file loads
+  assert.equal(Object.keys(ALL).length, core.families.length);
+});
+
 test('the config reader knows the core’s names: each family’s spec and each rope_type’s bare block pass', () => {
   for (const type of TYPES) assert.deepEqual(specFromConfig({ type }).spec, { type }, type);
   for (const { name } of core.rope_types) {

@@ -88,3 +88,12 @@ test('the config reader: full configs ignore other keys, excerpts reject unknown
   const v5 = specFromConfig({ head_dim: 8, rope_parameters: { rope_type: 'default', rope_theta: 100 } }).spec;
   close(pe.ropeInvFreq(v5, 1).inv_freq[1], 100 ** (-2 / 8), 1e-7);
 });
+
+test('the page\'s RoPE (config/rope-presets.js ropePage) carries every export of families/page/rope.js', async () => {
+  const rope = await import('../../web/src/families/page/rope.js');
+  const { ropePage } = await import('../../web/src/config/rope-presets.js');
+  assert.deepEqual(Object.keys(rope).filter((name) => !(name in ropePage)), []);
+  assert.equal(ropePage.fields, rope.fields);
+  assert.equal(ropePage.parameters[0].name, 'preset');
+  assert.deepEqual(ropePage.parameters.slice(1), rope.parameters);
+});

@@ -2,7 +2,10 @@
 // config reader as a pasted config.json would be). The preset control comes
 // first; picking one fills the values, and changing a model value makes it
 // "custom". Page only: the engine's worker never loads the presets.
-import * as rope from '../families/page/rope.js';
+// By name, not as a namespace (`import * as`): a namespace object spread into ropePage would make the bundler build
+// it in rope.js's chunk, a chunk more (its runtime helper) before an embed of RoPE can draw; a test checks that
+// ropePage carries every export of rope.js (tests/wasm/presets.test.mjs).
+import { fields, jsonFields, parameters as ropeParameters, rawFromSpec as ropeRawFromSpec, spec, views } from '../families/page/rope.js';
 import { PRESETS } from './presets.js';
 import { format, parse, visibleNames } from '../state.js';
 import { specFromConfig } from './model-config.js';
@@ -12,7 +15,7 @@ const PRESET = { name: 'preset', kind: 'choice', default: 'custom', choices: ['c
   choiceLabels: Object.fromEntries([['custom', 'custom (your values)'], ...PRESETS.map((p) => [p.id, p.label])]),
   help: 'Fills the values below from a published config.json.' };
 
-const parameters = [PRESET, ...rope.parameters];
+const parameters = [PRESET, ...ropeParameters];
 
 /**
  * The raw values a link's query is read against: the defaults, with a model
@@ -29,7 +32,7 @@ function baseRaw(defaults, raw) {
 function rawFromPreset(id) {
   const preset = PRESETS.find((p) => p.id === id);
   const { spec: s, sliding } = specFromConfig(preset.config);
-  return { ...rope.rawFromSpec(s, sliding), preset: id };
+  return { ...ropeRawFromSpec(s, sliding), preset: id };
 }
 
 /** Whether raw holds preset `id`'s model values (those that apply; view settings aside). */
@@ -59,4 +62,4 @@ function adjustRaw(raw, changed) {
 }
 
 /** The rope family as the page has it: rope.js, its parameters led by the preset control, and what presets do. */
-export const ropePage = { ...rope, parameters, baseRaw, rawFromPreset, adjustRaw };
+export const ropePage = { fields, jsonFields, spec, views, rawFromSpec: ropeRawFromSpec, parameters, baseRaw, rawFromPreset, adjustRaw };

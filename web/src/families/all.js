@@ -1,8 +1,9 @@
 // Every core family's page file, by its spec `type`, in the core's order (core/include/posenc/family_list.hpp, the one
-// list; describe.js FAMILY_TYPES): one line per family, the file named by its type. pages.js imports them all at once
-// (the page's rawFromSpec and compare mode); the engine's worker loads each when a request first names it (compute.js,
-// by the same name: every one for the decay comparison), the page when it is first shown (catalogue.js). pages.js and
-// a wasm test (page-agreement.test.mjs) check this list against the core's.
+// list; describe.js FAMILY_TYPES): one line per family, the file named by its type. The engine's worker loads each
+// when a request first names it (compute.js, by the same name: every one for the decay comparison), the page when it
+// is first shown (catalogue.js); nothing imports them all at once in a bundle (a namespace of each would cost a chunk
+// level). A wasm test (page-agreement.test.mjs) checks this list against the core's, and a unit test
+// (imports.test.mjs) the folder families/page/ against this list.
 export * as sinusoidal from './page/sinusoidal.js';
 export * as learned from './page/learned.js';
 export * as none from './page/none.js';

@@ -1,25 +1,20 @@
-// The core's families as the page shows them: each family's file (all.js, all
-// at once, in the core's order; compute.js's computedFamily), RoPE with its model
-// presets (rope-presets.js), each named by the core's label (describe.js familyName).
-import * as ALL from './all.js';
-import { computedFamily } from './compute.js';
+// The core's families as the page shows them, all at once: each family's page file (all.js's
+// list, in the core's order; with its `weights` control where it has a trained set,
+// trained.js), RoPE with its model presets (rope-presets.js), each named by the core's label
+// (describe.js familyName). Loaded only where every family is needed (a pasted config,
+// compare mode), each file by its name as catalogue.js loads it: a chunk of its own that an
+// embed of one family loads alone (a static import of all.js would make the bundler build a
+// namespace of each in its chunk, a chunk level more before a family's figure).
 import { FAMILY_TYPES, familyName } from '../describe.js';
+import { TRAINED_TYPES, withTrained } from './trained.js';
 import { ropePage } from '../config/rope-presets.js';
 import { format } from '../lib/format.js';
 
-for (const type of Object.keys(ALL)) {
-  if (!FAMILY_TYPES.includes(type)) throw new Error(`families: "${type}" has a page file (all.js) but the core has no such family`);
-}
-
-/** The core's families (describe()), in its order: {type: its file, as compute.js computes with it}. */
-const CORE_FAMILIES = Object.fromEntries(FAMILY_TYPES.map((type) => {
-  if (!ALL[type]) throw new Error(`families: the core's family "${type}" has no page file (all.js)`);
-  return [type, computedFamily(type, ALL[type])];
-}));
+const files = await Promise.all(FAMILY_TYPES.map((type) => (type === 'rope' ? ropePage
+  : import(`./page/${type}.js`).then((file) => (TRAINED_TYPES.includes(type) ? withTrained(type, file) : file)))));
 
 /** {type: the family's page file, with label: its name}, the core's families in the core's order. */
-export const FAMILY_PAGES = Object.fromEntries(Object.entries({ ...CORE_FAMILIES, rope: ropePage })
-  .map(([type, page]) => [type, { ...page, label: familyName(type) }]));
+export const FAMILY_PAGES = Object.fromEntries(FAMILY_TYPES.map((type, k) => [type, { ...files[k], label: familyName(type) }]));
 
 /**
  * Raw control values of family spec.type for a spec (a pasted config's or a
