@@ -5,7 +5,7 @@ import { sharedEngine } from '../engine/page.js';
 import { needsFullModule } from '../engine/modules.js';
 import { carryOver } from '../state.js';
 import { createStage, queryOf, readLink } from '../stage.js';
-import { familyLabel, loadFamily, loadedFamily, parametersOf } from '../families/catalogue.js';
+import { ENCODING, FAMILY_NAMES, familyLabel, loadFamily, loadedFamily, parametersOf } from '../families/catalogue.js';
 import { familyDescription } from '../describe.js';
 import { createWarnings } from '../warnings.js';
 import { viewIdOf } from '../views/index.js';
@@ -28,7 +28,10 @@ function showGeneral(message) {
 
 // posenc-view.wasm first (posenc.wasm when a view needs it: those that train wait for the first figure, session.js), but
 // the experiment lab's every view trains: posenc.wasm alone there.
-const engine = sharedEngine({ module: needsFullModule(new URLSearchParams(location.search).get('encoding'), {}, []) ? 'full' : 'view' });
+const asked = new URLSearchParams(location.search);
+const engine = sharedEngine({ module: needsFullModule(asked.get('encoding'), {}, []) ? 'full' : 'view' });
+// The worker loads what it computes the link's family with (its fields, its trained set) beside the .wasm (engine/page.js expect).
+engine.expect(FAMILY_NAMES.includes(asked.get('encoding')) ? asked.get('encoding') : ENCODING.default, { weights: asked.get('weights') ?? undefined });
 engine.ready.then(
   (version) => { document.getElementById('status').textContent = `${version} · computed ${engine.mode === 'worker' ? 'in a Web Worker' : 'on the page’s thread'}`; },
   (error) => { showGeneral(`The WebAssembly engine failed to load: ${error.message}`); },
