@@ -10,11 +10,11 @@ import { FAMILIES } from '../../web/src/families/index.js';
 import { loadTrained } from '../../web/src/families/trained.js';
 import { headNeeds, loadHeads, shippedHead } from '../../web/src/families/heads.js';
 import { askedHead, computeFields, createCalls } from '../../web/src/engine/calls.js';
-import { createServer } from '../../web/src/engine/server.js';
 import { SHIPPED_HEAD_TASK, TRAINED_HEAD_FIELDS } from '../../web/src/engine/modules.js';
 import { ATTENTION_PARAMETERS } from '../../web/src/labs/attention-lab.js';
 import { parse } from '../../web/src/state.js';
 import { loadPosenc } from './load.mjs';
+import { startServer } from './server-harness.mjs';
 
 /** Every core family's fields, as the worker computes them (loaded as the worker loads them). */
 const CORE_FAMILIES = await loadCoreFamilies();
@@ -81,28 +81,6 @@ test('a shipped head\'s views compute on posenc-view.wasm, equal to posenc.wasm\
     assert.equal(attention.trainedAccuracy, shippedHead(askedHead(family, params, ['attention']).spec, 'copy').accuracy);
   }
 });
-
-/** A server over the real modules, the messages it posts and the modules it loaded (tests/wasm/view-module.test.mjs's). */
-function startServer(options) {
-  const loaded = [];
-  const messages = [];
-  const waiting = [];
-  const serve = createServer(async (which) => {
-    loaded.push(which);
-    return loadPosenc(which);
-  }, (message) => {
-    messages.push(message);
-    for (const w of waiting.splice(0)) w();
-  }, options);
-  async function reply(id) {
-    for (;;) {
-      const found = messages.find((m) => m.id === id && !m.started && !m.progress);
-      if (found) return found;
-      await new Promise((resolve) => waiting.push(resolve));
-    }
-  }
-  return { serve, reply, loaded, messages };
-}
 
 test('the embeds\' attention views at their defaults load posenc-view.wasm alone; a head that does not ship, posenc.wasm', async () => {
   const params = { ...defaultsOf('rope'), text: 'the cat sat on the mat' };

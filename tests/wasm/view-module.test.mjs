@@ -9,9 +9,9 @@ import { loadCoreFamilies, trainedNeeds } from '../../web/src/families/compute.j
 import { FAMILIES } from '../../web/src/families/index.js';
 import { loadTrained } from '../../web/src/families/trained.js';
 import { computeFields, createCalls } from '../../web/src/engine/calls.js';
-import { createServer } from '../../web/src/engine/server.js';
 import { needsFullModule } from '../../web/src/engine/modules.js';
 import { errorOf, loadPosenc } from './load.mjs';
+import { startServer } from './server-harness.mjs';
 
 /** Every core family's fields, as the worker computes them (loaded as the worker loads them). */
 const CORE_FAMILIES = await loadCoreFamilies();
@@ -91,31 +91,6 @@ test('every field of every core family at its defaults computes on the view modu
   }
   assert.ok(fields > 50, `${fields} fields computed`);
 });
-
-/** A server over the real modules (load(which)), the messages it posts, and the modules it loaded, in order. */
-function startServer(options = {}, { failFull = false } = {}) {
-  const loaded = [];
-  const messages = [];
-  const waiting = [];
-  const post = (message) => {
-    messages.push(message);
-    for (const w of waiting.splice(0)) w();
-  };
-  const load = async (which) => {
-    if (which === 'full' && failFull) throw new Error('offline');
-    loaded.push(which);
-    return loadPosenc(which);
-  };
-  const serve = createServer(load, post, options);
-  async function reply(id) {
-    for (;;) {
-      const found = messages.find((m) => m.id === id && !m.started && !m.progress);
-      if (found) return found;
-      await new Promise((resolve) => waiting.push(resolve));
-    }
-  }
-  return { serve, reply, loaded, messages };
-}
 
 const ROPE = { type: 'rope', head_dim: 64, rope_theta: 10000, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 2048 } };
 
