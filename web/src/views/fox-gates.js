@@ -15,8 +15,9 @@ export const title = 'FoX: each word’s forget gate, and the decay it makes';
 export const caption = 'Top: the forget gate f_t = σ(w·x_t + b) of each word of the attention lab’s sentence, read off the ' +
   'head’s bias as exp b(t, t − 1) (the first word’s gate decays no key). Bottom: the last word’s bias on each key behind it, ' +
   'b = Σ log f over the words between: it drops fast across words whose gate is low (forgetting) and stays flat across ' +
-  'words whose gate is near 1. The dashed line is the mean over random tokens, m·E[log f], of the untrained head’s gate: ' +
-  'a fixed slope like ALiBi’s, which the sentence’s own decay departs from. Change a word and the decay changes.';
+  'words whose gate is near 1. With the trained head off, a dashed line shows the mean over random tokens, m·E[log f], of ' +
+  'the untrained head’s gate: a fixed slope like ALiBi’s, which the sentence’s own decay departs from (the trained head ' +
+  'learned its own gate, which has no such mean here). Change a word and the decay changes.';
 export const needs = ['attention', 'foxMean'];
 
 /** Rows of the sentence: {t, token, gate, logGate} for t ≥ 1, and {m, j, token, bias} of the last query's row. */
