@@ -196,7 +196,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     const heads = headNeeds(family, params, needs);
     if (heads.length === 0) return false;
     try {
-      await loadCompute(family);
+      await loadCompute(family, needs);
       await loadTrained(trainedNeeds(family, params, needs), { initial: wantsInitial(params) });
       await loadHeads(heads);
       const asked = askedHead(family, params, needs);
