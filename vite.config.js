@@ -36,10 +36,12 @@ const contentSecurityPolicy = {
 };
 
 /**
- * Each built page starts downloading posenc-view.wasm (the engine's module for every view's first figure) as its HTML
- * arrives: a <link rel="preload" as="fetch" crossorigin> that engine/view-wasm.js's fetch takes over (same URL, mode
- * and credentials). Without it the download waits for the page's scripts: on a phone network about 1 s later (issue
- * 40, tests/bench/embed-weight.mjs --phone). The file's hashed name is known once the bundle is written, hence here.
+ * The playground and the tour start downloading posenc-view.wasm (the engine's module for every view's first figure)
+ * as their HTML arrives: a <link rel="preload" as="fetch" crossorigin> that engine/view-wasm.js's fetch takes over
+ * (same URL, mode and credentials). Without it the download waits for the page's scripts: on a phone network about 1 s
+ * later (issue 40, tests/bench/embed-weight.mjs --phone). The file's hashed name is known once the bundle is written,
+ * hence here. Not embed.html: it downloads its family's group's module (engine/view-groups.js), which its HTML cannot
+ * know, from its first script (shells/embed-start.js).
  */
 const preloadViewWasm = {
   name: 'posenc-preload-view-wasm',
@@ -47,13 +49,38 @@ const preloadViewWasm = {
   transformIndexHtml: {
     order: 'post',
     handler(html, { bundle, filename }) {
-      const wasm = Object.keys(bundle ?? {}).filter((file) => /(^|\/)posenc-view-[\w-]+\.wasm$/.test(file));
+      if (/[\\/]embed\.html$/.test(filename)) return html;
+      const wasm = Object.keys(bundle ?? {}).filter((file) => /(^|\/)posenc-view-[\w-]{8}\.wasm$/.test(file));  // not a group's (-<group>-<hash>)
       if (wasm.length !== 1) throw new Error(`${filename}: expected one posenc-view .wasm in the bundle, found ${wasm.length}`);
       // Right after the Content-Security-Policy (which governs it), before the page's scripts and styles.
       const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(html);
       if (!policy) throw new Error(`${filename}: no Content-Security-Policy to put the .wasm preload after`);
       const at = policy.index + policy[0].length;
       return `${html.slice(0, at)}\n  <link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" fetchpriority="low" crossorigin>${html.slice(at)}`;
+    },
+  },
+};
+
+/**
+ * embed.html's first script, shells/embed-start.js (an entry of its own: it starts the download of the query's family
+ * group's view module), before the page's entry: a module script of its own runs once its one import (the engine's page
+ * chunk, 4 KB) has arrived, not after the page's whole entry (the shell, 20 KB more). Vite would merge a second
+ * <script> of embed.html into its entry, hence here. Build only: in development the engine starts the download itself.
+ */
+const embedStartScript = {
+  name: 'posenc-embed-start-script',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, { bundle, filename }) {
+      if (!/[\\/]embed\.html$/.test(filename)) return html;
+      const start = Object.values(bundle ?? {}).filter((chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'embed-start');
+      if (start.length !== 1) throw new Error(`${filename}: expected one embed-start entry in the bundle, found ${start.length}`);
+      // Right after the Content-Security-Policy (which governs it), before the page's other scripts and styles.
+      const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(html);
+      if (!policy) throw new Error(`${filename}: no Content-Security-Policy to put embed-start.js after`);
+      const at = policy.index + policy[0].length;
+      return `${html.slice(0, at)}\n  <script type="module" async crossorigin src="./${start[0].fileName}"></script>${html.slice(at)}`;
     },
   },
 };
@@ -83,7 +110,8 @@ export default defineConfig({
     assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     rollupOptions: {
       treeshake: HUGGINGFACE_TREESHAKE,
-      input: { index: web('index.html'), tour: web('tour.html'), embed: web('embed.html'), 'posenc-view': web('src/shells/posenc-view.js') },
+      input: { index: web('index.html'), tour: web('tour.html'), embed: web('embed.html'), 'embed-start': web('src/shells/embed-start.js'),
+        'posenc-view': web('src/shells/posenc-view.js') },
       output: {
         // What every page needs before it can ask for its view, in two chunks: the engine's page side (engine/page.js and
         // what it imports: all <posenc-view>'s script imports before it starts the worker and the .wasm) and the rest
@@ -94,9 +122,12 @@ export default defineConfig({
         // family's and the worker's files could be asked for: about 0.3 s later (issue 40, tests/bench/embed-weight.mjs
         // --phone).
         codeSplitting: { groups: [
+          // What embed-start.js (embed.html's first script) runs: the view modules' URLs and groups, 1 KB of its own.
+          { name: 'view-wasm', tags: ['$initial'], priority: 2,
+            test: /[\\/]engine[\\/]view-(wasm|groups)\.js$|[\\/]view-groups\.json|[\\/]posenc-view[\w-]*\.wasm\?url$/ },
           { name: 'engine-page', tags: ['$initial'], priority: 1, test: /[\\/]web[\\/]src[\\/]engine[\\/]/ },
           { name: 'shell', tags: ['$initial'],
-            test: (id) => !/node_modules|\.(html|css)($|\?)|[\\/]tour[\\/]|[\\/]shells[\\/](main|embed|tour|posenc-view)\.js$/.test(id) },
+            test: (id) => !/node_modules|\.(html|css)($|\?)|[\\/]tour[\\/]|[\\/]shells[\\/](main|embed|embed-start|tour|posenc-view)\.js$/.test(id) },
         ] },
         entryFileNames: (chunk) => (chunk.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
         // Chunks that hold the plotting libraries are named for them (scripts/sizes.mjs reports them so);
@@ -110,7 +141,9 @@ export default defineConfig({
       },
     },
   },
-  plugins: [copyExamples, contentSecurityPolicy, preloadViewWasm],
+  plugins: [copyExamples, contentSecurityPolicy, preloadViewWasm, embedStartScript],
+  // d3-geo (map projections, which no view draws) left out of Observable Plot's chunk: web/src/lib/no-d3-geo.js.
+  resolve: { alias: [{ find: /^d3-geo$/, replacement: web('src/lib/no-d3-geo.js') }] },
   worker: { format: 'es', rollupOptions: { treeshake: HUGGINGFACE_TREESHAKE } },
   // Pre-bundle Plot up front so the first page load never reloads itself.
   optimizeDeps: { include: ['@observablehq/plot'] },

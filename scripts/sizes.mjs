@@ -6,7 +6,9 @@
 //   before the first figure: the page's static JS and CSS, the page file of the family that shows the view
 //     (families/catalogue.js loads it), the view's module and what it imports, the engine's worker with its static
 //     imports and its own chunk of the family's fields (families/compute.js, loaded as the page starts: engine.expect),
-//     and the first WebAssembly module it instantiates (FIRST_WASM);
+//     and the first WebAssembly module it instantiates with its glue (the worker imports the glue on demand): an embed
+//     of one family's view (embed.html?view=<id>&encoding=<family>, one <posenc-view>) its family group's
+//     posenc-view-<group>.wasm (engine/view-groups.js), the playground posenc-view.wasm (FIRST_WASM);
 //   in all: also what a view's frame loads after its figure (formulas.js, KaTeX: view-frame.js) and the full module
 //     where the first one is smaller (AFTER_WASM). Fonts are not counted:
 //     a browser fetches only those a formula uses.
@@ -60,7 +62,7 @@ function closure(key, files = new Set()) {
   for (const css of chunk.css ?? []) files.add(css);
   for (const asset of chunk.assets ?? []) {
     if (asset.endsWith('.js')) workerClosure(asset, files);
-    else if (!/\.(woff2?|ttf)$/.test(asset)) files.add(asset);
+    else if (!/\.(woff2?|ttf|wasm)$/.test(asset)) files.add(asset);  // the .wasm: the one the page downloads, counted apart
   }
   for (const imported of chunk.imports ?? []) closure(imported, files);
   return files;
@@ -98,6 +100,17 @@ function workerFamily(family, files) {
   return files;
 }
 
+/** The worker's chunk of the glue of view module `group`'s (posenc-view-<group>.js; null: posenc-view.js), which it
+ * imports on demand (engine/glue.js). */
+function workerGlue(group, files) {
+  const name = new RegExp(`\\./(posenc-view${group ? `-${group}` : ''}-[\\w-]{8}\\.js)`);
+  for (const file of [...files].filter((f) => /(^|\/)worker-[\w-]+\.js$/.test(f))) {
+    const found = name.exec(fs.readFileSync(path.join(dist, file), 'utf8'));
+    if (found) return workerClosure(path.posix.join(path.posix.dirname(file), found[1]), files);
+  }
+  throw new Error(`sizes: the worker imports no glue of ${group ?? 'posenc-view'}`);
+}
+
 const total = (files) => [...files].reduce((sum, f) => sum + gzip(f), 0);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -121,6 +134,7 @@ const { FAMILIES, ENCODING } = await import(path.join(root, 'web/src/families/in
 const VIEW_IDS = [...new Set(Object.values(FAMILIES).flatMap((f) => f.views))];
 const VIEW_MODULES = Object.fromEntries(VIEW_IDS.map((id) => [id, SHARED_VIEW_MODULES[id] ?? `src/views/${id}.js`]));
 const { TRAINING_VIEWS, needsFullModule } = await import(path.join(root, 'web/src/engine/modules.js'));
+const { viewGroupFor } = await import(path.join(root, 'web/src/engine/view-groups.js'));
 const { headNeeds } = await import(path.join(root, 'web/src/families/heads.js'));
 const { parse } = await import(path.join(root, 'web/src/state.js'));
 const { loadView } = await import(path.join(root, 'web/src/views/index.js'));
@@ -165,7 +179,7 @@ function firstModule(id, family) {
  * page of that one view; one whose trained head ships (the attention lab's, families/heads.js) with the view module
  * and the head's chunk. The playground draws such views after its first figure (session.js).
  */
-function page(entry, family, views) {
+function page(entry, family, views, { group = null } = {}) {
   const before = closure(entry);
   closure(FAMILY_MODULES[family], before);
   workerFamily(family, before);
@@ -176,7 +190,10 @@ function page(entry, family, views) {
     before.add(FULL_WASM);
     if (FULL_GLUE) before.add(FULL_GLUE);
   } else {
-    before.add(FIRST_WASM);
+    const wasm = group ? builtAs(`posenc-view-${group}.wasm`) : FIRST_WASM;
+    if (!wasm) throw new Error(`sizes: no posenc-view-${group}.wasm in ${dist}/assets`);
+    before.add(wasm);
+    workerGlue(group, before);
   }
   const after = new Set(before);
   for (const key of LAZY) closure(key, after);
@@ -190,10 +207,12 @@ playground.before.add('index.html');
 playground.after.add('index.html');
 const rows = VIEW_IDS.map((id) => {
   const family = familyOf(id);
-  const iframe = page('embed.html', family, [id]);
+  const group = viewGroupFor(id, family);  // an embed that names its family (&encoding=), one component
+  const iframe = page('embed.html', family, [id], { group });
   iframe.before.add('embed.html');
   iframe.after.add('embed.html');
-  const component = page('src/shells/posenc-view.js', family, [id]);
+  closure('src/shells/embed-start.js', iframe.before);  // its first script
+  const component = page('src/shells/posenc-view.js', family, [id], { group });
   return { view: id, family, before: total(iframe.before), after: total(iframe.after), component: total(component.before),
     files: iframe.before };
 });
@@ -215,11 +234,11 @@ if (process.argv.includes('--json')) {
     views: rows.map(({ files: _, ...r }) => r) }, null, 1));
 } else {
   const mark = (bytes, aim) => (bytes <= aim ? ' ' : '*');
-  console.log(`\nWhat a reader downloads (gzip, level 6): before the first figure (first module: ${path.basename(FIRST_WASM)}), `
-    + `and in all once what loads after it came; aims before the figure: ${kb(AIM)} an embed, ${kb(PLAYGROUND_AIM)} the playground`);
+  console.log(`\nWhat a reader downloads (gzip, level 6): before the first figure (first module: the playground ${path.basename(FIRST_WASM)}, `
+    + `an embed its family group's posenc-view-<group>.wasm), and in all once what loads after it came; aims before the figure: ${kb(AIM)} an embed, ${kb(PLAYGROUND_AIM)} the playground`);
   console.log(`  playground (index.html, ${ENCODING.default})        ${kb(total(playground.before)).padStart(10)} `
     + `${mark(total(playground.before), PLAYGROUND_AIM)}  ${kb(total(playground.after)).padStart(10)}`);
-  console.log('  embed.html?view=     (family)          before figure     in all   <posenc-view> before');
+  console.log('  embed.html?view=     (&encoding=)      before figure     in all   <posenc-view> before');
   for (const r of rows) {
     console.log(`  ${r.view.padEnd(20)} ${`(${r.family})`.padEnd(17)} ${kb(r.before).padStart(10)} ${mark(r.before, AIM)}  `
       + `${kb(r.after).padStart(10)}   ${kb(r.component).padStart(10)} ${mark(r.component, AIM)}`);

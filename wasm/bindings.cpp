@@ -24,7 +24,11 @@
 // Two modules are linked from this file (CMakeLists.txt): posenc.wasm with every
 // binding, and posenc-view.wasm (POSENC_VIEW_MODULE defined) without the ones
 // under #ifndef POSENC_VIEW_MODULE (the trainer, the model lab's,
-// attentionForward), whose core code the LTO link then drops.
+// attentionForward), whose core code the LTO link then drops. A posenc-view-<group>.wasm is posenc-view.wasm with
+// some of the families (core/src/family_set.cpp): POSENC_FAMILY_SUBSET and POSENC_HAS_<type> for each family it has
+// defined, it also leaves out the bindings of one family each it lacks (alibiSlopes, alibiBias, t5Bucket,
+// debertaRelativePosition, cope: post.js throws 'unavailable' for them), and a spec of a family it lacks is refused
+// with code 'unavailable' too (posenc::NotInModule).
 #include <emscripten/bind.h>
 #include <emscripten/em_js.h>
 #include <emscripten/emscripten.h>
@@ -105,6 +109,13 @@ EM_JS(Handle, posenc_record, (const void* members, int count), {
   }
   return Emval.toHandle(out);
 });
+
+// Whether this module has family `type`'s own bindings: every module but a posenc-view-<group>.wasm without it.
+#ifdef POSENC_FAMILY_SUBSET
+#define POSENC_HAS_FAMILY(type) POSENC_HAS_##type
+#else
+#define POSENC_HAS_FAMILY(type) 1
+#endif
 
 namespace {
 
@@ -347,6 +358,8 @@ val guarded(F&& body) noexcept {
         return body();
     } catch (const Freed& e) {
         fail("Error", "freed", e.what(), &e);
+    } catch (const posenc::NotInModule& e) {  // a posenc-view-<group>.wasm without the spec's family
+        fail("Error", "unavailable", e.what(), &e);
     } catch (const posenc::BadParam& e) {
         fail("RangeError", "bad_param", e.what(), &e);
     } catch (const std::invalid_argument& e) {
@@ -572,11 +585,14 @@ val mrope_positions(val text_before, val grid_h, val grid_w, val text_after) {
 }
 #endif  // POSENC_VIEW_MODULE
 
+#if POSENC_HAS_FAMILY(alibi)
 /// alibiSlopes(nHeads): Float32Array(nHeads), the slope m_h of each head.
 val alibi_slopes(val n_heads) {
     return guarded([&] { return f32(posenc::alibi::slopes(integer(n_heads, posenc::args::n_heads))); });
 }
+#endif
 
+#if POSENC_HAS_FAMILY(alibi)
 /// alibiBias(n, nHeads, head, causal): Float32Array(n * n), -m_head |i - j| (-Infinity above the diagonal when causal).
 val alibi_bias(val n, val n_heads, val head, val causal) {
     return guarded([&] {
@@ -586,7 +602,9 @@ val alibi_bias(val n, val n_heads, val head, val causal) {
         return f32(posenc::alibi::bias(integer(n, posenc::args::matrix_n), heads, which, mask));
     });
 }
+#endif
 
+#if POSENC_HAS_FAMILY(t5)
 /// t5Bucket(relativePositions, bidirectional, numBuckets, maxDistance): Int32Array, the bucket of each
 /// relative position (key - query): a typed array of them (read as float64) or an allocFloat32 buffer.
 val t5_bucket(val positions, val bidirectional, val num_buckets, val max_distance) {
@@ -606,7 +624,9 @@ val t5_bucket(val positions, val bidirectional, val num_buckets, val max_distanc
         return i32(posenc::t5::buckets(values.items.get(), values.count, both, buckets, distance));
     });
 }
+#endif
 
+#if POSENC_HAS_FAMILY(deberta)
 /// debertaRelativePosition(queryLength, keyLength, position_buckets, max_relative_positions):
 /// Int32Array(queryLength * keyLength), transformers' build_relative_position (posenc::deberta::relative_position).
 val deberta_relative_position(val query_length, val key_length, val position_buckets, val max_relative_positions) {
@@ -617,6 +637,7 @@ val deberta_relative_position(val query_length, val key_length, val position_buc
                                                       integer(max_relative_positions, posenc::args::max_relative_positions)));
     });
 }
+#endif
 
 /// attentionBias(spec, n): Float32Array(n * n), the bias b(i, j) of a bias family.
 val attention_bias(int spec_id, val n) {
@@ -684,6 +705,7 @@ val attention_forward(int request_id, val x, val wq, val wk, val wv, val out) {
 }
 #endif  // POSENC_VIEW_MODULE
 
+#if POSENC_HAS_FAMILY(cope)
 /// cope(request, q, k, pos_emb): {gates, positions, bias}, Float32Array(n * n) each (posenc::cope::run);
 /// q, k [n, d_head], pos_emb [npos_max, d_head], row-major.
 val cope(int request_id, val q, val k, val pos_emb) {
@@ -697,6 +719,7 @@ val cope(int request_id, val q, val k, val pos_emb) {
         return Record().f32("gates", maps.gates).f32("positions", maps.positions).f32("bias", maps.bias).value();
     });
 }
+#endif
 
 #ifndef POSENC_VIEW_MODULE  // the trainer
 /// UTF-8 of the corpus characters `tokens` index.
@@ -999,14 +1022,22 @@ EMSCRIPTEN_BINDINGS(posenc) {
     function("posenc_ropeInvFreq", &rope_inv_freq);
     function("posenc_applyRope", &apply_rope);
     function("posenc_decay", &decay);
+#if POSENC_HAS_FAMILY(alibi)
     function("posenc_alibiSlopes", &alibi_slopes);
     function("posenc_alibiBias", &alibi_bias);
+#endif
+#if POSENC_HAS_FAMILY(t5)
     function("posenc_t5Bucket", &t5_bucket);
+#endif
+#if POSENC_HAS_FAMILY(deberta)
     function("posenc_debertaRelativePosition", &deberta_relative_position);
+#endif
     function("posenc_attentionBias", &attention_bias);
     function("posenc_positionSimilarity", &position_similarity);
     function("posenc_attention", &attention);
+#if POSENC_HAS_FAMILY(cope)
     function("posenc_cope", &cope);
+#endif
     function("posenc_embedTokens", &embed_tokens);
     function("posenc_tokenIds", &token_ids);  // the trained head's reading: a shipped head draws on the view module
     function("posenc_limits", &limits);

@@ -545,10 +545,11 @@
 
   /**
    * The Error of a function this module was linked without (posenc-view.wasm has no trainer, model-lab functions,
-   * attentionForward or describe; CMakeLists.txt): .code 'unavailable', .param the function's name.
+   * attentionForward or describe; a posenc-view-<group>.wasm no other group's family's own functions either;
+   * CMakeLists.txt): .code 'unavailable', .param the function's name.
    */
   function unavailable(name) {
-    return apiError(Error, `posenc: ${name} is not in this module (posenc-view.wasm); load posenc.wasm for it`, 'unavailable',
+    return apiError(Error, `posenc: ${name} is not in this module (posenc-view.wasm, or a family group's posenc-view-<group>.wasm); posenc.wasm has every function`, 'unavailable',
       name, 'posenc-view.wasm', 'posenc.wasm');
   }
 

@@ -15,38 +15,6 @@
 
 namespace posenc {
 
-// Each listed family's two entry points (its header declares them too).
-#define POSENC_FAMILY(name)                 \
-    namespace name {                        \
-    const Family& family();                 \
-    const train::Training& training();      \
-    }
-#include "posenc/family_list.hpp"
-#undef POSENC_FAMILY
-
-const std::vector<const Family*>& families() {
-    // family_list.hpp, in its order.
-    static const std::vector<const Family*> all = {
-#define POSENC_FAMILY(name) &name::family(),
-#include "posenc/family_list.hpp"
-#undef POSENC_FAMILY
-    };
-    return all;
-}
-
-const train::Training& train::training_of(const Family& family) {
-    // Each family's training beside its descriptor: reached from here, not from the descriptor, so that only
-    // train.cpp reaches the training code (a module without the trainer, posenc-view.wasm, drops it).
-    static const std::vector<std::pair<const Family*, const Training*>> all = {
-#define POSENC_FAMILY(name) {&name::family(), &name::training()},
-#include "posenc/family_list.hpp"
-#undef POSENC_FAMILY
-    };
-    for (const auto& [f, training] : all)
-        if (f == &family) return *training;
-    throw std::logic_error("registry: type \"" + family.type + "\" has no training listed");
-}
-
 const Family& family_of(const Config& spec) {
     const std::string type = spec_type(spec);
     for (const Family* f : families())
@@ -106,6 +74,11 @@ std::string spec_type(const Config& spec) {
     if (value->is_string())
         for (const auto& known : known_types())
             if (value->get_ref<const std::string&>() == known) return known;
+    // A module of some of the families (posenc-view-<group>.wasm): a type it lacks may be another module's.
+    if (const char* module = family_set_module())
+        throw NotInModule("type", "spec: type " + describe(*value) + " is not in " + module + " (" + one_of(known_types()) +
+                                      "); posenc-view.wasm has every family",
+                          describe(*value), one_of(known_types()));
     throw_bad_param("type", describe(*value), one_of(known_types()));
 }
 

@@ -137,25 +137,33 @@ test('embed.html: one view with its title, caption, legend and link; controls=1 
   await page.close();
 });
 
-test('embed.html preloads posenc-view.wasm with its HTML, and that one download is what the engine computes with', async () => {
+test('embed.html starts its family group\'s module from its first script, and that one download is what the engine computes with', async () => {
   const page = await browser.newPage();
   site.requests.length = 0;
   await page.goto(`${site.url}embed.html?view=heatmap&encoding=sinusoidal`);
   await page.waitForSelector('body[data-ready=true]');
-  // The preload, right after the page's policy: the worker receives its bytes from the page (engine/view-wasm.js).
-  const preload = await page.$eval('head > meta[http-equiv="Content-Security-Policy"] + link[rel=preload]',
-    (link) => ({ href: link.getAttribute('href'), as: link.getAttribute('as'), crossorigin: link.hasAttribute('crossorigin') }));
-  assert.match(preload.href, /^\.\/assets\/posenc-view-[\w-]+\.wasm$/);
-  assert.equal(preload.as, 'fetch');
-  assert.ok(preload.crossorigin, 'crossorigin: the mode and credentials of the page\'s fetch');
+  // The first script, right after the page's policy: shells/embed-start.js, a module of its own (not the entry's), which
+  // starts the download of the query's family group's module (engine/view-groups.js); the worker receives its bytes
+  // from the page (engine/view-wasm.js). No preload of posenc-view.wasm: the HTML cannot know the group.
+  const first = await page.$eval('head > meta[http-equiv="Content-Security-Policy"] + script',
+    (script) => ({ src: script.getAttribute('src'), type: script.type, async: script.async }));
+  assert.match(first.src, /^\.\/assets\/embed-start-[\w-]+\.js$/);
+  assert.deepEqual([first.type, first.async], ['module', true]);
+  assert.equal(await page.$('link[rel=preload][href$=".wasm"]'), null);
   const wasm = site.requests.filter((r) => r.path.endsWith('.wasm')).map((r) => r.path.slice(SUB_PATH.length));
-  assert.deepEqual(wasm, [preload.href.slice(2)], 'one .wasm download: the preloaded file, not fetched again by the worker');
+  assert.equal(wasm.length, 1, `one .wasm download, not fetched again by the worker: ${wasm}`);
+  assert.match(wasm[0], /^assets\/posenc-view-absolute-[\w-]{8}\.wasm$/, 'sinusoidal\'s group: absolute');
   assert.equal(await page.evaluate(() => document.querySelector('.figure canvas, .figure svg') !== null), true);
-  assert.deepEqual(page.problems, [], 'no console warning (a preload left unused is one)');
+  assert.deepEqual(page.problems, [], 'no console warning');
+  // Without a family the embed downloads posenc-view.wasm (every family), once.
+  site.requests.length = 0;
+  await page.goto(`${site.url}embed.html?view=heatmap`);
+  await page.waitForSelector('body[data-ready=true]');
+  assert.deepEqual(site.requests.filter((r) => r.path.endsWith('.wasm')).map((r) => r.path.replace(/^.*\/|-[\w-]{8}\.wasm$/g, '')), ['posenc-view']);
   await page.close();
 });
 
-test('an embedded attention map draws its family\'s shipped trained head with posenc-view.wasm alone; another task trains on posenc.wasm', async () => {
+test('an embedded attention map draws its family\'s shipped trained head with its group\'s view module alone; another task trains on posenc.wasm', async () => {
   const page = await browser.newPage();
   const wasmFetched = () => site.requests.filter((r) => r.path.endsWith('.wasm')).map((r) => r.path.replace(/^.*\/|-[\w-]{8}\.wasm$/g, ''));
   // At the family's defaults the head ships (families/heads.js): no training, no posenc.wasm.
@@ -164,7 +172,7 @@ test('an embedded attention map draws its family\'s shipped trained head with po
   await page.waitForSelector('body[data-ready=true]');
   await page.waitForSelector('.figure canvas');
   assert.match(await page.textContent('.trained-note'), /trained on copy at 32 tokens \(400 steps, seed \d; accuracy (0\.9\d|1\.00) there\)/);
-  assert.deepEqual(wasmFetched(), ['posenc-view']);
+  assert.deepEqual(wasmFetched(), ['posenc-view-rotary']);
   assert.deepEqual(page.problems, []);
   // The induction task's head does not ship: the engine starts on posenc.wasm, trains it, and draws it.
   site.requests.length = 0;

@@ -5,11 +5,15 @@ import fs from 'node:fs';
 import createPosenc from '../../web/generated/posenc.mjs';
 import createPosencView from '../../web/generated/posenc-view.mjs';
 
-/** An instance of posenc.wasm (every function), or with module 'view' of posenc-view.wasm (the views' functions). */
-export function loadPosenc(module = 'full') {
-  const name = module === 'view' ? 'posenc-view' : 'posenc';
+/**
+ * An instance of posenc.wasm (every function), or with module 'view' of posenc-view.wasm (the views' functions), or with
+ * a family group as well of that group's posenc-view-<group>.wasm (wasm/view-groups.json).
+ */
+export async function loadPosenc(module = 'full', group = null) {
+  const name = module !== 'view' ? 'posenc' : group ? `posenc-view-${group}` : 'posenc-view';
   const wasmBinary = fs.readFileSync(new URL(`../../web/generated/${name}.wasm`, import.meta.url));
-  return (module === 'view' ? createPosencView : createPosenc)({ wasmBinary });
+  const create = module !== 'view' ? createPosenc : group ? (await import(`../../web/generated/${name}.mjs`)).default : createPosencView;
+  return create({ wasmBinary });
 }
 
 /**

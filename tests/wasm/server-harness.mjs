@@ -4,8 +4,8 @@ import { createServer } from '../../web/src/engine/server.js';
 import { loadPosenc } from './load.mjs';
 
 /**
- * A server over the real modules (load(which): posenc-view.wasm or posenc.wasm), the messages it posts, and the modules
- * it loaded, in order.
+ * A server over the real modules (load(which, group): posenc-view.wasm, a group's posenc-view-<group>.wasm or
+ * posenc.wasm), the messages it posts, and the modules it loaded, in order ('view', 'view <group>', 'full').
  * @param {object} [options]  createServer's
  * @param {{failFull?: boolean}} [o]  failFull: loading posenc.wasm fails (offline)
  * @returns {{serve: (message: object) => void, reply: (id: number) => Promise<object>, loaded: string[], messages: object[]}}
@@ -19,10 +19,10 @@ export function startServer(options = {}, { failFull = false } = {}) {
     messages.push(message);
     for (const w of waiting.splice(0)) w();
   };
-  const load = async (which) => {
+  const load = async (which, group = null) => {
     if (which === 'full' && failFull) throw new Error('offline');
-    loaded.push(which);
-    return loadPosenc(which);
+    loaded.push(group ? `${which} ${group}` : which);
+    return loadPosenc(which, group);
   };
   const serve = createServer(load, post, options);
   async function reply(id) {

@@ -108,7 +108,7 @@ test('the server starts on the view module and loads the full one for a call it 
   assert.equal(stacks.error, undefined);
   assert.deepEqual(stacks.value, full.ropeStacks(ROPE, 4096));
   assert.deepEqual(server.loaded, ['view', 'full']);
-  assert.deepEqual(server.messages.filter((m) => m.op === 'module'), [{ op: 'module', module: 'full' }]);
+  assert.deepEqual(server.messages.filter((m) => m.op === 'module'), [{ op: 'module', module: 'full', group: null }]);
 
   // From then on the full module serves, a memory restart included.
   server.serve({ id: 3, op: 'call', method: 'table', args: [{ type: 'sinusoidal', d_model: 4096 }, 4096] });

@@ -28,8 +28,21 @@ std::string spec_type(const Config& spec);
 const std::vector<std::string>& known_types();
 
 /// Every family's descriptor, in the order the page lists them: see
-/// posenc/family_list.hpp, the one list.
+/// posenc/family_list.hpp, the one list. In a module of some of the families (posenc-view-<group>.wasm,
+/// CMakeLists.txt), those, in the same order (core/src/family_set.cpp).
 const std::vector<const Family*>& families();
+
+/// The file name of the module when it holds some of the families ("posenc-view-rotary.wasm"), else nullptr
+/// (core/src/family_set.cpp).
+const char* family_set_module();
+
+/// A spec of a type this module lacks though another has it (family_set_module() is set): BadParam with param "type",
+/// which the wasm layer reports as code 'unavailable', as a function the module lacks, so that the engine loads the
+/// module with every family.
+class NotInModule : public BadParam {
+public:
+    using BadParam::BadParam;
+};
 
 /// The descriptor of the spec's `type`. Throws as spec_type.
 const Family& family_of(const Config& spec);

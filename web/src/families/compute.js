@@ -75,7 +75,7 @@ export async function loadCoreFamilies() {
 }
 
 /** The fields that draw every family's reference curve (families/compare.js comparisonFields). */
-const COMPARISON_NEEDS = ['comparison', 'currentLabel'];
+export const COMPARISON_NEEDS = ['comparison', 'currentLabel'];
 
 /**
  * Loads what family `name`'s fields for `needs` are computed with: its module (once), and every core family's when a

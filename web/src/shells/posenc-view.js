@@ -9,6 +9,7 @@
 // lib/katex.js), and the page's inherited styles stop at :host (views.css).
 import { sharedEngine } from '../engine/page.js';
 import { startingModule } from '../engine/modules.js';
+import { viewGroupFor } from '../engine/view-groups.js';
 import css from '../../views.css?inline';
 
 // The views' code (single-view.js and what it imports: several request levels) is imported on demand, so this script
@@ -23,7 +24,10 @@ const loadViews = () => {
 // module the first one's view says (engine/modules.js startingModule), and the views' code is fetched.
 const first = document.querySelector('posenc-view');
 if (first) {
-  sharedEngine({ module: startingModule(first.getAttribute('view')) });
+  // One family group's module (engine/view-groups.js) when every component in the page shows a family of that group;
+  // posenc-view.wasm (every family) for components of several groups, or one without an encoding.
+  const groups = new Set([...document.querySelectorAll('posenc-view')].map((e) => viewGroupFor(e.getAttribute('view'), e.getAttribute('encoding'))));
+  sharedEngine({ module: startingModule(first.getAttribute('view')), group: groups.size === 1 ? [...groups][0] : null });
   loadViews().catch(() => {});  // said where it is awaited (#render)
 }
 
@@ -94,7 +98,8 @@ class PosencView extends HTMLElement {
     const inPlace = this.#mounted?.update(entries);
     if (inPlace) { await inPlace; return; }
     this.#mounted?.destroy();
-    const engine = sharedEngine({ module: startingModule(this.getAttribute('view')) });
+    const engine = sharedEngine({ module: startingModule(this.getAttribute('view')),
+      group: viewGroupFor(this.getAttribute('view'), this.getAttribute('encoding')) });
     const { mountSingleView } = await loadViews();
     const mounted = await mountSingleView(this.root, { engine, entries, site: SITE, anyCase: true });
     if (mine !== this.#generation) { mounted.destroy(); return; }
