@@ -35,6 +35,14 @@ const contentSecurityPolicy = {
   },
 };
 
+/** html with `tag` right after its Content-Security-Policy <meta> (which governs it), before the page's scripts and styles. */
+function afterPolicy(html, filename, tag) {
+  const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(html);
+  if (!policy) throw new Error(`${filename}: no Content-Security-Policy to put ${tag} after`);
+  const at = policy.index + policy[0].length;
+  return `${html.slice(0, at)}\n  ${tag}${html.slice(at)}`;
+}
+
 /**
  * The playground and the tour start downloading posenc-view.wasm (the engine's module for every view's first figure)
  * as their HTML arrives: a <link rel="preload" as="fetch" crossorigin> that engine/view-wasm.js's fetch takes over
@@ -52,20 +60,17 @@ const preloadViewWasm = {
       if (/[\\/]embed\.html$/.test(filename)) return html;
       const wasm = Object.keys(bundle ?? {}).filter((file) => /(^|\/)posenc-view-[\w-]{8}\.wasm$/.test(file));  // not a group's (-<group>-<hash>)
       if (wasm.length !== 1) throw new Error(`${filename}: expected one posenc-view .wasm in the bundle, found ${wasm.length}`);
-      // Right after the Content-Security-Policy (which governs it), before the page's scripts and styles.
-      const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(html);
-      if (!policy) throw new Error(`${filename}: no Content-Security-Policy to put the .wasm preload after`);
-      const at = policy.index + policy[0].length;
-      return `${html.slice(0, at)}\n  <link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" fetchpriority="low" crossorigin>${html.slice(at)}`;
+      return afterPolicy(html, filename, `<link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" fetchpriority="low" crossorigin>`);
     },
   },
 };
 
 /**
  * embed.html's first script, shells/embed-start.js (an entry of its own: it starts the download of the query's family
- * group's view module), before the page's entry: a module script of its own runs once its one import (the engine's page
- * chunk, 4 KB) has arrived, not after the page's whole entry (the shell, 20 KB more). Vite would merge a second
- * <script> of embed.html into its entry, hence here. Build only: in development the engine starts the download itself.
+ * group's view module), before the page's entry: a module script of its own runs once its one import (the view
+ * modules' URLs and groups, a 1 KB chunk) has arrived, not after the page's whole entry (the shell, 24 KB more).
+ * Vite would merge a second <script> of embed.html into its entry, hence here. Build only: in development the engine
+ * starts the download itself.
  */
 const embedStartScript = {
   name: 'posenc-embed-start-script',
@@ -76,11 +81,7 @@ const embedStartScript = {
       if (!/[\\/]embed\.html$/.test(filename)) return html;
       const start = Object.values(bundle ?? {}).filter((chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'embed-start');
       if (start.length !== 1) throw new Error(`${filename}: expected one embed-start entry in the bundle, found ${start.length}`);
-      // Right after the Content-Security-Policy (which governs it), before the page's other scripts and styles.
-      const policy = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(html);
-      if (!policy) throw new Error(`${filename}: no Content-Security-Policy to put embed-start.js after`);
-      const at = policy.index + policy[0].length;
-      return `${html.slice(0, at)}\n  <script type="module" async crossorigin src="./${start[0].fileName}"></script>${html.slice(at)}`;
+      return afterPolicy(html, filename, `<script type="module" async crossorigin src="./${start[0].fileName}"></script>`);
     },
   },
 };
