@@ -31,7 +31,9 @@ export interface PosencError extends Error {
    *  parameter to blame), 'out_of_memory' (.param: the function that asked), 'freed' (a Trainer or
    *  Float32Buffer used after free(), a raw trainer handle after trainerFree or trainerFinish: .param 'handle'), 'bad_call' (too many arguments), 'reentrant', 'internal' (a bug),
    *  'unavailable' (a function posenc-view.wasm was built without: the trainer, ropeStacks, attentionTemperature,
-   *  mropePairAxes, mropePositions, attentionForward; .param the function; posenc.wasm has it). */
+   *  mropePairAxes, mropePositions, attentionForward; .param the function; posenc.wasm has it; and in a family
+   *  group's posenc-view-<group>.wasm, another group's family's own function (alibiSlopes, alibiBias, t5Bucket,
+   *  debertaRelativePosition, cope), or a spec of a family it lacks: .param 'type'; posenc-view.wasm has those). */
   code: 'bad_param' | 'bad_request' | 'out_of_memory' | 'freed' | 'bad_call' | 'reentrant' | 'internal' | 'unavailable';
   /** The parameter: a spec key ('d_model', 'factor') or an argument ('n', 'seqLen', 'x', 'out'), without index;
    *  for an error about no one input, the function ('positionTable'), 'trainer', 'buffer' or 'arguments'. */
