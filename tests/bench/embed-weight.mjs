@@ -232,9 +232,31 @@ function ownViews() {
     .map((f) => ({ view: f.slice(0, -3), encoding: f.split('-')[0], figure: 'its own' }));
 }
 
+/** The labs whose views' first figure is a training run or a pasted model's config: not in the phone table. */
+const TRAINING_LABS = ['experiment', 'language_model', 'model_profile'];
+
 /**
- * The phone-network table (issue 40): every embed view of EMBED_VIEWS and every family's own view, the tour's first
- * stop and the playground, from dist/ served gzip-compressed (serveStatic's gzip: level 9, as a static host), in a
+ * Every other view a family or compare mode shows (not EMBED_VIEWS', not a family's own, not a training lab's), each
+ * with the first family that shows it: the cross-family ones (the decay comparison, compare mode) among them.
+ */
+async function otherViews(listed) {
+  const { FAMILIES } = await import('../../web/src/families/index.js');
+  const seen = new Set(listed);
+  const out = [];
+  for (const [type, family] of Object.entries(FAMILIES)) {
+    if (TRAINING_LABS.includes(type)) continue;
+    for (const view of family.views) {
+      if (seen.has(view)) continue;
+      seen.add(view);
+      out.push({ view, encoding: type, figure: 'other' });
+    }
+  }
+  return out;
+}
+
+/**
+ * The phone-network table (issue 40): every embed view of EMBED_VIEWS, every family's own view and every other view
+ * of a family or of compare mode (not the training labs'), the tour's first stop and the playground, from dist/ served gzip-compressed (serveStatic's gzip: level 9, as a static host), in a
  * fresh 390 x 844 browser each, through PHONE_NETWORK: the time to the first figure, the bytes (gzip) and the
  * request levels before it (requestLevels), met or not against PHONE_AIMS. Reported, never asserted.
  * @param {{log?: (...a) => void, only?: string[]}} [o]  only: view ids, 'tour', 'playground'
@@ -246,8 +268,9 @@ export async function measurePhone({ log = () => {}, only = null } = {}) {
   }
   const wanted = (name) => !only || only.includes(name);
   const plot = (figure) => figure === 'heatmap' || figure === 'line chart';
+  const listed = [...EMBED_VIEWS, ...ownViews()];
   const targets = [
-    ...[...EMBED_VIEWS, ...ownViews()].filter((v) => wanted(v.view)).map((v) => ({ name: `embed ${v.view} (${v.encoding})`, view: v.view,
+    ...[...listed, ...await otherViews(listed.map((v) => v.view))].filter((v) => wanted(v.view)).map((v) => ({ name: `embed ${v.view} (${v.encoding})`, view: v.view,
       file: 'embed.html', query: `?view=${v.view}&encoding=${v.encoding}`, figure: v.figure,
       aimMs: plot(v.figure) ? PHONE_AIMS.plotFirstFigureMs : PHONE_AIMS.firstFigureMs })),
     ...(wanted('tour') ? [{ name: "tour's first stop (tour.html)", view: 'tour', file: 'tour.html', query: '', figure: 'its stop',

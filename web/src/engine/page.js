@@ -34,7 +34,7 @@ import { previewLimits } from '../lib/box-average.js';
  *   prioritise(key: string, priority: number): void,
  *   call(method: string, ...args): Promise<any>,
  *   cancel(key: string): void,
- *   expect(family: string, o?: {weights?: string, head?: boolean}): void,
+ *   expect(family: string, o?: {weights?: string, head?: boolean, crossFamily?: boolean}): void,
  *   mode: 'worker' | 'main thread',
  *   module: 'view' | 'full',
  *   group: string | null,
@@ -57,8 +57,9 @@ import { previewLimits } from '../lib/box-average.js';
  *   expect: starts downloading, in the engine, what a view of `family` will read, before the view asks (a page of one
  *     view knows its family before its view's module has loaded): the module its fields are computed with
  *     (families/compute.js, each family's a chunk of the worker's own), the family's trained set (families/trained.js) unless
- *     weights (the control's raw value, absent for its default) says random, and with head its shipped trained head
- *     (families/heads.js);
+ *     weights (the control's raw value, absent for its default) says random, with head its shipped trained head
+ *     (families/heads.js), and with crossFamily (a view that reads other families: engine/view-groups.js
+ *     CROSS_FAMILY_VIEWS) every family's fields and the trained sets the decay comparison reads;
  *   restarts: how many times the engine replaced its wasm instance after a request grew its
  *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer) or may have broken it,
  *     or replaced its worker after it died (a fresh worker gets the requests the old one had, once).
@@ -129,8 +130,8 @@ export function createEngine({ module = 'view', group = null } = {}) {
     cancel(key) {
       send({ op: 'cancel', key });
     },
-    expect(family, { weights, head = false } = {}) {
-      send({ op: 'expect', family, weights, head });
+    expect(family, { weights, head = false, crossFamily = false } = {}) {
+      send({ op: 'expect', family, weights, head, crossFamily });
     },
   };
 

@@ -4,7 +4,7 @@
 // it computes with is createCalls's (calls.js).
 import { askedHead, computeFields, createCalls } from './calls.js';
 import { CACHE_BYTES } from './cache.js';
-import { loadCompute, trainedNeeds } from '../families/compute.js';
+import { COMPARISON_NEEDS, loadCompute, trainedNeeds } from '../families/compute.js';
 import { TRAINED_TYPES, WEIGHTS, loadTrained } from '../families/trained.js';
 import { headNeeds, loadHeads, shippedHead } from '../families/heads.js';
 import { attachPreviews } from '../lib/box-average.js';
@@ -349,9 +349,11 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     // A family's fields module, its trained set and a shipped trained head are fetched as the page says a view will
     // read them ({op: 'expect'}) or as the request arrives, beside the .wasm, not once the module is ready.
     if (request.op === 'expect') {
-      const { family, weights = WEIGHTS.default, head = false } = request;
-      loadCompute(family).catch(() => {});  // a failed load is tried again, and said, by the request that needs it
-      if (TRAINED_TYPES.includes(family)) loadTrained(trainedNeeds(family, { weights }, [])).catch(() => {});
+      const { family, weights = WEIGHTS.default, head = false, crossFamily = false } = request;
+      const needs = crossFamily ? COMPARISON_NEEDS : [];  // a view that reads other families: every family's fields
+      loadCompute(family, needs).catch(() => {});  // a failed load is tried again, and said, by the request that needs it
+      const trained = trainedNeeds(family, { weights }, needs);
+      if (trained.length) loadTrained(trained).catch(() => {});
       if (head) loadHeads([family]);
       return;
     }

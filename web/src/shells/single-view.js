@@ -7,6 +7,7 @@ import { createWarnings } from '../warnings.js';
 import { loadView, viewIdOf } from '../views/index.js';
 import { FAMILY_NAMES, loadFamily } from '../families/catalogue.js';
 import { SHIPPED_HEAD_TASK, startingModule } from '../engine/modules.js';
+import { CROSS_FAMILY_VIEWS } from '../engine/view-groups.js';
 
 /** Keys the single-view shells read themselves. */
 export const SHELL_KEYS = ['view', 'controls', 'theme'];
@@ -42,7 +43,7 @@ export async function mountSingleView(root, { engine, entries, site, anyCase = f
   // downloads in the engine now, beside the view's module, not once the view asks: a request level fewer.
   if (FAMILY_NAMES.includes(encoding)) {
     engine.expect?.(encoding, { weights: get('weights'), head: startingModule(viewId) === 'auto' && get('trained_head') !== 'false'
-      && (get('trained_task') ?? SHIPPED_HEAD_TASK) === SHIPPED_HEAD_TASK });
+      && (get('trained_task') ?? SHIPPED_HEAD_TASK) === SHIPPED_HEAD_TASK, crossFamily: CROSS_FAMILY_VIEWS.includes(viewId) });
   }
   // The controls' module only when asked for them (an embed without controls draws without it), fetched beside the view's.
   const controlsModule = get('controls') === '1' ? import('../controls.js') : null;
