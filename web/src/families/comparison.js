@@ -15,13 +15,24 @@ const CURVE = { rotary: 'ones', polar: 'ones', bias: 'bias', absolute: 'dot', no
  * @param {(type: string) => {parameters: object[], spec: Function}} familyOf
  */
 export function createComparison(familyOf) {
+  /**
+   * The decay curve family `type` compares by and its scale (1/sqrt(width) for q.k and p.p), from the core's
+   * description alone (no family's file, no trained set); null for a family without a decay curve (learned).
+   */
+  const curveKindOf = (type) => {
+    const f = DESCRIPTION.families.find((d) => d.type === type);
+    if (!f?.computes.includes('decay')) return null;
+    const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
+    return { curve: CURVE[f.acts],
+      scale: f.acts === 'rotary' || f.acts === 'polar' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1 };
+  };
+
   /** Label, reference spec, the decay curve to use, and its scale (1/sqrt(width) for q.k and p.p). */
   let references = null;
   const referencesOf = () => {
     references ??= DESCRIPTION.families.filter((f) => f.computes.includes('decay')).map((f) => {
       const { parameters, spec } = familyOf(f.type);
       const params = Object.fromEntries(parameters.map((p) => [p.name, p.default]));
-      const widthDefault = f.keys.find((k) => k.name === f.width_key)?.default;
       // A family with a seed key draws its parameters at random: its curve is one draw, untrained, not the family's;
       // unless it shows the parameters the language-model lab trained (weights "trained", families/trained.js).
       const trained = params.weights === 'trained';  // the references' default
@@ -31,8 +42,7 @@ export function createComparison(familyOf) {
         random,
         label: random ? `${familyName(f.type)} (random draw, untrained)` : trained ? `${familyName(f.type)} (trained on Moby-Dick)` : familyName(f.type),
         spec: spec(params),
-        curve: CURVE[f.acts],
-        scale: f.acts === 'rotary' || f.acts === 'polar' || f.acts === 'absolute' ? (s) => 1 / Math.sqrt(s[f.width_key] ?? widthDefault) : () => 1,
+        ...curveKindOf(f.type),
       };
     });
     return references;
@@ -45,8 +55,8 @@ export function createComparison(familyOf) {
    * @returns {{values: Float32Array, scale: number}|null}
    */
   function curveOf(calls, spec, maxDistance) {
-    const ref = referencesOf().find((r) => r.spec.type === spec.type);
-    return ref ? { values: calls.decay(spec, maxDistance)[ref.curve], scale: ref.scale(spec) } : null;
+    const kind = curveKindOf(spec.type);  // not the references: compare mode's lines need no other family's set
+    return kind ? { values: calls.decay(spec, maxDistance)[kind.curve], scale: kind.scale(spec) } : null;
   }
 
   /**

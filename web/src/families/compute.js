@@ -97,12 +97,12 @@ const DECAY_TRAINED = TRAINED_TYPES.filter((type) => familyDescription(type).com
  * The families whose trained sets a request of family `name` for `needs` computes with (families/trained.js): its
  * own, with weights "trained"; those with a decay curve for the decay comparison's references (not learned's table,
  * 23 KB gzip, which has none); for compare mode, those of its lines' families that show their trained set (its
- * read lines, params.slots: labs/compare-mode.js request), every one before the lines are read.
+ * read lines, params.slots: labs/compare-mode.js request), none before the lines are read (engine.expect).
  * @returns {string[]}
  */
 export function trainedNeeds(name, params, needs) {
   if (name === 'compare') {
-    if (!Array.isArray(params.slots)) return TRAINED_TYPES;
+    if (!Array.isArray(params.slots)) return [];  // lines not read yet (engine.expect), or not readable: the request fails
     return [...new Set(params.slots.filter((s) => TRAINED_TYPES.includes(s.family) && shipped(s.params?.weights)).map((s) => s.family))];
   }
   const own = TRAINED_TYPES.includes(name) && shipped(params.weights) ? [name] : [];
