@@ -123,9 +123,10 @@ export default defineConfig({
         // family's and the worker's files could be asked for: about 0.3 s later (issue 40, tests/bench/embed-weight.mjs
         // --phone).
         codeSplitting: { groups: [
-          // What embed-start.js (embed.html's first script) runs: the view modules' URLs and groups, 1 KB of its own.
+          // What embed-start.js (embed.html's first script) runs: the view modules' URLs and groups (and the decay
+          // comparison's range control, families/compare.js), 1 KB of its own.
           { name: 'view-wasm', tags: ['$initial'], priority: 2,
-            test: /[\\/]engine[\\/]view-(wasm|groups)\.js$|[\\/]view-groups\.json|[\\/]posenc-view[\w-]*\.wasm\?url$/ },
+            test: /[\\/]engine[\\/]view-(wasm|groups)\.js$|[\\/]view-groups\.json|[\\/]posenc-view[\w-]*\.wasm\?url$|[\\/]families[\\/]compare\.js$/ },
           { name: 'engine-page', tags: ['$initial'], priority: 1, test: /[\\/]web[\\/]src[\\/]engine[\\/]/ },
           { name: 'shell', tags: ['$initial'],
             test: (id) => !/node_modules|\.(html|css)($|\?)|[\\/]tour[\\/]|[\\/]shells[\\/](main|embed|embed-start|tour|posenc-view)\.js$/.test(id) },

@@ -85,15 +85,18 @@ test("no view reads the page's state: views draw what they are given", () => {
 test("an embed's and a component's static graph hold no family's page file, lab, config reader or controls: loaded when used", () => {
   // The worker is a bundle of its own (engine/page.js imports its URL): the page's graph stops there.
   const graph = { ...graphOf(), 'engine/worker.js': [] };
-  // <posenc-view>'s own script holds the engine's page side only, so the worker and .wasm start first; the views' code
-  // (single-view.js) it imports on demand.
+  // <posenc-view>'s own script holds the engine's page side only, so the worker and .wasm start first (and the decay
+  // comparison's two view parameters, families/compare.js, an import-free module: the range its references ship at
+  // picks the module, engine/view-groups.js); the views' code (single-view.js) it imports on demand.
   const component = [...reachable(graph, 'shells/posenc-view.js')].sort();
-  assert.deepEqual(component.filter((f) => !f.startsWith('engine/') && f !== 'lib/box-average.js'), [], component.join(', '));
+  assert.deepEqual(component.filter((f) => !f.startsWith('engine/') && !['lib/box-average.js', 'families/compare.js'].includes(f)), [],
+    component.join(', '));
+  assert.deepEqual(importsOf('families/compare.js'), []);
   assert.ok(importsOf('shells/posenc-view.js', { dynamic: true }).includes('shells/single-view.js'));
   for (const entry of ['shells/embed.js', 'shells/single-view.js', 'stage.js']) {
     const loaded = [...reachable(graph, entry)];
     assert.ok(loaded.includes('families/catalogue.js'), `${entry} reaches the families through catalogue.js`);
-    const lazy = loaded.filter((f) => (f.startsWith('families/') && !['families/catalogue.js', 'families/trained.js'].includes(f))
+    const lazy = loaded.filter((f) => (f.startsWith('families/') && !['families/catalogue.js', 'families/trained.js', 'families/compare.js'].includes(f))
       || f.startsWith('labs/') || f.startsWith('config/') || f.startsWith('views/') && f !== 'views/index.js'
       || ['controls.js', 'formulas.js', 'lib/katex.js', 'export.js', 'engine/calls.js', 'engine/server.js', 'lib/plot.js'].includes(f));
     assert.deepEqual(lazy, [], entry);

@@ -42,14 +42,15 @@ test('every family of the core is in a group, none in two; "none" in every group
   assert.equal(viewGroupOf(null), null);
 });
 
-test('CROSS_FAMILY_VIEWS are exactly the family views that read other families (COMPARISON_NEEDS): they start on posenc-view.wasm', async () => {
+test('CROSS_FAMILY_VIEWS are exactly the family views that read other families (COMPARISON_NEEDS): off their shipped range, on posenc-view.wasm', async () => {
   const cross = new Set();
   for (const family of Object.values(FAMILIES)) {
     for (const id of family.views) if ((await loadView(id)).needs.some((n) => COMPARISON_NEEDS.includes(n))) cross.add(id);
   }
   assert.deepEqual([...cross].sort(), [...CROSS_FAMILY_VIEWS].sort());
-  assert.equal(viewGroupFor('decay-comparison', 'rope'), null);
-  assert.equal(viewGroupFor('decay', 'rope'), 'rotary');
+  assert.equal(viewGroupFor('decay-comparison', 'rope'), 'rotary');  // its references ship (families/references.js)
+  assert.equal(viewGroupFor('decay-comparison', 'rope', '4096'), null);
+  assert.equal(viewGroupFor('decay', 'rope', '4096'), 'rotary');
 });
 
 /** The defaults of a family's controls. */

@@ -34,7 +34,7 @@ import { previewLimits } from '../lib/box-average.js';
  *   prioritise(key: string, priority: number): void,
  *   call(method: string, ...args): Promise<any>,
  *   cancel(key: string): void,
- *   expect(family: string, o?: {weights?: string, head?: boolean, crossFamily?: boolean}): void,
+ *   expect(family: string, o?: {weights?: string, head?: boolean, crossFamily?: boolean, compareDistance?: string}): void,
  *   mode: 'worker' | 'main thread',
  *   module: 'view' | 'full',
  *   group: string | null,
@@ -59,7 +59,9 @@ import { previewLimits } from '../lib/box-average.js';
  *     (families/compute.js, each family's a chunk of the worker's own), the family's trained set (families/trained.js) unless
  *     weights (the control's raw value, absent for its default) says random, with head its shipped trained head
  *     (families/heads.js), and with crossFamily (a view that reads other families: engine/view-groups.js
- *     CROSS_FAMILY_VIEWS) every family's fields and the trained sets the decay comparison reads;
+ *     CROSS_FAMILY_VIEWS) the decay comparison's references: shipped at its default range (compareDistance, the
+ *     compare_distance control's raw value, absent for its default: families/references.js), else every family's
+ *     fields and the trained sets it reads;
  *   restarts: how many times the engine replaced its wasm instance after a request grew its
  *     memory past 128 MiB (WebAssembly memory cannot shrink; see createServer) or may have broken it,
  *     or replaced its worker after it died (a fresh worker gets the requests the old one had, once).
@@ -130,8 +132,8 @@ export function createEngine({ module = 'view', group = null } = {}) {
     cancel(key) {
       send({ op: 'cancel', key });
     },
-    expect(family, { weights, head = false, crossFamily = false } = {}) {
-      send({ op: 'expect', family, weights, head, crossFamily });
+    expect(family, { weights, head = false, crossFamily = false, compareDistance } = {}) {
+      send({ op: 'expect', family, weights, head, crossFamily, compareDistance });
     },
   };
 

@@ -203,7 +203,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     const heads = headNeeds(family, params, needs);
     if (heads.length === 0) return false;
     try {
-      await loadCompute(family, needs);
+      await loadCompute(family, needs, params);
       await loadTrained(trainedNeeds(family, params, needs), { initial: wantsInitial(params) });
       await loadHeads(heads);
       const asked = askedHead(family, params, needs);
@@ -278,7 +278,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     try {
       if (request.op === 'view') {
         // A lab's fields and the trained parameters it computes with (a module each, loaded once).
-        await loadCompute(request.family, request.needs ?? []);
+        await loadCompute(request.family, request.needs ?? [], request.params ?? {});
         await loadTrained(trainedNeeds(request.family, request.params ?? {}, request.needs ?? []),
           { initial: wantsInitial(request.params ?? {}) });
         await loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));  // a shipped trained head
@@ -349,16 +349,19 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     // A family's fields module, its trained set and a shipped trained head are fetched as the page says a view will
     // read them ({op: 'expect'}) or as the request arrives, beside the .wasm, not once the module is ready.
     if (request.op === 'expect') {
-      const { family, weights = WEIGHTS.default, head = false, crossFamily = false } = request;
-      const needs = crossFamily ? COMPARISON_NEEDS : [];  // a view that reads other families: every family's fields
-      loadCompute(family, needs).catch(() => {});  // a failed load is tried again, and said, by the request that needs it
-      const trained = trainedNeeds(family, { weights }, needs);
+      const { family, weights = WEIGHTS.default, head = false, crossFamily = false, compareDistance } = request;
+      // A view that reads other families: the decay comparison's references (shipped at its default range, else every
+      // family's fields and trained sets).
+      const needs = crossFamily ? COMPARISON_NEEDS : [];
+      const params = { weights, compare_distance: compareDistance };
+      loadCompute(family, needs, params).catch(() => {});  // a failed load is tried again, and said, by the request that needs it
+      const trained = trainedNeeds(family, params, needs);
       if (trained.length) loadTrained(trained).catch(() => {});
       if (head) loadHeads([family]);
       return;
     }
     if (request.op === 'view') {
-      loadCompute(request.family, request.needs ?? []).catch(() => {});  // beside the .wasm, if it is not ready yet
+      loadCompute(request.family, request.needs ?? [], request.params ?? {}).catch(() => {});  // beside the .wasm, if it is not ready yet
       loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));
     }
     if (choose && (request.op === 'view' || request.op === 'call')) {

@@ -4,6 +4,7 @@
 // files are handed in (engine/calls.js passes families/compute.js's computeOf),
 // so no family file imports this one back.
 import { DESCRIPTION, familyName } from '../describe.js';
+import { shippedReferences } from './references.js';
 
 // The decay curve each kind of family compares by: q.k of q = k = 1 (rotary), the bias (bias), p_0.p_m (absolute, none).
 const CURVE = { rotary: 'ones', polar: 'ones', bias: 'bias', absolute: 'dot', none: 'dot' };
@@ -68,10 +69,14 @@ export function createComparison(familyOf) {
    */
   function comparison(calls, current, maxDistance) {
     let currentLabel = null;
-    const curves = referencesOf().map((ref) => {
-      const mine = current && current.type === ref.spec.type;
+    // At the shipped range the references are read (families/references.js), and only the current curve is computed.
+    const shipped = shippedReferences(maxDistance);
+    const curves = (shipped ?? referencesOf()).map((ref) => {
+      const type = ref.type;
+      const mine = current && current.type === type;
       if (mine) currentLabel = ref.label;
-      return { label: ref.label, type: ref.spec.type, random: ref.random, ...curveOf(calls, mine ? current : ref.spec, maxDistance) };
+      if (shipped && !mine) return ref;
+      return { label: ref.label, type, random: ref.random, ...curveOf(calls, mine ? current : ref.spec, maxDistance) };
     });
     return { comparison: curves, currentLabel };
   }

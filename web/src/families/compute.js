@@ -4,11 +4,12 @@
 // labs/compare-mode.js), `experiment`, `language_model` and `model_profile`. Each is a
 // module of its own, loaded in the worker when a request first names it (loadCompute):
 // a view's first figure waits for its own family's file only, not every family's (the
-// decay comparison and compare mode, which draw every family, load them all when they
-// are asked for), nor a lab. Nothing here imports the page's controls, state, presets
+// decay comparison at a range whose references do not ship, and compare mode, which draw every family, load them all
+// when they are asked for), nor a lab. Nothing here imports the page's controls, state, presets
 // or config reader, nor a lab (tests/unit/imports.test.mjs).
 import { FAMILY_TYPES, familyDescription } from '../describe.js';
 import { TRAINED_TYPES, shipped, withTrained } from './trained.js';
+import { loadReferences, readsShipped } from './references.js';
 
 /**
  * Core family `type`'s page file as the worker computes with it: with its `weights` control when it has a trained set
@@ -77,16 +78,23 @@ export async function loadCoreFamilies() {
 /** The fields that draw every family's reference curve (families/compare.js comparisonFields). */
 export const COMPARISON_NEEDS = ['comparison', 'currentLabel'];
 
+/** Whether a request for `needs` with `params` computes the decay comparison's references (not reads the shipped ones). */
+const computesReferences = (needs, params) => needs.some((n) => COMPARISON_NEEDS.includes(n)) && !readsShipped(params?.compare_distance);
+
 /**
- * Loads what family `name`'s fields for `needs` are computed with: its module (once), and every core family's when a
- * need is the decay comparison's (its reference curves).
+ * Loads what family `name`'s fields for `needs` are computed with: its module (once), and for the decay comparison's
+ * needs its reference curves: the shipped ones at the default range (families/references.js), else every core family's
+ * module.
  * @param {string} name
  * @param {string[]} [needs]
+ * @param {object} [params]  the request's (its compare_distance)
  * @returns {Promise<object|null>}  computeOf(name): null for a name not in COMPUTE_NAMES; rejects if a module cannot load
  */
-export async function loadCompute(name, needs = []) {
+export async function loadCompute(name, needs = [], params = {}) {
   if (!COMPUTE_NAMES.includes(name)) return null;
-  const [family] = await Promise.all([load(name), needs.some((n) => COMPARISON_NEEDS.includes(n)) ? loadCoreFamilies() : null]);
+  const compares = needs.some((n) => COMPARISON_NEEDS.includes(n));
+  const [family] = await Promise.all([load(name), computesReferences(needs, params) ? loadCoreFamilies() : null,
+    compares && readsShipped(params?.compare_distance) ? loadReferences() : null]);
   return family;
 }
 
@@ -95,8 +103,9 @@ const DECAY_TRAINED = TRAINED_TYPES.filter((type) => familyDescription(type).com
 
 /**
  * The families whose trained sets a request of family `name` for `needs` computes with (families/trained.js): its
- * own, with weights "trained"; those with a decay curve for the decay comparison's references (not learned's table,
- * 23 KB gzip, which has none); for compare mode, those of its lines' families that show their trained set (its
+ * own, with weights "trained"; those with a decay curve for the decay comparison's references where it computes them
+ * (not at the default range, whose references ship: families/references.js; not learned's table, 23 KB gzip, which
+ * has none); for compare mode, those of its lines' families that show their trained set (its
  * read lines, params.slots: labs/compare-mode.js request), none before the lines are read (engine.expect).
  * @returns {string[]}
  */
@@ -106,6 +115,6 @@ export function trainedNeeds(name, params, needs) {
     return [...new Set(params.slots.filter((s) => TRAINED_TYPES.includes(s.family) && shipped(s.params?.weights)).map((s) => s.family))];
   }
   const own = TRAINED_TYPES.includes(name) && shipped(params.weights) ? [name] : [];
-  if (needs.some((n) => COMPARISON_NEEDS.includes(n))) return [...new Set([...own, ...DECAY_TRAINED])];
+  if (computesReferences(needs, params)) return [...new Set([...own, ...DECAY_TRAINED])];
   return own;
 }

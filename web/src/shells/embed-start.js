@@ -6,4 +6,4 @@ import { startViewWasm } from '../engine/view-wasm.js';
 import { viewGroupFor } from '../engine/view-groups.js';
 
 const query = new URLSearchParams(location.search);
-startViewWasm(viewGroupFor(query.get('view'), query.get('encoding')));
+startViewWasm(viewGroupFor(query.get('view'), query.get('encoding'), query.get('compare_distance')));

@@ -26,7 +26,8 @@ const first = document.querySelector('posenc-view');
 if (first) {
   // One family group's module (engine/view-groups.js) when every component in the page shows a family of that group;
   // posenc-view.wasm (every family) for components of several groups, or one without an encoding.
-  const groups = new Set([...document.querySelectorAll('posenc-view')].map((e) => viewGroupFor(e.getAttribute('view'), e.getAttribute('encoding'))));
+  const groups = new Set([...document.querySelectorAll('posenc-view')].map((e) => viewGroupFor(e.getAttribute('view'), e.getAttribute('encoding'),
+    e.getAttribute('compare_distance'))));
   sharedEngine({ module: startingModule(first.getAttribute('view')), group: groups.size === 1 ? [...groups][0] : null });
   loadViews().catch(() => {});  // said where it is awaited (#render)
 }
@@ -99,7 +100,7 @@ class PosencView extends HTMLElement {
     if (inPlace) { await inPlace; return; }
     this.#mounted?.destroy();
     const engine = sharedEngine({ module: startingModule(this.getAttribute('view')),
-      group: viewGroupFor(this.getAttribute('view'), this.getAttribute('encoding')) });
+      group: viewGroupFor(this.getAttribute('view'), this.getAttribute('encoding'), this.getAttribute('compare_distance')) });
     const { mountSingleView } = await loadViews();
     const mounted = await mountSingleView(this.root, { engine, entries, site: SITE, anyCase: true });
     if (mine !== this.#generation) { mounted.destroy(); return; }

@@ -43,7 +43,8 @@ export async function mountSingleView(root, { engine, entries, site, anyCase = f
   // downloads in the engine now, beside the view's module, not once the view asks: a request level fewer.
   if (FAMILY_NAMES.includes(encoding)) {
     engine.expect?.(encoding, { weights: get('weights'), head: startingModule(viewId) === 'auto' && get('trained_head') !== 'false'
-      && (get('trained_task') ?? SHIPPED_HEAD_TASK) === SHIPPED_HEAD_TASK, crossFamily: CROSS_FAMILY_VIEWS.includes(viewId) });
+      && (get('trained_task') ?? SHIPPED_HEAD_TASK) === SHIPPED_HEAD_TASK, crossFamily: CROSS_FAMILY_VIEWS.includes(viewId),
+    compareDistance: get('compare_distance') });
   }
   // The controls' module only when asked for them (an embed without controls draws without it), fetched beside the view's.
   const controlsModule = get('controls') === '1' ? import('../controls.js') : null;
