@@ -5,7 +5,7 @@
 import { askedHead, computeFields, createCalls } from './calls.js';
 import { CACHE_BYTES } from './cache.js';
 import { COMPARISON_NEEDS, loadCompute, trainedNeeds } from '../families/compute.js';
-import { TRAINED_TYPES, WEIGHTS, loadTrained } from '../families/trained.js';
+import { WEIGHTS, loadTrained } from '../families/trained.js';
 import { headNeeds, loadHeads, shippedHead } from '../families/heads.js';
 import { attachPreviews } from '../lib/box-average.js';
 import { detach } from './detach.js';
