@@ -7,10 +7,11 @@
 // namespace of each in its chunk, a chunk level more before a family's figure).
 import { FAMILY_TYPES, familyName } from '../describe.js';
 import { TRAINED_TYPES, withTrained } from './trained.js';
-import { ropePage } from '../config/rope-presets.js';
 import { format } from '../lib/format.js';
 
-const files = await Promise.all(FAMILY_TYPES.map((type) => (type === 'rope' ? ropePage
+// RoPE's file (its presets) imported as the others are, on demand: as a static import its chunks (the presets' config
+// reader) would arrive before any other family's file is asked for, a request level or two later on a slow network.
+const files = await Promise.all(FAMILY_TYPES.map((type) => (type === 'rope' ? import('../config/rope-presets.js').then((m) => m.ropePage)
   : import(`./page/${type}.js`).then((file) => (TRAINED_TYPES.includes(type) ? withTrained(type, file) : file)))));
 
 /** {type: the family's page file, with label: its name}, the core's families in the core's order. */
