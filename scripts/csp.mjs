@@ -1,4 +1,4 @@
-// The Content-Security-Policy of posenc's pages (README, "Under a strict Content-Security-Policy"). The built
+// The Content-Security-Policy of posenc's pages (README and web/README.md, "Under a strict Content-Security-Policy"). The built
 // index.html, tour.html and embed.html carry it as a <meta http-equiv> (vite.config.js, at build time only: the dev
 // server's client injects styles and an error overlay the policy would refuse), and the browser tests also send it as
 // a header (tests/e2e/browser.mjs STRICT_CSP).

@@ -262,7 +262,7 @@ export interface Posenc {
   positionSimilarity(spec: Spec, n: number, metric: 'dot' | 'cosine'): Float32Array;
 
   /** The page's attention head on a sentence (text or tokens) or given inputs x [n, d_model]: logits, weights [n, n],
-   *  output [n, d_head], x, q, k, v, the terms of the logit, and with wq, wk, wv a trained head. README documents the keys. */
+   *  output [n, d_head], x, q, k, v, the terms of the logit, and with wq, wk, wv a trained head. wasm/README.md documents the keys. */
   attention(request: { text?: string; tokens?: string[]; x?: Floats; encoding?: Spec; d_model?: number; d_head?: number;
     causal?: boolean; seed?: number; projections?: 'random' | 'identity'; position_offset?: number; embedding_scale?: number;
     wq?: Floats; wk?: Floats; wv?: Floats }): {

@@ -543,7 +543,7 @@ void forward(const Forward& f, Floats x, Floats wq, Floats wk, Floats wv, float*
     check_length("wq", wq, f.d_model * f.d_head, "d_model * d_head");
     check_length("wk", wk, f.d_model * f.d_head, "d_model * d_head");
     check_length("wv", wv, f.d_model * f.d_head, "d_model * d_head");
-    // kernels::attention: fused blocks, 4-wide SIMD dots, one exp per (query, key) (measured: README, "Limits").
+    // kernels::attention: fused blocks, 4-wide SIMD dots, one exp per (query, key) (measured: core/README.md, "Limits").
     budget::check_work("attentionForward", "n",
                        {{{3, "projections"}, {double(f.n), "tokens"}, {double(f.d_model), "inputs"}, {double(f.d_head), "outputs"}},
                         {{double(f.n), "queries"}, {double(f.n), "keys"},

@@ -113,7 +113,7 @@ private:
 
 /// The gates' dots, the suffix sums and interpolation, and q . e per row. A gate's dot
 /// runs at about 8 multiply-adds per budget operation (measured: cope() at n 1980, d_head
-/// 64 takes 0.19 s in wasm, 0.76 ns per multiply-add; README "Limits").
+/// 64 takes 0.19 s in wasm, 0.76 ns per multiply-add; core/README.md "Limits").
 std::vector<budget::Factors> maps_work(const Spec& spec, std::int64_t n) {
     return {{{double(n), "queries"}, {double(n), "keys"},
              {double(spec.head_dim) / 8 + budget::kTrig, "operations per gate (a dot of head_dim / 8, an exp)"}},

@@ -893,7 +893,7 @@ Request parse_request(const Config& config) {
     // (deberta 9 d for c2p, p2c and their gradients; cope 2 d + 50 for its gates and interpolation;
     // fire 8 mlp_width; shaw 4 d; transformer_xl 6 d; 80 for a log per pair: t5's and deberta's
     // buckets, fire's psi), 8 to a budget operation. Measured in wasm
-    // on this machine (README "Limits"): about 0.5 ns per multiply-add and 40 ns of the 80 per
+    // on this machine (core/README.md "Limits"): about 0.5 ns per multiply-add and 40 ns of the 80 per
     // pair, so the budget's 3e8 operations are about 1.2 s.
     const double d = double(r.d_model), heads = double(r.n_heads), hd = d / heads;
     const Config encoding = naming_width(r, r.encoding, [&] { return sized(r.encoding, r.d_model, r.d_model / r.n_heads); });

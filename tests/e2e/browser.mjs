@@ -133,7 +133,7 @@ export async function launchBrowser({ ownBrowser = false, ...options } = {}) {
 }
 
 /**
- * The strictest policy the page, embed.html and the component run under (README, "Under a strict
+ * The strictest policy the page, embed.html and the component run under (web/README.md, "Under a strict
  * Content-Security-Policy"): nothing inline, nothing from elsewhere, 'wasm-unsafe-eval' to compile the engine's
  * WebAssembly, Trusted Types with the one policy 'posenc'. The built pages carry it as a <meta>; csp.test.mjs also sends
  * it as a header.

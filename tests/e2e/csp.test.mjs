@@ -1,4 +1,4 @@
-// The page under a strict Content-Security-Policy with Trusted Types (README, "Under a strict
+// The page under a strict Content-Security-Policy with Trusted Types (web/README.md, "Under a strict
 // Content-Security-Policy"): every file of dist/ served with STRICT_CSP as a header (the built pages also carry
 // it as a <meta>, which alone enforces it: checked once, without the header); the playground for every family and
 // compare mode, embed.html for a few views, and the example post on another origin, under its own policy that names

@@ -4,7 +4,7 @@
 // caps with a message naming the factors ("decay: 1000001 distances x 8388608
 // pairs x 12 operations per cosine = 1e14 operations exceeds the limit of
 // 3e8 operations"). The caps keep every accepted request within about 2 s in
-// the browser on one core (measured: README, "Limits"); describe() exports them.
+// the browser on one core (measured: core/README.md, "Limits"); describe() exports them.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Starting the engine's workers and fetching what they read, from any page: the
 // playground, an embed, or a component on another origin's page.
 
-// Under Trusted Types (`require-trusted-types-for 'script'`: the built pages' policy, README "Under a strict
+// Under Trusted Types (`require-trusted-types-for 'script'`: the built pages' policy, web/README.md "Under a strict
 // Content-Security-Policy") the Worker constructor takes only a TrustedScriptURL. posenc's one policy, 'posenc', lives
 // here and makes nothing else: the URL of one of posenc's own scripts (a worker of its bundle, on the origin its
 // modules come from) or of a stub this module made. Any other string a script sink is given is refused by the browser

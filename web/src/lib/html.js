@@ -1,6 +1,6 @@
 // The page's DOM from data. Every string a view, a note, a table or a tooltip shows (much of it from a link, a pasted
 // config.json or a .gguf file) goes in as a text node, never parsed as markup: element() and labelledLines() build
-// nodes; no module of the page assigns innerHTML (the built pages enforce Trusted Types, README "Under a strict
+// nodes; no module of the page assigns innerHTML (the built pages enforce Trusted Types, web/README.md "Under a strict
 // Content-Security-Policy", so a string that reached markup would be refused, not run). escapeHtml is for the markup
 // posenc writes out as text: the SVG export and the share snippets.
 
