@@ -44,44 +44,30 @@ function afterPolicy(html, filename, tag) {
 }
 
 /**
- * The playground and the tour start downloading posenc-view.wasm (the engine's module for every view's first figure)
- * as their HTML arrives: a <link rel="preload" as="fetch" crossorigin> that engine/view-wasm.js's fetch takes over
- * (same URL, mode and credentials). Without it the download waits for the page's scripts: on a phone network about 1 s
- * later (issue 40, tests/bench/embed-weight.mjs --phone). The file's hashed name is known once the bundle is written,
- * hence here. Not embed.html: it downloads its family's group's module (engine/view-groups.js), which its HTML cannot
- * know, from its first script (shells/embed-start.js).
+ * Each built page starts downloading its first view module as early as it can; the file's hashed name is known once
+ * the bundle is written, hence here (build only: in development the engine starts the download itself).
+ * - The playground and the tour: posenc-view.wasm, as their HTML arrives: a <link rel="preload" as="fetch"
+ *   crossorigin> that engine/view-wasm.js's fetch takes over (same URL, mode and credentials). Without it the download
+ *   waits for the page's scripts: on a phone network about 1 s later (issue 40, tests/bench/embed-weight.mjs --phone).
+ * - embed.html: its family group's module (engine/view-groups.js), which its HTML cannot know, from its first script,
+ *   shells/embed-start.js (an entry of its own, before the page's entry): a module script of its own runs once its one
+ *   import (the view modules' URLs and groups, a 1 KB chunk) has arrived, not after the page's whole entry (the shell,
+ *   24 KB more). Vite would merge a second <script> of embed.html into its entry.
  */
-const preloadViewWasm = {
-  name: 'posenc-preload-view-wasm',
+const startViewWasm = {
+  name: 'posenc-start-view-wasm',
   apply: 'build',
   transformIndexHtml: {
     order: 'post',
     handler(html, { bundle, filename }) {
-      if (/[\\/]embed\.html$/.test(filename)) return html;
+      if (/[\\/]embed\.html$/.test(filename)) {
+        const start = Object.values(bundle ?? {}).filter((chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'embed-start');
+        if (start.length !== 1) throw new Error(`${filename}: expected one embed-start entry in the bundle, found ${start.length}`);
+        return afterPolicy(html, filename, `<script type="module" async crossorigin src="./${start[0].fileName}"></script>`);
+      }
       const wasm = Object.keys(bundle ?? {}).filter((file) => /(^|\/)posenc-view-[\w-]{8}\.wasm$/.test(file));  // not a group's (-<group>-<hash>)
       if (wasm.length !== 1) throw new Error(`${filename}: expected one posenc-view .wasm in the bundle, found ${wasm.length}`);
       return afterPolicy(html, filename, `<link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" fetchpriority="low" crossorigin>`);
-    },
-  },
-};
-
-/**
- * embed.html's first script, shells/embed-start.js (an entry of its own: it starts the download of the query's family
- * group's view module), before the page's entry: a module script of its own runs once its one import (the view
- * modules' URLs and groups, a 1 KB chunk) has arrived, not after the page's whole entry (the shell, 24 KB more).
- * Vite would merge a second <script> of embed.html into its entry, hence here. Build only: in development the engine
- * starts the download itself.
- */
-const embedStartScript = {
-  name: 'posenc-embed-start-script',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler(html, { bundle, filename }) {
-      if (!/[\\/]embed\.html$/.test(filename)) return html;
-      const start = Object.values(bundle ?? {}).filter((chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'embed-start');
-      if (start.length !== 1) throw new Error(`${filename}: expected one embed-start entry in the bundle, found ${start.length}`);
-      return afterPolicy(html, filename, `<script type="module" async crossorigin src="./${start[0].fileName}"></script>`);
     },
   },
 };
@@ -143,7 +129,7 @@ export default defineConfig({
       },
     },
   },
-  plugins: [copyExamples, contentSecurityPolicy, preloadViewWasm, embedStartScript],
+  plugins: [copyExamples, contentSecurityPolicy, startViewWasm],
   // d3-geo (map projections, which no view draws) left out of Observable Plot's chunk: web/src/lib/no-d3-geo.js.
   resolve: { alias: [{ find: /^d3-geo$/, replacement: web('src/lib/no-d3-geo.js') }] },
   worker: { format: 'es', rollupOptions: { treeshake: HUGGINGFACE_TREESHAKE } },
