@@ -30,9 +30,12 @@ export function viewWasmUrlOf(group) {
  */
 export function startViewWasm(group = null) {
   if (pending?.group === group || taken.has(group)) return;
-  pending = { group, bytes: fetch(viewWasmUrlOf(group))
-    .then((response) => (response.ok ? response.arrayBuffer() : null))
-    .catch(() => null) };
+  pending = { group, bytes: download(group) };
+}
+
+/** The bytes of group `group`'s module (posenc-view.wasm's for null), or null if the fetch fails. */
+function download(group) {
+  return fetch(viewWasmUrlOf(group)).then((response) => (response.ok ? response.arrayBuffer() : null)).catch(() => null);
 }
 
 /**
@@ -43,9 +46,7 @@ export function startViewWasm(group = null) {
  *   worker then fetches the module itself, and says why if that fails too
  */
 export function takeViewWasm(group = null) {
-  taken.delete(group);
-  startViewWasm(group);
-  const { bytes } = pending;
+  const bytes = pending?.group === group ? pending.bytes : download(group);
   pending = null;
   taken.add(group);
   return bytes;

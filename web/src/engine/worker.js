@@ -31,7 +31,7 @@ function load(module, from = null) {
 }
 
 const serve = createServer(load, (message, transfer = []) => self.postMessage(message, transfer), {
-  // engine/page.js createEngine's options module and family (its group)
+  // engine/page.js createEngine's options module and group
   module: { 'posenc full': 'full', 'posenc auto': 'auto' }[self.name.replace(/ group=[\w-]+/, '').replace(/ \+wasm$/, '')] ?? 'view',
   group,
   corpus: () => fetchText(new URL(corpusUrl, import.meta.url)),

@@ -24,7 +24,8 @@ new ResizeObserver(postHeight).observe(document.documentElement);
 // The engine's worker starts now, on the view module of the query's family (its group's, whose download embed-start.js
 // began); for a view that may train, its first request picks the module (posenc.wasm alone for a trained head:
 // engine/modules.js).
-const engine = sharedEngine({ module: startingModule(query.get('view')), group: viewGroupFor(query.get('view'), query.get('encoding'), query.get('compare_distance')) });
+const engine = sharedEngine({ module: startingModule(query.get('view')),
+  group: viewGroupFor(query.get('view'), query.get('encoding'), query.get('compare_distance')) });
 const mounted = await mountSingleView(root, { engine, entries: query, site: new URL('.', location.href) });
 document.title = `posenc: ${mounted.stage?.views[0].title ?? 'view'}`;
 if (mounted.stage) await mounted.stage.whenSettled({ formulas: true });
