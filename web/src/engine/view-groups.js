@@ -4,7 +4,7 @@
 // needs another family (engine/server.js). Only the JSON and the comparison's range control, so that a page can ask
 // before it loads anything else.
 import GROUPS from '../../../wasm/view-groups.json' with { type: 'json' };
-import { COMPARE_DISTANCE } from '../families/compare.js';
+import { atDefaultRange } from '../families/compare.js';
 
 /** {[group]: spec types}. */
 export const VIEW_GROUPS = GROUPS.groups;
@@ -36,6 +36,5 @@ export const CROSS_FAMILY_VIEWS = ['decay-comparison'];
  * @returns {string | null}
  */
 export function viewGroupFor(viewId, type, compareDistance = null) {
-  const shipped = compareDistance === null || compareDistance === undefined || Number(compareDistance) === COMPARE_DISTANCE.default;
-  return CROSS_FAMILY_VIEWS.includes(viewId) && !shipped ? null : viewGroupOf(type);
+  return CROSS_FAMILY_VIEWS.includes(viewId) && !atDefaultRange(compareDistance) ? null : viewGroupOf(type);
 }

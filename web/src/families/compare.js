@@ -25,6 +25,14 @@ export const COMPARE_VALUES = {
     'or bias itself, so the sizes compare.',
 };
 
+/**
+ * Whether a compare_distance value (raw or parsed; absent: the control's default) is the default range, the one whose
+ * reference curves ship (families/references.js).
+ */
+export function atDefaultRange(maxDistance) {
+  return maxDistance === undefined || maxDistance === null || Number(maxDistance) === COMPARE_DISTANCE.default;
+}
+
 export const COMPARE_DISTANCE = {
   name: 'compare_distance', view: true, kind: 'int', default: 256, min: 1, max: 100000, sliderMin: 8, sliderMax: 8192, log: true,
   label: 'comparison: max distance',

@@ -4,7 +4,7 @@
 // current encoding's curve, so an embed of the decay comparison needs neither every family's module and trained set
 // nor every family's code: its family group's view module draws it (engine/view-groups.js). At another range the
 // engine computes them all, as before. tests/wasm/references.test.mjs computes them again and compares, bit for bit.
-import { COMPARE_DISTANCE } from './compare.js';
+import { COMPARE_DISTANCE, atDefaultRange } from './compare.js';
 import { base64ToFloat32, float32ToBase64 } from './heads.js';
 
 /** The range (tokens) whose reference curves ship. */
@@ -47,6 +47,4 @@ export function shippedReferences(maxDistance) {
 }
 
 /** Whether a comparison over `maxDistance` (a request's compare_distance, absent: the default) reads the shipped references. */
-export function readsShipped(maxDistance) {
-  return maxDistance === undefined || Number(maxDistance) === SHIPPED_DISTANCE;
-}
+export const readsShipped = atDefaultRange;
