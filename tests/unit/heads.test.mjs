@@ -1,8 +1,10 @@
-// families/heads.js's storage of a trained head: float32 arrays as base64 of their little-endian bytes, read back
-// exactly; a spec's key whatever the order of its keys. The shipped heads themselves: tests/wasm/heads.test.mjs.
+// lib/base64-arrays.js, how the build ships the engine's results (families/heads.js's trained heads, shipped-fields.js):
+// typed arrays as base64 of their little-endian bytes, read back exactly; families/heads.js's key of a spec whatever the
+// order of its keys. The shipped heads themselves: tests/wasm/heads.test.mjs.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { base64ToFloat32, canonicalJson, decodeHead, encodeHead, float32ToBase64, headNeeds } from '../../web/src/families/heads.js';
+import { canonicalJson, headNeeds } from '../../web/src/families/heads.js';
+import { base64ToFloat32, decodeArrays, encodeArrays, float32ToBase64 } from '../../web/src/lib/base64-arrays.js';
 
 test('float32 arrays round-trip through base64 exactly, specials included, in little-endian byte order', () => {
   const values = Float32Array.from([0, -0, 1, -1.5, Math.fround(Math.PI), 3.4028234663852886e38, -3.4028234663852886e38,
@@ -22,12 +24,26 @@ test('a head encodes to JSON and decodes to the same values: its typed arrays as
   const head = { vocab: 16, E: Float32Array.from([0.5, -2]), accuracy: 0.96875,
     layer: { Wq: Float32Array.from([1, 2, 3]), encoding: { type: 't5', relative_attention_bias: [0.1, -3], pos_att_type: ['p2c'],
       causal: true, seeds: [] } } };
-  const stored = JSON.parse(JSON.stringify(encodeHead(head)));
+  const stored = JSON.parse(JSON.stringify(encodeArrays(head)));
   assert.equal(typeof stored.E.f32, 'string');
   assert.deepEqual(stored.layer.encoding, head.layer.encoding);
-  const back = decodeHead(stored);
+  const back = decodeArrays(stored);
   assert.deepEqual(back, head);
   assert.ok(Array.isArray(back.layer.encoding.relative_attention_bias));
+});
+
+test('fields encode with each typed array\'s own kind, inside arrays too, and decode to the same values', () => {
+  const fields = { maps: [{ label: 'a', attention: { weights: Float32Array.from([0.25, 0.75]), ids: Int32Array.from([-3, 2 ** 31 - 1]),
+    tokens: ['the', 'dog'], n: 2 } }], spectra: [{ inv_freq: Float64Array.from([1, 1e-300]) }, { inv_freq: null }],
+  mask: Uint8Array.from([0, 255]), counts: Uint32Array.from([2 ** 32 - 1]) };
+  const stored = JSON.parse(JSON.stringify(encodeArrays(fields)));
+  assert.deepEqual(Object.keys(stored.maps[0].attention.ids), ['i32']);
+  // -3 as int32 is 0xfffffffd: bytes fd ff ff ff, little-endian.
+  assert.deepEqual([...Buffer.from(stored.maps[0].attention.ids.i32, 'base64').subarray(0, 4)], [0xfd, 0xff, 0xff, 0xff]);
+  const back = decodeArrays(stored);
+  assert.deepEqual(back, fields);
+  assert.ok(back.spectra[0].inv_freq instanceof Float64Array && back.counts instanceof Uint32Array && back.mask instanceof Uint8Array);
+  assert.throws(() => encodeArrays({ big: new BigInt64Array(1) }), /BigInt64Array cannot ship: expected one of Float32Array/);
 });
 
 test('a spec\'s key ignores the order of its keys; only a trained-head request reads a head', () => {

@@ -6,6 +6,7 @@
 // head that does not ship (another task, another spec). The engine loads a family's head before it computes
 // (engine/server.js, as it loads the trained sets), and calls.js trainedHead takes it where spec and task match.
 import { TRAINED_HEAD_FIELDS } from '../engine/modules.js';
+import { decodeArrays } from '../lib/base64-arrays.js';
 
 /** Family `family`'s shipped head module (the bundler splits each into a file of its own). */
 const load = (family) => import(`../../generated/heads/${family}.js`);
@@ -49,7 +50,7 @@ export async function loadHeads(families) {
   for (const family of families) {
     if (!loading.has(family)) {
       loading.set(family, load(family).then(
-        (m) => { loaded.set(family, { key: keyOf(m.default.spec, m.default.task), head: decodeHead(m.default.head) }); },
+        (m) => { loaded.set(family, { key: keyOf(m.default.spec, m.default.task), head: decodeArrays(m.default.head) }); },
         () => { loaded.set(family, null); }));
     }
   }
@@ -66,48 +67,4 @@ export function shippedHead(spec, task) {
   const key = keyOf(spec, task);
   for (const entry of loaded.values()) if (entry?.key === key) return entry.head;
   return null;
-}
-
-// The head's weights are Float32Arrays: each is written as the base64 of its little-endian bytes (E and W, 14 KB,
-// in 19 KB of text, not the 40-60 KB their decimal digits would take), exactly, and read back to the same values.
-
-/** A Float32Array (or an array of numbers, rounded to float32) as base64 of its little-endian bytes. */
-export function float32ToBase64(values) {
-  const view = new DataView(new ArrayBuffer(values.length * 4));
-  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i], true);
-  const bytes = new Uint8Array(view.buffer);
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(text);
-}
-
-/** base64 of little-endian float32 bytes, read back: a Float32Array. */
-export function base64ToFloat32(text) {
-  const binary = atob(text);
-  const view = new DataView(new ArrayBuffer(binary.length));
-  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
-  return Float32Array.from({ length: binary.length / 4 }, (_, i) => view.getFloat32(i * 4, true));
-}
-
-/**
- * A trained head (trainedHead's result) as it ships: its Float32Arrays (E, Wq, Wk, Wv) as {f32: base64}; the rest as it
- * is (its encoding's trained parameters are the core's JSON numbers already, the shortest decimals of their float32
- * values, kept so that the head read back is the one trained).
- * @param {object} head
- * @returns {object}  JSON-ready
- */
-export function encodeHead(head) {
-  const out = (v) => (ArrayBuffer.isView(v) ? { f32: float32ToBase64(v) }
-    : v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, out(x)])) : v);
-  return out(head);
-}
-
-/** encodeHead's inverse: the head as trainedHead returns it. */
-export function decodeHead(stored) {
-  const back = (v) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    if (typeof v.f32 === 'string') return base64ToFloat32(v.f32);
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, back(x)]));
-  };
-  return back(stored);
 }

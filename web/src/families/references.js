@@ -5,7 +5,7 @@
 // nor every family's code: its family group's view module draws it (engine/view-groups.js). At another range the
 // engine computes them all, as before. tests/wasm/references.test.mjs computes them again and compares, bit for bit.
 import { COMPARE_DISTANCE, atDefaultRange } from './compare.js';
-import { base64ToFloat32, float32ToBase64 } from './heads.js';
+import { base64ToFloat32, float32ToBase64 } from '../lib/base64-arrays.js';
 
 /** The range (tokens) whose reference curves ship. */
 export const SHIPPED_DISTANCE = COMPARE_DISTANCE.default;
