@@ -178,6 +178,7 @@ test('refusals say why: custom-code ChatGLM, unknown keys of an excerpt', () => 
 
 test('compare mode: a pasted config of any family becomes that family’s configuration line', async () => {
   const { readSlot } = await import('../../web/src/labs/compare-mode.js');
+  await (await import('../../web/src/families/pages.js')).loadFamilyPages();  // readSlot reads loaded files (request loads them)
   const bloom = readSlot('config_a', JSON.stringify(CONFIGS['ALiBi (BLOOM n_head)'][0]));
   // The label names the model: its _name_or_path (the last part), else its model_type, with the family read.
   assert.deepEqual([bloom.family, bloom.params.n_heads, bloom.label], ['alibi', 32, 'bloom (alibi)']);
@@ -238,5 +239,6 @@ test('built-in names through the worker’s readers and the core: every reply cl
   assert.throws(() => pe.ropeInvFreq(spec, 16), { param: '__proto__', message: /unknown key "__proto__"/ });
   // So is a key "__proto__" of a compare-mode line.
   const { readSlot } = await import('../../web/src/labs/compare-mode.js');
+  await (await import('../../web/src/families/pages.js')).loadFamilyPages(['rope']);
   assert.throws(() => readSlot('config_a', 'rope __proto__=1'), { param: 'config_a', message: /rope has no parameter __proto__/ });
 });

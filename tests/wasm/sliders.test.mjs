@@ -36,7 +36,7 @@ test('every position of every slider of every family is a value the core accepts
         x = step ? Math.max(a, Math.round(x / step) * step) : Number(x.toPrecision(3));
         const raw = { ...defaults, [p.name]: String(x), encoding: family };
         const { params } = parse(parameters, raw);
-        const sent = FAMILIES[family].request ? FAMILIES[family].request(params) : params;
+        const sent = FAMILIES[family].request ? await FAMILIES[family].request(params) : params;
         for (const view of FAMILIES[family].views.filter((v) => !['attention', 'ablation', 'word-order', 'terms', 'panels', 'worked'].includes(v))) {
           const module = await loadView(view);
           tried++;

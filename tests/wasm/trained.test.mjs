@@ -137,10 +137,10 @@ test('compare mode loads the trained sets of its lines\' families that show thei
   const compare = await import('../../web/src/labs/compare-mode.js');
   const defaults = parse(compare.parameters, {}).params;
   // The default comparison: sinusoidal, RoPE, ALiBi and KERPLE; only KERPLE has a trained set (shown by default).
-  assert.deepEqual(trainedNeeds('compare', compare.request(defaults), []), ['kerple']);
-  const lines = compare.request({ ...defaults, config_a: 'deberta', config_b: 'learned weights=random', config_c: 'fire', config_d: '' });
+  assert.deepEqual(trainedNeeds('compare', await compare.request(defaults), []), ['kerple']);
+  const lines = await compare.request({ ...defaults, config_a: 'deberta', config_b: 'learned weights=random', config_c: 'fire', config_d: '' });
   assert.deepEqual(trainedNeeds('compare', lines, []), ['deberta', 'fire']);
   assert.deepEqual(trainedNeeds('compare', {}, []), []);  // engine.expect('compare'): its lines are the request's
   // Lines that do not read (the request then fails, naming one): none.
-  assert.deepEqual(trainedNeeds('compare', compare.request({ ...defaults, config_b: '', config_c: '', config_d: '' }), []), []);
+  assert.deepEqual(trainedNeeds('compare', await compare.request({ ...defaults, config_b: '', config_c: '', config_d: '' }), []), []);
 });

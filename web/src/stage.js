@@ -226,9 +226,11 @@ export async function createStage(o) {
     return scheduled;
   }
 
+  let runs = 0;  // runs started: one whose family's request (compare mode's lines) resolved after a newer one began is stale
   /** @returns {Promise<{ok: boolean} | {superseded: true}>} */
   async function run(changed) {
     if (destroyed) return { superseded: true };
+    const ticket = ++runs;
     const parsed = parse(parameters, raw);
     params = parsed.params;
     parseErrors = parsed.errors;
@@ -238,7 +240,9 @@ export async function createStage(o) {
     const drawnBefore = [...frames.keys()].some((id) => session.drawn(id));
     if (drawnBefore && !Object.keys(parseErrors).length) for (const frame of frames.values()) frame.setFormula(params).catch((e) => console.error(e));
     // What the engine computes from: the params, or what the family's page reads from them (compare: its lines).
-    const sent = family.request ? family.request(params) : params;
+    // (compare mode's loads its lines' families' files first: a newer run may begin meanwhile, and then this one is stale)
+    const sent = family.request ? await family.request(params) : params;
+    if (ticket !== runs || destroyed) return { superseded: true };
     const outcome = await session.update(sent, new Set(Object.keys(parsed.errors)));
     if (outcome.superseded || destroyed) return { superseded: true };
     // Again with what each view drew: its formula shows the figure's own values (a value the core refused

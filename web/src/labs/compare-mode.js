@@ -8,7 +8,8 @@
 // read (labs/compare-mode-fields.js).
 import { COMPARE_DISTANCE, COMPARE_VALUES } from '../families/compare.js';
 import { ATTENTION_PARAMETERS } from './attention-lab.js';
-import { FAMILY_PAGES, rawFromSpec } from '../families/pages.js';
+import { familyPage, loadFamilyPages, rawFromSpec } from '../families/pages.js';
+import { FAMILY_TYPES } from '../describe.js';
 import { defaultsOf, parse } from '../state.js';
 import { specFromConfig } from '../config/model-config.js';
 import { parseConfigText } from '../config/hf-config.js';
@@ -79,9 +80,11 @@ export const MAX_SLOT_CHARS = 2 ** 20;
 /**
  * Reads one configuration line into its family and parameters.
  * @param {string} slot  the parameter name (config_a ...), for messages
- * @param {string} text  "rope preset=llama-2-7b rope_theta=10000", or a model config.json
+ * @param {string} text  "rope preset=llama-2-7b rope_theta=10000", or a model config.json; its family's page file
+ *   loaded (loadFamilyPages, familiesOf: request does)
  * @returns {{family: string, params: object, label: string}}
- * @throws {RangeError} naming the slot, the text and what is wrong, with .param = slot
+ * @throws {RangeError} naming the slot, the text and what is wrong, with .param = slot; an Error if its family's file
+ *   is not loaded
  */
 export function readSlot(slot, text) {
   const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
@@ -106,7 +109,7 @@ export function readSlot(slot, text) {
   } else {
     const [name, ...pairs] = trimmed.split(/\s+/);
     family = name;
-    if (!Object.hasOwn(FAMILY_PAGES, family)) throw fail(`expected an encoding first, one of ${Object.keys(FAMILY_PAGES).join(', ')}`);
+    if (!FAMILY_TYPES.includes(family)) throw fail(`expected an encoding first, one of ${FAMILY_TYPES.join(', ')}`);
     const given = [];
     for (const pair of pairs) {
       const at = pair.indexOf('=');
@@ -117,7 +120,7 @@ export function readSlot(slot, text) {
     // Object.fromEntries: a key "__proto__" is an entry (refused below as no parameter), not the object's prototype.
     raw = Object.fromEntries(given);
   }
-  const f = FAMILY_PAGES[family];
+  const f = familyPage(family);
   const list = f.parameters;
   const unknown = Object.keys(raw).filter((k) => !list.some((p) => p.name === k));
   if (unknown.length) throw fail(`${family} has no parameter ${unknown[0]}`);
@@ -132,7 +135,23 @@ export function readSlot(slot, text) {
 }
 
 /**
- * A configuration as its link writes it: a pasted config.json (kilobytes) as the line it reads into, "<encoding>
+ * The families lines `texts` name, read as cheaply as readSlot would find them (a line's first word; a pasted
+ * config's type, the config reader's); a line that does not read names none (readSlot says why).
+ * @param {string[]} texts
+ * @returns {string[]}
+ */
+export function familiesOf(texts) {
+  return texts.flatMap((text) => {
+    const trimmed = text.trim();
+    if (text.length > MAX_SLOT_CHARS || !trimmed) return [];
+    if (!trimmed.startsWith('{')) return [trimmed.split(/\s+/)[0]];
+    try { return [specFromConfig(parseConfigText(trimmed)).spec.type]; } catch { return []; }
+  });
+}
+
+/**
+ * A configuration as its link writes it (its family's page file loaded, as a line the page has read has it; else the
+ * text itself): a pasted config.json (kilobytes) as the line it reads into, "<encoding>
  * key=value ..." with the values that differ from the family's defaults, and as=<model> naming it; a line as it is.
  * What does not read is linked as typed (the page says what is wrong).
  */
@@ -140,7 +159,7 @@ export function linkLine(text) {
   if (!text.trim().startsWith('{')) return text;
   let read;
   try { read = readSlot('config', text); } catch { return text; }
-  const defaults = defaultsOf(FAMILY_PAGES[read.family].parameters);
+  const defaults = defaultsOf(familyPage(read.family).parameters);
   const pairs = Object.entries(read.raw).filter(([k, v]) => !/\s/.test(String(v)) && String(v) !== String(defaults[k]))
     .map(([k, v]) => `${k}=${String(v).replaceAll(', ', ',')}`);
   const line = [read.family, ...pairs, ...(read.model && !/\s/.test(read.model) ? [`as=${read.model}`] : [])].join(' ');
@@ -161,8 +180,18 @@ function slotsOf(params) {
 /**
  * The params sent to the engine: params with `slots`, the configurations read ([{slot, short, family, params,
  * label}]), or {error: {message, param}} naming the line that does not read (labs/compare-mode-fields.js throws it).
+ * The page files of the families the lines name load first (loadFamilyPages): only theirs.
+ * @param {object} params
+ * @returns {Promise<object>}
  */
-export function request(params) {
+export async function request(params) {
+  const texts = SLOTS.map((s) => params[s] ?? '');
+  try {
+    await loadFamilyPages(familiesOf(texts));
+  } catch (error) {
+    const param = SLOTS.find((s, k) => texts[k].trim() !== '');
+    return { ...params, slots: { error: { message: `${param}: an encoding's file could not load (${error?.message ?? error}); change a value to try again`, param } } };
+  }
   try {
     return { ...params, slots: slotsOf(params) };
   } catch (error) {
@@ -171,3 +200,7 @@ export function request(params) {
 }
 
 export const views = ['compare-decay', 'compare-spectrum', 'compare-attention'];
+
+// The default comparison's families' files, asked for as this file arrives, beside the view's code: its first figure
+// waits for them, and request (which loads what any lines name) runs only once the view's code has loaded.
+loadFamilyPages(familiesOf(COMPARISONS.families.slots)).catch(() => {});  // a failure is said by the request

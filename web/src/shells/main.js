@@ -99,9 +99,11 @@ async function showFamilyFormula(name, family) {
   box.replaceChildren(math, cite);
 }
 
-/** families/pages.js's rawFromSpec (it loads every core family): on a paste, not before the first figure. */
-async function rawFromSpecOf() {
-  return (await import('../families/pages.js')).rawFromSpec;
+/** families/pages.js's rawFromSpec, with family `type`'s page file loaded: on a paste, not before the first figure. */
+async function rawFromSpecOf(type) {
+  const { loadFamilyPages, rawFromSpec } = await import('../families/pages.js');
+  await loadFamilyPages([type]);
+  return rawFromSpec;
 }
 
 function buildToc(views) {
@@ -216,7 +218,7 @@ document.getElementById('config-apply').addEventListener('click', async () => {
     const read = await engine.call('readConfig', document.getElementById('config-text').value);
     const [method, ...args] = VERDICT[familyDescription(read.spec.type).acts](read.spec);
     await engine.call(method, ...args);  // the core's verdict on every key, before any control changes
-    const raw = { ...(await rawFromSpecOf())(read.spec, read.sliding), ...(read.spec.type === 'rope' ? { preset: 'custom' } : {}) };
+    const raw = { ...(await rawFromSpecOf(read.spec.type))(read.spec, read.sliding), ...(read.spec.type === 'rope' ? { preset: 'custom' } : {}) };
     if (current.name === read.spec.type) await stage.change(raw);
     else await show(read.spec.type, raw, []);
     notes.textContent = configNote(read);
@@ -265,7 +267,7 @@ async function offerKinds(text, read = null) {
 async function showKind() {
   const kind = pastedProfile?.profile.kinds[Number(kindSelect.value)];
   if (!kind) return;
-  const raw = { ...(await rawFromSpecOf())(kind.spec, null), ...(kind.spec.type === 'rope' ? { preset: 'custom' } : {}) };
+  const raw = { ...(await rawFromSpecOf(kind.spec.type))(kind.spec, null), ...(kind.spec.type === 'rope' ? { preset: 'custom' } : {}) };
   if (current.name === kind.spec.type) await stage.change(raw);
   else await show(kind.spec.type, raw, []);
   commit();
