@@ -134,3 +134,32 @@ test('the cross-family decay\'s one scale is a switch away: raw logits, where AL
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('an embed of compare mode at its defaults draws the shipped fields with every .wasm download held back, then computes a change', async () => {
+  const page = await playground.newPage();
+  // Every .wasm request (the page's and its worker's) is held until the figure shows: it can only draw with none.
+  const held = [];
+  const hold = (route) => { held.push(route); };
+  await playground.context.route(/\.wasm$/, hold);
+  try {
+    await openPlayground(playground, page, '?encoding=compare&view=compare-decay&controls=1', 'embed.html');
+    assert.deepEqual(await page.$$eval('.curve-toggles label', (l) => l.map((x) => x.textContent.trim())),
+      ['A: sinusoidal d_model=64', 'B: rope head_dim=64 rope_theta=500000', 'C: alibi', 'D: kerple']);
+    assert.equal(await page.$$eval('svg g[aria-label="line"]', (g) => g.length), 4);
+    // After answering from families/shipped-fields.js the worker asked for posenc-view.wasm, for the next change.
+    for (let k = 0; k < 100 && held.length === 0; k++) await page.waitForTimeout(50);
+    assert.deepEqual(held.map((r) => r.request().url().replace(/^.*\/|-[\w-]{8}\.wasm$/g, '')), ['posenc-view']);
+  } finally {
+    for (const route of held) await route.continue();
+    await playground.context.unroute(/\.wasm$/, hold);
+  }
+  // A change is computed on it: the range 64 tokens, its axis' last tick at 60.
+  const ticks = () => page.$$eval('svg [aria-label="x-axis tick label"] text', (t) => t.map((x) => Number(x.textContent.replace(/[,\u2009]/g, ''))));
+  assert.ok(Math.max(...await ticks()) >= 200, `${await ticks()}`);  // 256 tokens: ticks to 240
+  await page.fill('#control-compare_distance', '64');
+  await page.press('#control-compare_distance', 'Enter');
+  await page.waitForFunction(() => Math.max(...[...document.querySelectorAll('svg [aria-label="x-axis tick label"] text')]
+    .map((x) => Number(x.textContent.replace(/[,\u2009]/g, '')))) <= 64);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

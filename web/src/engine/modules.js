@@ -41,12 +41,21 @@ export const TRAINING_VIEWS = ['attention', 'ablation', 'word-order', 'terms', '
   'train-attention', 'profile-stacks', 'profile-temperature', 'profile-mrope', 'fox-gates'];
 
 /**
+ * The views whose fields ship at their defaults (families/shipped-fields.js: compare mode's, labs/compare-mode.js views;
+ * tests/wasm/shipped-fields.test.mjs checks the list): at its defaults, such a view's first figure needs no module.
+ */
+export const SHIPPED_FIELD_VIEWS = ['compare-decay', 'compare-spectrum', 'compare-attention'];
+
+/**
  * The module a page of one view starts its engine on (engine/page.js createEngine's option): 'auto' for a view of
- * TRAINING_VIEWS (its first request says whether it trains: posenc.wasm alone if so; a shipped head's does not), 'view'
- * for the rest (posenc-view.wasm, fetched as the worker starts, before the view's request).
+ * TRAINING_VIEWS (its first request says whether it trains: posenc.wasm alone if so; a shipped head's does not),
+ * 'deferred' for one of SHIPPED_FIELD_VIEWS (no module before its first request: none at its defaults, whose fields
+ * ship; posenc-view.wasm after it), 'view' for the rest (posenc-view.wasm, fetched as the worker starts, before the
+ * view's request).
  * @param {string} viewId
- * @returns {'view' | 'auto'}
+ * @returns {'view' | 'auto' | 'deferred'}
  */
 export function startingModule(viewId) {
+  if (SHIPPED_FIELD_VIEWS.includes(viewId)) return 'deferred';
   return TRAINING_VIEWS.includes(viewId) ? 'auto' : 'view';
 }

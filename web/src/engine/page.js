@@ -14,13 +14,15 @@ import { previewLimits } from '../lib/box-average.js';
 
 /**
  * Starts an engine.
- * @param {{module?: 'view' | 'full' | 'auto', group?: string | null}} [options]  the wasm module its worker loads
+ * @param {{module?: 'view' | 'full' | 'auto' | 'deferred', group?: string | null}} [options]  the wasm module its worker loads
  *   first: 'view' (posenc-view.wasm, the default: what the views compute at their first figure; posenc.wasm follows
  *   when a request needs it), 'full' (posenc.wasm at once: for a page whose first request trains, engine/modules.js
  *   needsFullModule; one download, not two) or 'auto' (the shells': the worker starts at once, and its first view
  *   request or call picks the module, 'full' where needsFullModule names that request, and starts its download: a page
  *   that does not know its first view before it asks for it, an embed of the attention lab's trained head, fetches
- *   posenc.wasm alone); group: the family group of the family the page shows (a single view's,
+ *   posenc.wasm alone) or 'deferred' (as 'auto', but the page downloads no module as it starts: a page whose first
+ *   request the engine answers from shipped fields, families/shipped-fields.js, an embed of compare mode, draws with
+ *   none; the worker loads the view module after answering it, or when a request computes); group: the family group of the family the page shows (a single view's,
  *   engine/view-groups.js viewGroupFor), whose module (posenc-view-<group>.wasm) stands in for posenc-view.wasm until a
  *   request needs another family (then posenc-view.wasm loads); absent or null, posenc-view.wasm
  * @returns {{
@@ -184,11 +186,13 @@ export function createEngine({ module = 'view', group = null } = {}) {
     // bytes and drops them: a preload left unused is a console warning.
     // A family group's module (engine.group: the page's family's, or null once a request needed posenc-view.wasm) is
     // named to the worker as " group=<name>".
-    const sendBytes = first !== 'full' && engine.restarts === 0;
+    // A 'deferred' engine's worker loads its module itself, once a request needs it (engine/server.js): its page
+    // downloads none before its first figure.
+    const sendBytes = first !== 'full' && first !== 'deferred' && engine.restarts === 0;
     const group = first === 'full' ? null : engine.group;
     if (first === 'full' && engine.restarts === 0 && document.querySelector('link[rel="preload"][href$=".wasm"]')) takeViewWasm();
     const worker = moduleWorker(new URL(workerUrl, import.meta.url),
-      ({ full: 'posenc full', auto: 'posenc auto' }[first] ?? 'posenc') + (group ? ` group=${group}` : '') + (sendBytes ? ' +wasm' : ''));
+      ({ full: 'posenc full', auto: 'posenc auto', deferred: 'posenc deferred' }[first] ?? 'posenc') + (group ? ` group=${group}` : '') + (sendBytes ? ' +wasm' : ''));
     if (sendBytes) {
       takeViewWasm(group).then((bytes) => {
         if (!gone) worker.postMessage({ op: 'wasm', bytes }, bytes ? [bytes] : []);

@@ -7,6 +7,7 @@ import { CACHE_BYTES } from './cache.js';
 import { COMPARISON_NEEDS, loadCompute, trainedNeeds } from '../families/compute.js';
 import { WEIGHTS, loadTrained } from '../families/trained.js';
 import { headNeeds, loadHeads, shippedHead } from '../families/heads.js';
+import { SHIPS_FIELDS, loadShippedFields, shippedFields } from '../families/shipped-fields.js';
 import { attachPreviews } from '../lib/box-average.js';
 import { detach } from './detach.js';
 import { needsFullModule } from './modules.js';
@@ -63,6 +64,9 @@ function isJob(value) {
  * same after a request whose error may have left the instance in a bad state (a WebAssembly trap, or an
  * error with code 'internal'). The memoised calls keep at most CACHE_BYTES of results between requests.
  *
+ * Shipped fields (families/shipped-fields.js: compare mode's default comparison) answer a view request whose needs
+ * and read params they match, before and without any module.
+ *
  * Two modules (CMakeLists.txt): the server starts on load('view') (posenc-view.wasm: what the views compute at their
  * first figure). A request that calls a function that module lacks (the JS API throws .code 'unavailable': the
  * trainer, the model lab's, the trained head's) makes it load load('full') (posenc.wasm, every function) in its
@@ -79,12 +83,13 @@ function isJob(value) {
  *   always gives the full module is fine
  * @param {(message: object, transfer?: ArrayBuffer[]) => void} post
  * @param {{memoryLimit?: number, sliceMs?: number, corpus?: () => Promise<string>, spawnArm?: () => Worker,
- *   module?: 'view' | 'full' | 'auto', group?: string | null}} [options]
+ *   module?: 'view' | 'full' | 'auto' | 'deferred', group?: string | null}} [options]
  *   bytes of wasm memory kept between requests (default 128 MiB); ms of a job between two progress messages (default 30;
  *   0: after every yield); createCalls's corpus and spawnArm; the module to start with (default 'view'; 'full' for a
  *   page whose first request needs posenc.wasm, see needsFullModule: one .wasm download, not two; 'auto': the first
- *   view request's or call's, loaded when it arrives: 'full' for a view request needsFullModule names or whose trained
- *   head does not ship, else 'view'); the family group of the first view module (default null: posenc-view.wasm)
+ *   computing view request's or call's, loaded when it arrives: 'full' for a view request needsFullModule names or whose
+ *   trained head does not ship, else 'view'; 'deferred': as 'auto', and the view module loads once the requests
+ *   shipped fields answered are done); the family group of the first view module (default null: posenc-view.wasm)
  * @returns {(message: object) => void} the function to hand each request to
  */
 export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs = 30, corpus = null, spawnArm = null, module = 'view',
@@ -121,9 +126,17 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     failure = new Error(`${error?.message ?? error} (is the .wasm next to the scripts, served as application/wasm, with CORS from another origin?)`);
     post({ op: 'ready', error: errorMessage(failure) });
   });
-  // module 'auto': no module until the first view request or call says which (choose, in the request handler below).
+  // module 'auto' or 'deferred': no module until the first request that computes says which (pickFor, in answer below).
   let choose = null;
-  let ready = module === 'auto' ? new Promise((resolve) => { choose = resolve; }).then(start) : start();
+  let ready = module === 'auto' || module === 'deferred' ? new Promise((resolve) => { choose = resolve; }).then(start) : start();
+  let answeredShipped = false;  // whether a request was answered from shipped fields (families/shipped-fields.js)
+
+  /** Picks the module (module 'auto' or 'deferred'): posenc.wasm for a request that needs it, else the view module. */
+  function pickFor(request) {
+    const pick = choose;
+    choose = null;
+    pick((request ? needsFull(request) : Promise.resolve(false)).then((full) => { kind = full ? 'full' : 'view'; }));
+  }
 
   let broken = null;  // the error of a request that may have left the instance in a bad state (a trap, an 'internal' error)
 
@@ -247,7 +260,36 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   /** The next module for a request the serving one lacked: posenc-view.wasm after a group's, posenc.wasm after it. */
   const loadMore = () => (group !== null ? loadAllFamilies() : loadFull());
 
+  /**
+   * A view request's reply from shipped fields (families/shipped-fields.js: compare mode's default comparison), which
+   * needs no module; null for any other request.
+   */
+  async function shippedReply(request) {
+    if (request.op !== 'view') return null;
+    await loadShippedFields(request.family);
+    const shipped = shippedFields(request.family, request.params ?? {}, request.needs ?? []);
+    return shipped && viewReply(request, shipped.data, shipped.reads);
+  }
+
+  /** A view request's reply [message, transfer]: its fields' arrays transferred, with previews where asked. */
+  function viewReply(request, data, reads) {
+    const { value, transfer } = detach(data);
+    if (request.previews) {  // for views that paint matrices
+      attachPreviews(value, request.previews);
+      collectBuffers(value, transfer);
+    }
+    return [{ id: request.id, data: value, reads: [...reads] }, transfer];
+  }
+
   async function answer(request) {
+    const shipped = await shippedReply(request);
+    if (shipped) {
+      answeredShipped = true;
+      return shipped;
+    }
+    // The module: picked by this request (module 'auto', 'deferred'), loaded, or reloaded after a restart.
+    if (choose) pickFor(request);
+    await ready;
     if (kind === 'view' && !failure && await needsFull(request)) {
       try {
         await loadFull();
@@ -291,12 +333,7 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
           if (outcome.stopped) return { id: request.id, [outcome.stopped]: true };
           data[field] = outcome.value;
         }
-        const { value, transfer } = detach(data);
-        if (request.previews) {  // for views that paint matrices
-          attachPreviews(value, request.previews);
-          collectBuffers(value, transfer);
-        }
-        return [{ id: request.id, data: value, reads: [...reads] }, transfer];
+        return viewReply(request, data, reads);
       }
       let value = await calls[request.method](...request.args);
       if (isJob(value)) {
@@ -316,7 +353,6 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
   async function pump() {
     if (running) return;
     running = true;
-    await ready;
     while (queue.length) {
       // The first of the most urgent (views in sight are priority 0, the rest 1).
       let next = 0;
@@ -339,10 +375,11 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
         post({ id: request.id, error: errorMessage(new Error(`the engine's answer could not be sent to the page (${error?.message ?? error})`)) });
       }
       restartIfNeeded();
-      await ready;
       await new Promise((resolve) => setTimeout(resolve, 0));  // let newer requests in
     }
     running = false;
+    // Module 'deferred' after answering from shipped fields: the view module loads now, for the reader's next change.
+    if (choose && answeredShipped) pickFor(null);
   }
 
   return (request) => {
@@ -350,6 +387,12 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
     // read them ({op: 'expect'}) or as the request arrives, beside the .wasm, not once the module is ready.
     if (request.op === 'expect') {
       const { family, weights = WEIGHTS.default, head = false, crossFamily = false, compareDistance } = request;
+      // A name whose fields ship at its defaults (compare mode): those, what its first request most likely reads; what
+      // it computes with loads when a request they do not answer arrives.
+      if (SHIPS_FIELDS.includes(family)) {
+        loadShippedFields(family);
+        return;
+      }
       // A view that reads other families: the decay comparison's references (shipped at its default range, else every
       // family's fields and trained sets).
       const needs = crossFamily ? COMPARISON_NEEDS : [];
@@ -361,13 +404,13 @@ export function createServer(load, post, { memoryLimit = 128 * 2 ** 20, sliceMs 
       return;
     }
     if (request.op === 'view') {
-      loadCompute(request.family, request.needs ?? [], request.params ?? {}).catch(() => {});  // beside the .wasm, if it is not ready yet
-      loadHeads(headNeeds(request.family, request.params ?? {}, request.needs ?? []));
-    }
-    if (choose && (request.op === 'view' || request.op === 'call')) {
-      const pick = choose;
-      choose = null;
-      pick(needsFull(request).then((full) => { kind = full ? 'full' : 'view'; }));
+      // What it computes with, beside the .wasm if it is not ready yet; nothing where shipped fields answer it.
+      const { family, params = {}, needs = [] } = request;
+      loadShippedFields(family).then(() => {
+        if (shippedFields(family, params, needs)) return;
+        loadCompute(family, needs, params).catch(() => {});
+        loadHeads(headNeeds(family, params, needs));
+      });
     }
     if (request.op === 'priority') {
       for (const queued of queue) if (queued.key === request.key) queued.priority = request.priority;

@@ -18,7 +18,8 @@ const group = / group=([\w-]+)/.exec(self.name)?.[1] ?? null;
 let settleBytes;
 let viewBytes = sent ? new Promise((resolve) => { settleBytes = resolve; }) : null;
 // The first module's glue, fetched now, beside its bytes.
-const firstGlue = self.name.startsWith('posenc full') ? null : viewGlue('view', group);
+// Not for posenc.wasm, nor for a 'deferred' engine (its first figure may need no module: engine/server.js).
+const firstGlue = self.name.startsWith('posenc full') || self.name.startsWith('posenc deferred') ? null : viewGlue('view', group);
 firstGlue?.catch(() => {});  // said by load
 
 /** An instance of posenc-view.wasm ('view'; with `from`, that group's module) or posenc.wasm ('full'). */
@@ -32,7 +33,7 @@ function load(module, from = null) {
 
 const serve = createServer(load, (message, transfer = []) => self.postMessage(message, transfer), {
   // engine/page.js createEngine's options module and group
-  module: { 'posenc full': 'full', 'posenc auto': 'auto' }[self.name.replace(/ group=[\w-]+/, '').replace(/ \+wasm$/, '')] ?? 'view',
+  module: { 'posenc full': 'full', 'posenc auto': 'auto', 'posenc deferred': 'deferred' }[self.name.replace(/ group=[\w-]+/, '').replace(/ \+wasm$/, '')] ?? 'view',
   group,
   corpus: () => fetchText(new URL(corpusUrl, import.meta.url)),
   spawnArm: () => moduleWorker(new URL(armWorkerUrl, import.meta.url)),
