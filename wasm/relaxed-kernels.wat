@@ -404,38 +404,35 @@
     (v128.store offset=16 (local.get $out) (local.get $c51)))
 
   ;; The online softmax's step for `rows` rows of a block of scores (kernels.cpp's attention, keys that every
-  ;; query of the block sees; cols a multiple of 8): for each row r, m = max(runningMax[r], the row's largest
-  ;; score); the row becomes its weights e^(s - m) (flushed to +0 below e^-87.33, about 2^-126); alpha[r] =
-  ;; e^(runningMax[r] - m), the factor that rescales what the earlier blocks summed (1 when the max did not grow,
-  ;; 0 when it was -infinity); sums[r] = the float sum of the row's weights; runningMax[r] = m. A row of only
-  ;; -infinity (a bias can do that) with runningMax[r] = -infinity gets weights, alpha and sum 0.
-  ;; The exp is simd::exp_fast's (its Cody-Waite reduction and degree-5 coefficients) with fused multiply-adds:
-  ;; 8 of its 15 vector operations a 4 scores are FMAs, and 2^k is an integer add to p's exponent field in place
-  ;; of a product (exact: every result kept is a normal float). Within 2.0e-7 relative of e^x for x in
-  ;; [-87.33, 0] (1.61e-7 at worst, at x = -4.563; tests/wasm/kernels.test.mjs sweeps it through this function).
-  ;; Pointers are byte addresses, lds counts floats (kernels.hpp, SoftmaxKernel).
+  ;; query of the block sees; cols a multiple of 8). The scores are in base 2 (attention's logits times log2(e)):
+  ;; for each row r, m = max(runningMax[r], the row's largest score); the row becomes its weights 2^(s - m) (the
+  ;; softmax's e^(logit - max); flushed to +0 below 2^-126); alpha[r] = 2^(runningMax[r] - m), the factor that
+  ;; rescales what the earlier blocks summed (1 when the max did not grow, 0 when it was -infinity); sums[r] = the
+  ;; float sum of the row's weights; runningMax[r] = m. A row of only -infinity (a bias can do that) with
+  ;; runningMax[r] = -infinity gets weights, alpha and sum 0.
+  ;; 2^x is simd::exp2_fast's with fused multiply-adds: k = round(x) (adding 1.5 * 2^23 leaves it in the low bits),
+  ;; r = x - k (exact, |r| <= 1/2), 2^r by its degree-5 polynomial (5 FMAs of the 14 vector operations a 4 scores),
+  ;; and 2^k an integer add to p's exponent field in place of a product (exact: every result kept is a normal
+  ;; float). Within 2.0e-7 relative of 2^x for x in [-126, 0] (tests/wasm/kernels.test.mjs sweeps it through this
+  ;; function). One vector of 4 scores a loop step: its 4 temporaries, the 8 constants, the max and the sum fit
+  ;; V8's 15 allocatable XMM registers (two a step need 21). Pointers are byte addresses, lds counts floats (kernels.hpp,
+  ;; SoftmaxKernel).
   (func (export "softmaxRows")
     (param $s i32) (param $lds i32) (param $rows i32) (param $cols i32) (param $runningMax i32) (param $alpha i32)
     (param $sums i32)
     (local $row i32) (local $end i32) (local $x i32) (local $last i32)
     (local $m f32) (local $old f32)
-    (local $log2e v128) (local $shifter v128) (local $ln2hi v128) (local $ln2lo v128) (local $lowest v128)
+    (local $shifter v128) (local $lowest v128)
     (local $c5 v128) (local $c4 v128) (local $c3 v128) (local $c2 v128) (local $c1 v128) (local $one v128)
     (local $mv v128) (local $sum v128)
-    (local $x0 v128) (local $k0 v128) (local $r0 v128) (local $p0 v128)
-    (local $x1 v128) (local $k1 v128) (local $r1 v128) (local $p1 v128)
-    (local.set $log2e (v128.const f32x4 1.44269504088896341 1.44269504088896341 1.44269504088896341 1.44269504088896341))
-    ;; 1.5 * 2^23: t + shifter holds round(t) in its low bits, and (t + shifter) << 23 is round(t) << 23
+    (local $x0 v128) (local $k0 v128) (local $r0 v128) (local $p0 v128) (local $x1 v128)
     (local.set $shifter (v128.const f32x4 12582912.0 12582912.0 12582912.0 12582912.0))
-    ;; ln 2 = 0.693359375 (9 significant bits: k times it is exact) - 2.12194440e-4
-    (local.set $ln2hi (v128.const f32x4 -0.693359375 -0.693359375 -0.693359375 -0.693359375))
-    (local.set $ln2lo (v128.const f32x4 2.12194440e-4 2.12194440e-4 2.12194440e-4 2.12194440e-4))
-    (local.set $lowest (v128.const f32x4 -87.33 -87.33 -87.33 -87.33))
-    (local.set $c5 (v128.const f32x4 8.2902973518e-3 8.2902973518e-3 8.2902973518e-3 8.2902973518e-3))
-    (local.set $c4 (v128.const f32x4 4.1898019612e-2 4.1898019612e-2 4.1898019612e-2 4.1898019612e-2))
-    (local.set $c3 (v128.const f32x4 1.6667637229e-1 1.6667637229e-1 1.6667637229e-1 1.6667637229e-1))
-    (local.set $c2 (v128.const f32x4 4.9999147654e-1 4.9999147654e-1 4.9999147654e-1 4.9999147654e-1))
-    (local.set $c1 (v128.const f32x4 9.9999970198e-1 9.9999970198e-1 9.9999970198e-1 9.9999970198e-1))
+    (local.set $lowest (v128.const f32x4 -126.0 -126.0 -126.0 -126.0))
+    (local.set $c5 (v128.const f32x4 1.3264626032e-03 1.3264626032e-03 1.3264626032e-03 1.3264626032e-03))
+    (local.set $c4 (v128.const f32x4 9.6715046093e-03 9.6715046093e-03 9.6715046093e-03 9.6715046093e-03))
+    (local.set $c3 (v128.const f32x4 5.5507339537e-02 5.5507339537e-02 5.5507339537e-02 5.5507339537e-02))
+    (local.set $c2 (v128.const f32x4 2.4022242427e-01 2.4022242427e-01 2.4022242427e-01 2.4022242427e-01))
+    (local.set $c1 (v128.const f32x4 6.9314700365e-01 6.9314700365e-01 6.9314700365e-01 6.9314700365e-01))
     (local.set $one (v128.const f32x4 1.0 1.0 1.0 1.0))
     (local.set $lds (i32.shl (local.get $lds) (i32.const 2)))
     (local.set $cols (i32.shl (local.get $cols) (i32.const 2)))
@@ -443,11 +440,8 @@
     (local.set $last (i32.add (local.get $s) (i32.mul (local.get $rows) (local.get $lds))))
     (if (i32.eqz (local.get $cols)) (then (return)))
     (if (i32.ge_u (local.get $row) (local.get $last)) (then (return)))
-    ;; First every row's new max and alpha (the rows' chains are independent: their latencies overlap), then every
-    ;; row's weights (no row then waits on its own max).
     (loop $maxima
       (local.set $end (i32.add (local.get $row) (local.get $cols)))
-      ;; the row's largest score (pmax: one maxps; no score is NaN)
       (local.set $x0 (v128.const f32x4 -inf -inf -inf -inf))
       (local.set $x1 (local.get $x0))
       (local.set $x (local.get $row))
@@ -465,20 +459,14 @@
       (local.set $old (f32.load (local.get $runningMax)))
       (local.set $m (select (local.get $old) (local.get $m) (f32.gt (local.get $old) (local.get $m))))
       (f32.store (local.get $runningMax) (local.get $m))
-      ;; alpha = e^(old - m): 1 exactly when old = m (p(0) = 1, k = 0), 0 when old = -infinity; 0 when m is
-      ;; -infinity too (every score so far -infinity: nothing to rescale)
       (local.set $x0 (f32x4.splat (f32.sub (local.get $old) (local.get $m))))
-      ;; e^x, x = $x0: 2^k p(r), k = round(x log2 e) (in the low bits of $k0), r = x - k ln 2 (Cody-Waite)
-      (local.set $k0 (f32x4.relaxed_madd (local.get $x0) (local.get $log2e) (local.get $shifter)))
-      (local.set $p0 (f32x4.sub (local.get $k0) (local.get $shifter)))  ;; k, exactly
-      (local.set $r0 (f32x4.relaxed_madd (local.get $p0) (local.get $ln2hi) (local.get $x0)))
-      (local.set $r0 (f32x4.relaxed_madd (local.get $p0) (local.get $ln2lo) (local.get $r0)))
+      (local.set $k0 (f32x4.add (local.get $x0) (local.get $shifter)))
+      (local.set $r0 (f32x4.sub (local.get $x0) (f32x4.sub (local.get $k0) (local.get $shifter))))
       (local.set $p0 (f32x4.relaxed_madd (local.get $c5) (local.get $r0) (local.get $c4)))
       (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c3)))
       (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c2)))
       (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c1)))
       (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $one)))
-      ;; times 2^k: k added to p's exponent (exact while the result is normal, which x >= -87.33 ensures), else +0
       (local.set $p0 (v128.and (i32x4.add (local.get $p0) (i32x4.shl (local.get $k0) (i32.const 23)))
         (f32x4.ge (local.get $x0) (local.get $lowest))))
       (f32.store (local.get $alpha)
@@ -487,7 +475,6 @@
       (local.set $runningMax (i32.add (local.get $runningMax) (i32.const 4)))
       (local.set $alpha (i32.add (local.get $alpha) (i32.const 4)))
       (br_if $maxima (i32.lt_u (local.get $row) (local.get $last))))
-    ;; back to row 0
     (local.set $row (local.get $s))
     (local.set $runningMax (i32.sub (local.get $runningMax) (i32.shl (local.get $rows) (i32.const 2))))
     (loop $rows
@@ -495,7 +482,7 @@
       (local.set $m (f32.load (local.get $runningMax)))
       (local.set $x (local.get $row))
       (if (f32.eq (local.get $m) (f32.const -inf))
-        (then  ;; every score so far is -infinity: weights 0
+        (then
           (loop $zero
             (v128.store offset=0 (local.get $x) (v128.const i32x4 0 0 0 0))
             (v128.store offset=16 (local.get $x) (v128.const i32x4 0 0 0 0))
@@ -503,49 +490,28 @@
             (br_if $zero (i32.lt_u (local.get $x) (local.get $end))))
           (f32.store (local.get $sums) (f32.const 0)))
         (else
-          ;; the weights e^(s - m), 8 a step, and their sum
           (local.set $mv (f32x4.splat (local.get $m)))
           (local.set $sum (v128.const i32x4 0 0 0 0))
           (loop $weights
             (local.set $x0 (f32x4.sub (v128.load offset=0 (local.get $x)) (local.get $mv)))
-            (local.set $x1 (f32x4.sub (v128.load offset=16 (local.get $x)) (local.get $mv)))
-            ;; e^x, x = $x0: 2^k p(r), k = round(x log2 e) (in the low bits of $k0), r = x - k ln 2 (Cody-Waite)
-            (local.set $k0 (f32x4.relaxed_madd (local.get $x0) (local.get $log2e) (local.get $shifter)))
-            (local.set $p0 (f32x4.sub (local.get $k0) (local.get $shifter)))  ;; k, exactly
-            (local.set $r0 (f32x4.relaxed_madd (local.get $p0) (local.get $ln2hi) (local.get $x0)))
-            (local.set $r0 (f32x4.relaxed_madd (local.get $p0) (local.get $ln2lo) (local.get $r0)))
+            (local.set $k0 (f32x4.add (local.get $x0) (local.get $shifter)))
+            (local.set $r0 (f32x4.sub (local.get $x0) (f32x4.sub (local.get $k0) (local.get $shifter))))
             (local.set $p0 (f32x4.relaxed_madd (local.get $c5) (local.get $r0) (local.get $c4)))
             (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c3)))
             (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c2)))
             (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c1)))
             (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $one)))
-            ;; times 2^k: k added to p's exponent (exact while the result is normal, which x >= -87.33 ensures), else +0
             (local.set $p0 (v128.and (i32x4.add (local.get $p0) (i32x4.shl (local.get $k0) (i32.const 23)))
               (f32x4.ge (local.get $x0) (local.get $lowest))))
-            ;; e^x, x = $x1: 2^k p(r), k = round(x log2 e) (in the low bits of $k1), r = x - k ln 2 (Cody-Waite)
-            (local.set $k1 (f32x4.relaxed_madd (local.get $x1) (local.get $log2e) (local.get $shifter)))
-            (local.set $p1 (f32x4.sub (local.get $k1) (local.get $shifter)))  ;; k, exactly
-            (local.set $r1 (f32x4.relaxed_madd (local.get $p1) (local.get $ln2hi) (local.get $x1)))
-            (local.set $r1 (f32x4.relaxed_madd (local.get $p1) (local.get $ln2lo) (local.get $r1)))
-            (local.set $p1 (f32x4.relaxed_madd (local.get $c5) (local.get $r1) (local.get $c4)))
-            (local.set $p1 (f32x4.relaxed_madd (local.get $p1) (local.get $r1) (local.get $c3)))
-            (local.set $p1 (f32x4.relaxed_madd (local.get $p1) (local.get $r1) (local.get $c2)))
-            (local.set $p1 (f32x4.relaxed_madd (local.get $p1) (local.get $r1) (local.get $c1)))
-            (local.set $p1 (f32x4.relaxed_madd (local.get $p1) (local.get $r1) (local.get $one)))
-            ;; times 2^k: k added to p's exponent (exact while the result is normal, which x >= -87.33 ensures), else +0
-            (local.set $p1 (v128.and (i32x4.add (local.get $p1) (i32x4.shl (local.get $k1) (i32.const 23)))
-              (f32x4.ge (local.get $x1) (local.get $lowest))))
             (v128.store offset=0 (local.get $x) (local.get $p0))
-            (v128.store offset=16 (local.get $x) (local.get $p1))
-            (local.set $sum (f32x4.add (local.get $sum) (f32x4.add (local.get $p0) (local.get $p1))))
-            (local.set $x (i32.add (local.get $x) (i32.const 32)))
+            (local.set $sum (f32x4.add (local.get $sum) (local.get $p0)))
+            (local.set $x (i32.add (local.get $x) (i32.const 16)))
             (br_if $weights (i32.lt_u (local.get $x) (local.get $end))))
           (local.set $sum (f32x4.add (local.get $sum)
             (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $sum) (local.get $sum))))
           (local.set $sum (f32x4.add (local.get $sum)
             (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $sum) (local.get $sum))))
           (f32.store (local.get $sums) (f32x4.extract_lane 0 (local.get $sum)))))
-      ;; next row
       (local.set $row (i32.add (local.get $row) (local.get $lds)))
       (local.set $runningMax (i32.add (local.get $runningMax) (i32.const 4)))
       (local.set $sums (i32.add (local.get $sums) (i32.const 4)))

@@ -240,12 +240,12 @@ float row_max(const float* x, std::size_t n) {
     return out;
 }
 
-/// x[j] = e^(x[j] - shift) for j < n (flushed below 2^-126), returning their sum,
-/// accumulated in float lanes over blocks of 64 and in double across blocks. Fast: with simd::exp_fast (the
+/// x[j] = e^(x[j] - shift) (Base2: 2^(x[j] - shift)) for j < n (flushed below 2^-126), returning their sum,
+/// accumulated in float lanes over blocks of 64 and in double across blocks. Base2: with simd::exp2_fast (the
 /// fused attention's), else simd::exp (softmax_rows's).
-template <bool Fast = false>
+template <bool Base2 = false>
 double exp_shifted(float* x, std::size_t n, float shift) {
-    const auto exp = [](f32x4 v) { return Fast ? simd::exp_fast(v) : simd::exp(v); };
+    const auto exp = [](f32x4 v) { return Base2 ? simd::exp2_fast(v) : simd::exp(v); };
     const f32x4 s = simd::splat(shift);
     double total = 0.0;
     std::size_t j = 0;
@@ -282,6 +282,17 @@ void scale_and_flush(float* x, std::size_t n, float scale) {
     for (; j < n; ++j) {
         const float w = x[j] * scale;
         x[j] = w >= std::numeric_limits<float>::min() ? w : 0.0f;
+    }
+}
+
+/// x[r * ld + j] *= factor for r < rows, j < n.
+void scale_rows(float* x, std::size_t ld, std::size_t rows, std::size_t n, float factor) {
+    const f32x4 f = simd::splat(factor);
+    for (std::size_t r = 0; r < rows; ++r) {
+        float* row = x + r * ld;
+        std::size_t j = 0;
+        for (; j + 4 <= n; j += 4) simd::store(row + j, simd::mul(simd::load(row + j), f));
+        for (; j < n; ++j) row[j] *= factor;
     }
 }
 
@@ -422,9 +433,14 @@ void weighted_rows(const float* w, std::size_t ldw, const float* v, std::int64_t
 void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
                float scale, bool causal, const BiasTile* bias, float* out) {
     const std::size_t dd = std::size_t(d);
-    // q * scale, and the keys packed as panels of 8 (the right-hand side of q k^T).
+    // The scores in base 2: the logits times log2(e), so that each weight e^(logit - max) is 2^(score - max).
+    // Without a bias, q * (scale log2(e)); with one, q * scale, and the tile times log2(e) once the bias is in.
+    // The keys packed as panels of 8 (the right-hand side of q k^T).
+    constexpr double kLog2e = 1.44269504088896340736;
+    const float log2e = float(kLog2e);
+    const float q_scale = bias ? scale : float(double(scale) * kLog2e);
     std::vector<float> qs(std::size_t(n) * dd);
-    for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = q[e] * scale;
+    for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = q[e] * q_scale;
     const Packed keys = pack_panels(k, dd, std::size_t(n), true);
     const bool six_rows = external.tile6 != nullptr && external.weighted_sum_6x2 != nullptr;
     // A block's queries and keys: 32 and 64, or 36 and 72 with the 6-row kernels.
@@ -460,7 +476,10 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                 for (std::size_t jp = 0; jp < panels; ++jp)
                     tile<R>(qs.data() + (i0 + r) * d, dd, 1, keys.get() + (std::size_t(j0) + jp * kPanel) * dd, 0, dd,
                             sr + jp * kPanel, width, kPanel, false);
-                if (bias) bias->add(i0 + r, R, j0, used, sr, width);
+                if (bias) {
+                    bias->add(i0 + r, R, j0, used, sr, width);
+                    scale_rows(sr, width, R, std::size_t(used), log2e);
+                }
                 if (external_softmax) {
                     external.softmax_rows(sr, width, R, std::size_t(cols), running_max.data() + r, alpha.data() + r,
                                           block_sum.data() + r);
@@ -473,7 +492,7 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
                     const std::size_t visible = std::size_t(seen(e));
                     const float m = std::max(running_max[e], row_max(row, visible));
                     // The max unchanged (most blocks after the first few): alpha = e^0 = 1 without the call.
-                    alpha[e] = m == -kInf ? 0.0f : m == running_max[e] ? 1.0f : std::exp(running_max[e] - m);
+                    alpha[e] = m == -kInf ? 0.0f : m == running_max[e] ? 1.0f : std::exp2(running_max[e] - m);
                     if (m == -kInf) {
                         std::fill(row, row + visible, 0.0f);
                     } else {

@@ -157,11 +157,12 @@ TEST_CASE("simd::exp is within 2 ulp of e^x and flushes what would be subnormal"
     CHECK(lanes[3] == Approx(std::exp(-1.0)).epsilon(3e-7));
 }
 
-TEST_CASE("simd::exp_fast is within 2.0e-7 of e^x over the softmax's inputs and flushes what would be subnormal", "[kernels]") {
-    // The bound simd::exp_fast states: 2.0e-7 relative (1.7 ulp of float32) for x in [-87.33, 88.37]. Swept here: every 61st
-    // float from -0 down to -87.33 (the softmax's inputs, x = a logit minus its row's max; 18 million of them, in 4
-    // lanes at once), every float near 0 and near the flush point, then x > 0 more sparsely; each against std::exp in
-    // double.
+TEST_CASE("simd::exp2_fast is within 2.0e-7 of 2^x over the softmax's inputs and flushes what would be subnormal",
+          "[kernels]") {
+    // The bound simd::exp2_fast states: 2.0e-7 relative (1.7 ulp of float32) for x in [-126, 0]. Swept here: every 61st
+    // float from -0 down to -126 (the fused attention's inputs, x = a base-2 score minus its row's max; 18 million of
+    // them, in 4 lanes at once), every float near 0, near -1/2 (where round(x) changes) and near the flush point; each
+    // against std::exp2 in double.
     const auto bits = [](float x) { std::uint32_t b; std::memcpy(&b, &x, sizeof b); return b; };
     const auto value = [](std::uint32_t b) { float x; std::memcpy(&x, &b, sizeof x); return x; };
     double worst = 0;
@@ -169,9 +170,9 @@ TEST_CASE("simd::exp_fast is within 2.0e-7 of e^x over the softmax's inputs and 
     std::size_t checked = 0;
     const auto check_lanes = [&](const float (&x)[4]) {
         float lanes[4];
-        simd::store(lanes, simd::exp_fast(simd::load(x)));
+        simd::store(lanes, simd::exp2_fast(simd::load(x)));
         for (int i = 0; i < 4; ++i) {
-            const double exact = std::exp(double(x[i]));
+            const double exact = std::exp2(double(x[i]));
             const double relative = std::abs(double(lanes[i]) - exact) / exact;
             if (relative > worst) worst = relative, worst_at = x[i];
             ++checked;
@@ -185,31 +186,31 @@ TEST_CASE("simd::exp_fast is within 2.0e-7 of e^x over the softmax's inputs and 
             if (to - b < 4 * step) break;
         }
     };
-    const std::uint32_t lowest = bits(-87.33f);
-    sweep(bits(-0.0f), lowest, 61);                      // x in [-87.33, 0], every 61st float
-    sweep(bits(-0.0f), bits(-0.0f) + 100000, 1);          // every float in [-1.4e-40, 0] (e^x = 1 - tiny)
+    const std::uint32_t lowest = bits(-126.0f);
+    sweep(bits(-0.0f), lowest, 61);                       // x in [-126, 0], every 61st float
+    sweep(bits(-0.0f), bits(-0.0f) + 100000, 1);          // every float in [-1.4e-40, 0] (2^x = 1 - tiny)
     sweep(bits(-1e-3f), bits(-1e-3f) + 100000, 1);        // every float just below -1e-3
-    sweep(bits(-0.35f), bits(-0.35f) + 100000, 1);        // about -ln(2) / 2: the reduction's k changes
+    sweep(bits(-0.5f) - 50000, bits(-0.5f) + 50000, 1);   // about -1/2: the reduction's k changes
     sweep(lowest - 100000, lowest, 1);                    // every float just above the flush point
-    sweep(bits(0.0f), bits(88.37f), 997);                 // x > 0 (no softmax input; the bound holds there too)
     INFO("worst relative error " << worst << " at x = " << worst_at << " over " << checked << " inputs");
     CHECK(checked > 18000000);
     CHECK(worst < 2.0e-7);
-    CHECK(worst > 1.0e-7);  // a real polynomial's error, not an exact copy of std::exp: the sweep sees it
+    CHECK(worst > 1.0e-7);  // a real polynomial's error, not an exact copy of std::exp2: the sweep sees it
 
     float lanes[4];
-    const float inputs[4] = {-87.34f, -std::numeric_limits<float>::infinity(), 0.0f, -1.0f};
-    simd::store(lanes, simd::exp_fast(simd::load(inputs)));
-    CHECK(lanes[0] == 0.0f);  // e^-87.34 = 1.17e-38 is below 2^-126 = 1.18e-38: flushed
+    const float inputs[4] = {-126.00001f, -std::numeric_limits<float>::infinity(), 0.0f, -1.0f};
+    simd::store(lanes, simd::exp2_fast(simd::load(inputs)));
+    CHECK(lanes[0] == 0.0f);  // 2^-126.00001 is below 2^-126, the least normal float: flushed
     CHECK(lanes[1] == 0.0f);
-    CHECK(lanes[2] == 1.0f);  // exactly: the softmax's largest weight is e^0
-    CHECK(lanes[3] == Approx(std::exp(-1.0)).epsilon(2e-7));
-    const float flushed[4] = {-88.0f, -100.0f, -1e30f, -87.331f};
-    simd::store(lanes, simd::exp_fast(simd::load(flushed)));
+    CHECK(lanes[2] == 1.0f);  // exactly: the softmax's largest weight is 2^0
+    CHECK(lanes[3] == 0.5f);  // exactly: r = 0, k = -1
+    const float flushed[4] = {-127.0f, -130.0f, -1e30f, -1000.0f};
+    simd::store(lanes, simd::exp2_fast(simd::load(flushed)));
     for (const float e : lanes) CHECK(e == 0.0f);
-    simd::store(lanes, simd::exp_fast(simd::splat(-87.33f)));  // the last input kept: 2^-126 * e^0.0065, a normal float
-    CHECK(lanes[0] >= std::numeric_limits<float>::min());
-    CHECK(std::abs(lanes[0] - std::exp(double(-87.33f))) < 2e-7 * std::exp(double(-87.33f)));
+    simd::store(lanes, simd::exp2_fast(simd::splat(-126.0f)));  // the last input kept: 2^-126 exactly
+    CHECK(lanes[0] == std::numeric_limits<float>::min());
+    simd::store(lanes, simd::exp2_fast(simd::splat(-125.5f)));  // a tie: k = -125 (to even), r = -1/2; a normal float
+    CHECK(std::abs(lanes[0] - std::exp2(-125.5)) < 2e-7 * std::exp2(-125.5));
 }
 
 TEST_CASE("softmax_rows matches the scalar reference; -inf and subnormal weights become 0", "[kernels]") {

@@ -191,10 +191,10 @@ test('matmul-backed training on each path: the first steps\' losses within 1e-4 
   }
 });
 
-test('the relaxed path\'s softmax step: its exp within 2.0e-7 of e^x over the softmax\'s inputs, flushed below e^-87.33', () => {
-  // softmaxRows (wasm/relaxed-kernels.wat) evaluates simd::exp_fast's polynomial with fused multiply-adds and puts 2^k
-  // into the exponent with an integer add: its own error, checked here against Math.exp in float64 (tests/native checks
-  // simd::exp_fast). Without relaxed SIMD in this Node, in a child Node that has it.
+test('the relaxed path\'s softmax step: its 2^x within 2.0e-7 over the softmax\'s inputs (base-2 scores), flushed below 2^-126', () => {
+  // softmaxRows (wasm/relaxed-kernels.wat) evaluates simd::exp2_fast's polynomial with fused multiply-adds and puts 2^k
+  // into the exponent with an integer add: its own error, checked here against 2 ** x in float64 (tests/native checks
+  // simd::exp2_fast). Without relaxed SIMD in this Node, in a child Node that has it.
   const bytes = fs.readFileSync(RELAXED_KERNELS_WASM);
   const result = WebAssembly.validate(bytes) ? sweepSoftmaxExp(bytes)
     : JSON.parse(execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', new URL('./softmax-exp.mjs', import.meta.url).pathname,

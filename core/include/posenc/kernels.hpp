@@ -174,10 +174,12 @@ private:
 /// scores (8-key tiles), bias, softmax and P.V only up to its last query's key
 /// (the entries a tile holds past a query's own key get weight 0); keys after
 /// the block's last query are never touched. bias may be null; a row whose
-/// every logit is -infinity (a bias can do that) gets 0. The weights e^(s - max) come from
-/// simd::exp_fast (within 2.0e-7 relative), the rescale factors from std::exp (none
-/// when the max is unchanged); with MicroKernels::softmax_rows installed, both from its exp (within 2.0e-7)
-/// for the blocks every query of the block sees. q is scaled and K packed into panels of 8 keys once per call.
+/// every logit is -infinity (a bias can do that) gets 0. The scores are in base 2 (the logits times log2(e): q is
+/// scaled by scale * log2(e); with a bias, by scale, and each tile times log2(e) once the bias is added), so each
+/// weight e^(logit - max) is 2^(score - max), from simd::exp2_fast (within 2.0e-7 relative), and the rescale
+/// factors from std::exp2 (none when the max is unchanged); with MicroKernels::softmax_rows installed, both from its
+/// 2^x (within 2.0e-7) for the blocks every query of the block sees. q is scaled and K packed into panels of 8 keys
+/// once per call.
 void attention(const float* q, const float* k, const float* v, std::int64_t n, std::int64_t d, std::int64_t d_v,
                float scale, bool causal, const BiasTile* bias, float* out);
 
@@ -262,10 +264,11 @@ using WeightedSumKernel = void (*)(const float* w, std::size_t ldw, const float*
                                    std::size_t keys, const float* alpha, float* out, std::size_t ldo);
 
 /// Attention's online-softmax step (relaxed-kernels.wat's softmaxRows) for `rows` rows of a block of scores that every
-/// query of the block sees, cols a multiple of 8: for each row r, m = max(running_max[r], max_c s[r * lds + c]);
-/// s[r * lds + c] becomes e^(s - m) (+0 below e^-87.33), alpha[r] = e^(running_max[r] - m) (1 when m is unchanged),
-/// sums[r] = the float sum of the row's weights, running_max[r] = m; a row and running max of only -infinity give
-/// weights, alpha and sum 0. The exp is within 2.0e-7 relative of e^x (as simd::exp_fast). Strides in floats.
+/// query of the block sees, cols a multiple of 8; the scores are in base 2 (attention's logits times log2(e)): for
+/// each row r, m = max(running_max[r], max_c s[r * lds + c]); s[r * lds + c] becomes 2^(s - m) (+0 below 2^-126),
+/// alpha[r] = 2^(running_max[r] - m) (1 when m is unchanged), sums[r] = the float sum of the row's weights,
+/// running_max[r] = m; a row and running max of only -infinity give weights, alpha and sum 0. The 2^x is within
+/// 2.0e-7 relative (as simd::exp2_fast). Strides in floats.
 using SoftmaxKernel = void (*)(float* s, std::size_t lds, std::size_t rows, std::size_t cols, float* running_max,
                                float* alpha, float* sums);
 

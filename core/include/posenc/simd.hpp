@@ -228,35 +228,31 @@ inline f32x4 exp(f32x4 x) {
     return keep_ge(in, lowest, mul(p, exp2i(n)));
 }
 
-/// e^x per lane, cheaper than exp above, for the fused attention's online softmax (kernels::attention: x = a
-/// logit minus its row's running maximum, so x <= 0). exp stays for softmax_rows (the page's head and training):
-/// the trained sets the page ships were trained natively with it, and the wasm build trains them again bit for bit.
-/// Cody-Waite reduction x = k ln 2 + r with k = round(x log2(e)) and |r| <= ln(2) / 2 + 1e-5, then e^r by a degree-5 polynomial
-/// 1 + r (c1 + r (c2 + r (c3 + r (c4 + r c5)))) (Horner: 5 products, 5 sums), its coefficients fitted here for
-/// the least maximum relative error on [-0.3467, 0.3467] (Lawson's iteration; 9.2e-8, 9.4e-8 once rounded to
-/// float32; e^0 = 1 exactly), and 2^k put in by shifting k + 127 into the exponent field: adding
-/// 1.5 * 2^23 + 127 to x log2(e) rounds it to an integer held in the low bits (no float-to-int conversion).
-/// 20 vector operations and 11 constants (exp: about 34 in V8, whose saturating float-to-int conversion
-/// alone is several instructions).
-/// Error bound: within 2.0e-7 relative (1.7 ulp of float32) of e^x for every float x in [-87.33, 88.37]:
-/// measured on every one of them, 1.85e-7 at worst for x <= 0 (at x = -28.07) and 1.83e-7 above; the test
-/// "simd::exp_fast ..." of tests/native/test_kernels.cpp sweeps [-87.33, 0] against std::exp in double and asserts
-/// 2.0e-7. Flushed to +0: x < -87.33 (e^x below 2^-126, or within 0.6% of it) and -infinity. Not for
-/// x > 88.37 (2^k overflows; no caller has such x: the softmax's are <= 0) or NaN (gives +0).
-inline f32x4 exp_fast(f32x4 x) {
-    const f32x4 lowest = splat(-87.33f);
-    const f32x4 shifter = splat(12583039.0f);  // 1.5 * 2^23 + 127: t + shifter holds round(t) + 127 in its low bits
-    const f32x4 kt = add(mul(x, splat(1.44269504088896341f)), shifter);
-    const f32x4 k = sub(kt, shifter);  // round(x log2(e)), exactly
-    // r = x - k ln 2 in two steps: 0.693359375 has 9 significant bits, so k times it is exact (Cody-Waite).
-    const f32x4 r = sub(sub(x, mul(k, splat(0.693359375f))), mul(k, splat(-2.12194440e-4f)));
-    f32x4 p = splat(8.2902973518e-3f);
-    p = add(mul(p, r), splat(4.1898019612e-2f));
-    p = add(mul(p, r), splat(1.6667637229e-1f));
-    p = add(mul(p, r), splat(4.9999147654e-1f));
-    p = add(mul(p, r), splat(9.9999970198e-1f));
+/// 2^x per lane, for the fused attention's online softmax (kernels::attention works in base 2: its scores are
+/// the logits times log2(e), so a weight e^(logit - max) is 2^(x) with x = score - its row's running maximum <= 0).
+/// exp above stays for softmax_rows (the page's head and training): the trained sets the page ships were trained
+/// natively with it, and the wasm build trains them again bit for bit.
+/// x = k + r with k = round(x) (adding 1.5 * 2^23 + 127 leaves k + 127 in the low bits: no float-to-int conversion)
+/// and r = x - k exactly (|r| <= 1/2: no Cody-Waite split, which base e needs), then 2^r by a degree-5 polynomial
+/// 1 + r (c1 + r (c2 + r (c3 + r (c4 + r c5)))) (Horner: 5 products, 5 sums) whose coefficients are fitted for the
+/// least maximum relative error on [-1/2, 1/2] (Lawson's iteration in 40-digit arithmetic: 9.17e-8; 2^0 = 1
+/// exactly), and 2^k put in by shifting k + 127 into the exponent field. 16 vector operations and 8 constants
+/// (exp: about 34 in V8, whose saturating float-to-int conversion alone is several instructions).
+/// Error bound: within 2.0e-7 relative (1.7 ulp of float32) of 2^x for every float x in [-126, 0]: the test
+/// "simd::exp2_fast ..." of tests/native/test_kernels.cpp sweeps that range against std::exp2 in double and asserts
+/// it. Flushed to +0: x < -126 (2^x subnormal) and -infinity. Not for x > 127 (2^k overflows; no caller has
+/// x > 0) or NaN (gives +0).
+inline f32x4 exp2_fast(f32x4 x) {
+    const f32x4 shifter = splat(12583039.0f);  // 1.5 * 2^23 + 127: x + shifter holds round(x) + 127 in its low bits
+    const f32x4 kt = add(x, shifter);
+    const f32x4 r = sub(x, sub(kt, shifter));  // x - round(x), exactly
+    f32x4 p = splat(1.3264626032e-3f);
+    p = add(mul(p, r), splat(9.6715046093e-3f));
+    p = add(mul(p, r), splat(5.5507339537e-2f));
+    p = add(mul(p, r), splat(2.4022242427e-1f));
+    p = add(mul(p, r), splat(6.9314700365e-1f));
     p = add(mul(p, r), splat(1.0f));
-    return keep_ge(x, lowest, mul(p, bits_to_exponent(kt)));
+    return keep_ge(x, splat(-126.0f), mul(p, bits_to_exponent(kt)));
 }
 
 }  // namespace posenc::simd
