@@ -438,9 +438,11 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
     // The keys packed as panels of 8 (the right-hand side of q k^T).
     constexpr double kLog2e = 1.44269504088896340736;
     const float log2e = float(kLog2e);
-    const float q_scale = bias ? scale : float(double(scale) * kLog2e);
+    // In double and rounded once per entry: a float scale * log2(e) would scale every logit by its own rounding
+    // error (the same for all, up to 6e-8), where a power-of-2 scale (1 / sqrt(64)) is exact.
+    const double q_scale = bias ? double(scale) : double(scale) * kLog2e;
     std::vector<float> qs(std::size_t(n) * dd);
-    for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = q[e] * q_scale;
+    for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = float(double(q[e]) * q_scale);
     const Packed keys = pack_panels(k, dd, std::size_t(n), true);
     const bool six_rows = external.tile6 != nullptr && external.weighted_sum_6x2 != nullptr;
     // A block's queries and keys: 32 and 64, or 36 and 72 with the 6-row kernels.
