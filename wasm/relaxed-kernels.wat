@@ -415,8 +415,8 @@
   ;; and 2^k an integer add to p's exponent field in place of a product (exact: every result kept is a normal
   ;; float). Within 2.0e-7 relative of 2^x for x in [-126, 0] (tests/wasm/kernels.test.mjs sweeps it through this
   ;; function). One vector of 4 scores a loop step: its 4 temporaries, the 8 constants, the max and the sum fit
-  ;; V8's 15 allocatable XMM registers (two a step need 21). Pointers are byte addresses, lds counts floats (kernels.hpp,
-  ;; SoftmaxKernel).
+  ;; V8's 15 allocatable XMM registers (two a step need 21). Pointers are byte addresses, lds counts floats
+  ;; (kernels.hpp, SoftmaxKernel).
   (func (export "softmaxRows")
     (param $s i32) (param $lds i32) (param $rows i32) (param $cols i32) (param $runningMax i32) (param $alpha i32)
     (param $sums i32)
@@ -426,7 +426,9 @@
     (local $c5 v128) (local $c4 v128) (local $c3 v128) (local $c2 v128) (local $c1 v128) (local $one v128)
     (local $mv v128) (local $sum v128)
     (local $x0 v128) (local $k0 v128) (local $r0 v128) (local $p0 v128) (local $x1 v128)
+    ;; 1.5 * 2^23: x + shifter holds round(x) in its low bits, and (x + shifter) << 23 is round(x) << 23
     (local.set $shifter (v128.const f32x4 12582912.0 12582912.0 12582912.0 12582912.0))
+    ;; 2^-126, the least normal float: below it the weight is flushed to +0
     (local.set $lowest (v128.const f32x4 -126.0 -126.0 -126.0 -126.0))
     (local.set $c5 (v128.const f32x4 1.3264626032e-03 1.3264626032e-03 1.3264626032e-03 1.3264626032e-03))
     (local.set $c4 (v128.const f32x4 9.6715046093e-03 9.6715046093e-03 9.6715046093e-03 9.6715046093e-03))
@@ -440,8 +442,11 @@
     (local.set $last (i32.add (local.get $s) (i32.mul (local.get $rows) (local.get $lds))))
     (if (i32.eqz (local.get $cols)) (then (return)))
     (if (i32.ge_u (local.get $row) (local.get $last)) (then (return)))
+    ;; First every row's new max and alpha (the rows' chains are independent: their latencies overlap), then every
+    ;; row's weights (no row then waits on its own max).
     (loop $maxima
       (local.set $end (i32.add (local.get $row) (local.get $cols)))
+      ;; the row's largest score (pmax: one maxps; no score is NaN)
       (local.set $x0 (v128.const f32x4 -inf -inf -inf -inf))
       (local.set $x1 (local.get $x0))
       (local.set $x (local.get $row))
@@ -459,7 +464,10 @@
       (local.set $old (f32.load (local.get $runningMax)))
       (local.set $m (select (local.get $old) (local.get $m) (f32.gt (local.get $old) (local.get $m))))
       (f32.store (local.get $runningMax) (local.get $m))
+      ;; alpha = 2^(old - m): 1 exactly when old = m (p(0) = 1, k = 0), 0 when old = -infinity; 0 when m is
+      ;; -infinity too (every score so far -infinity: nothing to rescale)
       (local.set $x0 (f32x4.splat (f32.sub (local.get $old) (local.get $m))))
+      ;; 2^x, x = $x0: 2^k p(r), k = round(x) (in the low bits of $k0), r = x - k (exact)
       (local.set $k0 (f32x4.add (local.get $x0) (local.get $shifter)))
       (local.set $r0 (f32x4.sub (local.get $x0) (f32x4.sub (local.get $k0) (local.get $shifter))))
       (local.set $p0 (f32x4.relaxed_madd (local.get $c5) (local.get $r0) (local.get $c4)))
@@ -467,6 +475,7 @@
       (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c2)))
       (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c1)))
       (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $one)))
+      ;; times 2^k: k added to p's exponent (exact while the result is normal, which x >= -126 ensures), else +0
       (local.set $p0 (v128.and (i32x4.add (local.get $p0) (i32x4.shl (local.get $k0) (i32.const 23)))
         (f32x4.ge (local.get $x0) (local.get $lowest))))
       (f32.store (local.get $alpha)
@@ -475,6 +484,7 @@
       (local.set $runningMax (i32.add (local.get $runningMax) (i32.const 4)))
       (local.set $alpha (i32.add (local.get $alpha) (i32.const 4)))
       (br_if $maxima (i32.lt_u (local.get $row) (local.get $last))))
+    ;; back to row 0
     (local.set $row (local.get $s))
     (local.set $runningMax (i32.sub (local.get $runningMax) (i32.shl (local.get $rows) (i32.const 2))))
     (loop $rows
@@ -482,7 +492,7 @@
       (local.set $m (f32.load (local.get $runningMax)))
       (local.set $x (local.get $row))
       (if (f32.eq (local.get $m) (f32.const -inf))
-        (then
+        (then  ;; every score so far is -infinity: weights 0
           (loop $zero
             (v128.store offset=0 (local.get $x) (v128.const i32x4 0 0 0 0))
             (v128.store offset=16 (local.get $x) (v128.const i32x4 0 0 0 0))
@@ -490,10 +500,12 @@
             (br_if $zero (i32.lt_u (local.get $x) (local.get $end))))
           (f32.store (local.get $sums) (f32.const 0)))
         (else
+          ;; the weights 2^(s - m), 4 a step, and their sum
           (local.set $mv (f32x4.splat (local.get $m)))
           (local.set $sum (v128.const i32x4 0 0 0 0))
           (loop $weights
             (local.set $x0 (f32x4.sub (v128.load offset=0 (local.get $x)) (local.get $mv)))
+            ;; 2^x, x = $x0: 2^k p(r), k = round(x) (in the low bits of $k0), r = x - k (exact)
             (local.set $k0 (f32x4.add (local.get $x0) (local.get $shifter)))
             (local.set $r0 (f32x4.sub (local.get $x0) (f32x4.sub (local.get $k0) (local.get $shifter))))
             (local.set $p0 (f32x4.relaxed_madd (local.get $c5) (local.get $r0) (local.get $c4)))
@@ -501,6 +513,7 @@
             (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c2)))
             (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $c1)))
             (local.set $p0 (f32x4.relaxed_madd (local.get $p0) (local.get $r0) (local.get $one)))
+            ;; times 2^k: k added to p's exponent (exact while the result is normal, which x >= -126 ensures), else +0
             (local.set $p0 (v128.and (i32x4.add (local.get $p0) (i32x4.shl (local.get $k0) (i32.const 23)))
               (f32x4.ge (local.get $x0) (local.get $lowest))))
             (v128.store offset=0 (local.get $x) (local.get $p0))
@@ -512,6 +525,7 @@
           (local.set $sum (f32x4.add (local.get $sum)
             (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $sum) (local.get $sum))))
           (f32.store (local.get $sums) (f32x4.extract_lane 0 (local.get $sum)))))
+      ;; next row
       (local.set $row (i32.add (local.get $row) (local.get $lds)))
       (local.set $runningMax (i32.add (local.get $runningMax) (i32.const 4)))
       (local.set $sums (i32.add (local.get $sums) (i32.const 4)))

@@ -435,11 +435,11 @@ void attention(const float* q, const float* k, const float* v, std::int64_t n, s
     const std::size_t dd = std::size_t(d);
     // The scores in base 2: the logits times log2(e), so that each weight e^(logit - max) is 2^(score - max).
     // Without a bias, q * (scale log2(e)); with one, q * scale, and the tile times log2(e) once the bias is in.
-    // The keys packed as panels of 8 (the right-hand side of q k^T).
+    // q's product in double, rounded once per entry (a float scale * log2(e) would scale every logit by the same
+    // rounding error, up to 6e-8, where a power-of-2 scale such as 1 / sqrt(64) is exact). The keys packed as panels
+    // of 8 (the right-hand side of q k^T).
     constexpr double kLog2e = 1.44269504088896340736;
     const float log2e = float(kLog2e);
-    // In double and rounded once per entry: a float scale * log2(e) would scale every logit by its own rounding
-    // error (the same for all, up to 6e-8), where a power-of-2 scale (1 / sqrt(64)) is exact.
     const double q_scale = bias ? double(scale) : double(scale) * kLog2e;
     std::vector<float> qs(std::size_t(n) * dd);
     for (std::size_t e = 0; e < qs.size(); ++e) qs[e] = float(double(q[e]) * q_scale);

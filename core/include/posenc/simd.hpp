@@ -236,7 +236,7 @@ inline f32x4 exp(f32x4 x) {
 /// and r = x - k exactly (|r| <= 1/2: no Cody-Waite split, which base e needs), then 2^r by a degree-5 polynomial
 /// 1 + r (c1 + r (c2 + r (c3 + r (c4 + r c5)))) (Horner: 5 products, 5 sums) whose coefficients are fitted for the
 /// least maximum relative error on [-1/2, 1/2] (Lawson's iteration in 40-digit arithmetic: 9.17e-8; 2^0 = 1
-/// exactly), and 2^k put in by shifting k + 127 into the exponent field. 16 vector operations and 8 constants
+/// exactly), and 2^k put in by shifting k + 127 into the exponent field. 17 vector operations and 8 constants
 /// (exp: about 34 in V8, whose saturating float-to-int conversion alone is several instructions).
 /// Error bound: within 2.0e-7 relative (1.7 ulp of float32) of 2^x for every float x in [-126, 0]: the test
 /// "simd::exp2_fast ..." of tests/native/test_kernels.cpp sweeps that range against std::exp2 in double and asserts
